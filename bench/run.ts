@@ -1,0 +1,67 @@
+// `npm run bench`: start-up and one-shot print turn figures, each against a
+// baseline measured in the same run, as medians of RUNS runs.
+import {cpus, totalmem} from 'node:os';
+import {mkdtempSync, mkdirSync, writeFileSync, realpathSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {startMockProvider} from '../test/fixtures/mock-provider.js';
+import {median, timeAsync, timeCommand} from './measure.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const cli = fileURLToPath(new URL('../../bin/i.js', import.meta.url));
+const node = process.execPath;
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'i-bench-')));
+const workspace = join(root, 'workspace');
+mkdirSync(workspace);
+mkdirSync(join(root, 'config'));
+const mock = await startMockProvider();
+writeFileSync(join(root, 'config', 'config.json'), JSON.stringify({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'bench', api_key_env: 'BENCH_KEY'}));
+const env = {PATH: process.env.PATH, HOME: root, I_CONFIG_DIR: join(root, 'config'), I_DATA_DIR: join(root, 'data'), BENCH_KEY: 'k'};
+const answer = {text: 'The answer is 42.', usage: {input: 20, output: 6}};
+
+// Warm the file cache once so the first measured run is not an outlier.
+timeCommand(node, ['-e', '0']);
+timeCommand(node, [cli, '--version']);
+
+const bare: number[] = [];
+const version: number[] = [];
+const print: number[] = [];
+const mockOnly: number[] = [];
+for (let run = 0; run < RUNS; run++) {
+	bare.push(timeCommand(node, ['-e', '0']));
+	version.push(timeCommand(node, [cli, '--version']));
+	mock.enqueue(answer);
+	print.push(timeCommand(node, [cli, '-p', 'What is the answer?', '-C', workspace], {env}));
+	mock.enqueue(answer);
+	mockOnly.push(
+		await timeAsync(async () => {
+			const response = await fetch(`${mock.baseUrl('openai')}/chat/completions`, {
+				method: 'POST',
+				headers: {'content-type': 'application/json'},
+				body: JSON.stringify({model: 'bench', stream: true, messages: [{role: 'user', content: 'What is the answer?'}]}),
+			});
+			await response.text();
+		}),
+	);
+}
+
+await mock.close();
+
+const rows = [
+	['node -e 0 (baseline)', median(bare), 1],
+	['i --version', median(version), median(version) / median(bare)],
+	['mock response alone (baseline)', median(mockOnly), null],
+	['i -p (one-shot print turn)', median(print), median(print) / median(bare)],
+] as const;
+const overhead = median(print) - median(mockOnly);
+
+console.log(`machine: ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, ${RUNS} runs each, medians`);
+console.log('');
+console.log('| measure | median ms | × node -e 0 |');
+console.log('|---|---:|---:|');
+for (const [name, ms, ratio] of rows) console.log(`| ${name} | ${ms.toFixed(1)} | ${ratio === null ? '' : `${ratio.toFixed(2)}×`} |`);
+console.log('');
+console.log(`i --version: ${(median(version) / median(bare)).toFixed(2)}× bare node (target ≤ 1.5×)`);
+console.log(`i -p over the mock's own response time: ${overhead.toFixed(1)} ms (target ≤ 150 ms)`);

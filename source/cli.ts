@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// The entry point. `--version` and `--help` answer before anything heavy is
+// loaded, so they cost little more than starting node itself.
+import {readFileSync} from 'node:fs';
+
+const argv = process.argv.slice(2);
+const only = argv.length === 1 ? argv[0] : undefined;
+if (only === '--version' || only === '-v') {
+	const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {version: string};
+	process.stdout.write(`${manifest.version}\n`);
+} else if (only === '--help' || only === '-h') {
+	const {helpText} = await import('./help.js');
+	process.stdout.write(`${helpText.trim()}\n`);
+} else {
+	const {runCli} = await import('./run-cli.js');
+	const code = await runCli(argv);
+	// Idle keep-alive sockets or a paused stdin must not hold the process
+	// open; writes to pipes and files are synchronous on POSIX, so nothing is lost.
+	process.exit(code);
+}

@@ -1,0 +1,78 @@
+import type {ApprovalAsk} from '../tools/types.js';
+
+export type ApprovalDecision = 'allow' | 'deny';
+
+export interface ApprovalRequest {
+	id: string;
+	name: string;
+	arguments: Record<string, unknown>;
+	/** What the tool would do; null when it may run without asking. */
+	ask: ApprovalAsk | null;
+	/** External (worker) tools always ask unless --yolo. */
+	external: boolean;
+}
+
+export interface ApprovalOutcome {
+	decision: ApprovalDecision;
+	/** `auto`: the tool runs without asking and no policy changed that. */
+	by: 'auto' | 'policy' | 'yolo' | 'user' | 'no_terminal';
+	reason: string | null;
+}
+
+/** How a head asks the person. Print and line mode have no one to ask. */
+export type AskPerson = (request: ApprovalRequest & {ask: ApprovalAsk}) => Promise<{
+	decision: ApprovalDecision;
+	by: 'user' | 'no_terminal';
+	reason: string | null;
+}>;
+
+/**
+ * The `tool_approval` policy point: gets the proposed decision and returns
+ * allow / ask / deny. Anything else, or a failure, never allows.
+ */
+export type ApprovalPolicy = (data: {
+	name: string;
+	arguments: Record<string, unknown>;
+	external: boolean;
+	decision: 'allow' | 'ask' | 'deny';
+}) => Promise<unknown>;
+
+export type ApprovalGate = (request: ApprovalRequest) => Promise<ApprovalOutcome>;
+
+export function createApprovalGate(options: {yolo: boolean; askPerson: AskPerson; policy?: ApprovalPolicy}): ApprovalGate {
+	return async request => {
+		const proposed = request.ask || request.external ? 'ask' : 'allow';
+		let decision: 'allow' | 'ask' | 'deny' = proposed;
+		let by: ApprovalOutcome['by'] = 'auto';
+		if (options.policy) {
+			try {
+				const answer = await options.policy({
+					name: request.name,
+					arguments: request.arguments,
+					external: request.external,
+					decision: proposed,
+				});
+				decision = readPolicyDecision(answer);
+			} catch (error) {
+				return {decision: 'deny', by: 'policy', reason: `the approval policy failed: ${(error as Error).message}`};
+			}
+
+			if (decision !== proposed) by = 'policy';
+		}
+
+		if (decision === 'deny') return {decision, by: 'policy', reason: 'denied by the approval policy'};
+		if (decision === 'allow') return {decision, by, reason: null};
+		if (options.yolo) return {decision: 'allow', by: 'yolo', reason: null};
+		const ask = request.ask ?? {
+			title: `Run external tool ${request.name}`,
+			detail: JSON.stringify(request.arguments, null, 2),
+		};
+		return options.askPerson({...request, ask});
+	};
+}
+
+function readPolicyDecision(answer: unknown): 'allow' | 'ask' | 'deny' {
+	const value = typeof answer === 'object' && answer !== null ? (answer as {decision?: unknown}).decision : undefined;
+	if (value === 'allow' || value === 'ask' || value === 'deny') return value;
+	throw new Error(`it returned ${JSON.stringify(value)} instead of "allow", "ask" or "deny"`);
+}

@@ -1,0 +1,171 @@
+import type {FileHandle} from 'node:fs/promises';
+import {UsageError} from '../errors.js';
+import type {Message} from '../messages.js';
+import {firstIssue, sessionFormatVersion, sessionHeaderSchema, sessionStepSchema, type SessionHeader} from './session-schema.js';
+import type {SessionDropped} from './session-store.js';
+
+/** Largest session file we read; past it, a session must be continued in a new one. */
+export const maxSessionBytes = 256 * 1024 * 1024;
+/** A header is a few hundred bytes; no newline within this means some other file. */
+const maxHeaderBytes = 64 * 1024;
+const chunkBytes = 1024 * 1024;
+const newline = 0x0a;
+
+export interface LoadedSession {
+	header: SessionHeader;
+	steps: number;
+	messages: Message[];
+	/** File size after any repair: where the next step goes. */
+	size: number;
+	dropped: SessionDropped | null;
+}
+
+export type StepCheck = {ok: true; messages: Message[]} | {ok: false; problem: string};
+
+/**
+ * Reads a session file through `handle` (opened read-write), refusing a file
+ * that is not ours or not this workspace's before changing anything, then cuts
+ * a torn or damaged tail back to the last good step.
+ */
+export async function loadSessionFile(handle: FileHandle, path: string, workspace: string): Promise<LoadedSession> {
+	const {size} = await handle.stat();
+	if (size > maxSessionBytes) {
+		throw new UsageError(`session ${path} is ${size} bytes, over the limit of ${maxSessionBytes} (256 MiB); start another session`);
+	}
+	const {header, end: headerEnd} = await readHeader(handle, path, size);
+	if (header.workspace !== workspace) {
+		throw new UsageError(
+			`session ${path} belongs to workspace ${header.workspace}; this run's workspace is ${workspace} (use -C ${header.workspace} or another session)`,
+		);
+	}
+	const messages: Message[] = [];
+	let steps = 0;
+	let goodEnd = headerEnd;
+	let bad: {start: number; reason: string} | null = null;
+	for await (const line of scanLines(handle, headerEnd, size)) {
+		const lineNumber = steps + 2;
+		const check = line.bytes ? checkStepBytes(line.bytes, steps + 1) : {ok: false as const, problem: 'incomplete (no newline at the end: the write was cut off)'};
+		if (!check.ok) {
+			bad = {start: line.start, reason: `line ${lineNumber}: ${check.problem}`};
+			break;
+		}
+		messages.push(...check.messages);
+		steps++;
+		goodEnd = line.end;
+	}
+	if (!bad) return {header, steps, messages, size, dropped: null};
+	const lines = await countLines(handle, bad.start, size);
+	await handle.truncate(goodEnd);
+	await handle.sync();
+	return {header, steps, messages, size: goodEnd, dropped: {bytes: size - goodEnd, lines, reason: bad.reason}};
+}
+
+/** Checks a parsed step line: shape, messages, and that its number follows the previous one. */
+export function checkStep(value: unknown, expected: number): StepCheck {
+	const result = sessionStepSchema.safeParse(value);
+	if (!result.success) return {ok: false, problem: `not a valid step (${firstIssue(result.error)})`};
+	if (result.data.n !== expected) return {ok: false, problem: `step number ${result.data.n}, expected ${expected}`};
+	return {ok: true, messages: result.data.messages as Message[]};
+}
+
+export function sessionHeaderLine(header: SessionHeader): string {
+	return `${JSON.stringify(header)}\n`;
+}
+
+const utf8 = new TextDecoder('utf-8', {fatal: true});
+
+function checkStepBytes(bytes: Uint8Array, expected: number): StepCheck {
+	let text: string;
+	try {
+		text = utf8.decode(bytes);
+	} catch {
+		return {ok: false, problem: 'not valid UTF-8'};
+	}
+	try {
+		return checkStep(JSON.parse(text), expected);
+	} catch {
+		return {ok: false, problem: 'not valid JSON'};
+	}
+}
+
+async function readHeader(handle: FileHandle, path: string, size: number): Promise<{header: SessionHeader; end: number}> {
+	const notSession = (reason: string) => new UsageError(`${path} is not an i session file (${reason})`);
+	if (size === 0) throw notSession('it is empty');
+	const buffer = Buffer.alloc(Math.min(size, maxHeaderBytes));
+	const {bytesRead} = await handle.read(buffer, 0, buffer.length, 0);
+	const end = buffer.subarray(0, bytesRead).indexOf(newline);
+	if (end === -1) throw notSession('its first line is not a complete i-session header');
+	let value: unknown;
+	try {
+		value = JSON.parse(utf8.decode(buffer.subarray(0, end)));
+	} catch {
+		throw notSession('its first line is not JSON');
+	}
+	const result = sessionHeaderSchema.safeParse(value);
+	if (!result.success) throw notSession(`its first line is not an i-session header: ${firstIssue(result.error)}`);
+	if (result.data.version !== sessionFormatVersion) {
+		throw new UsageError(
+			`session ${path} has format version ${result.data.version}, but this i reads version ${sessionFormatVersion}; use a newer i or another session`,
+		);
+	}
+	return {header: result.data, end: end + 1};
+}
+
+interface ScannedLine {
+	start: number;
+	/** Offset after the newline. */
+	end: number;
+	/** The line without its newline; null for a last line with no newline. Valid only until the next line is read. */
+	bytes: Uint8Array | null;
+}
+
+/**
+ * Lines of `[from, to)` with their offsets, read in fixed chunks. A line that
+ * spans chunks is read again in one piece once its end is found, so memory
+ * follows the longest line, and a tail with no newline is never held at all.
+ */
+async function* scanLines(handle: FileHandle, from: number, to: number): AsyncGenerator<ScannedLine> {
+	const chunk = Buffer.allocUnsafe(chunkBytes);
+	let lineStart = from;
+	let position = from;
+	while (position < to) {
+		const {bytesRead} = await handle.read(chunk, 0, Math.min(chunkBytes, to - position), position);
+		if (bytesRead === 0) break;
+		const data = chunk.subarray(0, bytesRead);
+		for (let index = data.indexOf(newline); index !== -1; index = data.indexOf(newline, index + 1)) {
+			const end = position + index + 1;
+			const bytes = lineStart >= position ? data.subarray(lineStart - position, index) : await readRange(handle, lineStart, end - 1);
+			yield {start: lineStart, end, bytes};
+			lineStart = end;
+		}
+		position += bytesRead;
+	}
+	if (lineStart < position) yield {start: lineStart, end: position, bytes: null};
+}
+
+async function readRange(handle: FileHandle, start: number, end: number): Promise<Buffer> {
+	const buffer = Buffer.allocUnsafe(end - start);
+	let done = 0;
+	while (done < buffer.length) {
+		const {bytesRead} = await handle.read(buffer, done, buffer.length - done, start + done);
+		if (bytesRead === 0) throw new Error(`session file shrank while being read (at byte ${start + done})`);
+		done += bytesRead;
+	}
+	return buffer;
+}
+
+/** Lines in `[from, to)`, a last line without newline included. */
+async function countLines(handle: FileHandle, from: number, to: number): Promise<number> {
+	const chunk = Buffer.allocUnsafe(chunkBytes);
+	let lines = 0;
+	let last = newline;
+	for (let position = from; position < to; ) {
+		const {bytesRead} = await handle.read(chunk, 0, Math.min(chunkBytes, to - position), position);
+		if (bytesRead === 0) break;
+		const data = chunk.subarray(0, bytesRead);
+		for (let index = data.indexOf(newline); index !== -1; index = data.indexOf(newline, index + 1)) lines++;
+		last = data[bytesRead - 1] ?? newline;
+		position += bytesRead;
+	}
+	return last === newline ? lines : lines + 1;
+}

@@ -1,0 +1,59 @@
+import {z} from 'zod';
+
+/**
+ * Shapes of the lines of a session file (JSON Lines). Objects are loose so
+ * `_`-prefixed metadata (and fields a newer `i` adds) survive a round trip;
+ * the fields our code reads are still checked.
+ */
+
+export const sessionFormatVersion = 1;
+
+export const sessionHeaderSchema = z.looseObject({
+	type: z.literal('i-session'),
+	version: z.number().int().positive(),
+	id: z.uuid(),
+	workspace: z.string().min(1),
+	created: z.iso.datetime(),
+});
+
+export type SessionHeader = z.infer<typeof sessionHeaderSchema>;
+
+const textPartSchema = z.looseObject({type: z.literal('text'), text: z.string()});
+const imagePartSchema = z.looseObject({type: z.literal('image_url'), image_url: z.looseObject({url: z.string()})});
+
+const toolCallSchema = z.looseObject({
+	id: z.string(),
+	type: z.literal('function'),
+	function: z.looseObject({name: z.string(), arguments: z.string()}),
+});
+
+export const messageSchema = z.discriminatedUnion('role', [
+	z.looseObject({role: z.literal('system'), content: z.string()}),
+	z.looseObject({
+		role: z.literal('user'),
+		content: z.union([z.string(), z.array(z.discriminatedUnion('type', [textPartSchema, imagePartSchema]))]),
+		_tool_call_id: z.string().optional(),
+	}),
+	z.looseObject({
+		role: z.literal('assistant'),
+		content: z.string().nullable(),
+		tool_calls: z.array(toolCallSchema).optional(),
+		reasoning_content: z.string().optional(),
+		_anthropic_content: z.array(z.unknown()).optional(),
+		_responses_output: z.array(z.unknown()).optional(),
+	}),
+	z.looseObject({role: z.literal('tool'), tool_call_id: z.string(), content: z.string()}),
+]);
+
+export const sessionStepSchema = z.looseObject({
+	type: z.literal('step'),
+	n: z.number().int().positive(),
+	messages: z.array(messageSchema).min(1),
+});
+
+/** The first issue of a failed parse, as `path: message`, for one-line errors. */
+export function firstIssue(error: z.ZodError): string {
+	const issue = error.issues[0];
+	if (!issue) return 'invalid';
+	return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+}

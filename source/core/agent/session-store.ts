@@ -1,0 +1,191 @@
+import {randomUUID} from 'node:crypto';
+import {constants} from 'node:fs';
+import {mkdir, open, type FileHandle} from 'node:fs/promises';
+import {dirname, join, resolve} from 'node:path';
+import {errorMessage, TurnError, UsageError} from '../errors.js';
+import {writeFileAtomic} from '../fs/atomic-write.js';
+import type {Message} from '../messages.js';
+import {checkStep, loadSessionFile, maxSessionBytes, sessionHeaderLine, type LoadedSession} from './session-file.js';
+import {acquireSessionLock, type SessionLock} from './session-lock.js';
+import {sessionFormatVersion, type SessionHeader} from './session-schema.js';
+
+/**
+ * Sessions on disk, as JSON Lines: a header line
+ * `{"type":"i-session","version":1,"id","workspace","created"}`, then one
+ * `{"type":"step","n","messages"}` line per checkpoint. A step is appended with
+ * one O_APPEND write and an fsync, so saving costs the step, not the session,
+ * and a kill leaves at most a torn last line, which the next open cuts off.
+ */
+
+export interface SessionDropped {
+	bytes: number;
+	lines: number;
+	reason: string;
+}
+
+export interface Session {
+	readonly id: string;
+	readonly path: string;
+	readonly workspace: string;
+	/** True when this open created the file. */
+	readonly created: boolean;
+	/** All messages of the loaded steps, in order: the session's own array, which appendStep extends. */
+	readonly messages: Message[];
+	/** What the open cut off a damaged file, for the caller to tell the person. */
+	readonly dropped: SessionDropped | null;
+	appendStep(messages: Message[]): Promise<void>;
+	close(): Promise<void>;
+}
+
+const sessionNamePattern = /^(?!\.)[A-Za-z0-9._-]{1,64}$/;
+/** Session files hold conversations and tool output: owner-only. */
+const sessionFileMode = 0o600;
+// Read-write for the repair, append so every write lands at the end.
+const openFlags = constants.O_RDWR | constants.O_APPEND;
+
+export function sessionPathForName(workspace: string, name: string): string {
+	if (!sessionNamePattern.test(name)) {
+		throw new UsageError(
+			`session name ${JSON.stringify(name)} is invalid: use 1–64 characters from A–Z, a–z, 0–9, '.', '_', '-', not starting with '.'`,
+		);
+	}
+	return join(workspace, '.i', 'sessions', `${name}.json`);
+}
+
+/**
+ * Opens the session at `path`, creating it (and its folders) when missing,
+ * under a lock held until close() or process exit. `workspace` must be the
+ * canonical workspace path; a session from another workspace is refused.
+ */
+export async function openSession(options: {path: string; workspace: string}): Promise<Session> {
+	const path = resolve(options.path);
+	try {
+		await mkdir(dirname(path), {recursive: true});
+	} catch (error) {
+		throw new UsageError(`cannot create the folder of session ${path}: ${errorMessage(error)}`, {cause: error});
+	}
+	const lock = await acquireSessionLock(path);
+	let handle: FileHandle | undefined;
+	try {
+		let created = false;
+		handle = await openExisting(path);
+		if (!handle) {
+			const header: SessionHeader = {type: 'i-session', version: sessionFormatVersion, id: randomUUID(), workspace: options.workspace, created: new Date().toISOString()};
+			await writeFileAtomic(path, sessionHeaderLine(header), {mode: sessionFileMode});
+			handle = await open(path, openFlags);
+			created = true;
+		}
+		const loaded = await loadSessionFile(handle, path, options.workspace);
+		return new FileSession({...loaded, path, created, handle, lock});
+	} catch (error) {
+		await handle?.close().catch(() => {});
+		lock.release();
+		if (error instanceof UsageError) throw error;
+		throw new UsageError(`cannot open session ${path}: ${errorMessage(error)}`, {cause: error});
+	}
+}
+
+async function openExisting(path: string): Promise<FileHandle | undefined> {
+	try {
+		return await open(path, openFlags);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+		throw error;
+	}
+}
+
+class FileSession implements Session {
+	readonly id: string;
+	readonly path: string;
+	readonly workspace: string;
+	readonly created: boolean;
+	readonly messages: Message[];
+	readonly dropped: SessionDropped | null;
+	readonly #handle: FileHandle;
+	readonly #lock: SessionLock;
+	#steps: number;
+	#size: number;
+	/** Tail of the write queue; never rejects, so one failed step does not block the next. */
+	#queue: Promise<void> = Promise.resolve();
+	#closing: Promise<void> | null = null;
+	/** Set when a failed write could not be rolled back: the file may end in a partial line. */
+	#broken: Error | null = null;
+
+	constructor(init: LoadedSession & {path: string; created: boolean; handle: FileHandle; lock: SessionLock}) {
+		this.id = init.header.id;
+		this.path = init.path;
+		this.workspace = init.header.workspace;
+		this.created = init.created;
+		this.messages = init.messages;
+		this.dropped = init.dropped;
+		this.#handle = init.handle;
+		this.#lock = init.lock;
+		this.#steps = init.steps;
+		this.#size = init.size;
+	}
+
+	appendStep(messages: Message[]): Promise<void> {
+		if (this.#closing) return Promise.reject(new Error(`session ${this.path} is closed; open it again to append`));
+		let json: string;
+		try {
+			// Serialised now, so changes the caller makes after this call do not reach the file.
+			json = JSON.stringify(messages);
+		} catch (error) {
+			return Promise.reject(new Error(`cannot save a step to session ${this.path}: ${errorMessage(error)}`, {cause: error}));
+		}
+		const write = this.#queue.then(() => this.#write(json));
+		this.#queue = write.catch(() => {});
+		return write;
+	}
+
+	close(): Promise<void> {
+		this.#closing ??= this.#queue.then(async () => {
+			try {
+				await this.#handle.close();
+			} finally {
+				this.#lock.release();
+			}
+		});
+		return this.#closing;
+	}
+
+	async #write(messagesJson: string): Promise<void> {
+		if (this.#broken) throw this.#broken;
+		const n = this.#steps + 1;
+		const line = `{"type":"step","n":${n},"messages":${messagesJson}}\n`;
+		// Checked as the next open will check it, so a step we write is never cut off as damaged.
+		const step = checkStep(JSON.parse(line), n);
+		if (!step.ok) throw new Error(`cannot save step ${n} to session ${this.path}: ${step.problem}`);
+		const bytes = Buffer.from(line);
+		if (this.#size + bytes.length > maxSessionBytes) {
+			throw new UsageError(`session ${this.path} would grow past the limit of ${maxSessionBytes} bytes (256 MiB); start another session`);
+		}
+		try {
+			await appendAll(this.#handle, bytes);
+			await this.#handle.sync();
+		} catch (error) {
+			await this.#rollBack();
+			throw new TurnError(`cannot save step ${n} to session ${this.path}: ${errorMessage(error)}`, {cause: error});
+		}
+		this.#size += bytes.length;
+		this.#steps = n;
+		this.messages.push(...step.messages);
+	}
+
+	async #rollBack(): Promise<void> {
+		try {
+			await this.#handle.truncate(this.#size);
+			await this.#handle.sync();
+		} catch (error) {
+			this.#broken = new TurnError(`session ${this.path} may end in a partial step after a failed write; open it again to repair it`, {cause: error});
+		}
+	}
+}
+
+/** One write of the whole line; the loop only continues after a short write. */
+async function appendAll(handle: FileHandle, bytes: Buffer): Promise<void> {
+	for (let done = 0; done < bytes.length; ) {
+		const {bytesWritten} = await handle.write(bytes, done, bytes.length - done);
+		done += bytesWritten;
+	}
+}

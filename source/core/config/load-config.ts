@@ -1,0 +1,91 @@
+import {readFileSync, statSync} from 'node:fs';
+import {join, resolve} from 'node:path';
+import type {z} from 'zod';
+import {UsageError} from '../errors.js';
+import {modelConfigSchema, type ModelConfig} from './schema.js';
+import {reservedBodyFields} from '../providers/reserved-fields.js';
+
+/** A config is a small hand-written file; anything bigger is a mistake. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+export interface LoadedConfig {
+	path: string;
+	config: ModelConfig;
+}
+
+/** `--config FILE`, else `<config_dir>/config.json`. */
+export function configPath(explicit: string | undefined, configDir: string): string {
+	return explicit ? resolve(explicit) : join(configDir, 'config.json');
+}
+
+export function loadModelConfig(path: string, explicit: boolean): LoadedConfig {
+	let text: string;
+	try {
+		const size = statSync(path).size;
+		if (size > MAX_CONFIG_BYTES) {
+			throw new UsageError(`config ${path}: ${size} bytes is too big for a config file (at most ${MAX_CONFIG_BYTES})`);
+		}
+
+		text = readFileSync(path, 'utf8');
+	} catch (error) {
+		if (error instanceof UsageError) throw error;
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === 'ENOENT') {
+			throw new UsageError(
+				explicit
+					? `config ${path} does not exist`
+					: `no model config: ${path} does not exist; create it (see README, "Configuration") or pass --config FILE`,
+			);
+		}
+
+		throw new UsageError(`config ${path}: cannot read it (${code ?? String(error)})`);
+	}
+
+	let json: unknown;
+	try {
+		json = JSON.parse(text);
+	} catch (error) {
+		throw new UsageError(`config ${path}: not valid JSON (${(error as Error).message})`);
+	}
+
+	const parsed = modelConfigSchema.safeParse(json);
+	if (!parsed.success) throw new UsageError(`config ${path}: ${describeIssues(parsed.error.issues)}`);
+	const config = parsed.data;
+
+	const reserved = reservedBodyFields[config.protocol];
+	const clashes = Object.keys(config.extra_body).filter(key => reserved.includes(key));
+	if (clashes.length > 0) {
+		throw new UsageError(
+			`config ${path}: field "extra_body" may not set ${clashes.map(key => `"${key}"`).join(', ')}: ` +
+				`the ${config.protocol} adapter owns ${reserved.join(', ')}`,
+		);
+	}
+
+	return {path, config};
+}
+
+/** Reads the API key from the variable the config names; the key itself is never stored or printed. */
+export function readApiKey(loaded: LoadedConfig, env: NodeJS.ProcessEnv = process.env): string {
+	const name = loaded.config.api_key_env;
+	const value = env[name];
+	if (value === undefined || value === '') {
+		throw new UsageError(`environment variable ${name} is not set (named by "api_key_env" in ${loaded.path}); export it with your API key`);
+	}
+
+	return value;
+}
+
+function describeIssues(issues: z.core.$ZodIssue[]): string {
+	return issues
+		.slice(0, 5)
+		.map(issue => {
+			if (issue.code === 'unrecognized_keys') {
+				const where = issue.path.length > 0 ? ` in "${issue.path.join('.')}"` : '';
+				return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map(key => `"${key}"`).join(', ')}${where}`;
+			}
+
+			const field = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
+			return `field "${field}": ${issue.message}`;
+		})
+		.join('; ');
+}

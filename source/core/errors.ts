@@ -1,0 +1,22 @@
+/** Exit codes, as the command-line contract in DESIGN.md fixes them. */
+export const exitCodes = {
+	ok: 0,
+	turnFailed: 1,
+	usage: 2,
+	vetoed: 3,
+	interrupted: 130,
+} as const;
+
+/** A usage or configuration error: the person must change a flag or a file (exit 2). */
+export class UsageError extends Error {
+	override name = 'UsageError';
+}
+
+/** A failure of the turn's infrastructure: model, HTTP, tool runner (exit 1). */
+export class TurnError extends Error {
+	override name = 'TurnError';
+}
+
+export function errorMessage(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}

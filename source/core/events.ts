@@ -1,0 +1,43 @@
+import type {Usage} from './usage.js';
+
+/**
+ * The one stream of typed events the core emits. Every head (line mode,
+ * print mode, `--json`, the TUI) renders these; nothing in the core writes
+ * to the terminal. Failures travel as `error` events too.
+ */
+export type CoreEvent =
+	| {
+			type: 'session';
+			id: string;
+			path: string;
+			workspace: string;
+			/** Messages already in the session when it was opened. */
+			resumed_messages: number;
+			/** What a repair cut from a torn file, when it did. */
+			dropped: {bytes: number; lines: number; reason: string} | null;
+	  }
+	| {type: 'text_delta'; text: string}
+	| {type: 'thinking_delta'; text: string}
+	| {type: 'tool_call'; id: string; name: string; arguments: string}
+	| {
+			type: 'approval';
+			id: string;
+			name: string;
+			title: string;
+			decision: 'allow' | 'deny';
+			/** Who decided: the policy hook, --yolo, the person, or nobody could be asked. */
+			by: 'policy' | 'yolo' | 'user' | 'no_terminal';
+			reason: string | null;
+	  }
+	| {type: 'tool_result'; id: string; name: string; output: string; is_error: boolean; images: number}
+	| {type: 'usage'; model: string; usage: Usage}
+	| {type: 'retry'; attempt: number; delay_ms: number; reason: string; status: number | null}
+	| {type: 'warning'; message: string}
+	| {type: 'error'; message: string; kind: string}
+	| {
+			type: 'done';
+			reason: 'stop' | 'length' | 'content_filter' | 'max_steps' | 'error' | 'interrupted';
+			steps: number;
+	  };
+
+export type EmitEvent = (event: CoreEvent) => void;

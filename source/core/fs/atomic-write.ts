@@ -1,0 +1,43 @@
+import {randomUUID} from 'node:crypto';
+import {open, rename, rm, type FileHandle} from 'node:fs/promises';
+import {basename, dirname, join} from 'node:path';
+
+/** Errors a platform gives when a directory cannot be opened or fsynced (Windows, some file systems). */
+const unsupportedDirectorySync = new Set(['EISDIR', 'EPERM', 'EACCES', 'EINVAL', 'EBADF', 'ENOTSUP']);
+
+/**
+ * Replaces `path` with `data` so that a reader or a crash sees either the old
+ * file or the whole new one: temp file in the same folder (same file system,
+ * so the rename is atomic), fsync, rename, then fsync of the folder so the
+ * rename itself survives a power loss.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: {mode?: number} = {}): Promise<void> {
+	const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomUUID()}.tmp`);
+	let handle: FileHandle | undefined;
+	try {
+		handle = await open(temp, 'wx', options.mode ?? 0o666);
+		await handle.writeFile(data);
+		await handle.sync();
+		await handle.close();
+		handle = undefined;
+		await rename(temp, path);
+	} catch (error) {
+		await handle?.close().catch(() => {});
+		await rm(temp, {force: true});
+		throw error;
+	}
+	await syncDirectory(dirname(path));
+}
+
+/** Makes a rename or create in `directory` durable, where the platform allows it. */
+export async function syncDirectory(directory: string): Promise<void> {
+	let handle: FileHandle | undefined;
+	try {
+		handle = await open(directory, 'r');
+		await handle.sync();
+	} catch (error) {
+		if (!unsupportedDirectorySync.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+	} finally {
+		await handle?.close();
+	}
+}

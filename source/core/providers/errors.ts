@@ -1,0 +1,80 @@
+import {TurnError} from '../errors.js';
+
+export type ProviderErrorKind = 'http' | 'stream' | 'network' | 'aborted';
+
+export interface ProviderErrorFields {
+	kind: ProviderErrorKind;
+	status?: number;
+	/** Text the person already saw before the failure. */
+	partialText?: string;
+	/** Whether trying the same request again could succeed (a 429, a 5xx, a dropped connection). */
+	retryable?: boolean;
+}
+
+/** A model call failed. The message names the provider and says what went wrong; it never holds the API key. */
+export class ProviderError extends TurnError {
+	override name = 'ProviderError';
+	readonly kind: ProviderErrorKind;
+	readonly status: number | undefined;
+	/** Set by `sendRequest` when the failure ends a stream that already showed text. */
+	partialText: string;
+	readonly retryable: boolean;
+
+	constructor(message: string, fields: ProviderErrorFields) {
+		super(message);
+		this.kind = fields.kind;
+		this.status = fields.status;
+		this.partialText = fields.partialText ?? '';
+		this.retryable = fields.retryable ?? false;
+	}
+}
+
+/** The response stream broke its protocol: malformed, truncated or oversized. */
+export class StreamProtocolError extends ProviderError {
+	override name = 'StreamProtocolError';
+
+	constructor(message: string) {
+		super(message, {kind: 'stream'});
+	}
+}
+
+/** Longest piece of foreign text (a provider message, a bad data line) quoted in an error. */
+export const MAX_QUOTE_CHARS = 200;
+
+/** A short, single-line quote of untrusted text for an error message. */
+export function quote(text: string): string {
+	const line = text.replace(/\s+/g, ' ').trim();
+	return line.length > MAX_QUOTE_CHARS ? `${line.slice(0, MAX_QUOTE_CHARS)}…` : line;
+}
+
+/**
+ * The provider's own message from an error body: `{"error":{"message"}}`
+ * (OpenAI, DeepSeek, Responses) and `{"type":"error","error":{"type","message"}}`
+ * (Anthropic) both have it at `error.message`; anything else is quoted raw.
+ */
+export function providerMessage(body: string): string {
+	let json: unknown;
+	try {
+		json = JSON.parse(body);
+	} catch {
+		return body.trim() === '' ? '(empty response body)' : quote(body);
+	}
+
+	const error = isRecord(json) ? json.error : undefined;
+	if (isRecord(error) && typeof error.message === 'string') return quote(error.message);
+
+	if (typeof error === 'string') return quote(error);
+	if (isRecord(json) && typeof json.message === 'string') return quote(json.message);
+	return quote(body);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const MIB = 1024 * 1024;
+
+/** A byte limit as people read it: "48 MiB", or exact bytes when not whole mebibytes. */
+export function formatBytes(bytes: number): string {
+	return bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} bytes`;
+}

@@ -1,0 +1,338 @@
+import {Buffer} from 'node:buffer';
+import {setTimeout as delay} from 'node:timers/promises';
+import {request, type Dispatcher} from 'undici';
+import {ProviderError, formatBytes, providerMessage, quote} from './errors.js';
+import type {PreparedRequest} from './types.js';
+
+/** Seed: a model HTTP body, success or error, is at most 48 MiB. */
+export const MAX_BODY_BYTES = 48 * 1024 * 1024;
+export const DEFAULT_MAX_RETRIES = 4;
+export const BACKOFF_BASE_MS = 500;
+export const BACKOFF_CAP_MS = 30_000;
+/** A server asking for a longer pause than this gets this; a turn should not sleep for hours. */
+export const RETRY_AFTER_CAP_MS = 60_000;
+/** A stream that sends nothing for this long is dead (models may think quietly for minutes). */
+export const BODY_TIMEOUT_MS = 300_000;
+export const HEADERS_TIMEOUT_MS = 300_000;
+/** Backoff grows by up to this fraction so many clients do not retry in step. */
+const JITTER = 0.1;
+
+/** Statuses worth sending again unchanged: timeouts, conflicts, rate limits, server trouble (529: Anthropic overloaded). */
+function isRetryableStatus(status: number): boolean {
+	return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** Connection failures where the request can be sent again (nothing was answered). */
+const RETRYABLE_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'EPIPE',
+	'ETIMEDOUT',
+	'EAI_AGAIN',
+	'UND_ERR_SOCKET',
+	'UND_ERR_CLOSED',
+	'UND_ERR_CONNECT_TIMEOUT',
+	'UND_ERR_HEADERS_TIMEOUT',
+]);
+
+export interface HttpOptions {
+	maxRetries?: number;
+	backoffBaseMs?: number;
+	backoffCapMs?: number;
+	retryAfterCapMs?: number;
+	maxBodyBytes?: number;
+	bodyTimeoutMs?: number;
+	headersTimeoutMs?: number;
+	/** Waits between retries; injectable so tests need not wait. Must reject when `signal` aborts. */
+	sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
+	/** In [0, 1): the jitter source. */
+	random?: () => number;
+	dispatcher?: Dispatcher;
+}
+
+/** Told before each physical retry; the core turns it into a `retry` event and a `request_retry` hook. */
+export interface RetryNotice {
+	/** 1 for the first retry. */
+	attempt: number;
+	delayMs: number;
+	reason: string;
+	status?: number;
+}
+
+export interface PostStreamArgs {
+	/** Names the provider in messages: "openai". */
+	provider: string;
+	request: PreparedRequest;
+	headers: Record<string, string>;
+	signal?: AbortSignal;
+	onRetry?: (notice: RetryNotice) => void;
+	options?: HttpOptions;
+}
+
+export interface StreamResponse {
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+	/** The body, capped at `maxBodyBytes`; failures come as `ProviderError`. */
+	body: AsyncIterable<Uint8Array>;
+}
+
+interface Context {
+	provider: string;
+	signal: AbortSignal | undefined;
+	maxBodyBytes: number;
+	bodyTimeoutMs: number;
+	secrets: string[];
+}
+
+/**
+ * POSTs a JSON body and returns the streaming response once its first body
+ * bytes arrived. Redirects are refused. 429, 5xx and dropped connections are
+ * retried with backoff until the first body byte; after that a failure ends
+ * the turn (the person may already have seen text).
+ */
+export async function postStream(args: PostStreamArgs): Promise<StreamResponse> {
+	const options = args.options ?? {};
+	const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+	const sleep = options.sleep ?? ((ms: number, signal: AbortSignal | undefined) => delay(ms, undefined, {signal}));
+	const context: Context = {
+		provider: args.provider,
+		signal: args.signal,
+		maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
+		bodyTimeoutMs: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
+		secrets: secretsOf(args.headers),
+	};
+
+	for (let attempt = 0; ; attempt++) {
+		const outcome = await attemptOnce(args, options, context);
+		if ('response' in outcome) return outcome.response;
+		const {failure} = outcome;
+		if (maxRetries === 0) throw failure;
+		if (attempt >= maxRetries) {
+			throw new ProviderError(`${failure.message} (gave up after ${maxRetries} ${maxRetries === 1 ? 'retry' : 'retries'})`, {
+				kind: failure.kind,
+				status: failure.status,
+				retryable: true,
+			});
+		}
+
+		const delayMs = outcome.retryAfterMs ?? backoff(attempt, options);
+		args.onRetry?.({
+			attempt: attempt + 1,
+			delayMs,
+			reason: outcome.reason,
+			...(failure.status === undefined ? {} : {status: failure.status}),
+		});
+		try {
+			await sleep(delayMs, args.signal);
+		} catch (error) {
+			if (args.signal?.aborted) throw aborted(context);
+			throw error;
+		}
+	}
+}
+
+/** A response, or a failure worth retrying; failures that are not are thrown. */
+type Outcome = {response: StreamResponse} | {failure: ProviderError; reason: string; retryAfterMs?: number};
+
+async function attemptOnce(args: PostStreamArgs, options: HttpOptions, context: Context): Promise<Outcome> {
+	if (args.signal?.aborted) throw aborted(context);
+	let response: Dispatcher.ResponseData;
+	try {
+		response = await request(args.request.url, {
+			method: 'POST',
+			headers: {...args.headers, 'content-type': 'application/json', accept: 'text/event-stream'},
+			body: JSON.stringify(args.request.body),
+			signal: args.signal ?? null,
+			dispatcher: options.dispatcher,
+			bodyTimeout: context.bodyTimeoutMs,
+			headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
+		});
+	} catch (error) {
+		return connectionFailure(error, context, 'connection failed');
+	}
+
+	const {statusCode: status, headers} = response;
+	if (status >= 300 && status < 400) {
+		discard(response.body);
+		const location = typeof headers.location === 'string' ? ` to ${quote(headers.location)}` : '';
+		throw new ProviderError(`${context.provider}: HTTP ${status}: redirects are not followed (redirected${location})`, {
+			kind: 'http',
+			status,
+		});
+	}
+
+	if (status < 200 || status >= 300) {
+		const reason = redact(`HTTP ${status}: ${await errorBody(response, context)}`, context);
+		const failure = new ProviderError(`${context.provider}: ${reason}`, {kind: 'http', status, retryable: isRetryableStatus(status)});
+		if (!failure.retryable) throw failure;
+		const retryAfterMs = retryAfter(headers, options.retryAfterCapMs ?? RETRY_AFTER_CAP_MS);
+		return retryAfterMs === undefined ? {failure, reason} : {failure, reason, retryAfterMs};
+	}
+
+	const type = headers['content-type'];
+	if (typeof type === 'string' && !type.includes('text/event-stream')) {
+		const message = await errorBody(response, context);
+		throw new ProviderError(redact(`${context.provider}: expected an event stream but got ${quote(type)}: ${message}`, context), {
+			kind: 'http',
+			status,
+		});
+	}
+
+	// Wait for the first bytes: a connection dropped before them can still be retried.
+	const iterator = response.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+	let first: IteratorResult<Buffer>;
+	try {
+		first = await iterator.next();
+	} catch (error) {
+		discard(response.body);
+		if (errorCode(error) === 'UND_ERR_BODY_TIMEOUT') throw streamFailure(error, context);
+		return connectionFailure(error, context, 'connection closed before any response byte');
+	}
+
+	return {response: {status, headers, body: streamBody(first, iterator, response.body, context)}};
+}
+
+async function* streamBody(
+	first: IteratorResult<Buffer>,
+	iterator: AsyncIterator<Buffer>,
+	body: Dispatcher.ResponseData['body'],
+	context: Context,
+): AsyncGenerator<Uint8Array> {
+	let total = 0;
+	let result = first;
+	try {
+		while (!result.done) {
+			total += result.value.byteLength;
+			if (total > context.maxBodyBytes) {
+				throw new ProviderError(`${context.provider}: response body is larger than the ${formatBytes(context.maxBodyBytes)} limit`, {
+					kind: 'stream',
+				});
+			}
+
+			yield result.value;
+			try {
+				result = await iterator.next();
+			} catch (error) {
+				throw streamFailure(error, context);
+			}
+		}
+	} finally {
+		// Stopped early (an error, a cap, the caller gave up): drop the connection.
+		if (!result.done) discard(body);
+	}
+}
+
+/** Reads an error body (capped) and returns the provider's message from it. */
+async function errorBody(response: Dispatcher.ResponseData, context: Context): Promise<string> {
+	const chunks: Buffer[] = [];
+	let total = 0;
+	try {
+		for await (const chunk of response.body as AsyncIterable<Buffer>) {
+			total += chunk.byteLength;
+			if (total > context.maxBodyBytes) {
+				discard(response.body);
+				return `error body is larger than the ${formatBytes(context.maxBodyBytes)} limit`;
+			}
+
+			chunks.push(chunk);
+		}
+	} catch (error) {
+		if (context.signal?.aborted) throw aborted(context);
+		return `error body could not be read (${describe(error)})`;
+	}
+
+	return providerMessage(Buffer.concat(chunks).toString('utf8'));
+}
+
+function connectionFailure(error: unknown, context: Context, what: string): Outcome {
+	if (context.signal?.aborted) throw aborted(context);
+	const reason = redact(`${what} (${describe(error)})`, context);
+	const failure = new ProviderError(`${context.provider}: ${reason}`, {
+		kind: 'network',
+		retryable: RETRYABLE_CODES.has(errorCode(error) ?? ''),
+	});
+	if (!failure.retryable) throw failure;
+	return {failure, reason};
+}
+
+function streamFailure(error: unknown, context: Context): ProviderError {
+	if (error instanceof ProviderError) return error;
+	if (context.signal?.aborted) return aborted(context);
+	if (errorCode(error) === 'UND_ERR_BODY_TIMEOUT') {
+		const seconds = context.bodyTimeoutMs / 1000;
+		const quiet = Number.isInteger(seconds) ? `${seconds} s` : `${context.bodyTimeoutMs} ms`;
+		return new ProviderError(`${context.provider}: the response stream stalled (no data for ${quiet})`, {
+			kind: 'network',
+			retryable: true,
+		});
+	}
+
+	return new ProviderError(redact(`${context.provider}: connection lost while streaming the response (${describe(error)})`, context), {
+		kind: 'network',
+		retryable: true,
+	});
+}
+
+/** Drops a body we will not read on. undici then emits an abort error, which nobody needs to hear. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+	body.on('error', () => {});
+	body.destroy();
+}
+
+function aborted(context: Context): ProviderError {
+	return new ProviderError(`${context.provider}: request cancelled`, {kind: 'aborted'});
+}
+
+function backoff(attempt: number, options: HttpOptions): number {
+	const base = options.backoffBaseMs ?? BACKOFF_BASE_MS;
+	const cap = options.backoffCapMs ?? BACKOFF_CAP_MS;
+	const random = options.random ?? Math.random;
+	return Math.round(Math.min(cap, base * 2 ** attempt * (1 + JITTER * random())));
+}
+
+/** `retry-after-ms` (OpenAI), else `Retry-After` as seconds or an HTTP date; capped. */
+function retryAfter(headers: Record<string, string | string[] | undefined>, capMs: number): number | undefined {
+	const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.trim();
+	const ms = first(headers['retry-after-ms']);
+	if (ms && /^\d+(\.\d+)?$/.test(ms)) return Math.min(capMs, Math.round(Number(ms)));
+	const value = first(headers['retry-after']);
+	if (!value) return undefined;
+	if (/^\d+(\.\d+)?$/.test(value)) return Math.min(capMs, Math.round(Number(value) * 1000));
+	const date = Date.parse(value);
+	if (Number.isNaN(date)) return undefined;
+	return Math.min(capMs, Math.max(0, date - Date.now()));
+}
+
+function errorCode(error: unknown): string | undefined {
+	for (let current = error, depth = 0; current && depth < 4; depth++) {
+		const code = (current as {code?: unknown}).code;
+		if (typeof code === 'string') return code;
+		current = (current as {cause?: unknown}).cause;
+	}
+
+	return undefined;
+}
+
+function describe(error: unknown): string {
+	const code = errorCode(error);
+	const message = error instanceof Error ? error.message : String(error);
+	return quote(code && !message.includes(code) ? `${code}: ${message}` : message);
+}
+
+/** Values that authenticate: never echoed, even when a server or library repeats them. */
+function secretsOf(headers: Record<string, string>): string[] {
+	const secrets: string[] = [];
+	for (const [name, value] of Object.entries(headers)) {
+		if (!/^(authorization|x-api-key|api-key)$/i.test(name)) continue;
+		secrets.push(value);
+		const bearer = /^bearer\s+(.+)$/i.exec(value);
+		if (bearer?.[1]) secrets.push(bearer[1]);
+	}
+
+	// Longest first so a key inside "Bearer key" is caught either way; short values could match innocent text.
+	return secrets.filter(secret => secret.length >= 8).sort((a, b) => b.length - a.length);
+}
+
+function redact(message: string, context: Context): string {
+	return context.secrets.reduce((text, secret) => text.split(secret).join('[redacted]'), message);
+}

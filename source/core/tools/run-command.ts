@@ -1,0 +1,168 @@
+import {execa} from 'execa';
+import {HeadTailBuffer} from './head-tail-buffer.js';
+import {ToolRunError} from './types.js';
+
+/** Combined stdout+stderr kept in memory: the first and the last half MiB. */
+export const MAX_COMMAND_OUTPUT_BYTES = 1024 * 1024;
+/** Between SIGTERM and SIGKILL to the process group. */
+const KILL_GRACE_MS = 2000;
+/** After the shell exits, how long to wait for processes it left running that still hold the output open. */
+const HELD_OUTPUT_GRACE_MS = 500;
+/** Secrets the command must never see. */
+const HIDDEN_VARIABLES = new Set(['I_APPROVAL_TOKEN']);
+
+export type CommandEnd =
+	| {kind: 'exit'; code: number}
+	| {kind: 'signal'; signal: string}
+	| {kind: 'timeout'; seconds: number}
+	| {kind: 'aborted'};
+
+export interface CommandResult {
+	/** Combined stdout+stderr, middle dropped past `MAX_COMMAND_OUTPUT_BYTES`. */
+	output: string;
+	end: CommandEnd;
+	/** The shell exited but something it started kept the output open; later output was not captured. */
+	outputHeldOpen: boolean;
+}
+
+export interface CommandOptions {
+	cwd: string;
+	timeoutSeconds: number;
+	signal: AbortSignal;
+}
+
+/**
+ * Run a shell command in its own process group with stdin closed. On timeout
+ * or abort the whole group gets SIGTERM, then SIGKILL after 2 s, so children
+ * and grandchildren go too. Throws `ToolRunError` only when the shell cannot
+ * be started.
+ */
+export async function runCommand(command: string, options: CommandOptions): Promise<CommandResult> {
+	options.signal.throwIfAborted();
+	const windows = process.platform === 'win32';
+	const subprocess = execa(
+		windows ? (process.env['ComSpec'] ?? 'cmd.exe') : '/bin/sh',
+		// The same quoting Node's own `shell: true` uses for cmd.exe.
+		windows ? ['/d', '/s', '/c', `"${command}"`] : ['-c', command],
+		{
+			cwd: options.cwd,
+			env: commandEnvironment(),
+			extendEnv: false,
+			detached: true,
+			stdin: 'ignore',
+			all: true,
+			buffer: false,
+			reject: false,
+			windowsVerbatimArguments: windows,
+			windowsHide: true,
+		},
+	);
+
+	return new Promise<CommandResult>((resolve, reject) => {
+		const output = new HeadTailBuffer(MAX_COMMAND_OUTPUT_BYTES);
+		let stoppedBy: 'timeout' | 'aborted' | null = null;
+		let exit: {code: number | null; signal: string | null} | null = null;
+		let outputHeldOpen = false;
+		let settled = false;
+		let heldTimer: NodeJS.Timeout | undefined;
+
+		subprocess.all?.on('data', (chunk: Buffer) => {
+			output.push(chunk);
+		});
+
+		const terminate = (reason: 'timeout' | 'aborted') => {
+			if (stoppedBy || exit) {
+				return;
+			}
+
+			stoppedBy = reason;
+			killGroup(subprocess.pid, 'SIGTERM');
+			setTimeout(() => {
+				killGroup(subprocess.pid, 'SIGKILL');
+			}, KILL_GRACE_MS);
+		};
+
+		const timeoutTimer = setTimeout(() => {
+			terminate('timeout');
+		}, options.timeoutSeconds * 1000);
+		const onAbort = () => {
+			terminate('aborted');
+		};
+
+		options.signal.addEventListener('abort', onAbort, {once: true});
+
+		const settle = (finish: () => void) => {
+			if (settled) {
+				return;
+			}
+
+			settled = true;
+			clearTimeout(timeoutTimer);
+			clearTimeout(heldTimer);
+			options.signal.removeEventListener('abort', onAbort);
+			finish();
+		};
+
+		subprocess.once('error', error => {
+			if (!exit) {
+				settle(() => {
+					reject(new ToolRunError(`shell: could not start the command: ${error.message}`));
+				});
+			}
+		});
+
+		subprocess.once('exit', (code, signal) => {
+			exit = {code, signal};
+			clearTimeout(timeoutTimer);
+			// A background process may keep the pipe open for ever: stop listening after a grace period (longer after a kill, to let SIGKILL land).
+			heldTimer = setTimeout(
+				() => {
+					outputHeldOpen = true;
+					subprocess.stdout?.destroy();
+					subprocess.stderr?.destroy();
+				},
+				stoppedBy ? KILL_GRACE_MS + HELD_OUTPUT_GRACE_MS : HELD_OUTPUT_GRACE_MS,
+			);
+		});
+
+		subprocess.once('close', () => {
+			settle(() => {
+				resolve({output: output.toString(), end: commandEnd(stoppedBy, exit, options.timeoutSeconds), outputHeldOpen});
+			});
+		});
+	});
+}
+
+function commandEnd(stoppedBy: 'timeout' | 'aborted' | null, exit: {code: number | null; signal: string | null} | null, timeoutSeconds: number): CommandEnd {
+	if (stoppedBy === 'timeout') {
+		return {kind: 'timeout', seconds: timeoutSeconds};
+	}
+
+	if (stoppedBy === 'aborted') {
+		return {kind: 'aborted'};
+	}
+
+	return exit?.code === null || exit?.code === undefined ? {kind: 'signal', signal: exit?.signal ?? 'unknown'} : {kind: 'exit', code: exit.code};
+}
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+	if (pid === undefined) {
+		return;
+	}
+
+	if (process.platform === 'win32') {
+		// No process groups on Windows: taskkill /T walks the tree (and is always forceful).
+		void execa('taskkill', ['/pid', String(pid), '/T', '/F'], {reject: false, windowsHide: true});
+		return;
+	}
+
+	try {
+		process.kill(-pid, signal);
+	} catch {
+		// ESRCH: the group is already gone.
+	}
+}
+
+function commandEnvironment(): Record<string, string | undefined> {
+	return Object.fromEntries(Object.entries(process.env).filter(([name]) => !HIDDEN_VARIABLES.has(name.toUpperCase())));
+}

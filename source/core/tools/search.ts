@@ -1,0 +1,239 @@
+import {stat} from 'node:fs/promises';
+import path from 'node:path';
+import {z} from 'zod';
+import {parseArguments} from './arguments.js';
+import {describeFileError, looksBinary, readFileUpTo} from './file-content.js';
+import {joinWithinLimit, plural} from './format.js';
+import {globMatcher} from './glob-matcher.js';
+import {MAX_SCANNED_LINE_CHARS, REGEX_TIME_LIMIT_MS, matchLines, type LineMatch} from './match-lines.js';
+import {toParameters} from './parameters.js';
+import {outsideWorkspaceAsk, pathArgument, resolvePath, type ResolvedPath} from './paths.js';
+import {ToolInputError, type Tool, type ToolContext, type ToolResult} from './types.js';
+import {describeWalkLimit, walkFiles, type WalkedFile, type WalkResult} from './walk.js';
+
+export const DEFAULT_SEARCH_RESULTS = 200;
+export const MAX_SEARCH_RESULTS = 1000;
+/** Seed §9: oversized files are skipped. */
+export const MAX_SEARCH_FILE_BYTES = 1024 * 1024;
+export const MAX_SNIPPET_CHARS = 200;
+/** Files are matched in batches of about this much text, each under one regex time limit. */
+const BATCH_CHARS = 1024 * 1024;
+/** Files read concurrently. */
+const READ_AHEAD = 16;
+
+const schema = z.strictObject({
+	pattern: z.string().min(1).describe('Text to find; a JavaScript regular expression when regex is true'),
+	path: pathArgument('File or folder to search (default: the workspace)').optional(),
+	glob: z.string().min(1).optional().describe('Only search files whose path relative to path matches this glob; a glob without "/" matches file names at any depth, e.g. "*.ts"'),
+	regex: z.boolean().default(false).describe('Treat pattern as a regular expression (default: literal text)'),
+	case_sensitive: z.boolean().optional().describe('Default: smart case, i.e. case-insensitive unless pattern contains an uppercase letter'),
+	max_results: z
+		.number()
+		.int()
+		.min(1)
+		.max(MAX_SEARCH_RESULTS)
+		.default(DEFAULT_SEARCH_RESULTS)
+		.describe(`Most matching lines to return (default ${DEFAULT_SEARCH_RESULTS}, at most ${MAX_SEARCH_RESULTS})`),
+});
+
+type SearchInput = z.output<typeof schema>;
+
+export function createSearchTool(): Tool {
+	return {
+		name: 'search',
+		description: [
+			'Search file contents; returns "path:line: text" for each matching line. Literal text by default, regex: true for a JavaScript regular expression.',
+			'Smart case unless case_sensitive is given. Skips hidden files, symlinks, dependency/build folders (node_modules, dist, …), binary files and files over 1 MiB.',
+		].join(' '),
+		parameters: toParameters(schema),
+		async plan(args, context) {
+			const input = parseArguments('search', schema, args);
+			const regex = compilePattern(input);
+			const root = await resolvePath(context.workspace, input.path ?? '.');
+			let isFolder;
+			try {
+				isFolder = (await stat(root.canonical)).isDirectory();
+			} catch (error) {
+				throw new ToolInputError(`search: ${describeFileError(error, root.display)}`);
+			}
+
+			const inScope = input.glob ? globMatcher('search', input.glob, true) : () => true;
+			return {
+				ask: outsideWorkspaceAsk('Search', [root]),
+				run: async () => search(input, regex, root, isFolder, inScope, context),
+			};
+		},
+	};
+}
+
+function compilePattern(input: SearchInput): RegExp {
+	const caseSensitive = input.case_sensitive ?? hasUppercase(input.pattern, input.regex);
+	const source = input.regex ? input.pattern : escapeRegExp(input.pattern);
+	try {
+		return new RegExp(source, caseSensitive ? '' : 'i');
+	} catch (error) {
+		throw new ToolInputError(`search: invalid regex: ${(error as Error).message}; fix it, or set regex to false to search for the text literally`);
+	}
+}
+
+/** Smart case looks at letters only, not at escapes such as \S or \W. */
+function hasUppercase(pattern: string, isRegex: boolean): boolean {
+	return /\p{Lu}/u.test(isRegex ? pattern.replaceAll(/\\./g, '') : pattern);
+}
+
+function escapeRegExp(text: string): string {
+	return text.replaceAll(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+interface Tally {
+	searched: number;
+	binary: number;
+	oversized: number;
+	unreadable: number;
+	longLines: number;
+	timedOut: boolean;
+}
+
+async function search(input: SearchInput, regex: RegExp, root: ResolvedPath, isFolder: boolean, inScope: (relative: string) => boolean, context: ToolContext): Promise<ToolResult> {
+	const walk: WalkResult = isFolder
+		? await walkFiles(root.canonical, context.signal)
+		: {files: [{absolute: root.canonical, relative: path.basename(root.canonical)}], stoppedBy: null};
+	const files = walk.files.filter(file => inScope(file.relative));
+	const tally: Tally = {searched: 0, binary: 0, oversized: 0, unreadable: 0, longLines: 0, timedOut: false};
+	const hits: Array<{file: WalkedFile; match: LineMatch}> = [];
+	let batch: Array<{file: WalkedFile; text: string}> = [];
+	let batchChars = 0;
+
+	const flush = () => {
+		const result = matchLines(
+			regex,
+			batch.map(item => item.text),
+			input.max_results - hits.length,
+		);
+		tally.longLines += result.longLinesSkipped;
+		tally.timedOut = result.timedOut;
+		for (const match of result.matches) {
+			hits.push({file: batch[match.text]!.file, match});
+		}
+
+		batch = [];
+		batchChars = 0;
+	};
+
+	for (let start = 0; start < files.length && hits.length < input.max_results && !tally.timedOut; start += READ_AHEAD) {
+		context.signal.throwIfAborted();
+		const chunk = files.slice(start, start + READ_AHEAD);
+		// Reading a few files at once keeps the thread pool busy; matching stays in walk order.
+		const texts = await Promise.all(chunk.map(async file => readSearchable(file.absolute, tally)));
+		for (const [index, text] of texts.entries()) {
+			if (hits.length >= input.max_results || tally.timedOut) {
+				break;
+			}
+
+			if (text === null) {
+				continue;
+			}
+
+			tally.searched++;
+			batch.push({file: chunk[index]!, text});
+			batchChars += text.length;
+			if (batchChars >= BATCH_CHARS) {
+				flush();
+			}
+		}
+	}
+
+	if (batch.length > 0 && hits.length < input.max_results && !tally.timedOut) {
+		flush();
+	}
+
+	return formatResult(input, root, isFolder, hits, tally, walk, context.outputLimit);
+}
+
+async function readSearchable(file: string, tally: Tally): Promise<string | null> {
+	let read;
+	try {
+		read = await readFileUpTo(file, MAX_SEARCH_FILE_BYTES);
+	} catch {
+		tally.unreadable++;
+		return null;
+	}
+
+	if (read.kind === 'too-large') {
+		tally.oversized++;
+		return null;
+	}
+
+	if (read.kind !== 'file') {
+		tally.unreadable++;
+		return null;
+	}
+
+	if (looksBinary(read.bytes)) {
+		tally.binary++;
+		return null;
+	}
+
+	return read.bytes.toString('utf8');
+}
+
+function formatResult(
+	input: SearchInput,
+	root: ResolvedPath,
+	isFolder: boolean,
+	hits: ReadonlyArray<{file: WalkedFile; match: LineMatch}>,
+	tally: Tally,
+	walk: WalkResult,
+	outputLimit: number,
+): ToolResult {
+	const name = (file: WalkedFile) => (isFolder ? path.join(root.display, file.relative) : root.display);
+	const lines = hits.map(({file, match}) => `${name(file)}:${match.line}: ${snippet(match)}`);
+	const filesWithHits = new Set(hits.map(hit => hit.file.absolute)).size;
+	const notes: string[] = [
+		hits.length === 0
+			? `No matches for ${JSON.stringify(input.pattern)} in ${root.display} (${plural(tally.searched, 'file')} searched)`
+			: `(${plural(hits.length, 'match', 'matches')} in ${plural(filesWithHits, 'file')}; ${plural(tally.searched, 'file')} searched)`,
+	];
+	if (hits.length >= input.max_results) {
+		notes.push(`stopped at ${input.max_results} matches (max_results); narrow the search or raise max_results (at most ${MAX_SEARCH_RESULTS})`);
+	}
+
+	if (tally.timedOut) {
+		notes.push(`stopped: the regex took over ${REGEX_TIME_LIMIT_MS / 1000} s on one batch of files (catastrophic backtracking?); simplify the pattern`);
+	}
+
+	const limitNote = describeWalkLimit(walk.stoppedBy);
+	if (limitNote) {
+		notes.push(limitNote);
+	}
+
+	const skipped = [
+		tally.binary > 0 ? plural(tally.binary, 'binary file') : '',
+		tally.oversized > 0 ? `${plural(tally.oversized, 'file')} over 1 MiB` : '',
+		tally.unreadable > 0 ? plural(tally.unreadable, 'unreadable file') : '',
+		tally.longLines > 0 ? `${plural(tally.longLines, 'line')} over ${MAX_SCANNED_LINE_CHARS} characters` : '',
+	].filter(part => part !== '');
+	if (skipped.length > 0) {
+		notes.push(`skipped: ${skipped.join(', ')}`);
+	}
+
+	const footer = notes.join('\n');
+	const listed = joinWithinLimit(lines, outputLimit - footer.length - 100);
+	const cut = listed.omitted > 0 ? `\n… ${plural(listed.omitted, 'more match', 'more matches')} cut (output limit)` : '';
+	return {
+		output: [listed.text + cut, footer].filter(part => part.length > 0).join('\n'),
+		display: `${plural(hits.length, 'match', 'matches')} for ${input.pattern}`,
+	};
+}
+
+/** The line trimmed, or for a long line the part around the match, in at most `MAX_SNIPPET_CHARS`. */
+function snippet(match: LineMatch): string {
+	const line = match.content;
+	if (line.trim().length <= MAX_SNIPPET_CHARS) {
+		return line.trim();
+	}
+
+	const start = Math.max(0, Math.min(match.column - MAX_SNIPPET_CHARS / 4, line.length - MAX_SNIPPET_CHARS));
+	const end = start + MAX_SNIPPET_CHARS;
+	return `${start > 0 ? '…' : ''}${line.slice(start, end).trim()}${end < line.length ? '…' : ''}`;
+}

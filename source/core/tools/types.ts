@@ -1,0 +1,58 @@
+import type {ImagePart} from '../messages.js';
+
+export interface ToolContext {
+	/** Canonical absolute workspace path. */
+	workspace: string;
+	signal: AbortSignal;
+	/** Characters the model-facing output may take; tools may cut smarter, the core cuts anything over. */
+	outputLimit: number;
+}
+
+export interface ToolResult {
+	/** What the model sees. */
+	output: string;
+	images?: ImagePart[];
+	isError?: boolean;
+	/** What a person sees, when it should differ from `output` (a short summary). */
+	display?: string;
+}
+
+/** What a person must agree to before a tool runs. */
+export interface ApprovalAsk {
+	/** One line: "Edit src/app.ts", "Run: npm test". */
+	title: string;
+	/** The whole picture: a unified diff, the command and its working folder. */
+	detail: string;
+}
+
+/**
+ * A validated call, ready to run. `ask` is null when the call may run without
+ * approval. Anything the approval shows (an edit's snapshot) is captured in
+ * the plan, so `run` can check that it still holds.
+ */
+export interface ToolPlan {
+	ask: ApprovalAsk | null;
+	run(): Promise<ToolResult>;
+}
+
+export interface Tool {
+	readonly name: string;
+	readonly description: string;
+	/** JSON Schema of the arguments object, as sent to the model. */
+	readonly parameters: Record<string, unknown>;
+	/**
+	 * Validate the parsed arguments and plan the call. Throws `ToolInputError`
+	 * for arguments the model must fix; the message goes back to the model.
+	 */
+	plan(args: Record<string, unknown>, context: ToolContext): Promise<ToolPlan>;
+}
+
+/** The model's arguments were wrong: returned to the model as a tool error. */
+export class ToolInputError extends Error {
+	override name = 'ToolInputError';
+}
+
+/** The tool could not do its work (file changed, command failed to start): returned to the model as a tool error. */
+export class ToolRunError extends Error {
+	override name = 'ToolRunError';
+}

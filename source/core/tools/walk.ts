@@ -1,0 +1,105 @@
+import {opendir} from 'node:fs/promises';
+import path from 'node:path';
+
+/** Seed §9: a walk considers at most 10000 files … */
+export const MAX_WALK_FILES = 10_000;
+/** … and visits at most 20000 directory entries (every name read from a folder counts). */
+export const MAX_WALK_ENTRIES = 20_000;
+
+/** Dependency, build and tool folders never walked into (hidden names are skipped anyway). */
+export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
+	'node_modules',
+	'dist',
+	'build',
+	'out',
+	'target',
+	'vendor',
+	'__pycache__',
+	'.git',
+	'coverage',
+	'.next',
+	'venv',
+]);
+
+export interface WalkedFile {
+	absolute: string;
+	/** Relative to the walk's root, `/`-separated, for glob matching and display. */
+	relative: string;
+}
+
+export interface WalkResult {
+	/** Sorted by relative path. */
+	files: WalkedFile[];
+	/** Which limit stopped the walk early, if any. */
+	stoppedBy: 'files' | 'entries' | null;
+}
+
+/**
+ * The regular files under `root`, breadth first so shallow files survive a
+ * limit. Hidden names, `SKIPPED_DIRECTORIES` and symlinks are passed over
+ * (symlinks are never followed); unreadable folders are passed over too.
+ * The skip rules apply below the root only, so asking for a skipped folder
+ * by name walks it.
+ */
+export async function walkFiles(root: string, signal: AbortSignal): Promise<WalkResult> {
+	const files: WalkedFile[] = [];
+	const queue: Array<{absolute: string; relative: string}> = [{absolute: root, relative: ''}];
+	let entries = 0;
+	let stoppedBy: WalkResult['stoppedBy'] = null;
+
+	for (let next = queue.shift(); next && !stoppedBy; next = queue.shift()) {
+		signal.throwIfAborted();
+		let folder;
+		try {
+			folder = await opendir(next.absolute);
+		} catch {
+			continue;
+		}
+
+		for await (const entry of folder) {
+			if (++entries > MAX_WALK_ENTRIES) {
+				stoppedBy = 'entries';
+				break;
+			}
+
+			if (entry.name.startsWith('.') || entry.isSymbolicLink()) {
+				continue;
+			}
+
+			const absolute = path.join(next.absolute, entry.name);
+			const relative = next.relative === '' ? entry.name : `${next.relative}/${entry.name}`;
+			if (entry.isDirectory()) {
+				if (!SKIPPED_DIRECTORIES.has(entry.name)) {
+					queue.push({absolute, relative});
+				}
+			} else if (entry.isFile()) {
+				if (files.length === MAX_WALK_FILES) {
+					stoppedBy = 'files';
+					break;
+				}
+
+				files.push({absolute, relative});
+			}
+		}
+	}
+
+	files.sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
+	return {files, stoppedBy};
+}
+
+/** The sentence a tool adds when a walk stopped early, or null. */
+export function describeWalkLimit(stoppedBy: WalkResult['stoppedBy']): string | null {
+	switch (stoppedBy) {
+		case 'files': {
+			return `stopped after ${MAX_WALK_FILES} files (limit); narrow the path or glob`;
+		}
+
+		case 'entries': {
+			return `stopped after ${MAX_WALK_ENTRIES} folder entries (limit); narrow the path or glob`;
+		}
+
+		default: {
+			return null;
+		}
+	}
+}

@@ -1,0 +1,142 @@
+import {mkdir, stat} from 'node:fs/promises';
+import path from 'node:path';
+import {z} from 'zod';
+import {parseArguments} from './arguments.js';
+import {diffTexts} from './diff-text.js';
+import {describeFileError, looksBinary} from './file-content.js';
+import {clipLine, countLines, formatBytes, plural} from './format.js';
+import {toParameters} from './parameters.js';
+import {pathArgument, resolvePath, type ResolvedPath} from './paths.js';
+import {replaceFile} from './replace-file.js';
+import {snapshotHolds, takeSnapshot, type FileSnapshot} from './snapshot.js';
+import {ToolInputError, ToolRunError, type Tool, type ToolResult} from './types.js';
+
+export const MAX_WRITE_FILES = 20;
+/** Lines of a new file shown in the approval. */
+const PREVIEW_LINES = 40;
+const PREVIEW_LINE_CHARS = 300;
+
+const schema = z.strictObject({
+	files: z
+		.array(
+			z.strictObject({
+				path: pathArgument('File path, relative to the workspace or absolute; missing folders are created'),
+				content: z.string().describe('The complete new content of the file'),
+			}),
+		)
+		.min(1)
+		.max(MAX_WRITE_FILES)
+		.describe(`Files to write (1–${MAX_WRITE_FILES})`),
+});
+
+interface PlannedFile {
+	target: ResolvedPath;
+	content: string;
+	snapshot: FileSnapshot;
+}
+
+export function createWriteTool(): Tool {
+	return {
+		name: 'write',
+		description: [
+			`Create or replace up to ${MAX_WRITE_FILES} files with the given complete content, creating missing folders.`,
+			'Each file is replaced atomically and keeps its permissions. For a change to part of a file, prefer edit.',
+		].join(' '),
+		parameters: toParameters(schema),
+		async plan(args, context) {
+			const {files} = parseArguments('write', schema, args);
+			const planned: PlannedFile[] = [];
+			const seen = new Set<string>();
+			for (const file of files) {
+				const target = await resolvePath(context.workspace, file.path);
+				if (seen.has(target.canonical)) {
+					throw new ToolInputError(`write: ${target.display} is listed more than once; write each file once`);
+				}
+
+				seen.add(target.canonical);
+				if (await isDirectory(target.canonical)) {
+					throw new ToolInputError(`write: ${target.display} is a folder; give a file path`);
+				}
+
+				planned.push({target, content: file.content, snapshot: await snapshotFor(target)});
+			}
+
+			return {
+				ask: {title: writeTitle(planned), detail: planned.map(file => describeChange(file)).join('\n\n')},
+				run: async () => writeFiles(planned),
+			};
+		},
+	};
+}
+
+async function writeFiles(planned: readonly PlannedFile[]): Promise<ToolResult> {
+	// Check every file before writing any, so a stale approval changes nothing.
+	for (const file of planned) {
+		if (!(await snapshotHolds(file.target.canonical, file.snapshot))) {
+			throw new ToolRunError(`write: ${file.target.display} changed since the write was planned (after approval was asked); read it again and redo the write`);
+		}
+	}
+
+	const lines: string[] = [];
+	for (const file of planned) {
+		try {
+			await mkdir(path.dirname(file.target.canonical), {recursive: true});
+			await replaceFile(file.target.canonical, file.content);
+		} catch (error) {
+			const done = lines.length > 0 ? `\n${lines.join('\n')}\nThe other files were not written.` : '';
+			throw new ToolRunError(`write: ${describeFileError(error, file.target.display)}${done}`);
+		}
+
+		const bytes = Buffer.byteLength(file.content);
+		lines.push(`Wrote ${file.target.display}: ${plural(bytes, 'byte')}, ${plural(countLines(file.content), 'line')} (${file.snapshot.exists ? 'replaced' : 'new file'})`);
+	}
+
+	return {output: lines.join('\n'), display: `Wrote ${plural(planned.length, 'file')}`};
+}
+
+function writeTitle(planned: readonly PlannedFile[]): string {
+	const outside = planned.filter(file => !file.target.inside).length;
+	const where = outside > 0 ? ` (${outside} outside the workspace)` : '';
+	return clipLine(`Write ${plural(planned.length, 'file')}${where}: ${planned.map(file => file.target.display).join(', ')}`, 120);
+}
+
+function describeChange(file: PlannedFile): string {
+	const {display} = file.target;
+	const {snapshot} = file;
+	if (!snapshot.exists) {
+		const lines = file.content.split('\n');
+		const shown = lines
+			.slice(0, PREVIEW_LINES)
+			.map(line => clipLine(line, PREVIEW_LINE_CHARS))
+			.join('\n');
+		const more = lines.length > PREVIEW_LINES ? `\n… ${plural(lines.length - PREVIEW_LINES, 'more line')}` : '';
+		return `${display}: new file, ${plural(countLines(file.content), 'line')}\n${shown}${more}`;
+	}
+
+	if (!snapshot.bytes) {
+		return `${display}: replaces a file of ${formatBytes(snapshot.size)} (too large to diff) with ${plural(countLines(file.content), 'line')}`;
+	}
+
+	if (looksBinary(snapshot.bytes)) {
+		return `${display}: replaces a binary file of ${formatBytes(snapshot.size)} with ${plural(countLines(file.content), 'line')}`;
+	}
+
+	const before = snapshot.bytes.toString('utf8');
+	return before === file.content ? `${display}: unchanged (same content)` : diffTexts(display, before, file.content).text;
+}
+
+async function snapshotFor(target: ResolvedPath): Promise<FileSnapshot> {
+	try {
+		return await takeSnapshot(target.canonical);
+	} catch (error) {
+		throw new ToolInputError(`write: ${describeFileError(error, target.display)}`);
+	}
+}
+
+async function isDirectory(file: string): Promise<boolean> {
+	try {
+		return (await stat(file)).isDirectory();
+	} catch {
+		return false;
+	}
+}

@@ -1,0 +1,31 @@
+/** The --help text. Kept in its own module so `i --help` loads nothing else. */
+export const helpText = `
+  i — a terminal coding agent
+
+  Usage
+    $ i                        chat; each line of input is a turn when stdout is not a terminal
+    $ i -p TEXT                one turn: print the answer and exit
+    $ echo TEXT | i -p         one turn, the prompt read from standard input
+
+  Options
+    -p, --print [TEXT]         Run one turn and exit; without TEXT the prompt is read from stdin
+    --json                     With -p or in line mode: one JSON event per stdout line
+    --config FILE              Model/API config (default: $I_CONFIG_DIR/config.json, ~/.i/config/config.json)
+    -C, --cwd DIR              Workspace folder (default: the current folder)
+    --session FILE             Save to / resume from this session file
+    --session-name NAME        Save to / resume <workspace>/.i/sessions/NAME.json
+    --max-steps N              Model requests one turn may make (default: max_steps in the config, 50)
+    --yolo                     Run every tool without asking for approval
+    --dangerously-skip-permissions
+                               Same as --yolo
+    --no-logo                  Do not show the logo in the chat screen
+    -v, --version              Print the version
+    -h, --help                 Print this help
+
+  Exit codes
+    0 done · 1 the turn failed · 2 usage or configuration error · 3 start vetoed by a plugin · 130 interrupted
+
+  Environment
+    I_CONFIG_DIR I_DATA_DIR I_CACHE_DIR I_RUNTIME_DIR   platform folders (default ~/.i/{config,data,cache,runtime})
+    NO_COLOR                                           no colours
+`;

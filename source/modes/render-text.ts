@@ -1,0 +1,87 @@
+import type {CoreEvent, EmitEvent} from '../core/events.js';
+import {writeErr, writeOut} from './output.js';
+
+/**
+ * Plain text: the answer on stdout, everything else (tool activity,
+ * approvals, retries, warnings, errors) as short lines on stderr. No ANSI,
+ * no cursor movement.
+ */
+export function createTextRenderer(options: {announceSession: boolean}): EmitEvent {
+	let openLine = false;
+	const render = (event: CoreEvent) => {
+		switch (event.type) {
+			case 'session': {
+				if (options.announceSession) writeErr(`i: session ${event.path}${event.resumed_messages > 0 ? ` (resumed, ${event.resumed_messages} messages)` : ''}\n`);
+				if (event.dropped) writeErr(`i: session repaired: dropped ${event.dropped.lines} incomplete line(s), ${event.dropped.bytes} bytes (${event.dropped.reason})\n`);
+				break;
+			}
+
+			case 'text_delta': {
+				writeOut(event.text);
+				openLine = !event.text.endsWith('\n');
+				break;
+			}
+
+			case 'tool_call': {
+				writeErr(`i: tool ${event.name} ${summariseArguments(event.arguments)}\n`);
+				break;
+			}
+
+			case 'approval': {
+				if (event.decision === 'deny') writeErr(`i: not run: ${event.title}: ${event.reason ?? 'denied'}\n`);
+				break;
+			}
+
+			case 'tool_result': {
+				if (event.is_error) writeErr(`i: ${event.name} failed: ${firstLine(event.output)}\n`);
+				break;
+			}
+
+			case 'retry': {
+				writeErr(`i: ${event.reason}; retry ${event.attempt} in ${(event.delay_ms / 1000).toFixed(1)} s\n`);
+				break;
+			}
+
+			case 'warning': {
+				writeErr(`i: warning: ${event.message}\n`);
+				break;
+			}
+
+			case 'error': {
+				endLine();
+				writeErr(`i: error: ${event.message}\n`);
+				break;
+			}
+
+			case 'done': {
+				endLine();
+				if (event.reason === 'length') writeErr('i: warning: the answer was cut off at max_tokens\n');
+				break;
+			}
+
+			case 'thinking_delta':
+			case 'usage': {
+				break;
+			}
+		}
+	};
+
+	function endLine() {
+		if (openLine) writeOut('\n');
+		openLine = false;
+	}
+
+	return render;
+}
+
+const MAX_SUMMARY = 120;
+
+function summariseArguments(text: string): string {
+	const flat = text.replaceAll(/\s+/g, ' ').trim();
+	return flat.length > MAX_SUMMARY ? `${flat.slice(0, MAX_SUMMARY - 1)}…` : flat;
+}
+
+function firstLine(text: string): string {
+	const line = text.split('\n', 1)[0] ?? '';
+	return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}

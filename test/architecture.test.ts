@@ -1,0 +1,36 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {readdirSync, readFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+
+const source = fileURLToPath(new URL('../../source', import.meta.url));
+
+function files(dir: string): string[] {
+	return readdirSync(dir, {withFileTypes: true}).flatMap(entry =>
+		entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+	);
+}
+
+const importPattern = /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function imports(file: string): string[] {
+	return [...readFileSync(file, 'utf8').matchAll(importPattern)].map(match => match[1] ?? match[2]!);
+}
+
+test('the headless core never imports React, Ink or the components', () => {
+	const core = files(join(source, 'core'));
+	assert.ok(core.length > 20, 'the scan found the core');
+	const offenders = core.flatMap(file =>
+		imports(file)
+			.filter(specifier => /^(react|ink)(\/|$)|^ink-|^react-|\/components\//.test(specifier))
+			.map(specifier => `${file}: ${specifier}`),
+	);
+	assert.deepEqual(offenders, []);
+});
+
+test('print and line mode reach the core only, never the UI', () => {
+	const modes = files(join(source, 'modes'));
+	const offenders = modes.flatMap(file => imports(file).filter(specifier => /^(react|ink)|components\//.test(specifier)));
+	assert.deepEqual(offenders, []);
+});

@@ -1,0 +1,110 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {makeSandbox, runCli} from '../helpers/cli.js';
+
+const base = {protocol: 'openai', base_url: 'http://127.0.0.1:9/v1', model: 'm'};
+
+async function runWith(config: unknown, options: {raw?: boolean; env?: NodeJS.ProcessEnv} = {}) {
+	const box = makeSandbox();
+	const path = join(box.configDir, 'config.json');
+	writeFileSync(path, options.raw ? String(config) : JSON.stringify(config));
+	const run = await runCli(['-p', 'hi', '-C', box.workspace], {env: {...box.env, ...options.env}});
+	return {run, path};
+}
+
+test('an unknown field names the file and the field, exit 2', async () => {
+	const {run, path} = await runWith({...base, api_key_env: 'TEST_API_KEY', temprature: 1});
+	assert.equal(run.code, 2);
+	assert.ok(run.stderr.includes(path), run.stderr);
+	assert.match(run.stderr, /unknown field "temprature"/);
+});
+
+test('a wrong type names the field, exit 2', async () => {
+	const {run} = await runWith({...base, api_key_env: 'TEST_API_KEY', max_tokens: '100'});
+	assert.equal(run.code, 2);
+	assert.match(run.stderr, /field "max_tokens"/);
+});
+
+test('an unknown protocol is refused, exit 2', async () => {
+	const {run} = await runWith({...base, protocol: 'gemini', api_key_env: 'TEST_API_KEY'});
+	assert.equal(run.code, 2);
+	assert.match(run.stderr, /field "protocol"/);
+});
+
+test('invalid JSON names the file, exit 2', async () => {
+	const {run, path} = await runWith('{"protocol": "openai",', {raw: true});
+	assert.equal(run.code, 2);
+	assert.ok(run.stderr.includes(path));
+	assert.match(run.stderr, /not valid JSON/);
+});
+
+test('a missing API key variable is named, exit 2', async () => {
+	const {run} = await runWith({...base, api_key_env: 'NOT_SET_ANYWHERE'});
+	assert.equal(run.code, 2);
+	assert.match(run.stderr, /environment variable NOT_SET_ANYWHERE is not set/);
+});
+
+test('a key pasted into api_key_env is refused without echoing it', async () => {
+	const {run} = await runWith({...base, api_key_env: 'sk-live-abc.def'});
+	assert.equal(run.code, 2);
+	assert.match(run.stderr, /field "api_key_env": must be the NAME of an environment variable/);
+	assert.doesNotMatch(run.stderr, /sk-live-abc\.def/);
+});
+
+test('extra_body may not override a reserved field', async () => {
+	const {run} = await runWith({...base, protocol: 'anthropic', api_key_env: 'TEST_API_KEY', extra_body: {system: 'x', top_k: 3}});
+	assert.equal(run.code, 2);
+	assert.match(run.stderr, /"extra_body" may not set "system"/);
+});
+
+test('an explicit BPE tokenizer fails instead of degrading', async () => {
+	const {run} = await runWith({...base, api_key_env: 'TEST_API_KEY', budget: {window: 128000, tokenizer: 'cl100k_base'}});
+	assert.equal(run.code, 2);
+	assert.match(run.stderr, /BPE tokenizers were removed/);
+});
+
+test('no config at all says where it looked and what to do', async () => {
+	const box = makeSandbox();
+	const run = await runCli(['-p', 'hi', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 2);
+	assert.ok(run.stderr.includes(join(box.configDir, 'config.json')));
+	assert.match(run.stderr, /--config FILE/);
+});
+
+test('--config FILE is used instead of the config folder', async () => {
+	const box = makeSandbox();
+	const path = join(box.root, 'elsewhere.json');
+	writeFileSync(path, JSON.stringify({...base, api_key_env: 'TEST_API_KEY', bogus: true}));
+	const run = await runCli(['-p', 'hi', '--config', path, '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 2);
+	assert.ok(run.stderr.includes(path));
+});
+
+test('usage errors exit 2: unknown flag, both session flags, a missing workspace', async () => {
+	const box = makeSandbox();
+	const unknown = await runCli(['--frobnicate'], {env: box.env});
+	assert.equal(unknown.code, 2);
+	const both = await runCli(['-p', 'x', '--session', 'a.json', '--session-name', 'a'], {env: box.env});
+	assert.equal(both.code, 2);
+	assert.match(both.stderr, /pass one of them/);
+	const missing = await runCli(['-p', 'x', '-C', join(box.root, 'nope')], {env: box.env});
+	assert.equal(missing.code, 2);
+	assert.match(missing.stderr, /does not exist/);
+	box.writeConfig(base);
+	const name = await runCli(['-p', 'x', '--session-name', '../escape', '-C', box.workspace], {env: box.env});
+	assert.equal(name.code, 2);
+	assert.match(name.stderr, /session name/i);
+});
+
+test('--version and --help answer without a config', async () => {
+	const version = await runCli(['--version']);
+	assert.equal(version.code, 0);
+	assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+	const help = await runCli(['--help']);
+	assert.equal(help.code, 0);
+	for (const flag of ['--print', '--json', '--config', '--cwd', '--session', '--session-name', '--max-steps', '--yolo', '--dangerously-skip-permissions', '--no-logo', '--version']) {
+		assert.ok(help.stdout.includes(flag), `help mentions ${flag}`);
+	}
+});

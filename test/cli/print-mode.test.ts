@@ -1,0 +1,154 @@
+import {test, before, after} from 'node:test';
+import assert from 'node:assert/strict';
+import {readFileSync, writeFileSync, existsSync} from 'node:fs';
+import {join} from 'node:path';
+import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
+import {jsonEvents, makeSandbox, runCli} from '../helpers/cli.js';
+import {protocols} from '../../source/core/providers/types.js';
+
+let mock: MockProvider;
+before(async () => {
+	mock = await startMockProvider();
+});
+after(async () => mock.close());
+
+function sandboxFor(protocol: (typeof protocols)[number]) {
+	const sandbox = makeSandbox();
+	sandbox.writeConfig({protocol, base_url: mock.baseUrl(protocol), model: `model-${protocol}`, max_retries: 2});
+	return sandbox;
+}
+
+/** The text of every tool result the request carried back, whatever the protocol's shape. */
+function carriedText(body: unknown): string {
+	return JSON.stringify(body);
+}
+
+for (const protocol of protocols) {
+	test(`${protocol}: a plain answer goes to stdout and nothing else does`, async () => {
+		const sandbox = sandboxFor(protocol);
+		mock.enqueue({text: `Hello from ${protocol}, 你好 👋`, usage: {input: 12, output: 5}});
+		const before = mock.requests.length;
+		const run = await runCli(['-p', 'hi there', '-C', sandbox.workspace], {env: sandbox.env});
+		assert.equal(run.code, 0, run.stderr);
+		assert.equal(run.stdout, `Hello from ${protocol}, 你好 👋\n`);
+		const request = mock.requests[before]!;
+		assert.match(carriedText(request.body), /hi there/);
+		assert.equal(request.body.model, `model-${protocol}`);
+		assert.equal(request.body.stream, true);
+		if (protocol === 'anthropic') assert.equal(request.headers['x-api-key'], 'sk-test-secret-123');
+		else assert.equal(request.headers.authorization, 'Bearer sk-test-secret-123');
+	});
+
+	test(`${protocol}: a tool round trip reads a file, edits it, and carries the results back`, async () => {
+		const sandbox = sandboxFor(protocol);
+		const file = join(sandbox.workspace, 'notes.txt');
+		writeFileSync(file, 'hello world\n');
+		mock.enqueue(
+			{toolCalls: [{id: 'call_read', name: 'read', arguments: JSON.stringify({files: [{path: 'notes.txt'}]})}]},
+			{toolCalls: [{id: 'call_edit', name: 'edit', arguments: JSON.stringify({path: 'notes.txt', old_text: 'world', new_text: 'there'})}]},
+			{text: 'Edited the greeting.'},
+		);
+		const before = mock.requests.length;
+		const run = await runCli(['-p', 'fix the greeting', '--yolo', '-C', sandbox.workspace], {env: sandbox.env});
+		assert.equal(run.code, 0, run.stderr);
+		assert.equal(run.stdout, 'Edited the greeting.\n');
+		assert.equal(readFileSync(file, 'utf8'), 'hello there\n');
+		const [, second, third] = mock.requests.slice(before);
+		assert.ok(second && third, 'three requests were made');
+		assert.match(carriedText(second.body), /call_read/);
+		assert.match(carriedText(second.body), /hello world/);
+		assert.match(carriedText(third.body), /call_edit/);
+		assert.match(carriedText(third.body), /Edited/);
+	});
+}
+
+test('print mode denies an edit it cannot ask about, tells the person how to allow it, and the model hears why', async () => {
+	const sandbox = sandboxFor('openai');
+	const file = join(sandbox.workspace, 'a.txt');
+	writeFileSync(file, 'one\n');
+	mock.enqueue(
+		{toolCalls: [{id: 'c1', name: 'edit', arguments: JSON.stringify({path: 'a.txt', old_text: 'one', new_text: 'two'})}]},
+		{text: 'I could not edit it.'},
+	);
+	const before = mock.requests.length;
+	const run = await runCli(['-p', 'change it', '-C', sandbox.workspace], {env: sandbox.env});
+	assert.equal(run.code, 0, run.stderr);
+	assert.equal(readFileSync(file, 'utf8'), 'one\n');
+	assert.equal(run.stdout, 'I could not edit it.\n');
+	assert.match(run.stderr, /not run: Edit .*a\.txt/);
+	assert.match(run.stderr, /--yolo/);
+	const toolMessage = mock.requests[before + 1]!.body.messages.find((message: any) => message.role === 'tool');
+	assert.equal(toolMessage.tool_call_id, 'c1');
+	assert.match(toolMessage.content, /approval was denied/);
+	assert.match(toolMessage.content, /no terminal to ask on/);
+});
+
+test('--dangerously-skip-permissions runs a shell command without asking', async () => {
+	const sandbox = sandboxFor('deepseek');
+	mock.enqueue({toolCalls: [{id: 's1', name: 'shell', arguments: JSON.stringify({command: 'echo made > made.txt'})}]}, {text: 'done'});
+	const run = await runCli(['-p', 'make it', '--dangerously-skip-permissions', '-C', sandbox.workspace], {env: sandbox.env});
+	assert.equal(run.code, 0, run.stderr);
+	assert.equal(readFileSync(join(sandbox.workspace, 'made.txt'), 'utf8'), 'made\n');
+});
+
+test('without --yolo a shell command is not run', async () => {
+	const sandbox = sandboxFor('openai');
+	mock.enqueue({toolCalls: [{id: 's1', name: 'shell', arguments: JSON.stringify({command: 'echo made > made.txt'})}]}, {text: 'done'});
+	const run = await runCli(['-p', 'make it', '-C', sandbox.workspace], {env: sandbox.env});
+	assert.equal(run.code, 0, run.stderr);
+	assert.equal(existsSync(join(sandbox.workspace, 'made.txt')), false);
+});
+
+test('a bad tool argument goes back to the model as a tool error, and the turn goes on', async () => {
+	const sandbox = sandboxFor('openai');
+	mock.enqueue({toolCalls: [{id: 'b1', name: 'read', arguments: '{"files": [{"path": 7}]'}, {id: 'b2', name: 'nope', arguments: '{}'}]}, {text: 'ok'});
+	const before = mock.requests.length;
+	const run = await runCli(['-p', 'x', '-C', sandbox.workspace], {env: sandbox.env});
+	assert.equal(run.code, 0, run.stderr);
+	const tools = mock.requests[before + 1]!.body.messages.filter((message: any) => message.role === 'tool');
+	assert.deepEqual(tools.map((message: any) => message.tool_call_id), ['b1', 'b2']);
+	assert.match(tools[0].content, /not valid JSON/);
+	assert.match(tools[1].content, /no tool named "nope"/);
+});
+
+test('--json writes one event per line, each with the session UUID, and the answer is in text_delta events', async () => {
+	const sandbox = sandboxFor('anthropic');
+	mock.enqueue({thinking: 'let me think', text: 'Answer.', usage: {input: 100, output: 7, cacheRead: 80, cacheWrite: 10}});
+	const run = await runCli(['-p', 'q', '--json', '-C', sandbox.workspace], {env: sandbox.env});
+	assert.equal(run.code, 0, run.stderr);
+	const events = jsonEvents(run.stdout);
+	assert.equal(events[0]!.type, 'session');
+	const id = events[0]!.id;
+	assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+	for (const event of events) assert.equal(event.session, id);
+	assert.equal(events.filter(event => event.type === 'text_delta').map(event => event.text).join(''), 'Answer.');
+	assert.equal(events.filter(event => event.type === 'thinking_delta').map(event => event.text).join(''), 'let me think');
+	const usage = events.find(event => event.type === 'usage')!;
+	assert.deepEqual({input: usage.usage.input, output: usage.usage.output, cacheRead: usage.usage.cacheRead, cacheWrite: usage.usage.cacheWrite}, {input: 190, output: 7, cacheRead: 80, cacheWrite: 10});
+	assert.deepEqual(events.at(-1), {type: 'done', reason: 'stop', steps: 1, session: id});
+});
+
+test('echo TEXT | i -p reads the prompt from stdin', async () => {
+	const sandbox = sandboxFor('responses');
+	mock.enqueue({text: 'piped ok'});
+	const before = mock.requests.length;
+	const run = await runCli(['-p', '-C', sandbox.workspace], {env: sandbox.env, input: 'question from a pipe\n'});
+	assert.equal(run.code, 0, run.stderr);
+	assert.equal(run.stdout, 'piped ok\n');
+	assert.match(JSON.stringify(mock.requests[before]!.body), /question from a pipe/);
+});
+
+test('i -p with stdin open but silent gives up with a clear error instead of waiting forever', async () => {
+	const sandbox = sandboxFor('openai');
+	const run = await runCli(['-p', '-C', sandbox.workspace], {env: sandbox.env, input: null, timeoutMs: 15_000});
+	assert.equal(run.code, 2);
+	assert.match(run.stderr, /no prompt arrived on standard input/);
+});
+
+test('-p TEXT never waits for a stdin that stays open', async () => {
+	const sandbox = sandboxFor('openai');
+	mock.enqueue({text: 'fine'});
+	const run = await runCli(['-p', 'hello', '-C', sandbox.workspace], {env: sandbox.env, input: null});
+	assert.equal(run.code, 0, run.stderr);
+	assert.equal(run.stdout, 'fine\n');
+});

@@ -1,0 +1,164 @@
+import {test, before, after} from 'node:test';
+import assert from 'node:assert/strict';
+import {createServer, type Server} from 'node:http';
+import type {AddressInfo} from 'node:net';
+import {MAX_BODY_BYTES, postStream} from '../../source/core/providers/http.js';
+import {ProviderError} from '../../source/core/providers/errors.js';
+import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
+
+let mock: MockProvider;
+before(async () => {
+	mock = await startMockProvider();
+});
+after(async () => mock.close());
+
+async function listen(server: Server): Promise<string> {
+	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function drain(body: AsyncIterable<Uint8Array>): Promise<number> {
+	let total = 0;
+	for await (const chunk of body) total += chunk.byteLength;
+	return total;
+}
+
+async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+	try {
+		await promise;
+	} catch (error) {
+		assert.ok(error instanceof ProviderError, `expected a ProviderError, got ${String(error)}`);
+		return error;
+	}
+
+	assert.fail('no error');
+}
+
+const request = (url: string) => ({url, body: {model: 'm', stream: true}});
+
+test('a redirect is refused, not followed', async () => {
+	let hits = 0;
+	const target = createServer((_request, response) => {
+		hits++;
+		response.writeHead(302, {location: 'http://127.0.0.1:9/elsewhere'});
+		response.end();
+	});
+	const origin = await listen(target);
+	try {
+		const error = await failure(postStream({provider: 'openai', request: request(`${origin}/v1/chat/completions`), headers: {authorization: 'Bearer sk-secret-value'}}));
+		assert.equal(error.kind, 'http');
+		assert.equal(error.status, 302);
+		assert.equal(error.message, 'openai: HTTP 302: redirects are not followed (redirected to http://127.0.0.1:9/elsewhere)');
+		assert.equal(hits, 1);
+	} finally {
+		target.closeAllConnections();
+		await new Promise(resolve => target.close(resolve));
+	}
+});
+
+test('the body cap: at the limit is fine, one byte past it fails', async () => {
+	// Find the size of one stream, then cap exactly at it and one below.
+	mock.enqueue({text: 'x'.repeat(5000)});
+	const full = await postStream({provider: 'openai', request: request(`${mock.baseUrl('openai')}/chat/completions`), headers: {}});
+	const size = await drain(full.body);
+	assert.ok(size > 5000);
+
+	mock.enqueue({text: 'x'.repeat(5000)});
+	const atLimit = await postStream({provider: 'openai', request: request(`${mock.baseUrl('openai')}/chat/completions`), headers: {}, options: {maxBodyBytes: size}});
+	assert.equal(await drain(atLimit.body), size);
+
+	mock.enqueue({text: 'x'.repeat(5000)});
+	const over = await postStream({provider: 'openai', request: request(`${mock.baseUrl('openai')}/chat/completions`), headers: {}, options: {maxBodyBytes: size - 1}});
+	const error = await failure(drain(over.body));
+	assert.equal(error.kind, 'stream');
+	assert.equal(error.message, `openai: response body is larger than the ${size - 1} bytes limit`);
+	assert.equal(MAX_BODY_BYTES, 48 * 1024 * 1024);
+});
+
+test('an error body over the cap is not read whole', async () => {
+	mock.enqueue({status: 400, errorMessage: 'e'.repeat(10_000)});
+	const error = await failure(
+		postStream({provider: 'anthropic', request: request(`${mock.baseUrl('anthropic')}/v1/messages`), headers: {}, options: {maxBodyBytes: 1000}}),
+	);
+	assert.equal(error.message, 'anthropic: HTTP 400: error body is larger than the 1000 bytes limit');
+});
+
+test('a 200 that is not an event stream fails with what it said', async () => {
+	const target = createServer((_request, response) => {
+		response.writeHead(200, {'content-type': 'application/json'});
+		response.end(JSON.stringify({error: {message: 'proxy says no'}}));
+	});
+	const origin = await listen(target);
+	try {
+		const error = await failure(postStream({provider: 'deepseek', request: request(`${origin}/chat/completions`), headers: {}}));
+		assert.equal(error.message, 'deepseek: expected an event stream but got application/json: proxy says no');
+	} finally {
+		target.closeAllConnections();
+		await new Promise(resolve => target.close(resolve));
+	}
+});
+
+test('a refused connection is retried, then reported without the key', async () => {
+	const target = createServer();
+	const origin = await listen(target);
+	await new Promise(resolve => target.close(resolve));
+	const slept: number[] = [];
+	const error = await failure(
+		postStream({
+			provider: 'responses',
+			request: request(`${origin}/v1/responses`),
+			headers: {authorization: 'Bearer sk-secret-value'},
+			options: {maxRetries: 1, random: () => 0, sleep: async ms => void slept.push(ms)},
+		}),
+	);
+	assert.equal(error.kind, 'network');
+	assert.match(error.message, /^responses: connection failed \(.*ECONNREFUSED.*\) \(gave up after 1 retry\)$/);
+	assert.doesNotMatch(error.message, /sk-secret-value/);
+	assert.deepEqual(slept, [500]);
+});
+
+test('a connection closed after the headers but before any body byte is retried', async () => {
+	let hits = 0;
+	const target = createServer((_request, response) => {
+		hits++;
+		if (hits === 1) {
+			response.writeHead(200, {'content-type': 'text/event-stream'});
+			response.flushHeaders();
+			setTimeout(() => response.socket?.destroy(), 20);
+			return;
+		}
+
+		response.writeHead(200, {'content-type': 'text/event-stream'});
+		response.end('data: [DONE]\n\n');
+	});
+	const origin = await listen(target);
+	try {
+		const retries: number[] = [];
+		const response = await postStream({
+			provider: 'openai',
+			request: request(`${origin}/v1/chat/completions`),
+			headers: {},
+			onRetry: notice => retries.push(notice.attempt),
+			options: {sleep: async () => {}},
+		});
+		assert.equal(await drain(response.body), 'data: [DONE]\n\n'.length);
+		assert.deepEqual(retries, [1]);
+		assert.equal(hits, 2);
+	} finally {
+		target.closeAllConnections();
+		await new Promise(resolve => target.close(resolve));
+	}
+});
+
+test('a stream that stalls longer than the body timeout fails', async () => {
+	mock.enqueue({text: 'stall after this', hangAfterEvents: 2});
+	const response = await postStream({
+		provider: 'openai',
+		request: request(`${mock.baseUrl('openai')}/chat/completions`),
+		headers: {},
+		options: {bodyTimeoutMs: 200},
+	});
+	const error = await failure(drain(response.body));
+	assert.equal(error.kind, 'network');
+	assert.equal(error.message, 'openai: the response stream stalled (no data for 200 ms)');
+});

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import {writeFileSync} from 'node:fs';
+import {mkdir, symlink, truncate, writeFile} from 'node:fs/promises';
+import {dirname, join} from 'node:path';
+import {test} from 'node:test';
+import {createSearchTool} from '../../source/core/tools/search.js';
+import {ToolInputError} from '../../source/core/tools/types.js';
+import {run, tempDir, toolContext} from './helpers.js';
+
+const search = createSearchTool();
+
+async function tree(root: string, files: Record<string, string>): Promise<void> {
+	for (const [name, content] of Object.entries(files)) {
+		await mkdir(dirname(join(root, name)), {recursive: true});
+		await writeFile(join(root, name), content);
+	}
+}
+
+function matchLines(output: string): string[] {
+	return output.split('\n').filter(line => /^[^(].*:\d+: /.test(line));
+}
+
+test('search finds literal text and reports path:line: snippet', async t => {
+	const dir = await tempDir(t);
+	await tree(dir, {'a.txt': 'one\n  a.b here  \naxb\n', 'sub/b.txt': 'nothing\nA.B\n'});
+	const result = await run(search, {pattern: 'a.b'}, toolContext(dir));
+	assert.equal(result.ask, null);
+	assert.equal(result.output, 'a.txt:2: a.b here\nsub/b.txt:2: A.B\n(2 matches in 2 files; 2 files searched)');
+});
+
+test('regex mode and smart case', async t => {
+	const dir = await tempDir(t);
+	await tree(dir, {'c.txt': 'Foo\nfoo\naxb\n'});
+	assert.deepEqual(matchLines((await run(search, {pattern: 'a.b', regex: true}, toolContext(dir))).output), ['c.txt:3: axb']);
+	assert.deepEqual(matchLines((await run(search, {pattern: 'foo'}, toolContext(dir))).output), ['c.txt:1: Foo', 'c.txt:2: foo']);
+	assert.deepEqual(matchLines((await run(search, {pattern: 'Foo'}, toolContext(dir))).output), ['c.txt:1: Foo']);
+	assert.deepEqual(matchLines((await run(search, {pattern: 'foo', case_sensitive: true}, toolContext(dir))).output), ['c.txt:2: foo']);
+	assert.deepEqual(matchLines((await run(search, {pattern: 'Foo', case_sensitive: false}, toolContext(dir))).output), ['c.txt:1: Foo', 'c.txt:2: foo']);
+	// Escapes like \S are not uppercase letters.
+	assert.deepEqual(matchLines((await run(search, {pattern: '^f\\S+', regex: true}, toolContext(dir))).output), ['c.txt:1: Foo', 'c.txt:2: foo']);
+});
+
+test('the glob option filters by name at any depth, or by path when it has a slash', async t => {
+	const dir = await tempDir(t);
+	await tree(dir, {'x.ts': 'hit\n', 'src/y.ts': 'hit\n', 'src/z.js': 'hit\n'});
+	assert.deepEqual(matchLines((await run(search, {pattern: 'hit', glob: '*.ts'}, toolContext(dir))).output), ['src/y.ts:1: hit', 'x.ts:1: hit']);
+	assert.deepEqual(matchLines((await run(search, {pattern: 'hit', glob: 'src/*'}, toolContext(dir))).output), ['src/y.ts:1: hit', 'src/z.js:1: hit']);
+	assert.deepEqual(matchLines((await run(search, {pattern: 'hit', path: 'src', glob: '*.js'}, toolContext(dir))).output), ['src/z.js:1: hit']);
+	assert.deepEqual(matchLines((await run(search, {pattern: 'hit', path: 'x.ts'}, toolContext(dir))).output), ['x.ts:1: hit']);
+});
+
+test('an invalid regex is an input error carrying the RegExp message', async t => {
+	const dir = await tempDir(t);
+	await assert.rejects(search.plan({pattern: '(unclosed', regex: true}, toolContext(dir)), (error: unknown) => {
+		assert.ok(error instanceof ToolInputError);
+		assert.match(error.message, /^search: invalid regex: Invalid regular expression: .*Unterminated group/);
+		return true;
+	});
+});
+
+test('search skips hidden, dependency, symlinked, binary and oversized files, and says so', async t => {
+	const dir = await tempDir(t);
+	await tree(dir, {
+		'keep.txt': 'needle\n',
+		'.hidden.txt': 'needle\n',
+		'.git/config': 'needle\n',
+		'node_modules/p/i.js': 'needle\n',
+		'vendor/v.txt': 'needle\n',
+		'bin.dat': 'needle\0\n',
+		'big.txt': '',
+	});
+	await truncate(join(dir, 'big.txt'), 1024 * 1024 + 1);
+	// Exactly 1 MiB of short lines: still searched.
+	await writeFile(join(dir, 'edge.txt'), Buffer.concat([Buffer.from('needle\n'), Buffer.alloc(1024 * 1024 - 7, 'xxxxxxx\n')]));
+	await symlink(join(dir, 'keep.txt'), join(dir, 'link.txt'));
+	const result = await run(search, {pattern: 'needle'}, toolContext(dir));
+	assert.deepEqual(matchLines(result.output), ['edge.txt:1: needle', 'keep.txt:1: needle']);
+	assert.match(result.output, /\nskipped: 1 binary file, 1 file over 1 MiB$/);
+});
+
+test('lines over 10000 characters are not scanned; long matching lines are shown around the match', async t => {
+	const dir = await tempDir(t);
+	await tree(dir, {'wide.txt': `${'z'.repeat(10_001)}needle\n${'y'.repeat(4000)}needle${'w'.repeat(4000)}\n`});
+	const result = await run(search, {pattern: 'needle'}, toolContext(dir));
+	const [line] = matchLines(result.output);
+	assert.match(line!, /^wide\.txt:2: …y+needlew+…$/);
+	assert.equal(line!.length - 'wide.txt:2: '.length, 200 + 2);
+	assert.match(result.output, /skipped: 1 line over 10000 characters/);
+});
+
+test('max_results stops the search and says so', async t => {
+	const dir = await tempDir(t);
+	await tree(dir, {'many.txt': 'hit\n'.repeat(50)});
+	const result = await run(search, {pattern: 'hit', max_results: 10}, toolContext(dir));
+	assert.equal(matchLines(result.output).length, 10);
+	assert.match(result.output, /stopped at 10 matches \(max_results\); narrow the search or raise max_results \(at most 1000\)/);
+});
+
+test('no match says how much was searched', async t => {
+	const dir = await tempDir(t);
+	await tree(dir, {'a.txt': 'x\n'});
+	const result = await run(search, {pattern: 'absent'}, toolContext(dir));
+	assert.equal(result.output, 'No matches for "absent" in . (1 file searched)');
+});
+
+test('search asks before looking outside the workspace', async t => {
+	const dir = await tempDir(t);
+	const outside = await tempDir(t);
+	await symlink(outside, join(dir, 'out'));
+	const planned = await search.plan({pattern: 'x', path: 'out'}, toolContext(dir));
+	assert.equal(planned.ask?.title, `Search outside the workspace: ${outside}`);
+});
+
+test('a catastrophic regex is stopped by the time limit instead of hanging', async t => {
+	const dir = await tempDir(t);
+	await tree(dir, {'evil.txt': `${'a'.repeat(40)}!\n`});
+	const started = Date.now();
+	const result = await run(search, {pattern: '^(a+)+$', regex: true}, toolContext(dir));
+	assert.ok(Date.now() - started < 8000);
+	assert.match(result.output, /stopped: the regex took over 5 s/);
+});
+
+test('the walk limits: exactly 10000 files pass, 10001 report the file limit', async t => {
+	const dir = await tempDir(t);
+	// Synchronous on purpose: thousands of concurrent writes would run out of file descriptors.
+	for (let index = 0; index < 10_000; index++) {
+		writeFileSync(join(dir, `f${index}`), '');
+	}
+
+	const atLimit = await run(search, {pattern: 'x'}, toolContext(dir));
+	assert.equal(atLimit.output, 'No matches for "x" in . (10000 files searched)');
+
+	await writeFile(join(dir, 'one-more'), '');
+	const past = await run(search, {pattern: 'x'}, toolContext(dir));
+	assert.equal(past.output, 'No matches for "x" in . (10000 files searched)\nstopped after 10000 files (limit); narrow the path or glob');
+});
+
+test('the walk limits: 20000 entries pass, 20001 report the entry limit', async t => {
+	const dir = await tempDir(t);
+	// Hidden files are entries the walk reads but never opens: the cheapest way to reach the entry limit.
+	for (let index = 0; index < 20_000; index++) {
+		writeFileSync(join(dir, `.h${index}`), '');
+	}
+
+	const atLimit = await run(search, {pattern: 'x'}, toolContext(dir));
+	assert.equal(atLimit.output, 'No matches for "x" in . (0 files searched)');
+
+	writeFileSync(join(dir, '.one-more'), '');
+	const past = await run(search, {pattern: 'x'}, toolContext(dir));
+	assert.equal(past.output, 'No matches for "x" in . (0 files searched)\nstopped after 20000 folder entries (limit); narrow the path or glob');
+});
