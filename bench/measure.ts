@@ -1,4 +1,4 @@
-import {spawnSync} from 'node:child_process';
+import {spawn} from 'node:child_process';
 
 export function median(values: number[]): number {
 	const sorted = [...values].sort((a, b) => a - b);
@@ -6,12 +6,21 @@ export function median(values: number[]): number {
 	return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** Wall time of one run of a command, in milliseconds; fails loudly if it fails. */
-export function timeCommand(command: string, args: string[], options: {env?: NodeJS.ProcessEnv; input?: string} = {}): number {
+/**
+ * Wall time of one run of a command in milliseconds; fails loudly if it
+ * fails. Asynchronous, so a server in this process can answer the command.
+ */
+export async function timeCommand(command: string, args: string[], options: {env?: NodeJS.ProcessEnv} = {}): Promise<number> {
 	const start = process.hrtime.bigint();
-	const result = spawnSync(command, args, {env: options.env ?? process.env, input: options.input ?? '', encoding: 'utf8'});
+	const child = spawn(command, args, {env: options.env ?? process.env, stdio: ['ignore', 'ignore', 'pipe']});
+	let stderr = '';
+	child.stderr.setEncoding('utf8').on('data', chunk => (stderr += chunk));
+	const code = await new Promise<number | null>((resolve, reject) => {
+		child.on('error', reject);
+		child.on('close', resolve);
+	});
 	const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
-	if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+	if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr}`);
 	return elapsed;
 }
 

@@ -22,18 +22,18 @@ const env = {PATH: process.env.PATH, HOME: root, I_CONFIG_DIR: join(root, 'confi
 const answer = {text: 'The answer is 42.', usage: {input: 20, output: 6}};
 
 // Warm the file cache once so the first measured run is not an outlier.
-timeCommand(node, ['-e', '0']);
-timeCommand(node, [cli, '--version']);
+await timeCommand(node, ['-e', '0']);
+await timeCommand(node, [cli, '--version']);
 
 const bare: number[] = [];
 const version: number[] = [];
 const print: number[] = [];
 const mockOnly: number[] = [];
 for (let run = 0; run < RUNS; run++) {
-	bare.push(timeCommand(node, ['-e', '0']));
-	version.push(timeCommand(node, [cli, '--version']));
+	bare.push(await timeCommand(node, ['-e', '0']));
+	version.push(await timeCommand(node, [cli, '--version']));
 	mock.enqueue(answer);
-	print.push(timeCommand(node, [cli, '-p', 'What is the answer?', '-C', workspace], {env}));
+	print.push(await timeCommand(node, [cli, '-p', 'What is the answer?', '-C', workspace], {env}));
 	mock.enqueue(answer);
 	mockOnly.push(
 		await timeAsync(async () => {
@@ -56,6 +56,7 @@ const rows = [
 	['i -p (one-shot print turn)', median(print), median(print) / median(bare)],
 ] as const;
 const overhead = median(print) - median(mockOnly);
+const beyondNode = median(print) - median(mockOnly) - median(bare);
 
 console.log(`machine: ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, ${RUNS} runs each, medians`);
 console.log('');
@@ -64,4 +65,5 @@ console.log('|---|---:|---:|');
 for (const [name, ms, ratio] of rows) console.log(`| ${name} | ${ms.toFixed(1)} | ${ratio === null ? '' : `${ratio.toFixed(2)}×`} |`);
 console.log('');
 console.log(`i --version: ${(median(version) / median(bare)).toFixed(2)}× bare node (target ≤ 1.5×)`);
-console.log(`i -p over the mock's own response time: ${overhead.toFixed(1)} ms (target ≤ 150 ms)`);
+console.log(`i -p over the mock's own response time: ${overhead.toFixed(1)} ms (target ≤ 150 ms), of which starting node itself (node -e 0) is ${median(bare).toFixed(1)} ms`);
+console.log(`i -p beyond bare node and the mock: ${beyondNode.toFixed(1)} ms`);

@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/source/cli.js';
+import '../dist/bundle/cli.js';

@@ -1,13 +1,11 @@
 #!/usr/bin/env node
-// The entry point. `--version` and `--help` answer before anything heavy is
-// loaded, so they cost little more than starting node itself.
-import {readFileSync} from 'node:fs';
-
+// The entry point. `--version` and `--help` alone answer before anything
+// heavy is loaded, so they cost little more than starting node itself.
 const argv = process.argv.slice(2);
 const only = argv.length === 1 ? argv[0] : undefined;
 if (only === '--version' || only === '-v') {
-	const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {version: string};
-	process.stdout.write(`${manifest.version}\n`);
+	const {version} = await import('./version.js');
+	process.stdout.write(`${version()}\n`);
 } else if (only === '--help' || only === '-h') {
 	const {helpText} = await import('./help.js');
 	process.stdout.write(`${helpText.trim()}\n`);

@@ -1,9 +1,9 @@
-import meow from 'meow';
+import {parseArgs} from 'node:util';
 import {helpText} from './help.js';
 import {exitCodes, UsageError, errorMessage} from './core/errors.js';
 
 export interface CliOptions {
-	/** The -p text; '' when -p was given without text; undefined without -p. */
+	/** The prompt of -p; '' when -p came without text (read stdin); undefined without -p. */
 	print: string | undefined;
 	json: boolean;
 	config: string | undefined;
@@ -17,12 +17,23 @@ export interface CliOptions {
 
 /** Parses flags and runs the chosen head; returns the exit code. */
 export async function runCli(argv: string[]): Promise<number> {
-	let options: CliOptions;
+	let options: CliOptions | 'help' | 'version';
 	try {
 		options = parseFlags(argv);
 	} catch (error) {
 		process.stderr.write(`i: ${errorMessage(error)}\n`);
 		return exitCodes.usage;
+	}
+
+	if (options === 'help') {
+		process.stdout.write(`${helpText.trim()}\n`);
+		return exitCodes.ok;
+	}
+
+	if (options === 'version') {
+		const {version} = await import('./version.js');
+		process.stdout.write(`${version()}\n`);
+		return exitCodes.ok;
 	}
 
 	if (options.print !== undefined) {
@@ -34,59 +45,76 @@ export async function runCli(argv: string[]): Promise<number> {
 	return runLineMode(options);
 }
 
-export function parseFlags(argv: string[]): CliOptions {
-	const cli = meow(helpText, {
-		importMeta: import.meta,
-		argv,
-		pkg: {name: 'i', version: '0'},
-		autoHelp: true,
-		autoVersion: false,
-		allowUnknownFlags: false,
-		flags: {
-			print: {type: 'string', shortFlag: 'p'},
-			json: {type: 'boolean', default: false},
-			config: {type: 'string'},
-			cwd: {type: 'string', shortFlag: 'C'},
-			session: {type: 'string'},
-			sessionName: {type: 'string'},
-			maxSteps: {type: 'number'},
-			yolo: {type: 'boolean', default: false},
-			dangerouslySkipPermissions: {type: 'boolean', default: false},
-			logo: {type: 'boolean', default: true},
-		},
-	});
-	const {flags, input} = cli;
-	if (flags.session !== undefined && flags.sessionName !== undefined) {
+const flags = {
+	print: {type: 'boolean', short: 'p'},
+	json: {type: 'boolean', default: false},
+	config: {type: 'string'},
+	cwd: {type: 'string', short: 'C'},
+	session: {type: 'string'},
+	'session-name': {type: 'string'},
+	'max-steps': {type: 'string'},
+	yolo: {type: 'boolean', default: false},
+	'dangerously-skip-permissions': {type: 'boolean', default: false},
+	logo: {type: 'boolean', default: true},
+	version: {type: 'boolean', short: 'v', default: false},
+	help: {type: 'boolean', short: 'h', default: false},
+} as const;
+
+/**
+ * The flags of DESIGN's command line, parsed with node:util (no dependency
+ * to load before the first byte of output). The -p prompt is the rest of
+ * the words: `i -p explain this file`.
+ */
+export function parseFlags(argv: string[]): CliOptions | 'help' | 'version' {
+	let parsed;
+	try {
+		parsed = parseArgs({args: expandPrintValue(argv), options: flags, allowPositionals: true, allowNegative: true, strict: true});
+	} catch (error) {
+		const unknown = /^Unknown option '([^']+)'/.exec(errorMessage(error));
+		throw new UsageError(unknown ? `unknown flag ${unknown[1]}; see i --help` : `${errorMessage(error)}; see i --help`);
+	}
+
+	const {values, positionals} = parsed;
+	if (values.help) return 'help';
+	if (values.version) return 'version';
+	if (values.session !== undefined && values['session-name'] !== undefined) {
 		throw new UsageError('--session and --session-name name two different sessions; pass one of them');
 	}
 
-	for (const name of ['config', 'cwd', 'session', 'sessionName'] as const) {
-		if (flags[name] === '') throw new UsageError(`--${kebab(name)} needs a value`);
+	for (const name of ['config', 'cwd', 'session', 'session-name', 'max-steps'] as const) {
+		if (values[name] === '') throw new UsageError(`--${name} needs a value`);
 	}
 
-	if (flags.maxSteps !== undefined && (!Number.isInteger(flags.maxSteps) || flags.maxSteps < 1 || flags.maxSteps > 1000)) {
-		throw new UsageError('--max-steps must be a whole number from 1 to 1000');
+	let maxSteps: number | undefined;
+	if (values['max-steps'] !== undefined) {
+		maxSteps = Number(values['max-steps']);
+		if (!/^\d+$/.test(values['max-steps']) || maxSteps < 1 || maxSteps > 1000) {
+			throw new UsageError('--max-steps must be a whole number from 1 to 1000');
+		}
 	}
 
-	let print = flags.print;
-	if (input.length > 0) {
-		if (print === undefined) throw new UsageError(`unexpected argument "${input[0]}"; to ask one question, use -p "${input.join(' ')}"`);
-		print = [print, ...input].filter(part => part !== '').join(' ');
+	if (positionals.length > 0 && !values.print) {
+		throw new UsageError(`unexpected argument "${positionals[0]}"; to ask one question, use -p "${positionals.join(' ')}"`);
 	}
 
 	return {
-		print,
-		json: flags.json,
-		config: flags.config,
-		cwd: flags.cwd,
-		session: flags.session,
-		sessionName: flags.sessionName,
-		maxSteps: flags.maxSteps,
-		yolo: flags.yolo || flags.dangerouslySkipPermissions,
-		logo: flags.logo,
+		print: values.print ? positionals.join(' ') : undefined,
+		json: values.json,
+		config: values.config,
+		cwd: values.cwd,
+		session: values.session,
+		sessionName: values['session-name'],
+		maxSteps,
+		yolo: values.yolo || values['dangerously-skip-permissions'],
+		logo: values.logo,
 	};
 }
 
-function kebab(name: string): string {
-	return name.replaceAll(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
+/** `--print=TEXT` is `--print TEXT`: -p is a switch and the prompt its words. */
+function expandPrintValue(argv: string[]): string[] {
+	const end = argv.indexOf('--');
+	return argv.flatMap((arg, index) => {
+		if ((end === -1 || index < end) && arg.startsWith('--print=')) return ['--print', arg.slice('--print='.length)];
+		return [arg];
+	});
 }

@@ -34,3 +34,12 @@ test('print and line mode reach the core only, never the UI', () => {
 	const offenders = modes.flatMap(file => imports(file).filter(specifier => /^(react|ink)|components\//.test(specifier)));
 	assert.deepEqual(offenders, []);
 });
+
+test('the source uses zod/mini, never classic zod, which cannot be tree-shaken out of the bundle', () => {
+	const offenders = files(source).flatMap(file =>
+		imports(file)
+			.filter(specifier => specifier === 'zod' || (specifier.startsWith('zod/') && !['zod/mini', 'zod/v4/locales/en.js'].includes(specifier)))
+			.map(specifier => `${file}: ${specifier}`),
+	);
+	assert.deepEqual(offenders, []);
+});

@@ -4,7 +4,7 @@ import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {makeSandbox, runCli} from '../helpers/cli.js';
+import {makeSandbox, runCli, unbundledCliPath} from '../helpers/cli.js';
 
 const recorder = fileURLToPath(new URL('../fixtures/import-recorder.js', import.meta.url));
 let mock: MockProvider;
@@ -26,6 +26,8 @@ for (const [mode, args, input] of [
 		const run = await runCli([...args, '-C', box.workspace], {
 			env: {...box.env, NODE_OPTIONS: `--import=${recorder}`, I_TEST_IMPORT_LOG: log},
 			input,
+			// The module graph is only visible before bundling; the bundle is built from it.
+			entry: unbundledCliPath,
 		});
 		assert.equal(run.code, 0, run.stderr);
 		const urls = readFileSync(log, 'utf8').split('\n');

@@ -152,3 +152,32 @@ test('-p TEXT never waits for a stdin that stays open', async () => {
 	assert.equal(run.code, 0, run.stderr);
 	assert.equal(run.stdout, 'fine\n');
 });
+
+test('the step cap stops a turn that keeps calling tools, with the session saved', async () => {
+	const sandbox = sandboxFor('openai');
+	mock.enqueue({toolCalls: [{id: 'g1', name: 'glob', arguments: JSON.stringify({pattern: '*'})}]}, {toolCalls: [{id: 'g2', name: 'glob', arguments: JSON.stringify({pattern: '*'})}]});
+	const run = await runCli(['-p', 'loop', '--max-steps', '2', '--json', '-C', sandbox.workspace], {env: sandbox.env});
+	assert.equal(run.code, 1);
+	const events = jsonEvents(run.stdout);
+	assert.match(events.find(event => event.type === 'error')!.message, /stopped after 2 model requests \(max_steps\)/);
+	assert.deepEqual(events.at(-1)!.reason, 'max_steps');
+	assert.equal(events.at(-1)!.steps, 2);
+});
+
+test('an image from view_image reaches the next request as a user message tagged with its call', async () => {
+	const sandbox = sandboxFor('openai');
+	// The smallest valid PNG: signature, IHDR, IDAT, IEND.
+	const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a1d5e2ab0000000049454e44ae426082', 'hex');
+	writeFileSync(join(sandbox.workspace, 'dot.png'), png);
+	mock.enqueue({toolCalls: [{id: 'v1', name: 'view_image', arguments: JSON.stringify({paths: ['dot.png']})}]}, {text: 'a dot'});
+	const before = mock.requests.length;
+	const run = await runCli(['-p', 'look', '-C', sandbox.workspace], {env: sandbox.env});
+	assert.equal(run.code, 0, run.stderr);
+	const messages = mock.requests[before + 1]!.body.messages as Array<Record<string, any>>;
+	const toolIndex = messages.findIndex(message => message.role === 'tool');
+	const image = messages[toolIndex + 1]!;
+	assert.equal(image.role, 'user');
+	assert.match(JSON.stringify(image.content), /v1/);
+	const part = image.content.find((item: any) => item.type === 'image_url');
+	assert.equal(part.image_url.url, `data:image/png;base64,${png.toString('base64')}`);
+});

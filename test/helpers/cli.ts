@@ -4,8 +4,10 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 
-/** The compiled CLI entry, run as a real child process. */
+/** The installed command: bin/i.js, which runs the bundle. */
 export const cliPath = fileURLToPath(new URL('../../../bin/i.js', import.meta.url));
+/** The unbundled compiled entry, where each source module is its own file. */
+export const unbundledCliPath = fileURLToPath(new URL('../../source/cli.js', import.meta.url));
 
 export interface CliRun {
 	code: number | null;
@@ -60,11 +62,13 @@ export interface RunOptions {
 	timeoutMs?: number;
 	/** Called once the child is running, e.g. to send it a signal. */
 	onSpawn?: (child: ChildProcess, output: {stdout: () => string; stderr: () => string}) => void;
+	/** Run this entry instead of bin/i.js. */
+	entry?: string;
 }
 
 export function runCli(args: string[], options: RunOptions = {}): Promise<CliRun> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [cliPath, ...args], {
+		const child = spawn(process.execPath, [options.entry ?? cliPath, ...args], {
 			cwd: options.cwd,
 			env: options.env ?? {PATH: process.env.PATH},
 			stdio: ['pipe', 'pipe', 'pipe'],

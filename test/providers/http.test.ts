@@ -162,3 +162,31 @@ test('a stream that stalls longer than the body timeout fails', async () => {
 	assert.equal(error.kind, 'network');
 	assert.equal(error.message, 'openai: the response stream stalled (no data for 200 ms)');
 });
+
+test('a server that never answers hits the headers timeout, which is retried, then reported', async () => {
+	let hits = 0;
+	const server = createServer(() => {
+		hits++;
+	});
+	const url = await listen(server);
+	const retries: number[] = [];
+	try {
+		const error = await failure(
+			postStream({
+				provider: 'openai',
+				request: request(`${url}/v1/chat/completions`),
+				headers: {},
+				onRetry: notice => retries.push(notice.attempt),
+				options: {headersTimeoutMs: 100, maxRetries: 1, sleep: async () => {}},
+			}),
+		);
+		assert.equal(error.kind, 'network');
+		assert.match(error.message, /no response headers within 100 ms/);
+		assert.match(error.message, /gave up after 1 retry/);
+		assert.deepEqual(retries, [1]);
+		assert.equal(hits, 2);
+	} finally {
+		server.closeAllConnections();
+		server.close();
+	}
+});

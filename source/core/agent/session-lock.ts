@@ -2,7 +2,7 @@ import {open, rm, type FileHandle} from 'node:fs/promises';
 import {readFileSync, unlinkSync} from 'node:fs';
 import {hostname} from 'node:os';
 import {setTimeout as sleep} from 'node:timers/promises';
-import {z} from 'zod';
+import * as z from 'zod/mini';
 import {UsageError} from '../errors.js';
 
 /** An unparsable lock younger than this may be mid-write; older, its writer died. */
@@ -13,7 +13,7 @@ const maxAttempts = 50;
 
 const ownerSchema = z.object({
 	// Positive only: process.kill(0 or negative) would probe a whole process group.
-	pid: z.number().int().positive(),
+	pid: z.number().check(z.int(), z.positive()),
 	hostname: z.string(),
 	created: z.string(),
 });

@@ -1,4 +1,5 @@
-import {z} from 'zod';
+import * as z from 'zod/mini';
+import '../zod-english.js';
 
 /**
  * Shapes of the lines of a session file (JSON Lines). Objects are loose so
@@ -10,9 +11,9 @@ export const sessionFormatVersion = 1;
 
 export const sessionHeaderSchema = z.looseObject({
 	type: z.literal('i-session'),
-	version: z.number().int().positive(),
+	version: z.number().check(z.int(), z.positive()),
 	id: z.uuid(),
-	workspace: z.string().min(1),
+	workspace: z.string().check(z.minLength(1)),
 	created: z.iso.datetime(),
 });
 
@@ -32,27 +33,27 @@ export const messageSchema = z.discriminatedUnion('role', [
 	z.looseObject({
 		role: z.literal('user'),
 		content: z.union([z.string(), z.array(z.discriminatedUnion('type', [textPartSchema, imagePartSchema]))]),
-		_tool_call_id: z.string().optional(),
+		_tool_call_id: z.optional(z.string()),
 	}),
 	z.looseObject({
 		role: z.literal('assistant'),
-		content: z.string().nullable(),
-		tool_calls: z.array(toolCallSchema).optional(),
-		reasoning_content: z.string().optional(),
-		_anthropic_content: z.array(z.unknown()).optional(),
-		_responses_output: z.array(z.unknown()).optional(),
+		content: z.nullable(z.string()),
+		tool_calls: z.optional(z.array(toolCallSchema)),
+		reasoning_content: z.optional(z.string()),
+		_anthropic_content: z.optional(z.array(z.unknown())),
+		_responses_output: z.optional(z.array(z.unknown())),
 	}),
 	z.looseObject({role: z.literal('tool'), tool_call_id: z.string(), content: z.string()}),
 ]);
 
 export const sessionStepSchema = z.looseObject({
 	type: z.literal('step'),
-	n: z.number().int().positive(),
-	messages: z.array(messageSchema).min(1),
+	n: z.number().check(z.int(), z.positive()),
+	messages: z.array(messageSchema).check(z.minLength(1)),
 });
 
 /** The first issue of a failed parse, as `path: message`, for one-line errors. */
-export function firstIssue(error: z.ZodError): string {
+export function firstIssue(error: z.core.$ZodError): string {
 	const issue = error.issues[0];
 	if (!issue) return 'invalid';
 	return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;

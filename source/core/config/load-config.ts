@@ -1,7 +1,8 @@
 import {readFileSync, statSync} from 'node:fs';
 import {join, resolve} from 'node:path';
-import type {z} from 'zod';
+import type * as z from 'zod/mini';
 import {UsageError} from '../errors.js';
+import '../zod-english.js';
 import {modelConfigSchema, type ModelConfig} from './schema.js';
 import {reservedBodyFields} from '../providers/reserved-fields.js';
 

@@ -1,5 +1,5 @@
 /** Assembles an Anthropic Messages event stream into a reply. */
-import {z} from 'zod';
+import * as z from 'zod/mini';
 import type {AssistantMessage, ToolCall} from '../messages.js';
 import type {Usage} from '../usage.js';
 import {ProviderError, StreamProtocolError, quote} from './errors.js';
@@ -12,34 +12,34 @@ type Block = Record<string, unknown> & {type: string};
 
 const eventSchema = z.looseObject({type: z.string()});
 const usageFields = z.record(z.string(), z.unknown());
-const messageStart = z.looseObject({message: z.looseObject({usage: usageFields.nullish()})});
-const blockStart = z.looseObject({index: z.int().nonnegative(), content_block: z.looseObject({type: z.string()})});
+const messageStart = z.looseObject({message: z.looseObject({usage: z.nullish(usageFields)})});
+const blockStart = z.looseObject({index: z.int().check(z.nonnegative()), content_block: z.looseObject({type: z.string()})});
 const blockDelta = z.looseObject({
-	index: z.int().nonnegative(),
+	index: z.int().check(z.nonnegative()),
 	delta: z.looseObject({
 		type: z.string(),
-		text: z.string().optional(),
-		thinking: z.string().optional(),
-		signature: z.string().optional(),
-		partial_json: z.string().optional(),
-		citation: z.unknown().optional(),
+		text: z.optional(z.string()),
+		thinking: z.optional(z.string()),
+		signature: z.optional(z.string()),
+		partial_json: z.optional(z.string()),
+		citation: z.optional(z.unknown()),
 	}),
 });
-const blockStop = z.looseObject({index: z.int().nonnegative()});
+const blockStop = z.looseObject({index: z.int().check(z.nonnegative())});
 const messageDelta = z.looseObject({
-	delta: z.looseObject({stop_reason: z.string().nullish()}).nullish(),
-	usage: usageFields.nullish(),
+	delta: z.nullish(z.looseObject({stop_reason: z.nullish(z.string())})),
+	usage: z.nullish(usageFields),
 });
 const errorEvent = z.looseObject({
-	error: z.looseObject({type: z.string().optional(), message: z.string().optional()}).nullish(),
+	error: z.nullish(z.looseObject({type: z.optional(z.string()), message: z.optional(z.string())})),
 });
 
-const count = z.int().nonnegative();
+const count = z.int().check(z.nonnegative());
 const usageSchema = z.looseObject({
 	input_tokens: count,
 	output_tokens: count,
-	cache_read_input_tokens: count.nullish(),
-	cache_creation_input_tokens: count.nullish(),
+	cache_read_input_tokens: z.nullish(count),
+	cache_creation_input_tokens: z.nullish(count),
 });
 
 export function createAnthropicAssembler(emit: (event: StreamEvent) => void): StreamAssembler {

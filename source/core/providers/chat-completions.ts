@@ -1,5 +1,5 @@
 /** The Chat Completions wire protocol, shared by the OpenAI and DeepSeek adapters. */
-import {z} from 'zod';
+import * as z from 'zod/mini';
 import type {AssistantMessage, Message, ToolCall, UserContent} from '../messages.js';
 import type {Usage} from '../usage.js';
 import {ProviderError, StreamProtocolError, isRecord, quote} from './errors.js';
@@ -56,28 +56,28 @@ function assistantMessage(message: AssistantMessage, withReasoning: boolean): Re
 }
 
 const toolCallDelta = z.looseObject({
-	index: z.int().nonnegative(),
-	id: z.string().nullish(),
-	function: z.looseObject({name: z.string().nullish(), arguments: z.string().nullish()}).nullish(),
+	index: z.int().check(z.nonnegative()),
+	id: z.nullish(z.string()),
+	function: z.nullish(z.looseObject({name: z.nullish(z.string()), arguments: z.nullish(z.string())})),
 });
 
 const chunkSchema = z.looseObject({
-	choices: z
-		.array(
+	choices: z.nullish(
+		z.array(
 			z.looseObject({
-				index: z.int().nonnegative().optional(),
-				delta: z
-					.looseObject({
-						content: z.string().nullish(),
-						reasoning_content: z.string().nullish(),
-						tool_calls: z.array(toolCallDelta).nullish(),
-					})
-					.nullish(),
-				finish_reason: z.string().nullish(),
+				index: z.optional(z.int().check(z.nonnegative())),
+				delta: z.nullish(
+					z.looseObject({
+						content: z.nullish(z.string()),
+						reasoning_content: z.nullish(z.string()),
+						tool_calls: z.nullish(z.array(toolCallDelta)),
+					}),
+				),
+				finish_reason: z.nullish(z.string()),
 			}),
-		)
-		.nullish(),
-	usage: z.record(z.string(), z.unknown()).nullish(),
+		),
+	),
+	usage: z.nullish(z.record(z.string(), z.unknown())),
 });
 
 export interface ChatAssemblerConfig {
@@ -183,10 +183,10 @@ function chatFinishReason(raw: string | null): FinishReason {
 	}
 }
 
-const count = z.int().nonnegative();
+const count = z.int().check(z.nonnegative());
 
 export const chatUsageSchema = z.looseObject({
 	prompt_tokens: count,
 	completion_tokens: count,
-	prompt_tokens_details: z.looseObject({cached_tokens: count.nullish()}).nullish(),
+	prompt_tokens_details: z.nullish(z.looseObject({cached_tokens: z.nullish(count)})),
 });

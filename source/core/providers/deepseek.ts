@@ -1,4 +1,4 @@
-import {z} from 'zod';
+import * as z from 'zod/mini';
 import type {Message, UserContent} from '../messages.js';
 import type {Usage} from '../usage.js';
 import {chatMessages, chatTools, chatUsageSchema, createChatAssembler} from './chat-completions.js';
@@ -67,8 +67,8 @@ function deepSeekContent(content: UserContent): unknown {
 	return content;
 }
 
-const deepSeekUsageSchema = chatUsageSchema.extend({
-	prompt_cache_hit_tokens: z.int().nonnegative().nullish(),
+const deepSeekUsageSchema = z.extend(chatUsageSchema, {
+	prompt_cache_hit_tokens: z.nullish(z.int().check(z.nonnegative())),
 });
 
 /** `prompt_tokens` is hit + miss; the hit is `prompt_cache_hit_tokens`. */

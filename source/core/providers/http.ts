@@ -1,6 +1,6 @@
 import {Buffer} from 'node:buffer';
 import {setTimeout as delay} from 'node:timers/promises';
-import {request, type Dispatcher} from 'undici';
+import {BODY_TIMEOUT, HEADERS_TIMEOUT, postRaw, type RawResponse} from './http-request.js';
 import {ProviderError, formatBytes, providerMessage, quote} from './errors.js';
 import type {PreparedRequest} from './types.js';
 
@@ -29,10 +29,9 @@ const RETRYABLE_CODES = new Set([
 	'EPIPE',
 	'ETIMEDOUT',
 	'EAI_AGAIN',
-	'UND_ERR_SOCKET',
-	'UND_ERR_CLOSED',
-	'UND_ERR_CONNECT_TIMEOUT',
-	'UND_ERR_HEADERS_TIMEOUT',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+	HEADERS_TIMEOUT,
 ]);
 
 export interface HttpOptions {
@@ -47,7 +46,6 @@ export interface HttpOptions {
 	sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
 	/** In [0, 1): the jitter source. */
 	random?: () => number;
-	dispatcher?: Dispatcher;
 }
 
 /** Told before each physical retry; the core turns it into a `retry` event and a `request_retry` hook. */
@@ -136,16 +134,14 @@ type Outcome = {response: StreamResponse} | {failure: ProviderError; reason: str
 
 async function attemptOnce(args: PostStreamArgs, options: HttpOptions, context: Context): Promise<Outcome> {
 	if (args.signal?.aborted) throw aborted(context);
-	let response: Dispatcher.ResponseData;
+	let response: RawResponse;
 	try {
-		response = await request(args.request.url, {
-			method: 'POST',
+		response = await postRaw(args.request.url, {
 			headers: {...args.headers, 'content-type': 'application/json', accept: 'text/event-stream'},
 			body: JSON.stringify(args.request.body),
-			signal: args.signal ?? null,
-			dispatcher: options.dispatcher,
-			bodyTimeout: context.bodyTimeoutMs,
-			headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
+			signal: args.signal,
+			bodyTimeoutMs: context.bodyTimeoutMs,
+			headersTimeoutMs: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
 		});
 	} catch (error) {
 		return connectionFailure(error, context, 'connection failed');
@@ -185,7 +181,7 @@ async function attemptOnce(args: PostStreamArgs, options: HttpOptions, context: 
 		first = await iterator.next();
 	} catch (error) {
 		discard(response.body);
-		if (errorCode(error) === 'UND_ERR_BODY_TIMEOUT') throw streamFailure(error, context);
+		if (errorCode(error) === BODY_TIMEOUT) throw streamFailure(error, context);
 		return connectionFailure(error, context, 'connection closed before any response byte');
 	}
 
@@ -195,7 +191,7 @@ async function attemptOnce(args: PostStreamArgs, options: HttpOptions, context: 
 async function* streamBody(
 	first: IteratorResult<Buffer>,
 	iterator: AsyncIterator<Buffer>,
-	body: Dispatcher.ResponseData['body'],
+	body: RawResponse['body'],
 	context: Context,
 ): AsyncGenerator<Uint8Array> {
 	let total = 0;
@@ -223,7 +219,7 @@ async function* streamBody(
 }
 
 /** Reads an error body (capped) and returns the provider's message from it. */
-async function errorBody(response: Dispatcher.ResponseData, context: Context): Promise<string> {
+async function errorBody(response: RawResponse, context: Context): Promise<string> {
 	const chunks: Buffer[] = [];
 	let total = 0;
 	try {
@@ -258,7 +254,7 @@ function connectionFailure(error: unknown, context: Context, what: string): Outc
 function streamFailure(error: unknown, context: Context): ProviderError {
 	if (error instanceof ProviderError) return error;
 	if (context.signal?.aborted) return aborted(context);
-	if (errorCode(error) === 'UND_ERR_BODY_TIMEOUT') {
+	if (errorCode(error) === BODY_TIMEOUT) {
 		const seconds = context.bodyTimeoutMs / 1000;
 		const quiet = Number.isInteger(seconds) ? `${seconds} s` : `${context.bodyTimeoutMs} ms`;
 		return new ProviderError(`${context.provider}: the response stream stalled (no data for ${quiet})`, {
@@ -273,8 +269,8 @@ function streamFailure(error: unknown, context: Context): ProviderError {
 	});
 }
 
-/** Drops a body we will not read on. undici then emits an abort error, which nobody needs to hear. */
-function discard(body: Dispatcher.ResponseData['body']): void {
+/** Drops a body we will not read on; the error its destruction may emit needs no listener to crash on. */
+function discard(body: RawResponse['body']): void {
 	body.on('error', () => {});
 	body.destroy();
 }

@@ -1,5 +1,5 @@
 /** Assembles an OpenAI Responses event stream into a reply. */
-import {z} from 'zod';
+import * as z from 'zod/mini';
 import type {AssistantMessage, ToolCall} from '../messages.js';
 import type {Usage} from '../usage.js';
 import {ProviderError, StreamProtocolError, isRecord, quote} from './errors.js';
@@ -12,31 +12,31 @@ type Item = Record<string, unknown>;
 
 const eventSchema = z.looseObject({type: z.string()});
 const textDelta = z.looseObject({delta: z.string()});
-const itemEvent = z.looseObject({output_index: z.int().nonnegative(), item: z.looseObject({type: z.string()})});
-const argumentsDelta = z.looseObject({output_index: z.int().nonnegative(), delta: z.string()});
-const argumentsDone = z.looseObject({output_index: z.int().nonnegative(), arguments: z.string()});
+const itemEvent = z.looseObject({output_index: z.int().check(z.nonnegative()), item: z.looseObject({type: z.string()})});
+const argumentsDelta = z.looseObject({output_index: z.int().check(z.nonnegative()), delta: z.string()});
+const argumentsDone = z.looseObject({output_index: z.int().check(z.nonnegative()), arguments: z.string()});
 const finalEvent = z.looseObject({
 	response: z.looseObject({
-		status: z.string().nullish(),
-		output: z.array(z.looseObject({type: z.string()})).nullish(),
-		incomplete_details: z.looseObject({reason: z.string().nullish()}).nullish(),
-		usage: z.record(z.string(), z.unknown()).nullish(),
+		status: z.nullish(z.string()),
+		output: z.nullish(z.array(z.looseObject({type: z.string()}))),
+		incomplete_details: z.nullish(z.looseObject({reason: z.nullish(z.string())})),
+		usage: z.nullish(z.record(z.string(), z.unknown())),
 	}),
 });
 const failedEvent = z.looseObject({
-	response: z.looseObject({error: z.looseObject({code: z.string().nullish(), message: z.string().nullish()}).nullish()}).nullish(),
+	response: z.nullish(z.looseObject({error: z.nullish(z.looseObject({code: z.nullish(z.string()), message: z.nullish(z.string())}))})),
 });
 const errorEvent = z.looseObject({
-	code: z.string().nullish(),
-	message: z.string().nullish(),
-	error: z.looseObject({code: z.string().nullish(), message: z.string().nullish()}).nullish(),
+	code: z.nullish(z.string()),
+	message: z.nullish(z.string()),
+	error: z.nullish(z.looseObject({code: z.nullish(z.string()), message: z.nullish(z.string())})),
 });
 
-const count = z.int().nonnegative();
+const count = z.int().check(z.nonnegative());
 const usageSchema = z.looseObject({
 	input_tokens: count,
 	output_tokens: count,
-	input_tokens_details: z.looseObject({cached_tokens: count.nullish()}).nullish(),
+	input_tokens_details: z.nullish(z.looseObject({cached_tokens: z.nullish(count)})),
 });
 
 export function createResponsesAssembler(emit: (event: StreamEvent) => void): StreamAssembler {

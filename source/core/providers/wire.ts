@@ -1,5 +1,6 @@
 /** Small pieces every adapter shares: URLs, body assembly, event JSON. */
-import type {z} from 'zod';
+import type * as z from 'zod/mini';
+import '../zod-english.js';
 import {TurnError} from '../errors.js';
 import {StreamProtocolError, quote} from './errors.js';
 import type {AdapterOptions} from './types.js';
@@ -39,7 +40,7 @@ export function parseEventJson(data: string, label: string): unknown {
  * itself, not zod's copy, so replayed items keep their keys and order. The
  * schemas only check (loose objects, no defaults or transforms).
  */
-export function checkEvent<T>(schema: z.ZodType<T>, json: unknown, label: string, what: string): T {
+export function checkEvent<T>(schema: z.ZodMiniType<T>, json: unknown, label: string, what: string): T {
 	const result = schema.safeParse(json);
 	if (result.success) return json as T;
 	const issue = result.error.issues[0];

@@ -1,4 +1,5 @@
-import type {z} from 'zod';
+import type * as z from 'zod/mini';
+import '../zod-english.js';
 import {ToolInputError} from './types.js';
 
 type Issue = z.core.$ZodIssue;
@@ -8,7 +9,7 @@ type Issue = z.core.$ZodIssue;
  * whose message names each field and the problem in words a model can act
  * on: `read: files[0].offset must be ≥ 1`.
  */
-export function parseArguments<Schema extends z.ZodType>(tool: string, schema: Schema, input: unknown): z.output<Schema> {
+export function parseArguments<Schema extends z.ZodMiniType>(tool: string, schema: Schema, input: unknown): z.output<Schema> {
 	const result = schema.safeParse(input);
 	if (result.success) {
 		return result.data;

@@ -1,4 +1,3 @@
-import {FILE_HEADERS_ONLY, formatPatch, structuredPatch} from 'diff';
 import {countLines} from './format.js';
 
 /** Beyond this a diff is described rather than computed (Myers diff is slow on large rewrites). */
@@ -13,8 +12,12 @@ export interface TextDiff {
 	firstLine: number | null;
 }
 
-/** Diff two versions of a file; CR before LF is ignored so CRLF files diff as cleanly as LF ones. */
-export function diffTexts(name: string, before: string, after: string): TextDiff {
+/**
+ * Diff two versions of a file; CR before LF is ignored so CRLF files diff as
+ * cleanly as LF ones. The diff library loads on first use: only approvals need it.
+ */
+export async function diffTexts(name: string, before: string, after: string): Promise<TextDiff> {
+	const {FILE_HEADERS_ONLY, formatPatch, structuredPatch} = await import('diff');
 	const patch = structuredPatch(name, name, before, after, undefined, undefined, {context: 3, stripTrailingCr: true, timeout: DIFF_TIMEOUT_MS});
 	if (!patch) {
 		return {

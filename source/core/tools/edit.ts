@@ -1,4 +1,4 @@
-import {z} from 'zod';
+import * as z from 'zod/mini';
 import {parseArguments} from './arguments.js';
 import {diffTexts, type TextDiff} from './diff-text.js';
 import {describeFileError, describeTooLarge, looksBinary, readFileUpTo} from './file-content.js';
@@ -13,9 +13,11 @@ export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 
 const schema = z.strictObject({
 	path: pathArgument('File to edit, relative to the workspace or absolute'),
-	old_text: z.string().min(1).describe('Exact text to replace, including whitespace and indentation; must match once unless replace_all'),
-	new_text: z.string().describe('Replacement text'),
-	replace_all: z.boolean().default(false).describe('Replace every occurrence of old_text instead of exactly one'),
+	old_text: z
+		.string()
+		.check(z.minLength(1), z.describe('Exact text to replace, including whitespace and indentation; must match once unless replace_all')),
+	new_text: z.string().check(z.describe('Replacement text')),
+	replace_all: z._default(z.boolean(), false).check(z.describe('Replace every occurrence of old_text instead of exactly one')),
 });
 
 export function createEditTool(): Tool {
@@ -33,7 +35,7 @@ export function createEditTool(): Tool {
 			const before = decodeUtf8(bytes, target);
 			const {after, count} = replaceText(before, input.old_text, input.new_text, input.replace_all, target);
 			const snapshot = await takeSnapshot(target.canonical, bytes);
-			const diff = diffTexts(target.display, before, after);
+			const diff = await diffTexts(target.display, before, after);
 			const where = target.inside ? '' : ' (outside the workspace)';
 			return {
 				ask: {title: `Edit ${target.display}${where}`, detail: diff.text},

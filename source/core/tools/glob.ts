@@ -1,7 +1,7 @@
 import {stat} from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import {z} from 'zod';
+import * as z from 'zod/mini';
 import {parseArguments} from './arguments.js';
 import {describeFileError} from './file-content.js';
 import {joinWithinLimit, plural} from './format.js';
@@ -14,8 +14,8 @@ import {describeWalkLimit, walkFiles} from './walk.js';
 export const MAX_GLOB_RESULTS = 1000;
 
 const schema = z.strictObject({
-	pattern: z.string().min(1).describe('Glob matched against file paths relative to path, e.g. "**/*.ts" or "src/*.{js,json}"'),
-	path: pathArgument('Folder to search in (default: the workspace)').optional(),
+	pattern: z.string().check(z.minLength(1), z.describe('Glob matched against file paths relative to path, e.g. "**/*.ts" or "src/*.{js,json}"')),
+	path: z.optional(pathArgument('Folder to search in (default: the workspace)')),
 });
 
 export function createGlobTool(): Tool {

@@ -1,4 +1,4 @@
-import {z} from 'zod';
+import * as z from 'zod/mini';
 import type {ImagePart} from '../messages.js';
 import {describeIssues} from './arguments.js';
 import {formatBytes} from './format.js';
@@ -43,7 +43,7 @@ const imagePartsSchema = z
 			image_url: z.object({url: z.string()}),
 		}),
 	)
-	.max(MAX_IMAGES_PER_BATCH);
+	.check(z.maxLength(MAX_IMAGES_PER_BATCH));
 
 const dataUrlPattern = /^data:([^;,]+);base64,([\s\S]*)$/;
 const base64Pattern = /^[A-Za-z0-9+/]*={0,2}$/;

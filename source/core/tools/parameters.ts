@@ -1,11 +1,11 @@
-import {z} from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * A tool's `parameters` JSON Schema from its zod schema, as providers want it:
  * the input side (defaults make fields optional), without the `$schema` key,
  * and without the ±2^53 bounds zod adds to every integer.
  */
-export function toParameters(schema: z.ZodType): Record<string, unknown> {
+export function toParameters(schema: z.ZodMiniType): Record<string, unknown> {
 	const {$schema: _dialect, ...rest} = z.toJSONSchema(schema, {io: 'input'}) as Record<string, unknown>;
 	return withoutSafeIntegerBounds(rest) as Record<string, unknown>;
 }

@@ -1,6 +1,6 @@
 import {realpath} from 'node:fs/promises';
 import path from 'node:path';
-import {z} from 'zod';
+import * as z from 'zod/mini';
 import {clipLine} from './format.js';
 import type {ApprovalAsk} from './types.js';
 
@@ -17,11 +17,11 @@ export interface ResolvedPath {
 
 /** A path argument: relative to the workspace or absolute. */
 export function pathArgument(description: string) {
-	return z
-		.string()
-		.min(1)
-		.refine(value => !value.includes('\0'), {message: 'must not contain a NUL character'})
-		.describe(description);
+	return z.string().check(
+		z.minLength(1),
+		z.refine(value => !value.includes('\0'), {message: 'must not contain a NUL character'}),
+		z.describe(description),
+	);
 }
 
 export async function resolvePath(workspace: string, input: string): Promise<ResolvedPath> {

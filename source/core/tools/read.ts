@@ -1,4 +1,4 @@
-import {z} from 'zod';
+import * as z from 'zod/mini';
 import {parseArguments} from './arguments.js';
 import {describeFileError, describeTooLarge, looksBinary, readFileUpTo} from './file-content.js';
 import {plural} from './format.js';
@@ -16,13 +16,11 @@ const schema = z.strictObject({
 		.array(
 			z.strictObject({
 				path: pathArgument('File path, relative to the workspace or absolute'),
-				offset: z.number().int().min(1).optional().describe('First line to return, 1-based (default 1)'),
-				limit: z.number().int().min(1).optional().describe(`Most lines to return (default ${DEFAULT_READ_LINES})`),
+				offset: z.optional(z.number().check(z.int(), z.minimum(1))).check(z.describe('First line to return, 1-based (default 1)')),
+				limit: z.optional(z.number().check(z.int(), z.minimum(1))).check(z.describe(`Most lines to return (default ${DEFAULT_READ_LINES})`)),
 			}),
 		)
-		.min(1)
-		.max(MAX_READ_FILES)
-		.describe(`Files to read (1–${MAX_READ_FILES})`),
+		.check(z.minLength(1), z.maxLength(MAX_READ_FILES), z.describe(`Files to read (1–${MAX_READ_FILES})`)),
 });
 
 type FileRequest = z.output<typeof schema>['files'][number];

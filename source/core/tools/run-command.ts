@@ -1,4 +1,3 @@
-import {execa} from 'execa';
 import {HeadTailBuffer} from './head-tail-buffer.js';
 import {ToolRunError} from './types.js';
 
@@ -38,6 +37,8 @@ export interface CommandOptions {
  * be started.
  */
 export async function runCommand(command: string, options: CommandOptions): Promise<CommandResult> {
+	// execa loads on first use, so turns without a shell call never pay for it.
+	const {execa} = await import('execa');
 	options.signal.throwIfAborted();
 	const windows = process.platform === 'win32';
 	const subprocess = execa(
@@ -152,7 +153,7 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
 
 	if (process.platform === 'win32') {
 		// No process groups on Windows: taskkill /T walks the tree (and is always forceful).
-		void execa('taskkill', ['/pid', String(pid), '/T', '/F'], {reject: false, windowsHide: true});
+		void import('execa').then(({execa}) => execa('taskkill', ['/pid', String(pid), '/T', '/F'], {reject: false, windowsHide: true}));
 		return;
 	}
 

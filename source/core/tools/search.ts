@@ -1,6 +1,6 @@
 import {stat} from 'node:fs/promises';
 import path from 'node:path';
-import {z} from 'zod';
+import * as z from 'zod/mini';
 import {parseArguments} from './arguments.js';
 import {describeFileError, looksBinary, readFileUpTo} from './file-content.js';
 import {joinWithinLimit, plural} from './format.js';
@@ -22,18 +22,18 @@ const BATCH_CHARS = 1024 * 1024;
 const READ_AHEAD = 16;
 
 const schema = z.strictObject({
-	pattern: z.string().min(1).describe('Text to find; a JavaScript regular expression when regex is true'),
-	path: pathArgument('File or folder to search (default: the workspace)').optional(),
-	glob: z.string().min(1).optional().describe('Only search files whose path relative to path matches this glob; a glob without "/" matches file names at any depth, e.g. "*.ts"'),
-	regex: z.boolean().default(false).describe('Treat pattern as a regular expression (default: literal text)'),
-	case_sensitive: z.boolean().optional().describe('Default: smart case, i.e. case-insensitive unless pattern contains an uppercase letter'),
+	pattern: z.string().check(z.minLength(1), z.describe('Text to find; a JavaScript regular expression when regex is true')),
+	path: z.optional(pathArgument('File or folder to search (default: the workspace)')),
+	glob: z
+		.optional(z.string().check(z.minLength(1)))
+		.check(z.describe('Only search files whose path relative to path matches this glob; a glob without "/" matches file names at any depth, e.g. "*.ts"')),
+	regex: z._default(z.boolean(), false).check(z.describe('Treat pattern as a regular expression (default: literal text)')),
+	case_sensitive: z
+		.optional(z.boolean())
+		.check(z.describe('Default: smart case, i.e. case-insensitive unless pattern contains an uppercase letter')),
 	max_results: z
-		.number()
-		.int()
-		.min(1)
-		.max(MAX_SEARCH_RESULTS)
-		.default(DEFAULT_SEARCH_RESULTS)
-		.describe(`Most matching lines to return (default ${DEFAULT_SEARCH_RESULTS}, at most ${MAX_SEARCH_RESULTS})`),
+		._default(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_SEARCH_RESULTS)), DEFAULT_SEARCH_RESULTS)
+		.check(z.describe(`Most matching lines to return (default ${DEFAULT_SEARCH_RESULTS}, at most ${MAX_SEARCH_RESULTS})`)),
 });
 
 type SearchInput = z.output<typeof schema>;

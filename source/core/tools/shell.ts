@@ -1,5 +1,5 @@
 import {stat} from 'node:fs/promises';
-import {z} from 'zod';
+import * as z from 'zod/mini';
 import {parseArguments} from './arguments.js';
 import {describeFileError} from './file-content.js';
 import {clipLine} from './format.js';
@@ -13,14 +13,15 @@ export const DEFAULT_SHELL_TIMEOUT_SECONDS = 120;
 export const MAX_SHELL_TIMEOUT_SECONDS = 600;
 
 const schema = z.strictObject({
-	command: z.string().min(1).describe('Shell command, run with /bin/sh -c (cmd.exe on Windows)'),
+	command: z.string().check(z.minLength(1), z.describe('Shell command, run with /bin/sh -c (cmd.exe on Windows)')),
 	timeout: z
-		.number()
-		.min(1)
-		.max(MAX_SHELL_TIMEOUT_SECONDS)
-		.default(DEFAULT_SHELL_TIMEOUT_SECONDS)
-		.describe(`Seconds before the command and everything it started are killed (default ${DEFAULT_SHELL_TIMEOUT_SECONDS}, at most ${MAX_SHELL_TIMEOUT_SECONDS})`),
-	cwd: pathArgument('Working folder, relative to the workspace (default: the workspace)').optional(),
+		._default(z.number().check(z.minimum(1), z.maximum(MAX_SHELL_TIMEOUT_SECONDS)), DEFAULT_SHELL_TIMEOUT_SECONDS)
+		.check(
+			z.describe(
+				`Seconds before the command and everything it started are killed (default ${DEFAULT_SHELL_TIMEOUT_SECONDS}, at most ${MAX_SHELL_TIMEOUT_SECONDS})`,
+			),
+		),
+	cwd: z.optional(pathArgument('Working folder, relative to the workspace (default: the workspace)')),
 });
 
 export function createShellTool(): Tool {

@@ -1,5 +1,5 @@
 import {open, stat} from 'node:fs/promises';
-import {z} from 'zod';
+import * as z from 'zod/mini';
 import type {ImagePart} from '../messages.js';
 import {parseArguments} from './arguments.js';
 import {describeFileError} from './file-content.js';
@@ -12,9 +12,11 @@ import type {Tool, ToolResult} from './types.js';
 const schema = z.strictObject({
 	paths: z
 		.array(pathArgument('Image file path, relative to the workspace or absolute'))
-		.min(1)
-		.max(MAX_IMAGES_PER_BATCH)
-		.describe(`Image files to look at (1–${MAX_IMAGES_PER_BATCH}): PNG, JPEG, GIF or WebP, at most 8 MiB each`),
+		.check(
+			z.minLength(1),
+			z.maxLength(MAX_IMAGES_PER_BATCH),
+			z.describe(`Image files to look at (1–${MAX_IMAGES_PER_BATCH}): PNG, JPEG, GIF or WebP, at most 8 MiB each`),
+		),
 });
 
 export function createViewImageTool(): Tool {

@@ -1,6 +1,6 @@
 import {mkdir, stat} from 'node:fs/promises';
 import path from 'node:path';
-import {z} from 'zod';
+import * as z from 'zod/mini';
 import {parseArguments} from './arguments.js';
 import {diffTexts} from './diff-text.js';
 import {describeFileError, looksBinary} from './file-content.js';
@@ -21,12 +21,10 @@ const schema = z.strictObject({
 		.array(
 			z.strictObject({
 				path: pathArgument('File path, relative to the workspace or absolute; missing folders are created'),
-				content: z.string().describe('The complete new content of the file'),
+				content: z.string().check(z.describe('The complete new content of the file')),
 			}),
 		)
-		.min(1)
-		.max(MAX_WRITE_FILES)
-		.describe(`Files to write (1–${MAX_WRITE_FILES})`),
+		.check(z.minLength(1), z.maxLength(MAX_WRITE_FILES), z.describe(`Files to write (1–${MAX_WRITE_FILES})`)),
 });
 
 interface PlannedFile {
@@ -62,7 +60,7 @@ export function createWriteTool(): Tool {
 			}
 
 			return {
-				ask: {title: writeTitle(planned), detail: planned.map(file => describeChange(file)).join('\n\n')},
+				ask: {title: writeTitle(planned), detail: (await Promise.all(planned.map(async file => describeChange(file)))).join('\n\n')},
 				run: async () => writeFiles(planned),
 			};
 		},
@@ -100,7 +98,7 @@ function writeTitle(planned: readonly PlannedFile[]): string {
 	return clipLine(`Write ${plural(planned.length, 'file')}${where}: ${planned.map(file => file.target.display).join(', ')}`, 120);
 }
 
-function describeChange(file: PlannedFile): string {
+async function describeChange(file: PlannedFile): Promise<string> {
 	const {display} = file.target;
 	const {snapshot} = file;
 	if (!snapshot.exists) {
@@ -122,7 +120,7 @@ function describeChange(file: PlannedFile): string {
 	}
 
 	const before = snapshot.bytes.toString('utf8');
-	return before === file.content ? `${display}: unchanged (same content)` : diffTexts(display, before, file.content).text;
+	return before === file.content ? `${display}: unchanged (same content)` : (await diffTexts(display, before, file.content)).text;
 }
 
 async function snapshotFor(target: ResolvedPath): Promise<FileSnapshot> {
