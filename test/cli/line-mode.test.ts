@@ -1,7 +1,9 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {jsonEvents, makeSandbox, runCli} from '../helpers/cli.js';
+import {existsSync} from 'node:fs';
+import {join} from 'node:path';
+import {jsonEvents, makeSandbox, runCli, waitFor} from '../helpers/cli.js';
 
 let mock: MockProvider;
 before(async () => {
@@ -39,4 +41,18 @@ test('line mode with empty input exits 0 at once', async () => {
 	const run = await runCli(['-C', box.workspace], {env: box.env, input: ''});
 	assert.equal(run.code, 0, run.stderr);
 	assert.equal(run.stdout, '');
+});
+
+test('SIGINT while line mode waits for input exits 130 and releases the session', async () => {
+	const box = makeSandbox();
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
+	const run = await runCli(['--session-name', 'idle', '-C', box.workspace], {
+		env: box.env,
+		input: null,
+		onSpawn(child, output) {
+			void waitFor(() => output.stderr().includes('session '), 10_000, 'the session line').then(() => child.kill('SIGINT'));
+		},
+	});
+	assert.equal(run.code, 130, run.stderr);
+	assert.equal(existsSync(join(box.workspace, '.i', 'sessions', 'idle.json.lock')), false);
 });

@@ -1,10 +1,10 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {callModel, createAdapter, ProviderError} from '../../source/core/providers/index.js';
+import {callModel, createAdapter} from '../../source/core/providers/index.js';
 import type {HttpOptions, RetryNotice} from '../../source/core/providers/index.js';
 import {protocols, type Protocol, type StreamEvent} from '../../source/core/providers/types.js';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {adapterOptions, texts} from './helpers.js';
+import {adapterOptions, failure, texts} from './helpers.js';
 
 let mock: MockProvider;
 before(async () => {
@@ -50,17 +50,6 @@ async function call(protocol: Protocol, extra: {signal?: AbortSignal; httpOption
 		httpOptions: extra.httpOptions ?? fastRetries().options,
 	});
 	return {run, events, retries};
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-	try {
-		await promise;
-	} catch (error) {
-		assert.ok(error instanceof ProviderError, `expected a ProviderError, got ${String(error)}`);
-		return error;
-	}
-
-	assert.fail('the call succeeded');
 }
 
 for (const protocol of protocols) {

@@ -1,5 +1,19 @@
 import type {Adapter, AdapterOptions, ModelReply, StreamEvent} from '../../source/core/providers/types.js';
+import assert from 'node:assert/strict';
 import {readSse} from '../../source/core/providers/sse.js';
+import {ProviderError} from '../../source/core/providers/errors.js';
+
+/** The ProviderError a promise rejects with; fails the test when it resolves or throws anything else. */
+export async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+	try {
+		await promise;
+	} catch (error) {
+		assert.ok(error instanceof ProviderError, `expected a ProviderError, got ${String(error)}`);
+		return error;
+	}
+
+	assert.fail('no error');
+}
 
 export function adapterOptions(overrides: Partial<AdapterOptions> = {}): AdapterOptions {
 	return {model: 'test-model', baseUrl: '', useMaxTokens: false, extraBody: {}, ...overrides};

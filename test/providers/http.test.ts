@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import {createServer, type Server} from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {MAX_BODY_BYTES, postStream} from '../../source/core/providers/http.js';
-import {ProviderError} from '../../source/core/providers/errors.js';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
+import {failure} from './helpers.js';
 
 let mock: MockProvider;
 before(async () => {
@@ -21,17 +21,6 @@ async function drain(body: AsyncIterable<Uint8Array>): Promise<number> {
 	let total = 0;
 	for await (const chunk of body) total += chunk.byteLength;
 	return total;
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-	try {
-		await promise;
-	} catch (error) {
-		assert.ok(error instanceof ProviderError, `expected a ProviderError, got ${String(error)}`);
-		return error;
-	}
-
-	assert.fail('no error');
 }
 
 const request = (url: string) => ({url, body: {model: 'm', stream: true}});
