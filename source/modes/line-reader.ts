@@ -21,11 +21,15 @@ export async function * readLines(input: AsyncIterable<Buffer | string>): AsyncG
 		pendingBytes += buffer.length;
 		pending += decoder.write(buffer);
 		let newline = pending.indexOf('\n');
-		while (newline !== -1) {
-			yield stripCr(pending.slice(0, newline));
-			pending = pending.slice(newline + 1);
+		if (newline !== -1) {
+			while (newline !== -1) {
+				yield stripCr(pending.slice(0, newline));
+				pending = pending.slice(newline + 1);
+				newline = pending.indexOf('\n');
+			}
+
+			// Counted again only when lines were taken, so a long line costs its length once.
 			pendingBytes = Buffer.byteLength(pending);
-			newline = pending.indexOf('\n');
 		}
 
 		if (pendingBytes > MAX_LINE_BYTES) throw new LineTooLongError(`an input line is longer than ${MAX_LINE_BYTES} bytes`);

@@ -1,0 +1,90 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {runToolCall, type ToolCallContext} from '../../source/core/agent/run-tool-call.js';
+import {createApprovalGate} from '../../source/core/agent/approval-gate.js';
+import {ToolInputError, ToolRunError, type Tool, type ToolPlan, type ToolResult} from '../../source/core/tools/types.js';
+import type {CoreEvent} from '../../source/core/events.js';
+
+function fakeTool(name: string, plan: (args: Record<string, unknown>) => Promise<ToolPlan>): Tool {
+	return {name, description: name, parameters: {type: 'object'}, plan};
+}
+
+const returning = (result: ToolResult, ask: ToolPlan['ask'] = null) => async () => ({ask, run: async () => result});
+
+function context(tools: Tool[], overrides: Partial<ToolCallContext> = {}): ToolCallContext & {events: CoreEvent[]} {
+	const events: CoreEvent[] = [];
+	return {
+		tools: new Map(tools.map(tool => [tool.name, tool])),
+		gate: createApprovalGate({yolo: false, askPerson: async () => ({decision: 'deny', by: 'no_terminal', reason: 'nobody to ask'})}),
+		emit: event => events.push(event),
+		workspace: '/w',
+		signal: new AbortController().signal,
+		outputLimit: 1000,
+		events,
+		...overrides,
+	};
+}
+
+const call = (name: string, args = '{}') => ({id: 'c1', type: 'function' as const, function: {name, arguments: args}});
+
+test('a result over the output limit is cut with a visible marker, in the message and the event alike', async () => {
+	const ctx = context([fakeTool('big', returning({output: 'x'.repeat(100_000)}))]);
+	const outcome = await runToolCall(call('big'), ctx);
+	assert.ok(outcome.message.content.length <= 1000);
+	assert.match(outcome.message.content, /characters truncated/);
+	const event = ctx.events.find(item => item.type === 'tool_result');
+	assert.deepEqual(event, {type: 'tool_result', id: 'c1', name: 'big', output: outcome.message.content, is_error: false, images: 0});
+});
+
+test('a result exactly at the limit is kept whole', async () => {
+	const ctx = context([fakeTool('fit', returning({output: 'y'.repeat(1000)}))]);
+	assert.equal((await runToolCall(call('fit'), ctx)).message.content, 'y'.repeat(1000));
+});
+
+test('wrong arguments, planning and running failures become error results for the model', async () => {
+	const cases: Array<[Tool, string, RegExp]> = [
+		[fakeTool('t', returning({output: ''})), '[1]', /arguments must be a JSON object/],
+		[fakeTool('t', async () => Promise.reject(new ToolInputError('t: path is required'))), '{}', /^Error: t: path is required$/],
+		[fakeTool('t', async () => ({ask: null, run: async () => Promise.reject(new ToolRunError('t: gone'))})), '{}', /^Error: t: gone$/],
+		[fakeTool('t', async () => ({ask: null, run: async () => Promise.reject(new TypeError('boom'))})), '{}', /^Error: t failed: boom$/],
+	];
+	for (const [tool, args, message] of cases) {
+		const outcome = await runToolCall(call('t', args), context([tool]));
+		assert.match(outcome.message.content, message);
+		assert.equal(outcome.message.tool_call_id, 'c1');
+	}
+});
+
+test('an unknown tool name lists the tools there are', async () => {
+	const outcome = await runToolCall(call('nope'), context([fakeTool('read', returning({output: ''}))]));
+	assert.match(outcome.message.content, /no tool named "nope"; available tools: read/);
+});
+
+test('a denied call never runs, and the denial is an event and a result', async () => {
+	let ran = false;
+	const tool = fakeTool('edit', async () => ({ask: {title: 'Edit a', detail: 'diff'}, run: async () => ((ran = true), {output: 'done'})}));
+	const ctx = context([tool]);
+	const outcome = await runToolCall(call('edit'), ctx);
+	assert.equal(ran, false);
+	assert.match(outcome.message.content, /not run: approval was denied\. Reason: nobody to ask/);
+	assert.deepEqual(ctx.events[0], {type: 'approval', id: 'c1', name: 'edit', title: 'Edit a', decision: 'deny', by: 'no_terminal', reason: 'nobody to ask'});
+});
+
+test('images a tool returns are checked; bad ones are refused as an error result', async () => {
+	const tool = fakeTool('img', returning({output: 'here', images: [{type: 'image_url', image_url: {url: 'data:image/png;base64,AAAA'}}]}));
+	const outcome = await runToolCall(call('img'), context([tool]));
+	assert.deepEqual(outcome.images, []);
+	assert.match(outcome.message.content, /returned images that were refused/);
+});
+
+test('cancellation propagates instead of becoming a result', async () => {
+	const controller = new AbortController();
+	const tool = fakeTool('slow', async () => ({
+		ask: null,
+		async run() {
+			controller.abort(new Error('interrupted'));
+			throw new Error('killed');
+		},
+	}));
+	await assert.rejects(runToolCall(call('slow'), context([tool], {signal: controller.signal})), /interrupted/);
+});

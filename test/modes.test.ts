@@ -1,0 +1,59 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {PassThrough} from 'node:stream';
+import {LineTooLongError, MAX_LINE_BYTES, readLines} from '../source/modes/line-reader.js';
+import {MAX_PROMPT_BYTES, readPromptFromStdin} from '../source/modes/read-prompt.js';
+
+async function collect(chunks: Array<Buffer | string>): Promise<string[]> {
+	const lines: string[] = [];
+	for await (const line of readLines((async function * () {
+		yield * chunks;
+	})())) lines.push(line);
+	return lines;
+}
+
+test('lines split on \\n only, CRLF is trimmed, UTF-8 survives chunk borders, the last line needs no newline', async () => {
+	const bytes = Buffer.from('a\u2028b\r\n你好\nlast');
+	const chunks = [...bytes].map(byte => Buffer.from([byte]));
+	assert.deepEqual(await collect(chunks), ['a\u2028b', '你好', 'last']);
+});
+
+test('a line of exactly the limit is read; one byte more is refused', async () => {
+	const atLimit = await collect([Buffer.alloc(MAX_LINE_BYTES, 'a'), '\n']);
+	assert.equal(atLimit[0]!.length, MAX_LINE_BYTES);
+	await assert.rejects(collect([Buffer.alloc(MAX_LINE_BYTES + 1, 'a'), '\n']), LineTooLongError);
+});
+
+function stdin(): PassThrough & {isTTY?: boolean} {
+	return new PassThrough();
+}
+
+test('a piped prompt is read whole', async () => {
+	const input = stdin();
+	input.end('explain\nthis\n');
+	assert.equal(await readPromptFromStdin(input as never), 'explain\nthis\n');
+});
+
+test('a prompt of exactly the limit is read; one byte more is refused', async () => {
+	const exact = stdin();
+	exact.end(Buffer.alloc(MAX_PROMPT_BYTES, 'p'));
+	assert.equal((await readPromptFromStdin(exact as never)).length, MAX_PROMPT_BYTES);
+	const over = stdin();
+	over.end(Buffer.alloc(MAX_PROMPT_BYTES + 1, 'p'));
+	await assert.rejects(readPromptFromStdin(over as never), /larger than 8388608 bytes/);
+});
+
+test('stdin that never sends, or stops sending without EOF, gives up with a clear error', async () => {
+	await assert.rejects(readPromptFromStdin(stdin() as never, {firstByteMs: 50, idleMs: 50}), /no prompt arrived on standard input within 0.05 s/);
+	const stalled = stdin();
+	stalled.write('half a prompt');
+	await assert.rejects(readPromptFromStdin(stalled as never, {firstByteMs: 50, idleMs: 50}), /stayed open without more data/);
+});
+
+test('an empty or terminal stdin is a usage error, not a wait', async () => {
+	const empty = stdin();
+	empty.end('  \n');
+	await assert.rejects(readPromptFromStdin(empty as never), /prompt on stdin is empty/);
+	const tty = Object.assign(stdin(), {isTTY: true});
+	await assert.rejects(readPromptFromStdin(tty as never), /-p needs the prompt/);
+});
