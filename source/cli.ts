@@ -12,7 +12,7 @@ if (only === '--version' || only === '-v') {
 } else {
 	const {runCli} = await import('./run-cli.js');
 	const code = await runCli(argv);
-	// Idle keep-alive sockets or a paused stdin must not hold the process
-	// open; writes to pipes and files are synchronous on POSIX, so nothing is lost.
+	// runCli has flushed stdout and stderr; idle keep-alive sockets or a
+	// paused stdin must not hold the process open.
 	process.exit(code);
 }

@@ -36,13 +36,18 @@ export async function runCli(argv: string[]): Promise<number> {
 		return exitCodes.ok;
 	}
 
-	if (options.print !== undefined) {
+	const {flushOutput} = await import('./modes/output.js');
+	let code: number;
+	if (options.print === undefined) {
+		const {runLineMode} = await import('./modes/line-mode.js');
+		code = await runLineMode(options);
+	} else {
 		const {runPrintMode} = await import('./modes/print-mode.js');
-		return runPrintMode(options);
+		code = await runPrintMode(options);
 	}
 
-	const {runLineMode} = await import('./modes/line-mode.js');
-	return runLineMode(options);
+	await flushOutput();
+	return code;
 }
 
 const flags = {

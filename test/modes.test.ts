@@ -1,7 +1,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {PassThrough} from 'node:stream';
-import {LineTooLongError, MAX_LINE_BYTES, readLines} from '../source/modes/line-reader.js';
+import {InputIdleError, LineTooLongError, MAX_LINE_BYTES, readLines} from '../source/modes/line-reader.js';
 import {MAX_PROMPT_BYTES, readPromptFromStdin} from '../source/modes/read-prompt.js';
 
 async function collect(chunks: Array<Buffer | string>): Promise<string[]> {
@@ -56,4 +56,19 @@ test('an empty or terminal stdin is a usage error, not a wait', async () => {
 	await assert.rejects(readPromptFromStdin(empty as never), /prompt on stdin is empty/);
 	const tty = Object.assign(stdin(), {isTTY: true});
 	await assert.rejects(readPromptFromStdin(tty as never), /-p needs the prompt/);
+});
+
+test('line reading bounds the wait for input, but not the time a consumer spends on a line', async () => {
+	const silent = new PassThrough();
+	const lines = readLines(silent, {firstByteMs: 50, idleMs: 80});
+	await assert.rejects(lines.next(), (error: InputIdleError) => error instanceof InputIdleError && error.kind === 'first');
+	assert.equal(silent.destroyed, true);
+
+	const slow = new PassThrough();
+	slow.write('one\ntwo\n');
+	const reader = readLines(slow, {firstByteMs: 50, idleMs: 80});
+	assert.equal((await reader.next()).value, 'one');
+	await new Promise(resolve => setTimeout(resolve, 200));
+	assert.equal((await reader.next()).value, 'two');
+	await assert.rejects(reader.next(), (error: InputIdleError) => error instanceof InputIdleError && error.kind === 'idle');
 });

@@ -13,8 +13,8 @@ export type CoreEvent =
 			workspace: string;
 			/** Messages already in the session when it was opened. */
 			resumed_messages: number;
-			/** What a repair cut from a torn file, when it did. */
-			dropped: {bytes: number; lines: number; reason: string} | null;
+			/** What a repair cut from a torn file, when it did, and the side file that keeps those bytes. */
+			dropped: {bytes: number; lines: number; reason: string; savedTo: string} | null;
 	  }
 	| {type: 'text_delta'; text: string}
 	| {type: 'thinking_delta'; text: string}

@@ -51,6 +51,8 @@ export interface ToolMessage {
 	role: 'tool';
 	tool_call_id: string;
 	content: string;
+	/** The tool failed; Anthropic is told so (`is_error`), other protocols only see the text. */
+	_is_error?: boolean;
 }
 
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;

@@ -6,34 +6,42 @@ import {createTextRenderer} from './render-text.js';
 import {setupAgent, type Agent} from './setup.js';
 import {handleInterrupts} from './interrupt.js';
 import {turnExitCode} from './exit-code.js';
-import {readLines} from './line-reader.js';
+import {InputIdleError, readLines} from './line-reader.js';
+import {FIRST_BYTE_TIMEOUT_MS, IDLE_TIMEOUT_MS} from './read-prompt.js';
 import {reportSetupError} from './report-setup-error.js';
-import {drainStdout, writeErr} from './output.js';
+import {writeErr} from './output.js';
 
 /**
  * Line mode: each line of standard input is a user turn, answered in plain
  * text (or JSON events). Used whenever stdout is not a terminal. The exit
- * code is 0 when every turn finished, 1 when any failed, 130 on SIGINT.
+ * code is 0 when every turn finished, 1 when any failed, 2 when a pipe on
+ * stdin sent nothing at all, 130 on SIGINT.
  */
 export async function runLineMode(options: CliOptions): Promise<number> {
 	const emit = options.json ? createJsonRenderer() : createTextRenderer({announceSession: true});
+	// Listening from the start: an interrupt during setup must not kill the process before it can clean up.
+	// An interrupt while waiting for input has no turn to stop: it ends the input.
+	const controller = new AbortController();
+	const interrupts = handleInterrupts(controller, () => process.stdin.destroy());
 	let agent: Agent;
 	try {
 		agent = await setupAgent(options, emit);
 	} catch (error) {
-		return reportSetupError(error, emit, options.json);
+		interrupts.dispose();
+		return interrupts.exitCode() ?? reportSetupError(error, emit, options.json);
 	}
 
 	const interactive = process.stdin.isTTY === true;
 	if (interactive && process.stdout.isTTY) writeErr('i: the full-screen chat is not built yet; running in line mode (one line, one turn; Ctrl-D to end)\n');
-	const controller = new AbortController();
-	// An interrupt while waiting for input has no turn to stop: end the input.
-	const interrupts = handleInterrupts(controller, () => process.stdin.destroy());
 	let failed = false;
+	let usage = false;
+	// A person at a terminal may take their time; a pipe that stays open and silent must not hold us forever.
+	const limits = interactive ? undefined : {firstByteMs: FIRST_BYTE_TIMEOUT_MS, idleMs: IDLE_TIMEOUT_MS};
 	try {
 		const prompt = () => interactive && writeErr('> ');
 		prompt();
-		for await (const line of readLines(process.stdin)) {
+		for await (const line of readLines(process.stdin, limits)) {
+			if (controller.signal.aborted) break;
 			if (line.trim() === '') {
 				prompt();
 				continue;
@@ -45,15 +53,19 @@ export async function runLineMode(options: CliOptions): Promise<number> {
 			prompt();
 		}
 	} catch (error) {
-		if (!controller.signal.aborted) {
+		if (error instanceof InputIdleError && error.kind === 'first') {
+			writeErr(`i: ${error.message} on standard input, which is open but not a terminal; pipe the lines in and close stdin, or use -p TEXT\n`);
+			usage = true;
+		} else if (error instanceof InputIdleError) {
+			writeErr(`i: warning: standard input stayed open with ${error.message}; ending\n`);
+		} else if (!controller.signal.aborted) {
 			writeErr(`i: cannot read input: ${errorMessage(error)}\n`);
 			failed = true;
 		}
 	} finally {
 		await agent.session.close();
 		interrupts.dispose();
-		await drainStdout();
 	}
 
-	return interrupts.exitCode() ?? (failed ? exitCodes.turnFailed : exitCodes.ok);
+	return interrupts.exitCode() ?? (usage ? exitCodes.usage : failed ? exitCodes.turnFailed : exitCodes.ok);
 }

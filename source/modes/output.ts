@@ -17,11 +17,24 @@ export function writeErr(text: string): void {
 	process.stderr.write(text);
 }
 
-/** Resolves once everything written to stdout has been handed to the OS. */
-export async function drainStdout(): Promise<void> {
-	if (stdoutClosed || !process.stdout.writableNeedDrain) return;
+/**
+ * Resolves once everything written to stdout and stderr reached the OS.
+ * Pipes are asynchronous: exiting before this would cut the answer short
+ * for a reader slower than us.
+ */
+export async function flushOutput(): Promise<void> {
+	await Promise.all([flush(process.stdout, stdoutClosed), flush(process.stderr, false)]);
+}
+
+async function flush(stream: NodeJS.WriteStream, closed: boolean): Promise<void> {
+	if (closed || stream.destroyed || stream.writableLength === 0) return;
+	// An empty write completes after every write queued before it.
 	await new Promise<void>(resolve => {
-		process.stdout.once('drain', resolve);
-		process.stdout.once('error', () => resolve());
+		stream.write('', () => resolve());
 	});
+}
+
+/** Control characters from a model or a server would steer the terminal: shown as � in status lines. */
+export function printable(text: string): string {
+	return text.replaceAll(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, '\uFFFD');
 }

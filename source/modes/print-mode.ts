@@ -7,28 +7,30 @@ import {setupAgent, type Agent} from './setup.js';
 import {handleInterrupts} from './interrupt.js';
 import {turnExitCode} from './exit-code.js';
 import {reportSetupError} from './report-setup-error.js';
-import {drainStdout} from './output.js';
 
 /** `i -p`: one turn, the answer on stdout, exit. */
 export async function runPrintMode(options: CliOptions): Promise<number> {
 	const emit = options.json ? createJsonRenderer() : createTextRenderer({announceSession: false});
-	let agent: Agent;
-	let prompt: string;
-	try {
-		prompt = options.print === '' || options.print === undefined ? await readPromptFromStdin() : options.print;
-		agent = await setupAgent(options, emit);
-	} catch (error) {
-		return reportSetupError(error, emit, options.json);
-	}
-
+	// Listening from the start: an interrupt during setup must not kill the process before it can clean up.
 	const controller = new AbortController();
-	const interrupts = handleInterrupts(controller);
+	const interrupts = handleInterrupts(controller, () => process.stdin.destroy());
 	try {
-		const outcome = await runTurn(prompt, {...agent, signal: controller.signal});
-		return interrupts.exitCode() ?? turnExitCode(outcome);
+		let agent: Agent;
+		let prompt: string;
+		try {
+			prompt = options.print === '' || options.print === undefined ? await readPromptFromStdin() : options.print;
+			agent = await setupAgent(options, emit);
+		} catch (error) {
+			return interrupts.exitCode() ?? reportSetupError(error, emit, options.json);
+		}
+
+		try {
+			const outcome = await runTurn(prompt, {...agent, signal: controller.signal});
+			return interrupts.exitCode() ?? turnExitCode(outcome);
+		} finally {
+			await agent.session.close();
+		}
 	} finally {
-		await agent.session.close();
 		interrupts.dispose();
-		await drainStdout();
 	}
 }

@@ -33,6 +33,7 @@ export async function readPromptFromStdin(
 			stdin.off('data', onData);
 			stdin.off('end', onEnd);
 			stdin.off('error', onError);
+			stdin.off('close', onClose);
 			stdin.pause();
 			stdin.unref?.();
 			if (error) reject(error);
@@ -57,9 +58,12 @@ export async function readPromptFromStdin(
 		};
 
 		const onError = (error: Error) => finish(new UsageError(`cannot read the prompt from stdin: ${error.message}`));
+		// Destroyed (an interrupt ends the input): no end will come.
+		const onClose = () => finish(new UsageError('standard input closed before the prompt ended'));
 		arm(limits.firstByteMs, `no prompt arrived on standard input within ${limits.firstByteMs / 1000} s; pass -p TEXT, or pipe the prompt and close stdin`);
 		stdin.on('data', onData);
 		stdin.on('end', onEnd);
 		stdin.on('error', onError);
+		stdin.on('close', onClose);
 	});
 }

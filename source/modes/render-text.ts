@@ -1,5 +1,5 @@
 import type {CoreEvent, EmitEvent} from '../core/events.js';
-import {writeErr, writeOut} from './output.js';
+import {printable, writeErr, writeOut} from './output.js';
 
 /**
  * Plain text: the answer on stdout, everything else (tool activity,
@@ -12,7 +12,7 @@ export function createTextRenderer(options: {announceSession: boolean}): EmitEve
 		switch (event.type) {
 			case 'session': {
 				if (options.announceSession) writeErr(`i: session ${event.path}${event.resumed_messages > 0 ? ` (resumed, ${event.resumed_messages} messages)` : ''}\n`);
-				if (event.dropped) writeErr(`i: session repaired: dropped ${event.dropped.lines} incomplete line(s), ${event.dropped.bytes} bytes (${event.dropped.reason})\n`);
+				if (event.dropped) writeErr(printable(`i: session repaired: dropped ${event.dropped.lines} incomplete line(s), ${event.dropped.bytes} bytes (${event.dropped.reason}); they are kept in ${event.dropped.savedTo}`) + '\n');
 				break;
 			}
 
@@ -23,33 +23,33 @@ export function createTextRenderer(options: {announceSession: boolean}): EmitEve
 			}
 
 			case 'tool_call': {
-				writeErr(`i: tool ${event.name} ${summariseArguments(event.arguments)}\n`);
+				writeErr(printable(`i: tool ${event.name} ${summariseArguments(event.arguments)}`) + '\n');
 				break;
 			}
 
 			case 'approval': {
-				if (event.decision === 'deny') writeErr(`i: not run: ${event.title}: ${event.reason ?? 'denied'}\n`);
+				if (event.decision === 'deny') writeErr(printable(`i: not run: ${event.title}: ${event.reason ?? 'denied'}`) + '\n');
 				break;
 			}
 
 			case 'tool_result': {
-				if (event.is_error) writeErr(`i: ${event.name} failed: ${firstLine(event.output)}\n`);
+				if (event.is_error) writeErr(printable(`i: ${event.name} failed: ${firstLine(event.output)}`) + '\n');
 				break;
 			}
 
 			case 'retry': {
-				writeErr(`i: ${event.reason}; retry ${event.attempt} in ${(event.delay_ms / 1000).toFixed(1)} s\n`);
+				writeErr(printable(`i: ${event.reason}; retry ${event.attempt} in ${(event.delay_ms / 1000).toFixed(1)} s`) + '\n');
 				break;
 			}
 
 			case 'warning': {
-				writeErr(`i: warning: ${event.message}\n`);
+				writeErr(printable(`i: warning: ${event.message}`) + '\n');
 				break;
 			}
 
 			case 'error': {
 				endLine();
-				writeErr(`i: error: ${event.message}\n`);
+				writeErr(printable(`i: error: ${event.message}`) + '\n');
 				break;
 			}
 

@@ -52,7 +52,11 @@ test('wrong arguments, planning and running failures become error results for th
 		const outcome = await runToolCall(call('t', args), context([tool]));
 		assert.match(outcome.message.content, message);
 		assert.equal(outcome.message.tool_call_id, 'c1');
+		assert.equal(outcome.message._is_error, true);
 	}
+
+	const fine = await runToolCall(call('t'), context([fakeTool('t', returning({output: 'ok'}))]));
+	assert.equal('_is_error' in fine.message, false);
 });
 
 test('an unknown tool name lists the tools there are', async () => {

@@ -56,3 +56,11 @@ test('SIGINT while line mode waits for input exits 130 and releases the session'
 	assert.equal(run.code, 130, run.stderr);
 	assert.equal(existsSync(join(box.workspace, '.i', 'sessions', 'idle.json.lock')), false);
 });
+
+test('line mode with stdin open but silent gives up after the first-byte limit instead of waiting forever', async () => {
+	const box = makeSandbox();
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
+	const run = await runCli(['-C', box.workspace], {env: box.env, input: null, timeoutMs: 15_000});
+	assert.equal(run.code, 2);
+	assert.match(run.stderr, /no input within 5 s on standard input, which is open but not a terminal/);
+});

@@ -181,3 +181,28 @@ test('an image from view_image reaches the next request as a user message tagged
 	const part = image.content.find((item: any) => item.type === 'image_url');
 	assert.equal(part.image_url.url, `data:image/png;base64,${png.toString('base64')}`);
 });
+
+test('the whole answer reaches a reader slower than the program', async () => {
+	const sandbox = sandboxFor('openai');
+	const answer = `${'0123456789'.repeat(12_000)}!`;
+	mock.enqueue({text: answer});
+	const run = await runCli(['-p', 'long', '-C', sandbox.workspace], {
+		env: sandbox.env,
+		onSpawn(child) {
+			child.stdout!.pause();
+			setTimeout(() => child.stdout!.resume(), 1500);
+		},
+	});
+	assert.equal(run.code, 0, run.stderr);
+	assert.equal(run.stdout.length, answer.length + 1);
+	assert.ok(run.stdout.endsWith('!\n'));
+});
+
+test('control characters from the model never reach the terminal through status lines', async () => {
+	const sandbox = sandboxFor('openai');
+	mock.enqueue({toolCalls: [{id: 'e1', name: 'evil\u001B]0;pwned\u0007', arguments: '{"x":"\u001B[2J"}'}]}, {text: 'ok'});
+	const run = await runCli(['-p', 'x', '-C', sandbox.workspace], {env: sandbox.env});
+	assert.equal(run.code, 0, run.stderr);
+	assert.match(run.stderr, /evil\uFFFD/);
+	assert.doesNotMatch(run.stderr, /[\u001B\u0007]/);
+});

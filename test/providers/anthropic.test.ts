@@ -86,6 +86,51 @@ test('prepare: tool results and the image a tool produced form one user turn; re
 	assert.doesNotMatch(JSON.stringify(body), /"_/);
 });
 
+test('prepare: the result of a failed tool says is_error; a successful one does not', () => {
+	const {body} = createAnthropicAdapter(adapterOptions()).prepare(
+		[
+			{role: 'assistant', content: null, tool_calls: [{id: 'tu_1', type: 'function', function: {name: 'read', arguments: '{}'}}]},
+			{role: 'tool', tool_call_id: 'tu_1', content: 'Error: no such file', _is_error: true},
+			{role: 'tool', tool_call_id: 'tu_2', content: 'fine', _is_error: false},
+		],
+		[],
+	);
+	assert.deepEqual(body.messages, [
+		{role: 'assistant', content: [{type: 'tool_use', id: 'tu_1', name: 'read', input: {}}]},
+		{
+			role: 'user',
+			content: [
+				{type: 'tool_result', tool_use_id: 'tu_1', content: 'Error: no such file', is_error: true},
+				{type: 'tool_result', tool_use_id: 'tu_2', content: 'fine'},
+			],
+		},
+	]);
+	assert.doesNotMatch(JSON.stringify(body), /"_/);
+});
+
+test('prepare: empty text blocks in a replayed reply are dropped; a reply with nothing else left is rebuilt or skipped', () => {
+	const thinking = {type: 'thinking', thinking: 'hm', signature: 'sig'};
+	const use = {type: 'tool_use', id: 'tu_1', name: 'read', input: {path: 'a'}};
+	const {body} = createAnthropicAdapter(adapterOptions()).prepare(
+		[
+			{role: 'user', content: 'one'},
+			{role: 'assistant', content: null, tool_calls: [], _anthropic_content: [thinking, {type: 'text', text: ''}, use, {type: 'text', text: ' \n'}]},
+			{role: 'user', content: 'two'},
+			{role: 'assistant', content: null, _anthropic_content: [{type: 'text', text: ''}]},
+			{role: 'user', content: 'three'},
+			{role: 'assistant', content: 'Rebuilt.', _anthropic_content: [{type: 'text', text: ''}]},
+		],
+		[],
+	);
+	assert.deepEqual(body.messages, [
+		{role: 'user', content: [{type: 'text', text: 'one'}]},
+		{role: 'assistant', content: [thinking, use]},
+		// The empty reply is no turn, so the user turns around it merge.
+		{role: 'user', content: [{type: 'text', text: 'two'}, {type: 'text', text: 'three'}]},
+		{role: 'assistant', content: [{type: 'text', text: 'Rebuilt.'}]},
+	]);
+});
+
 test('prepare: tool arguments that are not a JSON object replay as an empty input', () => {
 	const {body} = createAnthropicAdapter(adapterOptions()).prepare(
 		[{role: 'assistant', content: null, tool_calls: [{id: 't', type: 'function', function: {name: 'read', arguments: '{broken'}}]}],

@@ -244,3 +244,135 @@ test('a malformed line in a real stream fails with the line quoted', async () =>
 	const error = await failure((await call('anthropic')).run);
 	assert.equal(error.message, 'anthropic stream: malformed JSON in data line: {"type": oops}');
 });
+
+const anthropicEvent = (data: Record<string, unknown>) => `event: ${String(data.type)}\ndata: ${JSON.stringify(data)}\n\n`;
+const messageStart = anthropicEvent({
+	type: 'message_start',
+	message: {id: 'msg_1', type: 'message', role: 'assistant', content: [], usage: {input_tokens: 5, output_tokens: 1}},
+});
+const overloaded = (message = 'Overloaded') => anthropicEvent({type: 'error', error: {type: 'overloaded_error', message}});
+const textStart = anthropicEvent({type: 'content_block_start', index: 0, content_block: {type: 'text', text: ''}});
+const textDelta = (text: string) => anthropicEvent({type: 'content_block_delta', index: 0, delta: {type: 'text_delta', text}});
+const chatChunk = (content: string) => `data: ${JSON.stringify({choices: [{index: 0, delta: {content}, finish_reason: null}]})}\n\n`;
+
+test('the key never shows in a stream error, a quoted data line or a retry notice; the partial text is left as it came', async () => {
+	mock.enqueue({raw: chatChunk(`Your key is ${API_KEY}.`) + `data: ${JSON.stringify({error: {message: `Invalid key Bearer ${API_KEY}`}})}\n\n`});
+	const inEvent = await failure((await call('openai')).run);
+	assert.equal(inEvent.message, 'openai: error in stream: Invalid key [redacted]');
+	assert.doesNotMatch(inEvent.stack ?? '', new RegExp(API_KEY));
+	assert.equal(inEvent.partialText, `Your key is ${API_KEY}.`);
+
+	mock.enqueue({raw: `event: message_start\ndata: {"type": "message_start", "key": ${API_KEY}}\n\n`});
+	const inLine = await failure((await call('anthropic')).run);
+	assert.equal(inLine.message, 'anthropic stream: malformed JSON in data line: {"type": "message_start", "key": [redacted]}');
+
+	mock.enqueue({raw: messageStart + overloaded(`Overloaded for ${API_KEY}`)}, {text: 'fine'});
+	const {run, retries} = await call('anthropic');
+	assert.equal((await run).message.content, 'fine');
+	assert.deepEqual(
+		retries.map(retry => retry.reason),
+		['error in stream: overloaded_error: Overloaded for [redacted]'],
+	);
+});
+
+test('an overloaded_error event before anything was shown is retried with backoff, then succeeds', async () => {
+	mock.enqueue({raw: messageStart + overloaded()}, {raw: messageStart + textStart + overloaded()}, {text: 'third time'});
+	const before = mock.requests.length;
+	const {options, slept} = fastRetries();
+	const {run, retries, events} = await call('anthropic', {httpOptions: options});
+	assert.equal((await run).message.content, 'third time');
+	assert.deepEqual(retries, [
+		{attempt: 1, delayMs: 500, reason: 'error in stream: overloaded_error: Overloaded'},
+		{attempt: 2, delayMs: 1000, reason: 'error in stream: overloaded_error: Overloaded'},
+	]);
+	assert.deepEqual(slept, [500, 1000]);
+	assert.equal(texts(events, 'text_delta'), 'third time');
+	assert.equal(mock.requests.length, before + 3);
+});
+
+test('a connection lost mid-stream before any text or thinking is retried', async () => {
+	// The first Chat chunk carries only the role and an empty content.
+	mock.enqueue({text: 'never seen', cutAfterEvents: 1}, {text: 'second try'});
+	const {run, retries} = await call('openai');
+	assert.equal((await run).message.content, 'second try');
+	assert.equal(retries.length, 1);
+	assert.match(retries[0]!.reason, /^connection lost while streaming the response/);
+});
+
+test('once text was shown, a retryable stream error ends the call at once', async () => {
+	mock.enqueue({raw: messageStart + textStart + textDelta('Hel') + overloaded()}, {text: 'not asked for'});
+	const before = mock.requests.length;
+	const {run, retries} = await call('anthropic');
+	const error = await failure(run);
+	assert.equal(error.message, 'anthropic: error in stream: overloaded_error: Overloaded');
+	assert.equal(error.retryable, true);
+	assert.equal(error.partialText, 'Hel');
+	assert.equal(retries.length, 0);
+	assert.equal(mock.requests.length, before + 1);
+	// Take the unused reply so later tests start clean.
+	assert.equal((await (await call('anthropic')).run).message.content, 'not asked for');
+});
+
+test('stream retries and HTTP retries share max_retries', async () => {
+	mock.enqueue({status: 503}, {raw: messageStart + overloaded()});
+	const {options} = fastRetries({maxRetries: 1});
+	const first = await call('anthropic', {httpOptions: options});
+	const error = await failure(first.run);
+	assert.equal(error.message, 'anthropic: error in stream: overloaded_error: Overloaded (gave up after 1 retry)');
+	assert.equal(first.retries.length, 1);
+
+	mock.enqueue({raw: messageStart + overloaded()}, {status: 529, errorMessage: 'busy'});
+	const second = await call('anthropic', {httpOptions: fastRetries({maxRetries: 1}).options});
+	assert.equal((await failure(second.run)).message, 'anthropic: HTTP 529: busy (gave up after 1 retry)');
+	assert.equal(second.retries.length, 1);
+
+	mock.enqueue({raw: messageStart + overloaded()});
+	const none = await call('anthropic', {httpOptions: fastRetries({maxRetries: 0}).options});
+	assert.equal((await failure(none.run)).message, 'anthropic: error in stream: overloaded_error: Overloaded');
+	assert.equal(none.retries.length, 0);
+});
+
+test('abort while waiting to retry a stream error ends the call at once', async () => {
+	mock.enqueue({raw: messageStart + overloaded()}, {text: 'too late'});
+	const controller = new AbortController();
+	const {run, retries} = await call('anthropic', {signal: controller.signal, httpOptions: {backoffBaseMs: 30_000}});
+	setTimeout(() => controller.abort(), 100);
+	const error = await failure(run);
+	assert.equal(error.kind, 'aborted');
+	assert.equal(retries.length, 1);
+	assert.equal((await (await call('anthropic')).run).message.content, 'too late');
+});
+
+for (const protocol of protocols) {
+	test(`${protocol}: a complete reply survives a connection reset right after its last event`, async () => {
+		mock.enqueue({text: 'All of it.', resetAfterEnd: true});
+		const {run, retries} = await call(protocol);
+		assert.equal((await run).message.content, 'All of it.');
+		assert.equal(retries.length, 0);
+	});
+}
+
+test('a complete reply returns at once even when the server then keeps the connection open', async () => {
+	mock.enqueue({text: 'Answered.', hangAfterEvents: 1000});
+	const started = Date.now();
+	const {run} = await call('anthropic', {httpOptions: {...fastRetries().options, bodyTimeoutMs: 10_000}});
+	assert.equal((await run).message.content, 'Answered.');
+	assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+});
+
+test('bytes after the end of a reply are not read as part of it', async () => {
+	mock.enqueue({raw: chatChunk('Done.') + 'data: [DONE]\n\ndata: {"trailing": garbage'});
+	assert.equal((await (await call('openai')).run).message.content, 'Done.');
+});
+
+test('a complete reply leaves its connection open for the next request', async () => {
+	mock.enqueue({text: 'one'}, {text: 'two'});
+	const before = mock.requests.length;
+	await (await call('responses')).run;
+	// The rest of the body (the chunked terminator) arrives just after the last event.
+	await new Promise(resolve => setTimeout(resolve, 100));
+	await (await call('responses')).run;
+	const [first, second] = mock.requests.slice(before);
+	assert.ok(first?.clientPort !== undefined);
+	assert.equal(second?.clientPort, first.clientPort);
+});

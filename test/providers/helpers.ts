@@ -37,7 +37,10 @@ export async function assemble(adapter: Adapter, sse: string): Promise<Assembled
 	const events: StreamEvent[] = [];
 	const assembler = adapter.createAssembler(event => events.push(event));
 	try {
-		for await (const event of readSse(chunked(sse), {label: `${adapter.protocol} stream`})) assembler.push(event);
+		for await (const event of readSse(chunked(sse), {label: `${adapter.protocol} stream`})) {
+			assembler.push(event);
+			if (assembler.complete()) break;
+		}
 		return {reply: assembler.finish(), events, partialText: assembler.partialText()};
 	} catch (error) {
 		return {error: error as Error, events, partialText: assembler.partialText()};

@@ -2,7 +2,7 @@ import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {createServer, type Server} from 'node:http';
 import type {AddressInfo} from 'node:net';
-import {MAX_BODY_BYTES, postStream} from '../../source/core/providers/http.js';
+import {BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS, MAX_BODY_BYTES, postStream} from '../../source/core/providers/http.js';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {failure} from './helpers.js';
 
@@ -178,4 +178,10 @@ test('a server that never answers hits the headers timeout, which is retried, th
 		server.closeAllConnections();
 		server.close();
 	}
+});
+
+test('a dead server costs at most 2 minutes an attempt; a quiet stream may think for 5', () => {
+	// Streaming APIs send headers as soon as they start; five attempts at 300 s stalled a turn for 25 minutes.
+	assert.equal(HEADERS_TIMEOUT_MS, 120_000);
+	assert.equal(BODY_TIMEOUT_MS, 300_000);
 });

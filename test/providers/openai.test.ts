@@ -17,7 +17,7 @@ const history: Message[] = [
 		_anthropic_content: [{type: 'thinking', thinking: 'x', signature: 's'}],
 		tool_calls: [{id: 'call_1', type: 'function', function: {name: 'read', arguments: '{"path":"a"}'}}],
 	},
-	{role: 'tool', tool_call_id: 'call_1', content: 'file a'},
+	{role: 'tool', tool_call_id: 'call_1', content: 'file a', _is_error: true},
 	{role: 'user', content: 'thanks', _tool_call_id: 'call_1'},
 	{role: 'assistant', content: null},
 ];

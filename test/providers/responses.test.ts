@@ -20,12 +20,22 @@ test('prepare: URL, instructions from system messages, flat function tools, max_
 	assert.equal(body.max_output_tokens, 2048);
 	assert.equal(body.store, false);
 	assert.deepEqual(body.reasoning, {effort: 'low'});
-	assert.deepEqual(body.tools, [{type: 'function', name: 'read', description: 'Read', parameters: {type: 'object'}}]);
+	// An omitted strict means true on this API, which makes every optional parameter required.
+	assert.deepEqual(body.tools, [{type: 'function', name: 'read', description: 'Read', parameters: {type: 'object'}, strict: false}]);
 	assert.deepEqual(body.input, [{role: 'user', content: 'hi'}]);
 	assert.deepEqual(adapter.headers('sk-r'), {authorization: 'Bearer sk-r'});
 	const bare = createResponsesAdapter(adapterOptions()).prepare([], []).body;
 	assert.deepEqual(Object.keys(bare).sort(), ['input', 'model', 'stream']);
 	assert.throws(() => createResponsesAdapter(adapterOptions({extraBody: {input: []}})).prepare([], []), /extra_body may not set "input"/);
+});
+
+test('prepare: with store false, replayed reasoning needs its encrypted content; include is asked for unless extra_body sets it', () => {
+	const prepare = (extraBody: Record<string, unknown>) => createResponsesAdapter(adapterOptions({extraBody})).prepare([{role: 'user', content: 'hi'}], []).body;
+	assert.deepEqual(prepare({store: false}).include, ['reasoning.encrypted_content']);
+	assert.deepEqual(prepare({store: false, include: ['message.output_text.logprobs']}).include, ['message.output_text.logprobs']);
+	assert.deepEqual(prepare({store: false, include: []}).include, []);
+	assert.equal('include' in prepare({}), false);
+	assert.equal('include' in prepare({store: true}), false);
 });
 
 test('prepare: output items replay verbatim; other history becomes input items', () => {
@@ -39,7 +49,7 @@ test('prepare: output items replay verbatim; other history becomes input items',
 		{role: 'tool', tool_call_id: 'call_1', content: 'image attached'},
 		{role: 'user', content: [{type: 'image_url', image_url: {url: 'data:image/png;base64,BB'}}], _tool_call_id: 'call_1'},
 		{role: 'assistant', content: 'From another provider', tool_calls: [{id: 'call_2', type: 'function', function: {name: 'glob', arguments: '{"p":1}'}}]},
-		{role: 'tool', tool_call_id: 'call_2', content: 'none'},
+		{role: 'tool', tool_call_id: 'call_2', content: 'Error: no such pattern', _is_error: true},
 	];
 	const {body} = createResponsesAdapter(adapterOptions()).prepare(history, []);
 	assert.deepEqual(body.input, [
@@ -55,7 +65,7 @@ test('prepare: output items replay verbatim; other history becomes input items',
 		{role: 'user', content: [{type: 'input_image', image_url: 'data:image/png;base64,BB', detail: 'auto'}]},
 		{role: 'assistant', content: 'From another provider'},
 		{type: 'function_call', call_id: 'call_2', name: 'glob', arguments: '{"p":1}'},
-		{type: 'function_call_output', call_id: 'call_2', output: 'none'},
+		{type: 'function_call_output', call_id: 'call_2', output: 'Error: no such pattern'},
 	]);
 	assert.equal('instructions' in body, false);
 });

@@ -36,3 +36,14 @@ test('writeFileAtomic fails clearly when the folder does not exist', async t => 
 	const dir = await tempWorkspace(t);
 	await assert.rejects(writeFileAtomic(join(dir, 'missing', 'file'), 'x'), {code: 'ENOENT'});
 });
+
+test('writeFileAtomic writes chunks from an async iterable in order', async t => {
+	const dir = await tempWorkspace(t);
+	const path = join(dir, 'chunks');
+	async function* chunks() {
+		for (const text of ['one ', 'two ', '✓']) yield new TextEncoder().encode(text);
+	}
+	await writeFileAtomic(path, chunks(), {mode: 0o600});
+	assert.equal(await readFile(path, 'utf8'), 'one two ✓');
+	assert.deepEqual(await readdir(dir), ['chunks']);
+});

@@ -1,5 +1,5 @@
 import {spawn, type ChildProcess} from 'node:child_process';
-import {mkdtemp, rm} from 'node:fs/promises';
+import {mkdtemp, realpath, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import type {TestContext} from 'node:test';
@@ -8,8 +8,9 @@ import type {Message} from '../../source/core/messages.js';
 /** The compiled store, for child processes to import by absolute URL. */
 export const storeUrl = new URL('../../source/core/agent/session-store.js', import.meta.url).href;
 
+/** A fresh temp folder by its real path (sessions report canonical paths), removed after the test. */
 export async function tempWorkspace(t: TestContext): Promise<string> {
-	const dir = await mkdtemp(join(tmpdir(), 'i-session-test-'));
+	const dir = await realpath(await mkdtemp(join(tmpdir(), 'i-session-test-')));
 	t.after(() => rm(dir, {recursive: true, force: true}));
 	return dir;
 }

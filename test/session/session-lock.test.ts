@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
 import {existsSync} from 'node:fs';
-import {readFile, utimes, writeFile} from 'node:fs/promises';
+import {readFile, symlink, utimes, writeFile} from 'node:fs/promises';
 import {hostname} from 'node:os';
 import {join} from 'node:path';
 import {test} from 'node:test';
@@ -117,4 +117,65 @@ test('processes racing to take over a stale lock: exactly one wins', async t => 
 	const results = children.map(child => child.lines.join(' ')).sort();
 	assert.deepEqual(results, ['refused', 'refused', 'refused', 'refused', 'refused', 'won']);
 	assert.equal(existsSync(`${path}.lock`), false);
+});
+
+test('a symlink to a held session is refused: the lock belongs to the real file, whichever name each process uses', async t => {
+	const workspace = await tempWorkspace(t);
+	const path = join(workspace, 's.json');
+	const alias = join(workspace, 'alias.json');
+	const session = await openSession({path, workspace});
+	await session.close();
+	await symlink(path, alias);
+	for (const [held, opened] of [[alias, path], [path, alias]] as const) {
+		const holder = runNode(`
+			const session = await openSession(${JSON.stringify({path: held, workspace})});
+			console.log('ready');
+			process.stdin.resume();
+			process.stdin.on('end', async () => { await session.close(); console.log('closed'); });
+		`);
+		t.after(() => holder.child.kill());
+		await holder.line(line => line === 'ready');
+		await assert.rejects(openSession({path: opened, workspace}), (error: Error) => {
+			assert.ok(error instanceof UsageError);
+			assert.equal(error.message, inUse(path, holder.child.pid!), `held as ${held}, opened as ${opened}`);
+			return true;
+		});
+		assert.equal(existsSync(`${alias}.lock`), false);
+		holder.child.stdin!.end();
+		await holder.line(line => line === 'closed');
+		assert.equal(await holder.exited, 0);
+	}
+});
+
+test('a lock naming this process that this process does not hold is stale (the pid of a crashed run, reused)', async t => {
+	const workspace = await tempWorkspace(t);
+	const path = join(workspace, 's.json');
+	const leftover = JSON.stringify({pid: process.pid, hostname: hostname(), created: new Date(Date.now() - 60_000).toISOString()});
+	await writeFile(`${path}.lock`, leftover);
+	// A takeover guard left by the crash too: judged the same way.
+	await writeFile(`${path}.lock.takeover`, leftover);
+	const session = await openSession({path, workspace});
+	const lock = await readFile(`${path}.lock`, 'utf8');
+	assert.notEqual(lock, leftover);
+	assert.equal(JSON.parse(lock).pid, process.pid);
+	// The lock it now holds is still respected within the process.
+	await assert.rejects(openSession({path, workspace}), {name: 'UsageError', message: inUse(path, process.pid)});
+	await session.close();
+	assert.equal(existsSync(`${path}.lock`), false);
+	assert.equal(existsSync(`${path}.lock.takeover`), false);
+});
+
+test('opens racing within one process to take over a stale lock: exactly one wins', async t => {
+	const workspace = await tempWorkspace(t);
+	const path = join(workspace, 's.json');
+	await writeFile(`${path}.lock`, JSON.stringify({pid: deadPid(), hostname: hostname(), created: new Date().toISOString()}));
+	const results = await Promise.allSettled(Array.from({length: 6}, async () => openSession({path, workspace})));
+	const won = results.filter(result => result.status === 'fulfilled');
+	assert.equal(won.length, 1);
+	for (const result of results) {
+		if (result.status === 'rejected') assert.equal((result.reason as Error).message, inUse(path, process.pid));
+	}
+	await won[0]!.value.close();
+	assert.equal(existsSync(`${path}.lock`), false);
+	assert.equal(existsSync(`${path}.lock.takeover`), false);
 });

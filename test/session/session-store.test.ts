@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {existsSync} from 'node:fs';
-import {open, readFile, stat, truncate, writeFile} from 'node:fs/promises';
-import {join} from 'node:path';
+import {lstat, mkdir, open, readdir, readFile, stat, symlink, truncate, writeFile} from 'node:fs/promises';
+import {basename, dirname, join} from 'node:path';
 import {test} from 'node:test';
 import {UsageError} from '../../source/core/errors.js';
 import type {Message} from '../../source/core/messages.js';
@@ -21,6 +21,15 @@ async function sessionWithSteps(workspace: string, count: number): Promise<{path
 	for (let n = 1; n <= count; n++) await session.appendStep(stepFor(n));
 	await session.close();
 	return {path, bytes: await readFile(path)};
+}
+
+/** Checks that the open kept the cut bytes, unchanged and private, in `<path>.dropped-<time>`. */
+async function assertSavedTo(path: string, savedTo: string | undefined, cut: Buffer, label: string): Promise<void> {
+	assert.ok(savedTo, `${label}: savedTo is set`);
+	assert.equal(dirname(savedTo), dirname(path), label);
+	assert.match(basename(savedTo), new RegExp(`^${basename(path).replaceAll('.', '\\.')}\\.dropped-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d-\\d{3}Z(-\\d+)?$`), label);
+	assert.deepEqual(await readFile(savedTo), cut, `${label}: the side file holds exactly the cut bytes`);
+	assert.equal((await stat(savedTo)).mode & 0o777, 0o600, `${label}: the side file is private`);
 }
 
 function lineStarts(bytes: Buffer): number[] {
@@ -110,10 +119,13 @@ test('a torn last line, cut at every byte, reopens to the previous steps and rep
 			assert.equal(session.dropped?.bytes, cut - lastStart);
 			assert.equal(session.dropped?.lines, 1);
 			assert.match(session.dropped!.reason, /^line 4: incomplete/);
+			await assertSavedTo(path, session.dropped?.savedTo, bytes.subarray(lastStart, cut), `cut at ${cut}`);
 		}
 		assert.equal((await stat(path)).size, lastStart, 'the torn line is cut from the file');
 		await session.close();
 	}
+	const sideFiles = (await readdir(workspace)).filter(name => name.startsWith('s.json.dropped-'));
+	assert.equal(sideFiles.length, bytes.length - lastStart - 1, 'every repair kept its own side file');
 	// The repaired file takes new steps with the next number.
 	await writeFile(path, bytes.subarray(0, bytes.length - 1));
 	const repaired = await openSession({path, workspace});
@@ -125,7 +137,7 @@ test('a torn last line, cut at every byte, reopens to the previous steps and rep
 	await reopened.close();
 });
 
-test('a bad line in the middle cuts it and everything after it', async t => {
+test('a bad line in the middle cuts it and everything after it, keeping the cut bytes in a side file', async t => {
 	const workspace = await tempWorkspace(t);
 	const {path, bytes} = await sessionWithSteps(workspace, 4);
 	const starts = lineStarts(bytes);
@@ -144,11 +156,29 @@ test('a bad line in the middle cuts it and everything after it', async t => {
 		await writeFile(path, damaged);
 		const session = await openSession({path, workspace});
 		assert.deepEqual(session.messages, [...stepFor(1), ...stepFor(2)], name);
-		assert.deepEqual({...session.dropped, reason: undefined}, {bytes: damaged.length - starts[3]!, lines: 2, reason: undefined}, name);
+		assert.deepEqual({...session.dropped, reason: undefined, savedTo: undefined}, {bytes: damaged.length - starts[3]!, lines: 2, reason: undefined, savedTo: undefined}, name);
 		assert.match(session.dropped!.reason, reason, name);
 		assert.deepEqual(await readFile(path), bytes.subarray(0, starts[3]), name);
+		await assertSavedTo(path, session.dropped?.savedTo, damaged.subarray(starts[3]), name);
 		await session.close();
 	}
+});
+
+test('when the cut bytes cannot be saved, the open is refused and the damaged file left as it is', async t => {
+	const workspace = await tempWorkspace(t);
+	// Short enough for a file name, too long once ".dropped-<time>" is added (names are at most 255 bytes), so the copy fails even for root.
+	const path = join(workspace, `${'n'.repeat(230)}.json`);
+	const header = JSON.stringify({type: 'i-session', version: 1, id: crypto.randomUUID(), workspace, created: new Date().toISOString()});
+	const damaged = Buffer.from(`${header}\n${stepLine(1, stepFor(1))}garbage\n${stepLine(3, stepFor(3))}`);
+	await writeFile(path, damaged);
+	await assert.rejects(openSession({path, workspace}), (error: Error) => {
+		assert.ok(error instanceof UsageError);
+		assert.ok(error.message.startsWith(`session ${path} is damaged (line 3: not valid JSON); repairing it cuts its last `), error.message);
+		assert.match(error.message, new RegExp(`must first be saved to ${path}\\.dropped-\\S+, but that failed: .*The session was left unchanged`));
+		return true;
+	});
+	assert.deepEqual(await readFile(path), damaged);
+	assert.deepEqual((await readdir(workspace)).sort(), [basename(path)], 'no side file, temp file or lock is left');
 });
 
 test('steps of several MiB, spanning read chunks, reopen whole', async t => {
@@ -228,6 +258,7 @@ test('size limit: a file of exactly 256 MiB is read, one byte more is refused un
 	assert.equal(atLimit.dropped?.lines, 1);
 	assert.match(atLimit.dropped!.reason, /^line 3: incomplete/);
 	assert.equal((await stat(path)).size, bytes.length);
+	assert.equal((await stat(atLimit.dropped!.savedTo)).size, 256 * mib - bytes.length, 'the whole cut is saved');
 	await atLimit.close();
 
 	await truncate(path, 256 * mib + 1);
@@ -285,6 +316,37 @@ test('close is idempotent, waits for queued steps, and appendStep after it rejec
 	const reopened = await openSession({path, workspace});
 	assert.deepEqual(reopened.messages, stepFor(1));
 	await reopened.close();
+});
+
+test('a session is known by its real path: through a symlinked folder, and through a symlink to the file', async t => {
+	const workspace = await tempWorkspace(t);
+	await mkdir(join(workspace, 'real'));
+	await symlink(join(workspace, 'real'), join(workspace, 'linked'));
+	const created = await openSession({path: join(workspace, 'linked', 'new.json'), workspace});
+	const real = join(workspace, 'real', 'new.json');
+	assert.equal(created.path, real);
+	assert.ok(existsSync(`${real}.lock`));
+	await created.appendStep(stepFor(1));
+	await created.close();
+
+	await symlink(real, join(workspace, 'alias.json'));
+	const viaAlias = await openSession({path: join(workspace, 'alias.json'), workspace});
+	assert.equal(viaAlias.path, real);
+	assert.equal(viaAlias.id, created.id);
+	assert.deepEqual(viaAlias.messages, stepFor(1));
+	assert.ok(existsSync(`${real}.lock`));
+	assert.equal(existsSync(join(workspace, 'alias.json.lock')), false);
+	await viaAlias.close();
+
+	// A link to nothing is refused rather than replaced, so its target can still be created under its own name.
+	const dangling = join(workspace, 'dangling.json');
+	await symlink(join(workspace, 'missing.json'), dangling);
+	await assert.rejects(openSession({path: dangling, workspace}), {
+		name: 'UsageError',
+		message: `session ${dangling} is a symbolic link that led to no file when this open began; give the path of the file it points to`,
+	});
+	assert.equal((await lstat(dangling)).isSymbolicLink(), true);
+	assert.equal(existsSync(`${dangling}.lock`), false);
 });
 
 test('new session files are private to their owner', async t => {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import {execFile} from 'node:child_process';
 import {mkdir, symlink, truncate, writeFile} from 'node:fs/promises';
+import {promisify} from 'node:util';
 import {join} from 'node:path';
 import {test} from 'node:test';
 import {createReadTool} from '../../source/core/tools/read.js';
@@ -150,4 +152,39 @@ test('a line of exactly 2000 characters is whole; 2001 is cut', async t => {
 	const [, exact, over] = result.output.split('\n');
 	assert.equal(exact, `     1\t${'e'.repeat(2000)}`);
 	assert.equal(over, `     2\t${'f'.repeat(2000)} … [line cut: 1 more characters]`);
+});
+
+/** Reads `files` in a fresh process, so the test runner's own memory does not blur the figures. */
+async function measuredRead(workspace: string, files: Array<{path: string; offset?: number; limit?: number}>): Promise<{ms: number; growth: number; output: string}> {
+	const script = `
+		import {createReadTool} from ${JSON.stringify(new URL('../../source/core/tools/read.js', import.meta.url).href)};
+		const before = process.memoryUsage().rss;
+		const started = performance.now();
+		const planned = await createReadTool().plan({files: ${JSON.stringify(files)}}, {workspace: ${JSON.stringify(workspace)}, signal: new AbortController().signal, outputLimit: 100000});
+		const result = await planned.run();
+		const ms = performance.now() - started;
+		// The peak, not the figure after: memory freed again by the end still had to be there.
+		const growth = process.resourceUsage().maxRSS * 1024 - before;
+		console.log(JSON.stringify({ms, growth, output: result.output}));
+	`;
+	const {stdout} = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script]);
+	return JSON.parse(stdout) as {ms: number; growth: number; output: string};
+}
+
+test('reading a few lines of a 10 MiB file of 2.5 million short lines is quick and takes little memory, also 20 times over', async t => {
+	const dir = await tempDir(t);
+	const count = 2_500_000;
+	await writeFile(join(dir, 'many.txt'), Buffer.alloc(count * 4, 'abc\n'));
+	const section = ['==> many.txt <==', ...Array.from({length: 10}, (_, index) => `${String(index + 5).padStart(6)}\tabc`), `… ${count - 14} more lines; read with offset=15`].join('\n');
+	const mb = 1024 * 1024;
+
+	const one = await measuredRead(dir, [{path: 'many.txt', offset: 5, limit: 10}]);
+	assert.equal(one.output, section);
+	assert.ok(one.ms < 1000, `took ${Math.round(one.ms)} ms`);
+	assert.ok(one.growth < 100 * mb, `peak memory grew by ${Math.round(one.growth / mb)} MB`);
+
+	// Twenty such files are read one after another, not all held at once.
+	const twenty = await measuredRead(dir, Array.from({length: 20}, () => ({path: 'many.txt', offset: 5, limit: 10})));
+	assert.equal(twenty.output, Array.from({length: 20}, () => section).join('\n\n'));
+	assert.ok(twenty.growth < 100 * mb, `peak memory grew by ${Math.round(twenty.growth / mb)} MB`);
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import {spawn} from 'node:child_process';
 import {readFileSync} from 'node:fs';
 import {mkdir} from 'node:fs/promises';
 import {join} from 'node:path';
@@ -129,6 +130,36 @@ test('processes that ignore SIGTERM get SIGKILL two seconds later', async t => {
 	assert.ok(took >= 2500 && took < 6000, `took ${took} ms`);
 	assert.match(result.output, /timed out after 1s/);
 	assert.ok(await waitUntilGone(childPid(result.output), 3000));
+});
+
+test('a grandchild that ignores SIGTERM gets SIGKILL even though the shell itself died of SIGTERM', async t => {
+	const dir = await tempDir(t);
+	const result = await run(shell, {command: "(trap '' TERM; exec sleep 30) & echo \"child $!\"; wait", timeout: 1}, toolContext(dir));
+	assert.match(result.output, /timed out after 1s/);
+	assert.ok(await waitUntilGone(childPid(result.output), 3000), 'the grandchild sleep is still running');
+});
+
+test('once the process group is gone, no SIGKILL timer is left to hold the process open', async t => {
+	const dir = await tempDir(t);
+	// A fresh process that only runs the command: it exits as soon as nothing is pending.
+	const script = `
+		import {runCommand} from ${JSON.stringify(new URL('../../source/core/tools/run-command.js', import.meta.url).href)};
+		const result = await runCommand('sleep 30 & wait', {cwd: ${JSON.stringify(dir)}, timeoutSeconds: 1, signal: new AbortController().signal});
+		console.log(JSON.stringify(result.end));
+	`;
+	const child = spawn(process.execPath, ['--input-type=module', '-e', script], {stdio: ['ignore', 'pipe', 'inherit']});
+	let end = '';
+	let resultAt = 0;
+	child.stdout.setEncoding('utf8');
+	child.stdout.on('data', (text: string) => {
+		end += text;
+		resultAt ||= Date.now();
+	});
+	const code = await new Promise<number | null>(resolve => child.on('exit', resolve));
+	const lingered = Date.now() - resultAt;
+	assert.equal(code, 0);
+	assert.deepEqual(JSON.parse(end), {kind: 'timeout', seconds: 1});
+	assert.ok(lingered < 1000, `the process stayed ${lingered} ms after the result`);
 });
 
 test('aborting the signal kills the process group and reports it', async t => {

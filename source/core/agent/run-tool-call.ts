@@ -31,7 +31,7 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
 	const finish = (output: string, isError: boolean, images: ImagePart[] = []): ToolCallOutcome => {
 		const content = truncateOutput(output, context.outputLimit);
 		context.emit({type: 'tool_result', id: call.id, name, output: content, is_error: isError, images: images.length});
-		return {message: {role: 'tool', tool_call_id: call.id, content}, images};
+		return {message: {role: 'tool', tool_call_id: call.id, content, ...(isError ? {_is_error: true} : {})}, images};
 	};
 
 	const tool = context.tools.get(name);

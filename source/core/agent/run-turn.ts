@@ -55,6 +55,8 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 		return error ? {reason, steps, error} : {reason, steps};
 	};
 
+	// Interrupted before it began (during setup): nothing to save.
+	if (signal.aborted) return done('interrupted');
 	try {
 		const opening: Message[] = session.messages.length === 0 ? [{role: 'system', content: context.systemPrompt}] : [];
 		await session.appendStep([...opening, {role: 'user', content: input}]);

@@ -1,5 +1,6 @@
-import type {FileHandle} from 'node:fs/promises';
-import {UsageError} from '../errors.js';
+import {lstat, type FileHandle} from 'node:fs/promises';
+import {errorMessage, UsageError} from '../errors.js';
+import {writeFileAtomic} from '../fs/atomic-write.js';
 import type {Message} from '../messages.js';
 import {firstIssue, sessionFormatVersion, sessionHeaderSchema, sessionStepSchema, type SessionHeader} from './session-schema.js';
 import type {SessionDropped} from './session-store.js';
@@ -22,10 +23,16 @@ export interface LoadedSession {
 
 export type StepCheck = {ok: true; messages: Message[]} | {ok: false; problem: string};
 
+/** The cut-off bytes hold conversation text: owner-only, like the session. */
+const droppedFileMode = 0o600;
+
 /**
  * Reads a session file through `handle` (opened read-write), refusing a file
  * that is not ours or not this workspace's before changing anything, then cuts
- * a torn or damaged tail back to the last good step.
+ * a torn or damaged tail back to the last good step. Steps after a bad line
+ * cannot be trusted to follow on from the good ones, so the cut starts there;
+ * but the cut bytes are first copied to `<path>.dropped-<time>`, and when that
+ * copy fails the file is left as it is and the open refused.
  */
 export async function loadSessionFile(handle: FileHandle, path: string, workspace: string): Promise<LoadedSession> {
 	const {size} = await handle.stat();
@@ -55,9 +62,49 @@ export async function loadSessionFile(handle: FileHandle, path: string, workspac
 	}
 	if (!bad) return {header, steps, messages, size, dropped: null};
 	const lines = await countLines(handle, bad.start, size);
+	const savedTo = await saveDropped(handle, path, goodEnd, size, bad.reason);
 	await handle.truncate(goodEnd);
 	await handle.sync();
-	return {header, steps, messages, size: goodEnd, dropped: {bytes: size - goodEnd, lines, reason: bad.reason}};
+	return {header, steps, messages, size: goodEnd, dropped: {bytes: size - goodEnd, lines, reason: bad.reason, savedTo}};
+}
+
+/** Copies `[from, to)` of the session to a new side file `<path>.dropped-<UTC time>` and returns its path. */
+async function saveDropped(handle: FileHandle, path: string, from: number, to: number, reason: string): Promise<string> {
+	let target = `${path}.dropped-${new Date().toISOString().replaceAll(':', '-').replace('.', '-')}`;
+	try {
+		target = await unusedName(target);
+		await writeFileAtomic(target, readChunks(handle, from, to), {mode: droppedFileMode});
+		return target;
+	} catch (error) {
+		throw new UsageError(
+			`session ${path} is damaged (${reason}); repairing it cuts its last ${to - from} bytes, which must first be saved to ${target}, but that failed: ${errorMessage(error)}. The session was left unchanged; make its folder writable, or copy the session to a writable folder and open the copy`,
+			{cause: error},
+		);
+	}
+}
+
+/** `base`, or `base-2`, `base-3` … if taken (by a repair in the same millisecond): a side file is never replaced. */
+async function unusedName(base: string): Promise<string> {
+	for (let n = 1; ; n++) {
+		const candidate = n === 1 ? base : `${base}-${n}`;
+		try {
+			await lstat(candidate);
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code === 'ENOENT') return candidate;
+			throw error;
+		}
+	}
+}
+
+/** `[from, to)` of the file in chunks, each valid until the next is asked for. */
+async function* readChunks(handle: FileHandle, from: number, to: number): AsyncGenerator<Uint8Array> {
+	const chunk = Buffer.allocUnsafe(chunkBytes);
+	for (let position = from; position < to; ) {
+		const {bytesRead} = await handle.read(chunk, 0, Math.min(chunkBytes, to - position), position);
+		if (bytesRead === 0) throw new Error(`session file shrank while being read (at byte ${position})`);
+		yield chunk.subarray(0, bytesRead);
+		position += bytesRead;
+	}
 }
 
 /** Checks a parsed step line: shape, messages, and that its number follows the previous one. */

@@ -11,6 +11,14 @@ const unreadableStaleMs = 10_000;
 const retryMs = 20;
 const maxAttempts = 50;
 
+/**
+ * Lock and takeover files this process created and still holds, with their
+ * text. A file naming our own pid that is not in here was left by an earlier
+ * process that had the same pid (a new container after a crash often reuses
+ * it), so it is stale although our pid is alive.
+ */
+const heldHere = new Map<string, string>();
+
 const ownerSchema = z.object({
 	// Positive only: process.kill(0 or negative) would probe a whole process group.
 	pid: z.number().check(z.int(), z.positive()),
@@ -32,8 +40,9 @@ export interface SessionLock {
 
 /**
  * Takes `<sessionPath>.lock` (exclusive create), or throws a UsageError naming
- * the process that holds it. A lock whose process is gone from this host, or
- * that is unparsable and older than 10 s, is removed and the create retried.
+ * the process that holds it. A lock whose process is gone from this host (or
+ * that names this process but is not one it holds), or that is unparsable and
+ * older than 10 s, is removed and the create retried.
  * Removal happens only under `<lock>.takeover` (itself exclusive-created) and
  * after looking again, so two processes never both take over: each may only
  * remove a lock that is still stale, and then only one wins the create.
@@ -64,15 +73,24 @@ async function createExclusive(path: string, text: string): Promise<boolean> {
 		if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
 		throw error;
 	}
+	// Registered before the text is written, so a concurrent look from this process never takes the file for a leftover.
+	heldHere.set(path, text);
 	try {
 		await handle.writeFile(text);
 		await handle.close();
 	} catch (error) {
 		await handle.close().catch(() => {});
 		await rm(path, {force: true});
+		heldHere.delete(path);
 		throw error;
 	}
 	return true;
+}
+
+/** Removes a takeover guard this process created. */
+async function removeGuard(path: string): Promise<void> {
+	await rm(path, {force: true});
+	heldHere.delete(path);
 }
 
 function holdLock(path: string, text: string): SessionLock {
@@ -93,6 +111,7 @@ function removeIfOurs(path: string, text: string): void {
 	} catch {
 		// A lock we fail to remove names a process that is gone by then, so the next opener takes it over.
 	}
+	if (heldHere.get(path) === text) heldHere.delete(path);
 }
 
 async function inspectLock(path: string): Promise<LockState> {
@@ -114,7 +133,10 @@ async function inspectLock(path: string): Promise<LockState> {
 	const owner = parseOwner(text);
 	if (!owner) return Date.now() - mtimeMs > unreadableStaleMs ? {kind: 'stale'} : {kind: 'unreadable'};
 	// A pid can only be checked on its own host; a lock from elsewhere counts as held.
-	if (owner.hostname === hostname() && !isAlive(owner.pid)) return {kind: 'stale'};
+	if (owner.hostname === hostname()) {
+		const stale = owner.pid === process.pid ? heldHere.get(path) !== text : !isAlive(owner.pid);
+		if (stale) return {kind: 'stale'};
+	}
 	return {kind: 'held', pid: owner.pid, hostname: owner.hostname};
 }
 
@@ -149,7 +171,7 @@ async function removeStaleLock(path: string, ownerText: string): Promise<boolean
 		// Look again under the guard: the lock may have been taken over and renewed since.
 		if ((await inspectLock(path)).kind === 'stale') await rm(path, {force: true});
 	} finally {
-		await rm(guard, {force: true});
+		await removeGuard(guard);
 	}
 	return true;
 }

@@ -43,7 +43,7 @@ export const messageSchema = z.discriminatedUnion('role', [
 		_anthropic_content: z.optional(z.array(z.unknown())),
 		_responses_output: z.optional(z.array(z.unknown())),
 	}),
-	z.looseObject({role: z.literal('tool'), tool_call_id: z.string(), content: z.string()}),
+	z.looseObject({role: z.literal('tool'), tool_call_id: z.string(), content: z.string(), _is_error: z.optional(z.boolean())}),
 ]);
 
 export const sessionStepSchema = z.looseObject({

@@ -1,7 +1,7 @@
 import {randomUUID} from 'node:crypto';
 import {constants} from 'node:fs';
-import {mkdir, open, type FileHandle} from 'node:fs/promises';
-import {dirname, join, resolve} from 'node:path';
+import {mkdir, open, realpath, type FileHandle} from 'node:fs/promises';
+import {basename, dirname, join, resolve} from 'node:path';
 import {errorMessage, TurnError, UsageError} from '../errors.js';
 import {writeFileAtomic} from '../fs/atomic-write.js';
 import type {Message} from '../messages.js';
@@ -14,13 +14,19 @@ import {sessionFormatVersion, type SessionHeader} from './session-schema.js';
  * `{"type":"i-session","version":1,"id","workspace","created"}`, then one
  * `{"type":"step","n","messages"}` line per checkpoint. A step is appended with
  * one O_APPEND write and an fsync, so saving costs the step, not the session,
- * and a kill leaves at most a torn last line, which the next open cuts off.
+ * and a kill leaves at most a torn last line, which the next open cuts off
+ * (keeping the cut bytes in a side file, see loadSessionFile).
  */
 
 export interface SessionDropped {
+	/** Bytes cut from the end of the file. */
 	bytes: number;
+	/** Lines among them, a last line without newline included. */
 	lines: number;
+	/** The first bad line and what is wrong with it: `line 7: not valid JSON`. */
 	reason: string;
+	/** The side file `<session path>.dropped-<time>` that holds the cut bytes, unchanged. */
+	savedTo: string;
 }
 
 export interface Session {
@@ -40,8 +46,10 @@ export interface Session {
 const sessionNamePattern = /^(?!\.)[A-Za-z0-9._-]{1,64}$/;
 /** Session files hold conversations and tool output: owner-only. */
 const sessionFileMode = 0o600;
-// Read-write for the repair, append so every write lands at the end.
-const openFlags = constants.O_RDWR | constants.O_APPEND;
+// Read-write for the repair, append so every write lands at the end. No-follow: the
+// path is canonical, so a symlink there appeared after it was resolved and may lead
+// to a file that another process locks under its own name.
+const openFlags = constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW;
 
 export function sessionPathForName(workspace: string, name: string): string {
 	if (!sessionNamePattern.test(name)) {
@@ -58,12 +66,14 @@ export function sessionPathForName(workspace: string, name: string): string {
  * canonical workspace path; a session from another workspace is refused.
  */
 export async function openSession(options: {path: string; workspace: string}): Promise<Session> {
-	const path = resolve(options.path);
+	const given = resolve(options.path);
 	try {
-		await mkdir(dirname(path), {recursive: true});
+		await mkdir(dirname(given), {recursive: true});
 	} catch (error) {
-		throw new UsageError(`cannot create the folder of session ${path}: ${errorMessage(error)}`, {cause: error});
+		throw new UsageError(`cannot create the folder of session ${given}: ${errorMessage(error)}`, {cause: error});
 	}
+	// One file, one lock: every name for the file (a symlink, a symlinked folder) must come to the same lock path.
+	const path = await canonicalSessionPath(given);
 	const lock = await acquireSessionLock(path);
 	let handle: FileHandle | undefined;
 	try {
@@ -85,11 +95,29 @@ export async function openSession(options: {path: string; workspace: string}): P
 	}
 }
 
+/** The real path of the file when it exists (through any symlink), else the real path of its folder plus its name. */
+async function canonicalSessionPath(path: string): Promise<string> {
+	try {
+		return await realpath(path);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot open session ${path}: ${errorMessage(error)}`, {cause: error});
+	}
+	try {
+		return join(await realpath(dirname(path)), basename(path));
+	} catch (error) {
+		throw new UsageError(`cannot open session ${path}: ${errorMessage(error)}`, {cause: error});
+	}
+}
+
 async function openExisting(path: string): Promise<FileHandle | undefined> {
 	try {
 		return await open(path, openFlags);
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === 'ENOENT') return undefined;
+		if (code === 'ELOOP') {
+			throw new UsageError(`session ${path} is a symbolic link that led to no file when this open began; give the path of the file it points to`, {cause: error});
+		}
 		throw error;
 	}
 }

@@ -6,17 +6,19 @@ import {basename, dirname, join} from 'node:path';
 const unsupportedDirectorySync = new Set(['EISDIR', 'EPERM', 'EACCES', 'EINVAL', 'EBADF', 'ENOTSUP']);
 
 /**
- * Replaces `path` with `data` so that a reader or a crash sees either the old
- * file or the whole new one: temp file in the same folder (same file system,
- * so the rename is atomic), fsync, rename, then fsync of the folder so the
- * rename itself survives a power loss.
+ * Replaces `path` with `data` (text, bytes, or chunks of bytes) so that a
+ * reader or a crash sees either the old file or the whole new one: temp file
+ * in the same folder (same file system, so the rename is atomic), fsync,
+ * rename, then fsync of the folder so the rename itself survives a power loss.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, options: {mode?: number} = {}): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array | AsyncIterable<Uint8Array>, options: {mode?: number} = {}): Promise<void> {
 	const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomUUID()}.tmp`);
 	let handle: FileHandle | undefined;
 	try {
 		handle = await open(temp, 'wx', options.mode ?? 0o666);
-		await handle.writeFile(data);
+		if (typeof data === 'string' || data instanceof Uint8Array) await handle.writeFile(data);
+		// In chunks, so a large copy never has to be held in memory whole.
+		else for await (const chunk of data) await writeAll(handle, chunk);
 		await handle.sync();
 		await handle.close();
 		handle = undefined;
@@ -27,6 +29,13 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
 		throw error;
 	}
 	await syncDirectory(dirname(path));
+}
+
+async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+	for (let done = 0; done < bytes.length; ) {
+		const {bytesWritten} = await handle.write(bytes, done, bytes.length - done);
+		done += bytesWritten;
+	}
 }
 
 /** Makes a rename or create in `directory` durable, where the platform allows it. */

@@ -145,6 +145,8 @@ export function createAnthropicAssembler(emit: (event: StreamEvent) => void): St
 			}
 		},
 
+		complete: () => done,
+
 		finish(): ModelReply {
 			if (!done) throw new StreamProtocolError(`${LABEL} ended before message_stop (truncated response)`);
 			const content: Block[] = [];

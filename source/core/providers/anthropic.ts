@@ -1,6 +1,7 @@
 import {TurnError} from '../errors.js';
 import type {AssistantMessage, ImagePart, Message, TextPart, UserContent} from '../messages.js';
 import {createAnthropicAssembler} from './anthropic-stream.js';
+import {isRecord} from './errors.js';
 import {reservedBodyFields} from './reserved-fields.js';
 import type {Adapter, AdapterOptions, ToolSchema} from './types.js';
 import {argumentsObject, endpoint, withExtraBody} from './wire.js';
@@ -68,11 +69,13 @@ function anthropicMessages(messages: Message[]): {system: string | undefined; tu
 			case 'user':
 				add('user', userBlocks(message.content));
 				break;
-			case 'tool':
-				add('user', [{type: 'tool_result', tool_use_id: message.tool_call_id, content: message.content}]);
+			case 'tool': {
+				const failed = message._is_error === true ? {is_error: true} : {};
+				add('user', [{type: 'tool_result', tool_use_id: message.tool_call_id, content: message.content, ...failed}]);
 				break;
+			}
 			case 'assistant':
-				add('assistant', message._anthropic_content ?? assistantBlocks(message));
+				add('assistant', replayBlocks(message));
 				break;
 		}
 	}
@@ -84,6 +87,21 @@ function userBlocks(content: UserContent): Block[] {
 	const parts: Array<TextPart | ImagePart> = typeof content === 'string' ? [{type: 'text', text: content}] : content;
 	// The API refuses empty text blocks.
 	return parts.flatMap(part => (part.type === 'text' ? (part.text === '' ? [] : [{type: 'text', text: part.text}]) : [imageBlock(part)]));
+}
+
+/**
+ * An assistant turn's own blocks, verbatim, except empty text blocks: a reply
+ * may hold one, and the API refuses them on input. When nothing is left, the
+ * message is rebuilt as from another provider (often to nothing, a turn `add` skips).
+ */
+function replayBlocks(message: AssistantMessage): unknown[] {
+	const blocks = (message._anthropic_content ?? []).filter(block => !isEmptyText(block));
+	return blocks.length > 0 ? blocks : assistantBlocks(message);
+}
+
+/** Whitespace-only text is refused too ("text content blocks must contain non-whitespace text"). */
+function isEmptyText(block: unknown): boolean {
+	return isRecord(block) && block.type === 'text' && (typeof block.text !== 'string' || block.text.trim() === '');
 }
 
 /** An assistant message from another provider (or an old session): text, then tool_use blocks. */

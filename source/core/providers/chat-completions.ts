@@ -148,6 +148,8 @@ export function createChatAssembler(config: ChatAssemblerConfig, emit: (event: S
 			if (chunk.usage) usage = config.usage(chunk.usage);
 		},
 
+		complete: () => done,
+
 		finish(): ModelReply {
 			if (!done) throw new StreamProtocolError(`${label} ended before [DONE] (truncated response)`);
 			const toolCalls = [...calls.entries()]

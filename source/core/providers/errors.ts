@@ -78,3 +78,22 @@ const MIB = 1024 * 1024;
 export function formatBytes(bytes: number): string {
 	return bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} bytes`;
 }
+
+/** Values that authenticate: never echoed, even when a server or library repeats them. */
+export function secretsOf(headers: Record<string, string>): string[] {
+	const secrets: string[] = [];
+	for (const [name, value] of Object.entries(headers)) {
+		if (!/^(authorization|x-api-key|api-key)$/i.test(name)) continue;
+		secrets.push(value);
+		const bearer = /^bearer\s+(.+)$/i.exec(value);
+		if (bearer?.[1]) secrets.push(bearer[1]);
+	}
+
+	// Longest first so a key inside "Bearer key" is caught either way; short values could match innocent text.
+	return secrets.filter(secret => secret.length >= 8).sort((a, b) => b.length - a.length);
+}
+
+/** `text` with every secret replaced by "[redacted]". */
+export function redact(text: string, secrets: readonly string[]): string {
+	return secrets.reduce((result, secret) => result.split(secret).join('[redacted]'), text);
+}

@@ -1,21 +1,19 @@
 import {Buffer} from 'node:buffer';
-import {setTimeout as delay} from 'node:timers/promises';
 import {BODY_TIMEOUT, HEADERS_TIMEOUT, postRaw, type RawResponse} from './http-request.js';
-import {ProviderError, formatBytes, providerMessage, quote} from './errors.js';
+import {ProviderError, formatBytes, providerMessage, quote, redact, secretsOf} from './errors.js';
+import {createRetrier, type Retrier, type RetryNotice, type RetryOptions} from './retry.js';
 import type {PreparedRequest} from './types.js';
 
 /** Seed: a model HTTP body, success or error, is at most 48 MiB. */
 export const MAX_BODY_BYTES = 48 * 1024 * 1024;
-export const DEFAULT_MAX_RETRIES = 4;
-export const BACKOFF_BASE_MS = 500;
-export const BACKOFF_CAP_MS = 30_000;
 /** A server asking for a longer pause than this gets this; a turn should not sleep for hours. */
 export const RETRY_AFTER_CAP_MS = 60_000;
 /** A stream that sends nothing for this long is dead (models may think quietly for minutes). */
 export const BODY_TIMEOUT_MS = 300_000;
-export const HEADERS_TIMEOUT_MS = 300_000;
-/** Backoff grows by up to this fraction so many clients do not retry in step. */
-const JITTER = 0.1;
+/** Streaming APIs send headers as soon as they start work; a server this slow to answer is dead. */
+export const HEADERS_TIMEOUT_MS = 120_000;
+/** How long the rest of a released body may take to arrive before its connection is dropped. */
+export const RELEASE_GRACE_MS = 1000;
 
 /** Statuses worth sending again unchanged: timeouts, conflicts, rate limits, server trouble (529: Anthropic overloaded). */
 function isRetryableStatus(status: number): boolean {
@@ -34,27 +32,11 @@ const RETRYABLE_CODES = new Set([
 	HEADERS_TIMEOUT,
 ]);
 
-export interface HttpOptions {
-	maxRetries?: number;
-	backoffBaseMs?: number;
-	backoffCapMs?: number;
+export interface HttpOptions extends RetryOptions {
 	retryAfterCapMs?: number;
 	maxBodyBytes?: number;
 	bodyTimeoutMs?: number;
 	headersTimeoutMs?: number;
-	/** Waits between retries; injectable so tests need not wait. Must reject when `signal` aborts. */
-	sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
-	/** In [0, 1): the jitter source. */
-	random?: () => number;
-}
-
-/** Told before each physical retry; the core turns it into a `retry` event and a `request_retry` hook. */
-export interface RetryNotice {
-	/** 1 for the first retry. */
-	attempt: number;
-	delayMs: number;
-	reason: string;
-	status?: number;
 }
 
 export interface PostStreamArgs {
@@ -65,6 +47,8 @@ export interface PostStreamArgs {
 	signal?: AbortSignal;
 	onRetry?: (notice: RetryNotice) => void;
 	options?: HttpOptions;
+	/** Shares the retry count with the caller's own retries; by default one made from `options`, `onRetry` and `signal`. */
+	retrier?: Retrier;
 }
 
 export interface StreamResponse {
@@ -72,6 +56,12 @@ export interface StreamResponse {
 	headers: Record<string, string | string[] | undefined>;
 	/** The body, capped at `maxBodyBytes`; failures come as `ProviderError`. */
 	body: AsyncIterable<Uint8Array>;
+	/**
+	 * The caller has the whole reply and will stop reading: the rest of the
+	 * body is read and dropped in the background (so the connection can serve
+	 * the next request), and whatever happens to it is no failure.
+	 */
+	release(): void;
 }
 
 interface Context {
@@ -85,13 +75,12 @@ interface Context {
 /**
  * POSTs a JSON body and returns the streaming response once its first body
  * bytes arrived. Redirects are refused. 429, 5xx and dropped connections are
- * retried with backoff until the first body byte; after that a failure ends
- * the turn (the person may already have seen text).
+ * retried with backoff until the first body byte; a failure after that is
+ * the caller's to judge (`sendRequest` retries only while nothing was shown).
  */
 export async function postStream(args: PostStreamArgs): Promise<StreamResponse> {
 	const options = args.options ?? {};
-	const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-	const sleep = options.sleep ?? ((ms: number, signal: AbortSignal | undefined) => delay(ms, undefined, {signal}));
+	const retrier = args.retrier ?? createRetrier({provider: args.provider, options, signal: args.signal, onRetry: args.onRetry});
 	const context: Context = {
 		provider: args.provider,
 		signal: args.signal,
@@ -100,32 +89,10 @@ export async function postStream(args: PostStreamArgs): Promise<StreamResponse> 
 		secrets: secretsOf(args.headers),
 	};
 
-	for (let attempt = 0; ; attempt++) {
+	for (;;) {
 		const outcome = await attemptOnce(args, options, context);
 		if ('response' in outcome) return outcome.response;
-		const {failure} = outcome;
-		if (maxRetries === 0) throw failure;
-		if (attempt >= maxRetries) {
-			throw new ProviderError(`${failure.message} (gave up after ${maxRetries} ${maxRetries === 1 ? 'retry' : 'retries'})`, {
-				kind: failure.kind,
-				status: failure.status,
-				retryable: true,
-			});
-		}
-
-		const delayMs = outcome.retryAfterMs ?? backoff(attempt, options);
-		args.onRetry?.({
-			attempt: attempt + 1,
-			delayMs,
-			reason: outcome.reason,
-			...(failure.status === undefined ? {} : {status: failure.status}),
-		});
-		try {
-			await sleep(delayMs, args.signal);
-		} catch (error) {
-			if (args.signal?.aborted) throw aborted(context);
-			throw error;
-		}
+		await retrier.wait(outcome.failure, outcome.reason, outcome.retryAfterMs);
 	}
 }
 
@@ -158,7 +125,7 @@ async function attemptOnce(args: PostStreamArgs, options: HttpOptions, context: 
 	}
 
 	if (status < 200 || status >= 300) {
-		const reason = redact(`HTTP ${status}: ${await errorBody(response, context)}`, context);
+		const reason = redact(`HTTP ${status}: ${await errorBody(response, context)}`, context.secrets);
 		const failure = new ProviderError(`${context.provider}: ${reason}`, {kind: 'http', status, retryable: isRetryableStatus(status)});
 		if (!failure.retryable) throw failure;
 		const retryAfterMs = retryAfter(headers, options.retryAfterCapMs ?? RETRY_AFTER_CAP_MS);
@@ -168,7 +135,7 @@ async function attemptOnce(args: PostStreamArgs, options: HttpOptions, context: 
 	const type = headers['content-type'];
 	if (typeof type === 'string' && !type.includes('text/event-stream')) {
 		const message = await errorBody(response, context);
-		throw new ProviderError(redact(`${context.provider}: expected an event stream but got ${quote(type)}: ${message}`, context), {
+		throw new ProviderError(redact(`${context.provider}: expected an event stream but got ${quote(type)}: ${message}`, context.secrets), {
 			kind: 'http',
 			status,
 		});
@@ -185,7 +152,17 @@ async function attemptOnce(args: PostStreamArgs, options: HttpOptions, context: 
 		return connectionFailure(error, context, 'connection closed before any response byte');
 	}
 
-	return {response: {status, headers, body: streamBody(first, iterator, response.body, context)}};
+	const state = {released: false};
+	return {
+		response: {
+			status,
+			headers,
+			body: streamBody(first, iterator, response.body, context, state),
+			release: () => {
+				state.released = true;
+			},
+		},
+	};
 }
 
 async function* streamBody(
@@ -193,6 +170,7 @@ async function* streamBody(
 	iterator: AsyncIterator<Buffer>,
 	body: RawResponse['body'],
 	context: Context,
+	state: {released: boolean},
 ): AsyncGenerator<Uint8Array> {
 	let total = 0;
 	let result = first;
@@ -213,8 +191,26 @@ async function* streamBody(
 			}
 		}
 	} finally {
-		// Stopped early (an error, a cap, the caller gave up): drop the connection.
-		if (!result.done) discard(body);
+		// Stopped early: the caller has its reply (let the tail arrive), or failed or gave up (drop the connection).
+		if (!result.done) {
+			if (state.released) void drainQuietly(iterator, body);
+			else discard(body);
+		}
+	}
+}
+
+/** Reads a released body to its end and drops it; a tail that is slow or broken only loses the connection. */
+async function drainQuietly(iterator: AsyncIterator<Buffer>, body: RawResponse['body']): Promise<void> {
+	body.on('error', () => {});
+	const timer = setTimeout(() => body.destroy(), RELEASE_GRACE_MS);
+	timer.unref();
+	try {
+		let next = await iterator.next();
+		while (!next.done) next = await iterator.next();
+	} catch {
+		// A reset or a timeout after the reply was complete changes nothing.
+	} finally {
+		clearTimeout(timer);
 	}
 }
 
@@ -242,7 +238,7 @@ async function errorBody(response: RawResponse, context: Context): Promise<strin
 
 function connectionFailure(error: unknown, context: Context, what: string): Outcome {
 	if (context.signal?.aborted) throw aborted(context);
-	const reason = redact(`${what} (${describe(error)})`, context);
+	const reason = redact(`${what} (${describe(error)})`, context.secrets);
 	const failure = new ProviderError(`${context.provider}: ${reason}`, {
 		kind: 'network',
 		retryable: RETRYABLE_CODES.has(errorCode(error) ?? ''),
@@ -263,7 +259,7 @@ function streamFailure(error: unknown, context: Context): ProviderError {
 		});
 	}
 
-	return new ProviderError(redact(`${context.provider}: connection lost while streaming the response (${describe(error)})`, context), {
+	return new ProviderError(redact(`${context.provider}: connection lost while streaming the response (${describe(error)})`, context.secrets), {
 		kind: 'network',
 		retryable: true,
 	});
@@ -277,13 +273,6 @@ function discard(body: RawResponse['body']): void {
 
 function aborted(context: Context): ProviderError {
 	return new ProviderError(`${context.provider}: request cancelled`, {kind: 'aborted'});
-}
-
-function backoff(attempt: number, options: HttpOptions): number {
-	const base = options.backoffBaseMs ?? BACKOFF_BASE_MS;
-	const cap = options.backoffCapMs ?? BACKOFF_CAP_MS;
-	const random = options.random ?? Math.random;
-	return Math.round(Math.min(cap, base * 2 ** attempt * (1 + JITTER * random())));
 }
 
 /** `retry-after-ms` (OpenAI), else `Retry-After` as seconds or an HTTP date; capped. */
@@ -313,22 +302,4 @@ function describe(error: unknown): string {
 	const code = errorCode(error);
 	const message = error instanceof Error ? error.message : String(error);
 	return quote(code && !message.includes(code) ? `${code}: ${message}` : message);
-}
-
-/** Values that authenticate: never echoed, even when a server or library repeats them. */
-function secretsOf(headers: Record<string, string>): string[] {
-	const secrets: string[] = [];
-	for (const [name, value] of Object.entries(headers)) {
-		if (!/^(authorization|x-api-key|api-key)$/i.test(name)) continue;
-		secrets.push(value);
-		const bearer = /^bearer\s+(.+)$/i.exec(value);
-		if (bearer?.[1]) secrets.push(bearer[1]);
-	}
-
-	// Longest first so a key inside "Bearer key" is caught either way; short values could match innocent text.
-	return secrets.filter(secret => secret.length >= 8).sort((a, b) => b.length - a.length);
-}
-
-function redact(message: string, context: Context): string {
-	return context.secrets.reduce((text, secret) => text.split(secret).join('[redacted]'), message);
 }

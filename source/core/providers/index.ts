@@ -2,15 +2,17 @@ import {errorMessage} from '../errors.js';
 import type {Message} from '../messages.js';
 import {ANTHROPIC_BASE_URL, createAnthropicAdapter} from './anthropic.js';
 import {DEEPSEEK_BASE_URL, createDeepSeekAdapter} from './deepseek.js';
-import {ProviderError} from './errors.js';
-import {postStream, type HttpOptions, type RetryNotice} from './http.js';
+import {ProviderError, redact, secretsOf} from './errors.js';
+import {postStream, type HttpOptions, type StreamResponse} from './http.js';
 import {OPENAI_BASE_URL, createOpenAiAdapter} from './openai.js';
 import {RESPONSES_BASE_URL, createResponsesAdapter} from './responses.js';
+import {createRetrier, type RetryNotice} from './retry.js';
 import {readSse} from './sse.js';
-import type {Adapter, AdapterOptions, ModelReply, PreparedRequest, Protocol, StreamEvent, ToolSchema} from './types.js';
+import type {Adapter, AdapterOptions, ModelReply, PreparedRequest, Protocol, StreamAssembler, StreamEvent, ToolSchema} from './types.js';
 
 export {ProviderError, StreamProtocolError} from './errors.js';
-export type {HttpOptions, RetryNotice} from './http.js';
+export type {HttpOptions} from './http.js';
+export type {RetryNotice} from './retry.js';
 
 /** Where each protocol goes when the config names no `base_url`. */
 export const defaultBaseUrls: Record<Protocol, string> = {
@@ -54,32 +56,84 @@ export async function callModel(args: CallModelArgs): Promise<ModelReply> {
 
 /**
  * Sends a prepared request (which a `before_request` hook may have changed
- * between `adapter.prepare` and here) and assembles the streamed reply.
+ * between `adapter.prepare` and here) and assembles the streamed reply. A
+ * retryable failure inside the stream (a dropped connection, Anthropic's
+ * `overloaded_error` event) sends the request again while nothing has been
+ * shown, against the same retry budget as the HTTP layer; once text or
+ * thinking went out, the failure ends the call.
  */
 export async function sendRequest(args: SendArgs, request: PreparedRequest): Promise<ModelReply> {
 	const {adapter, signal} = args;
-	const assembler = adapter.createAssembler(args.emit);
-	try {
-		const response = await postStream({
-			provider: adapter.protocol,
-			request,
-			headers: adapter.headers(args.apiKey),
-			...(signal ? {signal} : {}),
-			...(args.onRetry ? {onRetry: args.onRetry} : {}),
-			...(args.httpOptions ? {options: args.httpOptions} : {}),
-		});
-		for await (const event of readSse(response.body, {label: `${adapter.protocol} stream`})) {
-			// Events already read from the socket are not shown once the person cancelled.
-			if (signal?.aborted) throw new ProviderError(`${adapter.protocol}: request cancelled`, {kind: 'aborted'});
-			assembler.push(event);
+	const provider = adapter.protocol;
+	const headers = adapter.headers(args.apiKey);
+	// The secrets the HTTP layer hides: a stream event or a quoted data line may repeat the key too.
+	const secrets = secretsOf(headers);
+	const retrier = createRetrier({provider, options: args.httpOptions, signal, onRetry: args.onRetry});
+	let shown = false;
+	const emit = (event: StreamEvent) => {
+		shown = true;
+		args.emit(event);
+	};
+
+	const fail = (error: unknown, assembler: StreamAssembler): ProviderError => {
+		const failure = asProviderError(error, provider, signal);
+		failure.message = redact(failure.message, secrets);
+		if (failure.stack) failure.stack = redact(failure.stack, secrets);
+		failure.partialText = assembler.partialText();
+		return failure;
+	};
+
+	for (;;) {
+		const assembler = adapter.createAssembler(emit);
+		let response: StreamResponse;
+		try {
+			response = await postStream({
+				provider,
+				request,
+				headers,
+				retrier,
+				...(signal ? {signal} : {}),
+				...(args.httpOptions ? {options: args.httpOptions} : {}),
+			});
+		} catch (error) {
+			// postStream already retried what it could.
+			throw fail(error, assembler);
 		}
 
-		return assembler.finish();
-	} catch (error) {
-		const failure = asProviderError(error, adapter.protocol, signal);
-		failure.partialText = assembler.partialText();
-		throw failure;
+		try {
+			return await readReply(response, assembler, provider, signal);
+		} catch (error) {
+			const failure = fail(error, assembler);
+			if (!failure.retryable || shown) throw failure;
+			const prefix = `${provider}: `;
+			const reason = failure.message.startsWith(prefix) ? failure.message.slice(prefix.length) : failure.message;
+			try {
+				await retrier.wait(failure, reason);
+			} catch (last) {
+				throw fail(last, assembler);
+			}
+		}
 	}
+}
+
+/** Reads events until the assembler has the whole reply; the rest of the body (trailing bytes, a reset) is discarded. */
+async function readReply(
+	response: StreamResponse,
+	assembler: StreamAssembler,
+	provider: string,
+	signal: AbortSignal | undefined,
+): Promise<ModelReply> {
+	for await (const event of readSse(response.body, {label: `${provider} stream`})) {
+		// Events already read from the socket are not shown once the person cancelled.
+		if (signal?.aborted) throw new ProviderError(`${provider}: request cancelled`, {kind: 'aborted'});
+		assembler.push(event);
+		if (assembler.complete()) {
+			response.release();
+			break;
+		}
+	}
+
+	return assembler.finish();
 }
 
 function asProviderError(error: unknown, protocol: string, signal: AbortSignal | undefined): ProviderError {

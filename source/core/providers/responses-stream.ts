@@ -112,6 +112,8 @@ export function createResponsesAssembler(emit: (event: StreamEvent) => void): St
 			}
 		},
 
+		complete: () => final !== null,
+
 		finish(): ModelReply {
 			if (!final) throw new StreamProtocolError(`${LABEL} ended before response.completed (truncated response)`);
 			const collected = [...items.entries()].sort(([a], [b]) => a - b).map(([, item]) => item);

@@ -18,11 +18,21 @@ export function createResponsesAdapter(options: AdapterOptions): Adapter {
 			const body: Record<string, unknown> = {model: options.model, input: responsesInput(messages), stream: true};
 			if (instructions.length > 0) body.instructions = instructions.join('\n\n');
 			if (tools.length > 0) {
-				body.tools = tools.map(tool => ({type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters}));
+				// An omitted `strict` means true here, which would make every optional parameter required.
+				body.tools = tools.map(tool => ({
+					type: 'function',
+					name: tool.name,
+					description: tool.description,
+					parameters: tool.parameters,
+					strict: false,
+				}));
 			}
 
 			if (options.maxTokens !== undefined) body.max_output_tokens = options.maxTokens;
-			return {url: endpoint(options, RESPONSES_BASE_URL, '/responses'), body: withExtraBody('responses', body, options, reserved)};
+			const merged = withExtraBody('responses', body, options, reserved);
+			// Without storage the server cannot look up replayed reasoning items by ID; their encrypted content must come back with them.
+			if (merged.store === false && merged.include === undefined) merged.include = ['reasoning.encrypted_content'];
+			return {url: endpoint(options, RESPONSES_BASE_URL, '/responses'), body: merged};
 		},
 		headers: apiKey => ({authorization: `Bearer ${apiKey}`}),
 		createAssembler: createResponsesAssembler,

@@ -56,6 +56,8 @@ export interface SseEvent {
  */
 export interface StreamAssembler {
 	push(event: SseEvent): void;
+	/** The protocol said the reply is complete; whatever the connection does after that does not matter. */
+	complete(): boolean;
 	finish(): ModelReply;
 	/** Text received so far, kept visible when the stream fails. */
 	partialText(): string;

@@ -48,7 +48,12 @@ export function createReadTool(): Tool {
 async function readFiles(files: readonly FileRequest[], targets: readonly ResolvedPath[], context: ToolContext): Promise<ToolResult> {
 	// Each file gets an equal share of the output so one long file cannot crowd out the rest.
 	const share = Math.floor(context.outputLimit / files.length);
-	const sections = await Promise.all(files.map(async (file, index) => readSection(file, targets[index]!, share)));
+	// One after another: each file may be 10 MiB, and only one needs to be in memory at a time.
+	const sections: Section[] = [];
+	for (const [index, file] of files.entries()) {
+		sections.push(await readSection(file, targets[index]!, share));
+	}
+
 	const failed = sections.filter(section => section.failed).length;
 	const lines = sections.reduce((sum, section) => sum + section.lines, 0);
 	return {
@@ -96,43 +101,74 @@ async function readSection(file: FileRequest, target: ResolvedPath, share: numbe
 		return fail(`${target.display} is a binary file`);
 	}
 
-	const text = read.bytes.toString('utf8');
-	if (text.length === 0) {
+	const bytes = read.bytes;
+	if (bytes.length === 0) {
 		return {text: `${header}\n(empty file)`, failed: false, lines: 0};
 	}
 
-	const all = text.split('\n');
-	if (text.endsWith('\n')) {
-		all.pop();
-	}
-
 	const offset = file.offset ?? 1;
-	if (offset > all.length) {
-		return fail(`${target.display} has ${plural(all.length, 'line')}; offset ${offset} is past the end`);
+	const start = lineStart(bytes, offset);
+	if (start === undefined) {
+		const total = countLines(bytes, 0);
+		return fail(`${target.display} has ${plural(total, 'line')}; offset ${offset} is past the end`);
 	}
 
-	return numberedSection(header, all, offset, file.limit ?? DEFAULT_READ_LINES, share);
+	return numberedSection(header, bytes, start, offset, file.limit ?? DEFAULT_READ_LINES, share);
 }
 
-function numberedSection(header: string, all: readonly string[], offset: number, limit: number, share: number): Section {
+const NEWLINE = 0x0a;
+
+/** Byte offset where line `number` (1-based) starts, or undefined past the last line. */
+function lineStart(bytes: Buffer, number: number): number | undefined {
+	let start = 0;
+	for (let line = 1; line < number; line++) {
+		const newline = bytes.indexOf(NEWLINE, start);
+		if (newline === -1 || newline + 1 === bytes.length) {
+			return undefined;
+		}
+
+		start = newline + 1;
+	}
+
+	return start;
+}
+
+/** Lines from byte `start` to the end, counted without making strings; a last line without a newline counts. */
+function countLines(bytes: Buffer, start: number): number {
+	let count = 0;
+	for (let newline = bytes.indexOf(NEWLINE, start); newline !== -1; newline = bytes.indexOf(NEWLINE, newline + 1)) {
+		count++;
+	}
+
+	return bytes.length > start && bytes[bytes.length - 1] !== NEWLINE ? count + 1 : count;
+}
+
+/** Lines from `offset` (starting at byte `start`), decoded one at a time, until the limit, the end or the share. */
+function numberedSection(header: string, bytes: Buffer, start: number, offset: number, limit: number, share: number): Section {
 	const out = [header];
 	let length = header.length;
-	const end = Math.min(all.length, offset - 1 + limit);
+	let position = start;
 	let next = offset;
-	for (; next <= end; next++) {
-		const line = numberedLine(next, all[next - 1]!);
+	let shareReached = false;
+	for (; next < offset + limit && position < bytes.length; next++) {
+		const newline = bytes.indexOf(NEWLINE, position);
+		const end = newline === -1 ? bytes.length : newline;
+		const line = numberedLine(next, bytes.toString('utf8', position, end));
 		// Always show at least one line, so a tiny share still makes progress.
 		if (next > offset && length + 1 + line.length > share) {
+			shareReached = true;
 			break;
 		}
 
 		out.push(line);
 		length += 1 + line.length;
+		position = end + 1;
 	}
 
-	const remaining = all.length - next + 1;
+	// Counted only when something is left, and then only from where the output stopped.
+	const remaining = position < bytes.length ? countLines(bytes, position) : 0;
 	if (remaining > 0) {
-		const reason = next <= end ? ' (output limit reached)' : '';
+		const reason = shareReached ? ' (output limit reached)' : '';
 		out.push(`… ${plural(remaining, 'more line')}${reason}; read with offset=${next}`);
 	}
 
