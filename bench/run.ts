@@ -1,5 +1,6 @@
 // `npm run bench`: start-up and one-shot print turn figures, each against a
-// baseline measured in the same run, as medians of RUNS runs.
+// baseline measured in the same run, as medians of RUNS runs; then the
+// resident worker pool against spawn-per-call (bench/pool.ts).
 import {cpus, totalmem} from 'node:os';
 import {mkdtempSync, mkdirSync, writeFileSync, realpathSync} from 'node:fs';
 import {tmpdir} from 'node:os';
@@ -7,6 +8,7 @@ import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider} from '../test/fixtures/mock-provider.js';
 import {median, timeAsync, timeCommand} from './measure.js';
+import {benchPool} from './pool.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const cli = fileURLToPath(new URL('../../bin/i.js', import.meta.url));
@@ -66,3 +68,5 @@ for (const [name, ms, ratio] of rows) console.log(`| ${name} | ${ms.toFixed(1)} 
 console.log('');
 console.log(`i --version: ${(median(version) / median(bare)).toFixed(2)}× bare node (target ≤ 1.5×)`);
 console.log(`i -p: ${median(print).toFixed(1)} ms against a baseline of ${baseline.toFixed(1)} ms (node -e 0 plus the mock's own response time): ${overhead.toFixed(1)} ms over it (target ≤ 150 ms)`);
+
+await benchPool();

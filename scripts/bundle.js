@@ -4,12 +4,14 @@
 import {rmSync} from 'node:fs';
 import {build} from 'esbuild';
 
+// The compiled tree to bundle: dist by default; a private build may name its own.
+const dist = process.argv[2] ?? 'dist';
 // Chunk names carry content hashes: clear the old ones.
-rmSync('dist/bundle', {recursive: true, force: true});
+rmSync(`${dist}/bundle`, {recursive: true, force: true});
 
 await build({
-	entryPoints: ['dist/source/cli.js'],
-	outdir: 'dist/bundle',
+	entryPoints: [`${dist}/source/cli.js`],
+	outdir: `${dist}/bundle`,
 	bundle: true,
 	splitting: true,
 	format: 'esm',

@@ -1,5 +1,6 @@
-// Runs every compiled test file under dist/test with node:test.
-// Node 20's --test takes no globs, so the files are listed here.
+// Runs every compiled test file under dist/test with node:test (or under
+// DIR/test with --dist DIR, for a private build); other arguments filter
+// the files by name. Node 20's --test takes no globs, so they are listed here.
 import {readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {spawnSync} from 'node:child_process';
@@ -12,7 +13,12 @@ function find(dir) {
 	});
 }
 
-const filter = process.argv.slice(2);
-const files = find('dist/test').filter(file => filter.length === 0 || filter.some(f => file.includes(f)));
+const args = process.argv.slice(2);
+const distFlag = args.indexOf('--dist');
+const dist = distFlag === -1 ? 'dist' : args.splice(distFlag, 2)[1];
+const filter = args;
+// Filters match the path below the test folder, so a private build's own name never matches.
+const root = join(dist, 'test');
+const files = find(root).filter(file => filter.length === 0 || filter.some(f => file.slice(root.length).includes(f)));
 const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', ...files], {stdio: 'inherit'});
 process.exit(result.status ?? 1);

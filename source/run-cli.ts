@@ -17,6 +17,13 @@ export interface CliOptions {
 
 /** Parses flags and runs the chosen head; returns the exit code. */
 export async function runCli(argv: string[]): Promise<number> {
+	if (argv[0] === '--runtime') {
+		const [{runRuntime}, {flushOutput}] = await Promise.all([import('./runtime/run-runtime.js'), import('./modes/output.js')]);
+		const code = await runRuntime(argv.slice(1));
+		await flushOutput();
+		return code;
+	}
+
 	let options: CliOptions | 'help' | 'version';
 	try {
 		options = parseFlags(argv);

@@ -12,6 +12,11 @@ export class UsageError extends Error {
 	override name = 'UsageError';
 }
 
+/** A plugin refused the start: a start-phase hook (session_load, system_prompt) failed (exit 3). */
+export class StartVetoError extends Error {
+	override name = 'StartVetoError';
+}
+
 /** A failure of the turn's infrastructure: model, HTTP, tool runner (exit 1). */
 export class TurnError extends Error {
 	override name = 'TurnError';

@@ -63,7 +63,7 @@ export async function runLineMode(options: CliOptions): Promise<number> {
 			failed = true;
 		}
 	} finally {
-		await agent.session.close();
+		await agent.close();
 		interrupts.dispose();
 	}
 

@@ -28,7 +28,7 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
 			const outcome = await runTurn(prompt, {...agent, signal: controller.signal});
 			return interrupts.exitCode() ?? turnExitCode(outcome);
 		} finally {
-			await agent.session.close();
+			await agent.close();
 		}
 	} finally {
 		interrupts.dispose();

@@ -2,19 +2,29 @@ import {randomBytes} from 'node:crypto';
 import {realpathSync, statSync} from 'node:fs';
 import {join, resolve} from 'node:path';
 import type {CliOptions} from '../run-cli.js';
-import {UsageError} from '../core/errors.js';
-import {resolveDirs} from '../core/config/dirs.js';
-import {configPath, loadModelConfig, readApiKey} from '../core/config/load-config.js';
+import {StartVetoError, UsageError, errorMessage} from '../core/errors.js';
+import {resolveDirs, type PlatformDirs} from '../core/config/dirs.js';
+import {builtinProtocol, configPath, loadModelConfig, readApiKey, type LoadedConfig} from '../core/config/load-config.js';
 import {createAdapter} from '../core/providers/index.js';
+import {createWorkerProviderCaller} from '../core/providers/worker-provider.js';
 import {createNativeTools} from '../core/tools/native-tools.js';
 import {openSession, sessionPathForName, type Session} from '../core/agent/session-store.js';
 import {createApprovalGate, type AskPerson} from '../core/agent/approval-gate.js';
 import {renderSystemPrompt} from '../core/agent/system-prompt.js';
+import {createHttpCaller, type ModelCaller} from '../core/agent/model-caller.js';
 import type {TurnContext} from '../core/agent/run-turn.js';
 import type {EmitEvent} from '../core/events.js';
+import {createHookChain, emptyHookChain, HookError, type HookChain} from '../core/hooks/hook-chain.js';
+import {readSystemPrompt} from '../core/hooks/hook-results.js';
+import type {LoadedPlugins, WorkerPool} from '../core/pool/types.js';
+import type {Tool} from '../core/tools/types.js';
 
-/** What a head needs to run turns: everything but the input and the signal. */
-export type Agent = Omit<TurnContext, 'signal'> & {session: Session};
+/** What a head needs to run turns: everything but the input and the signal, and a way to end. */
+export type Agent = Omit<TurnContext, 'signal'> & {
+	session: Session;
+	/** Ends the workers and releases the session. */
+	close(): Promise<void>;
+};
 
 /** Print and line mode have no terminal to ask on: an ask becomes a denial the model and the person both see. */
 export const denyWithoutTerminal: AskPerson = async () => ({
@@ -43,41 +53,125 @@ export function sessionPath(options: CliOptions, workspace: string, dataDir: str
 	return join(dataDir, 'sessions', `${stamp}-${randomBytes(4).toString('hex')}.json`);
 }
 
-/** Loads config, key, tools and session; every problem here is a usage error (exit 2). */
+/**
+ * Loads config, plugins, tools and session and runs the start-phase hooks.
+ * A problem with flags or files is a UsageError (exit 2); a start-phase hook
+ * that fails vetoes the start (exit 3). Anything set up before a failure is
+ * torn down again.
+ */
 export async function setupAgent(options: CliOptions, emit: EmitEvent, askPerson: AskPerson = denyWithoutTerminal): Promise<Agent> {
 	const dirs = resolveDirs();
 	const workspace = resolveWorkspace(options.cwd);
 	const loaded = loadModelConfig(configPath(options.config, dirs.config_dir), options.config !== undefined);
-	const apiKey = readApiKey(loaded);
 	const {config} = loaded;
-	const adapter = createAdapter(config.protocol, {
+	const {plugins, warnings} = await loadConfiguredPlugins(loaded, dirs);
+	for (const message of warnings) emit({type: 'warning', message});
+	const pool = needsPool(plugins) ? await startPool(workspace, dirs, config.io_limit_bytes) : null;
+	let session: Session | undefined;
+	try {
+		const hooks = pool ? createHookChain(plugins.hooks, pool) : emptyHookChain;
+		const caller = modelCaller(loaded, plugins, pool);
+		const tools = [...createNativeTools(), ...(pool ? await externalTools(plugins, pool) : [])];
+		session = await openSession({path: sessionPath(options, workspace, dirs.data_dir), workspace});
+		emit({
+			type: 'session',
+			id: session.id,
+			path: session.path,
+			workspace,
+			resumed_messages: session.messages.length,
+			dropped: session.dropped,
+		});
+		const systemPrompt = await startHooks(hooks, session, workspace);
+		const opened = session;
+		return {
+			caller,
+			tools,
+			session,
+			gate: createApprovalGate({
+				yolo: options.yolo,
+				askPerson,
+				...(hooks.has('tool_approval') ? {policy: async data => hooks.run('tool_approval', data)} : {}),
+			}),
+			hooks,
+			emit,
+			workspace,
+			systemPrompt,
+			budget: config.budget ?? null,
+			maxSteps: options.maxSteps ?? config.max_steps,
+			async close() {
+				await Promise.all([opened.close(), pool?.close()]);
+			},
+		};
+	} catch (error) {
+		await Promise.all([session?.close(), pool?.close()]);
+		throw error;
+	}
+}
+
+async function loadConfiguredPlugins(loaded: LoadedConfig, dirs: PlatformDirs): Promise<{plugins: LoadedPlugins; warnings: string[]}> {
+	if (loaded.config.plugins.length === 0 && !loaded.config.provider) return {plugins: {tools: [], hooks: [], provider: null}, warnings: []};
+	const {loadPlugins} = await import('../core/plugins/load-plugins.js');
+	return loadPlugins(loaded, dirs);
+}
+
+function needsPool(plugins: LoadedPlugins): boolean {
+	return plugins.hooks.length > 0 || plugins.tools.length > 0 || plugins.provider !== null;
+}
+
+/** The pool, its request context and the workers' environment: only built when some plugin needs a worker. */
+async function startPool(workspace: string, dirs: PlatformDirs, ioLimitBytes: number): Promise<WorkerPool> {
+	const [{workspaceId}, {createWorkerPool}, {workerEnvironment}] = await Promise.all([
+		import('../core/config/workspace-registry.js'),
+		import('../core/pool/pool.js'),
+		import('../core/pool/worker-environment.js'),
+	]);
+	const id = await workspaceId(workspace, dirs);
+	return createWorkerPool({context: {workspace, workspace_id: id, paths: dirs}, env: workerEnvironment(process.env, dirs), ioLimitBytes});
+}
+
+async function externalTools(plugins: LoadedPlugins, pool: WorkerPool): Promise<Tool[]> {
+	if (plugins.tools.length === 0) return [];
+	const {createExternalTool} = await import('../core/tools/external-tool.js');
+	return plugins.tools.map(tool => createExternalTool(tool, pool));
+}
+
+/** The built-in HTTP adapters, or the provider worker when one is bound (the API config's binding wins, see load-plugins). */
+function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerPool | null): ModelCaller {
+	const {config} = loaded;
+	if (plugins.provider && pool) {
+		return createWorkerProviderCaller({
+			pool,
+			worker: plugins.provider,
+			protocol: config.protocol,
+			model: config.model,
+			...(config.max_tokens === undefined ? {} : {maxTokens: config.max_tokens}),
+			extraBody: config.extra_body,
+		});
+	}
+
+	const protocol = builtinProtocol(loaded);
+	const adapter = createAdapter(protocol, {
 		model: config.model,
 		baseUrl: config.base_url ?? '',
 		...(config.max_tokens === undefined ? {} : {maxTokens: config.max_tokens}),
 		useMaxTokens: config.use_max_tokens,
 		extraBody: config.extra_body,
 	});
-	const session = await openSession({path: sessionPath(options, workspace, dirs.data_dir), workspace});
-	emit({
-		type: 'session',
-		id: session.id,
-		path: session.path,
-		workspace,
-		resumed_messages: session.messages.length,
-		dropped: session.dropped,
-	});
+	return createHttpCaller({adapter, apiKey: readApiKey(loaded), model: config.model, http: {maxRetries: config.max_retries}});
+}
 
-	return {
-		adapter,
-		apiKey,
-		model: config.model,
-		tools: createNativeTools(),
-		session,
-		gate: createApprovalGate({yolo: options.yolo, askPerson}),
-		emit,
-		workspace,
-		systemPrompt: renderSystemPrompt(workspace),
-		maxSteps: options.maxSteps ?? config.max_steps,
-		http: {maxRetries: config.max_retries},
-	};
+/**
+ * `session_load` for every session, `system_prompt` for a new one. These run
+ * before any turn: a failing hook vetoes the start.
+ */
+async function startHooks(hooks: HookChain, session: Session, workspace: string): Promise<string> {
+	const fallback = renderSystemPrompt(workspace);
+	try {
+		if (hooks.has('session_load')) await hooks.run('session_load', {messages: session.messages, session: {id: session.id, path: session.path}});
+		if (session.messages.length > 0 || !hooks.has('system_prompt')) return fallback;
+		return readSystemPrompt(await hooks.run('system_prompt', {prompt: fallback, workspace}));
+	} catch (error) {
+		if (error instanceof HookError) throw new StartVetoError(`a plugin vetoed the start: ${errorMessage(error)}`);
+		throw error;
+	}
 }

@@ -4,8 +4,8 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 
-/** The installed command: bin/i.js, which runs the bundle. */
-export const cliPath = fileURLToPath(new URL('../../../bin/i.js', import.meta.url));
+/** The bundle bin/i.js runs, in the same compiled tree as this test (dist, or a private build). */
+export const cliPath = fileURLToPath(new URL('../../bundle/cli.js', import.meta.url));
 /** The unbundled compiled entry, where each source module is its own file. */
 export const unbundledCliPath = fileURLToPath(new URL('../../source/cli.js', import.meta.url));
 

@@ -45,7 +45,7 @@ async function call(protocol: Protocol, extra: {signal?: AbortSignal; httpOption
 			events.push(event);
 			extra.onEvent?.(event);
 		},
-		onRetry: notice => retries.push(notice),
+		onRetry: notice => void retries.push(notice),
 		...(extra.signal ? {signal: extra.signal} : {}),
 		httpOptions: extra.httpOptions ?? fastRetries().options,
 	});

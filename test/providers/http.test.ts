@@ -127,7 +127,7 @@ test('a connection closed after the headers but before any body byte is retried'
 			provider: 'openai',
 			request: request(`${origin}/v1/chat/completions`),
 			headers: {},
-			onRetry: notice => retries.push(notice.attempt),
+			onRetry: notice => void retries.push(notice.attempt),
 			options: {sleep: async () => {}},
 		});
 		assert.equal(await drain(response.body), 'data: [DONE]\n\n'.length);
@@ -165,7 +165,7 @@ test('a server that never answers hits the headers timeout, which is retried, th
 				provider: 'openai',
 				request: request(`${url}/v1/chat/completions`),
 				headers: {},
-				onRetry: notice => retries.push(notice.attempt),
+				onRetry: notice => void retries.push(notice.attempt),
 				options: {headersTimeoutMs: 100, maxRetries: 1, sleep: async () => {}},
 			}),
 		);

@@ -1,9 +1,11 @@
 import type {ImagePart, ToolCall, ToolMessage} from '../messages.js';
 import type {EmitEvent} from '../events.js';
-import type {Tool} from '../tools/types.js';
+import type {Tool, ToolResult} from '../tools/types.js';
 import {ToolInputError, ToolRunError} from '../tools/types.js';
 import {checkImageParts} from '../tools/images.js';
 import {truncateOutput} from '../tools/truncate.js';
+import {emptyHookChain, type HookChain} from '../hooks/hook-chain.js';
+import {readAfterTool, readBeforeTool} from '../hooks/hook-results.js';
 import type {ApprovalGate} from './approval-gate.js';
 import {parseArguments} from './validate-batch.js';
 
@@ -14,6 +16,7 @@ export interface ToolCallContext {
 	workspace: string;
 	signal: AbortSignal;
 	outputLimit: number;
+	hooks?: HookChain;
 }
 
 export interface ToolCallOutcome {
@@ -22,25 +25,46 @@ export interface ToolCallOutcome {
 }
 
 /**
- * Runs one validated call: arguments, plan, approval, execution, image and
- * size checks. Every failure the model can act on becomes an error result;
- * only cancellation propagates.
+ * Runs one validated call: `before_tool` (which may replace the call),
+ * arguments, plan, approval, execution, then `after_tool` (on errors too),
+ * the image checks and the size cut (seed §5). Every failure the model can
+ * act on becomes an error result; a failing hook and cancellation propagate.
  */
-export async function runToolCall(call: ToolCall, context: ToolCallContext): Promise<ToolCallOutcome> {
+export async function runToolCall(original: ToolCall, context: ToolCallContext): Promise<ToolCallOutcome> {
+	const hooks = context.hooks ?? emptyHookChain;
+	const call = hooks.has('before_tool') ? await replaceCall(original, hooks) : original;
 	const {name} = call.function;
-	const finish = (output: string, isError: boolean, images: ImagePart[] = []): ToolCallOutcome => {
+	const finish = async (result: ToolResult): Promise<ToolCallOutcome> => {
+		let {output, images: rawImages = [], isError = false} = result;
+		let images: unknown = rawImages;
+		if (hooks.has('after_tool')) {
+			const data = await hooks.run('after_tool', {id: call.id, name, output, images, is_error: isError});
+			({output, images, isError} = readAfterTool(data, isError));
+		}
+
+		let checked: ImagePart[] = [];
+		if (Array.isArray(images) && images.length > 0) {
+			try {
+				checked = checkImageParts(images);
+			} catch (error) {
+				output = `Error: ${name} returned images that were refused: ${(error as Error).message}`;
+				isError = true;
+			}
+		}
+
 		const content = truncateOutput(output, context.outputLimit);
-		context.emit({type: 'tool_result', id: call.id, name, output: content, is_error: isError, images: images.length});
-		return {message: {role: 'tool', tool_call_id: call.id, content, ...(isError ? {_is_error: true} : {})}, images};
+		context.emit({type: 'tool_result', id: call.id, name, output: content, is_error: isError, images: checked.length});
+		return {message: {role: 'tool', tool_call_id: call.id, content, ...(isError ? {_is_error: true} : {})}, images: checked};
 	};
 
+	const failed = (output: string) => finish({output, isError: true});
 	const tool = context.tools.get(name);
 	if (!tool) {
-		return finish(`Error: there is no tool named ${JSON.stringify(name)}; available tools: ${[...context.tools.keys()].join(', ')}`, true);
+		return failed(`Error: there is no tool named ${JSON.stringify(name)}; available tools: ${[...context.tools.keys()].join(', ')}`);
 	}
 
 	const parsed = parseArguments(call.function.arguments);
-	if (!parsed.ok) return finish(`Error: ${name}: ${parsed.message}`, true);
+	if (!parsed.ok) return failed(`Error: ${name}: ${parsed.message}`);
 
 	const toolContext = {workspace: context.workspace, signal: context.signal, outputLimit: context.outputLimit};
 	let plan;
@@ -48,11 +72,10 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
 		plan = await tool.plan(parsed.value, toolContext);
 	} catch (error) {
 		rethrowIfAborted(error, context.signal);
-		if (error instanceof ToolInputError || error instanceof ToolRunError) return finish(`Error: ${error.message}`, true);
-		return finish(`Error: ${name} failed: ${(error as Error).message}`, true);
+		return failed(describeFailure(error, name));
 	}
 
-	const approval = await context.gate({id: call.id, name, arguments: parsed.value, ask: plan.ask, external: false});
+	const approval = await context.gate({id: call.id, name, arguments: parsed.value, ask: plan.ask, external: tool.external === true});
 	if (approval.by !== 'auto') {
 		context.emit({
 			type: 'approval',
@@ -67,29 +90,31 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
 
 	if (approval.decision === 'deny') {
 		const reason = approval.reason ? ` Reason: ${approval.reason}` : '';
-		return finish(`The call was not run: approval was denied.${reason}`, true);
+		return failed(`The call was not run: approval was denied.${reason}`);
 	}
 
 	context.signal.throwIfAborted();
-	let result;
+	let result: ToolResult;
 	try {
 		result = await plan.run();
 	} catch (error) {
 		rethrowIfAborted(error, context.signal);
-		if (error instanceof ToolInputError || error instanceof ToolRunError) return finish(`Error: ${error.message}`, true);
-		return finish(`Error: ${name} failed: ${(error as Error).message}`, true);
+		return failed(describeFailure(error, name));
 	}
 
-	let images: ImagePart[] = [];
-	if (result.images && result.images.length > 0) {
-		try {
-			images = checkImageParts(result.images);
-		} catch (error) {
-			return finish(`Error: ${name} returned images that were refused: ${(error as Error).message}`, true);
-		}
-	}
+	return finish(result);
+}
 
-	return finish(result.output, result.isError === true, images);
+/** `before_tool` gets the raw JSON string arguments and may replace the whole call. */
+async function replaceCall(call: ToolCall, hooks: HookChain): Promise<ToolCall> {
+	const data = await hooks.run('before_tool', {id: call.id, name: call.function.name, arguments: call.function.arguments});
+	const {name, arguments: args} = readBeforeTool(data);
+	return name === call.function.name && args === call.function.arguments ? call : {...call, function: {name, arguments: args}};
+}
+
+function describeFailure(error: unknown, name: string): string {
+	if (error instanceof ToolInputError || error instanceof ToolRunError) return `Error: ${error.message}`;
+	return `Error: ${name} failed: ${(error as Error).message}`;
 }
 
 function rethrowIfAborted(error: unknown, signal: AbortSignal): void {

@@ -1,31 +1,34 @@
 import type {ImagePart, Message, UserContent} from '../messages.js';
 import type {EmitEvent, CoreEvent} from '../events.js';
 import type {Tool} from '../tools/types.js';
-import type {Adapter, ToolSchema} from '../providers/types.js';
-import {callModel, type HttpOptions} from '../providers/index.js';
+import type {ModelReply, ToolSchema} from '../providers/types.js';
+import type {ModelConfig} from '../config/schema.js';
 import {ProviderError} from '../providers/errors.js';
 import {TurnError, errorMessage} from '../errors.js';
+import {emptyHookChain, HookError, type HookChain} from '../hooks/hook-chain.js';
+import {readBeforeRequest, readBeforeTurn, readBudgetFits, readUserInput} from '../hooks/hook-results.js';
 import type {ApprovalGate} from './approval-gate.js';
 import type {Session} from './session-store.js';
+import type {ModelCaller} from './model-caller.js';
 import {runToolCall} from './run-tool-call.js';
 import {validateBatch} from './validate-batch.js';
 import {toolOutputLimit} from './tool-output-limit.js';
 
 export interface TurnContext {
-	adapter: Adapter;
-	apiKey: string;
-	model: string;
+	caller: ModelCaller;
 	tools: Tool[];
 	session: Session;
 	gate: ApprovalGate;
+	hooks?: HookChain;
 	emit: EmitEvent;
 	workspace: string;
-	/** The system prompt a new session starts with. */
+	/** The system prompt a new session starts with (after the `system_prompt` hook). */
 	systemPrompt: string;
+	/** The API config's budget, for the `context_budget` and `before_request` hooks. */
+	budget?: ModelConfig['budget'] | null;
 	/** Model requests one turn may make. */
 	maxSteps: number;
 	signal: AbortSignal;
-	http?: HttpOptions;
 }
 
 export type DoneReason = Extract<CoreEvent, {type: 'done'}>['reason'];
@@ -39,47 +42,56 @@ export interface TurnOutcome {
 
 /**
  * One user turn: the model is called, its tool calls run, their results go
- * back, until the model stops or the step cap is reached. A checkpoint is
- * saved after each complete step (the user message; an assistant message
- * with all its tool results). Failures end as an `error` event and a `done`
- * event, a session that cannot be written included; this never throws.
+ * back, until the model stops or the step cap is reached. Lifecycle hooks
+ * run at their moments (seed §6). A checkpoint is saved after each complete
+ * step (the user message; an assistant message with all its tool results).
+ * Failures end as an `error` event and a `done` event, a session that
+ * cannot be written and a failing hook included; this never throws.
  */
 export async function runTurn(input: UserContent, context: TurnContext): Promise<TurnOutcome> {
-	const {session, emit, signal} = context;
+	const {session, emit, signal, caller} = context;
+	const hooks = context.hooks ?? emptyHookChain;
 	const toolMap = new Map(context.tools.map(tool => [tool.name, tool]));
 	const schemas: ToolSchema[] = context.tools.map(({name, description, parameters}) => ({name, description, parameters}));
 	let steps = 0;
-	const done = (reason: DoneReason, error?: Error): TurnOutcome => {
+	const done = async (reason: DoneReason, error?: Error): Promise<TurnOutcome> => {
 		if (error) emit({type: 'error', message: error.message, kind: errorKind(error)});
+		await notify(hooks, 'finish', () => ({messages: session.messages, reason}), emit);
 		emit({type: 'done', reason, steps});
 		return error ? {reason, steps, error} : {reason, steps};
+	};
+
+	// Before the checkpoint a hook may veto it; after it, hooks are told.
+	const save = async (step: Message[]) => {
+		if (hooks.has('before_save')) await hooks.run('before_save', {messages: [...session.messages, ...step], step, path: session.path});
+		await session.appendStep(step);
+		await notify(hooks, 'after_save', () => ({messages: session.messages, path: session.path}), emit);
 	};
 
 	// Interrupted before it began (during setup): nothing to save.
 	if (signal.aborted) return done('interrupted');
 	try {
+		let content = input;
+		if (hooks.has('user_input')) content = readUserInput(await hooks.run('user_input', {content}));
 		const opening: Message[] = session.messages.length === 0 ? [{role: 'system', content: context.systemPrompt}] : [];
-		await session.appendStep([...opening, {role: 'user', content: input}]);
+		const userStep: Message[] = [...opening, {role: 'user', content}];
+		if (hooks.has('before_turn')) {
+			const given = [...session.messages, ...userStep];
+			userStep.push(...readBeforeTurn(await hooks.run('before_turn', {messages: given}), given));
+		}
+
+		await save(userStep);
 		while (steps < context.maxSteps) {
 			signal.throwIfAborted();
 			steps++;
-			const reply = await callModel({
-				adapter: context.adapter,
-				apiKey: context.apiKey,
-				messages: session.messages,
-				tools: schemas,
-				signal,
-				emit,
-				onRetry: retry => emit({type: 'retry', attempt: retry.attempt, delay_ms: retry.delayMs, reason: retry.reason, status: retry.status ?? null}),
-				...(context.http ? {httpOptions: context.http} : {}),
-			});
-			if (reply.usage) emit({type: 'usage', model: context.model, usage: reply.usage});
+			const reply = await callModel(context, hooks, schemas);
+			if (reply.usage) emit({type: 'usage', model: caller.model, usage: reply.usage});
 
 			const calls = validateBatch(reply);
 			if (calls.length === 0) {
-				await session.appendStep([reply.message]);
+				await save([reply.message]);
 				const reason = reply.finishReason === 'length' || reply.finishReason === 'content_filter' ? reply.finishReason : 'stop';
-				return done(reason);
+				return await done(reason);
 			}
 
 			for (const call of calls) emit({type: 'tool_call', id: call.id, name: call.function.name, arguments: call.function.arguments});
@@ -87,7 +99,7 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 			const images: Array<{id: string; images: ImagePart[]}> = [];
 			const outputLimit = toolOutputLimit(calls.length);
 			for (const call of calls) {
-				const outcome = await runToolCall(call, {tools: toolMap, gate: context.gate, emit, workspace: context.workspace, signal, outputLimit});
+				const outcome = await runToolCall(call, {tools: toolMap, gate: context.gate, emit, workspace: context.workspace, signal, outputLimit, hooks});
 				step.push(outcome.message);
 				if (outcome.images.length > 0) images.push({id: call.id, images: outcome.images});
 			}
@@ -98,18 +110,74 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 				step.push({role: 'user', content: [{type: 'text', text: `Images from tool call ${id}:`}, ...parts], _tool_call_id: id});
 			}
 
-			await session.appendStep(step);
+			await save(step);
 		}
 
-		return done('max_steps', new TurnError(`stopped after ${context.maxSteps} model requests (max_steps); the session is saved, send another message to continue or raise max_steps`));
+		return await done('max_steps', new TurnError(`stopped after ${context.maxSteps} model requests (max_steps); the session is saved, send another message to continue or raise max_steps`));
 	} catch (error) {
 		if (signal.aborted) return done('interrupted');
 		return done('error', error instanceof Error ? error : new TurnError(errorMessage(error)));
 	}
 }
 
+/** One model request: `context_budget`, `before_request`, the call with `request_retry`, then `after_response`. */
+async function callModel(context: TurnContext, hooks: HookChain, schemas: ToolSchema[]): Promise<ModelReply> {
+	const {caller, session, emit, signal} = context;
+	const budget = context.budget ?? null;
+	if (hooks.has('context_budget')) {
+		const answer = await hooks.run('context_budget', {
+			model: caller.model,
+			protocol: caller.protocol,
+			budget,
+			history: session.messages,
+			tools: schemas,
+			pending: 0,
+			compact: hooks.has('compact_plan'),
+		});
+		if (!readBudgetFits(answer)) {
+			throw new TurnError('the context budget says this request does not fit the model\'s window; start a new session or enable compaction');
+		}
+	}
+
+	let request = caller.prepare(session.messages, schemas);
+	let requestMeta: Record<string, unknown> | null = null;
+	if (hooks.has('before_request')) {
+		const answer = readBeforeRequest(await hooks.run('before_request', {url: request.url, body: request.body, protocol: caller.protocol, model: caller.model, budget}), request.url);
+		request = {url: answer.url, body: answer.body};
+		requestMeta = answer.requestMeta;
+	}
+
+	const reply = await caller.send(request, {
+		signal,
+		emit,
+		async onRetry(notice) {
+			emit({type: 'retry', attempt: notice.attempt, delay_ms: notice.delayMs, reason: notice.reason, status: notice.status ?? null});
+			await notify(hooks, 'request_retry', () => ({request_meta: requestMeta, attempt: notice.attempt, delay_ms: notice.delayMs, reason: notice.reason, status: notice.status ?? null}), emit);
+		},
+	});
+	if (hooks.has('after_response')) {
+		await hooks.run('after_response', {
+			response: {protocol: caller.protocol, model: caller.model, message: reply.message, finish_reason: reply.rawFinishReason, usage: reply.usage?.raw ?? null},
+			request_meta: requestMeta,
+		});
+	}
+
+	return reply;
+}
+
+/** A hook that only observes (after the fact): its failure is a warning, the turn goes on. */
+async function notify(hooks: HookChain, event: 'after_save' | 'finish' | 'request_retry', data: () => Record<string, unknown>, emit: EmitEvent): Promise<void> {
+	if (!hooks.has(event)) return;
+	try {
+		await hooks.run(event, data());
+	} catch (error) {
+		emit({type: 'warning', message: errorMessage(error)});
+	}
+}
+
 function errorKind(error: Error): string {
 	if (error instanceof ProviderError) return error.kind;
+	if (error instanceof HookError) return 'hook';
 	if (error instanceof TurnError) return 'turn';
 	return 'internal';
 }

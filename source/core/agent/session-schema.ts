@@ -28,11 +28,13 @@ const toolCallSchema = z.looseObject({
 	function: z.looseObject({name: z.string(), arguments: z.string()}),
 });
 
+export const userContentSchema = z.union([z.string(), z.array(z.discriminatedUnion('type', [textPartSchema, imagePartSchema]))]);
+
 export const messageSchema = z.discriminatedUnion('role', [
 	z.looseObject({role: z.literal('system'), content: z.string()}),
 	z.looseObject({
 		role: z.literal('user'),
-		content: z.union([z.string(), z.array(z.discriminatedUnion('type', [textPartSchema, imagePartSchema]))]),
+		content: userContentSchema,
 		_tool_call_id: z.optional(z.string()),
 	}),
 	z.looseObject({

@@ -1,10 +1,11 @@
 import {readFileSync, statSync} from 'node:fs';
 import {join, resolve} from 'node:path';
-import type * as z from 'zod/mini';
 import {UsageError} from '../errors.js';
 import '../zod-english.js';
 import {modelConfigSchema, type ModelConfig} from './schema.js';
+import {describeIssues} from './describe-issues.js';
 import {reservedBodyFields} from '../providers/reserved-fields.js';
+import {protocols, type Protocol} from '../providers/types.js';
 
 /** A config is a small hand-written file; anything bigger is a mistake. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -50,43 +51,51 @@ export function loadModelConfig(path: string, explicit: boolean): LoadedConfig {
 	}
 
 	const parsed = modelConfigSchema.safeParse(json);
-	if (!parsed.success) throw new UsageError(`config ${path}: ${describeIssues(parsed.error.issues)}`);
+	if (!parsed.success) throw new UsageError(`config ${path}: ${describeIssues(parsed.error.issues, json)}`);
 	const config = parsed.data;
 
-	const reserved = reservedBodyFields[config.protocol];
-	const clashes = Object.keys(config.extra_body).filter(key => reserved.includes(key));
-	if (clashes.length > 0) {
-		throw new UsageError(
-			`config ${path}: field "extra_body" may not set ${clashes.map(key => `"${key}"`).join(', ')}: ` +
-				`the ${config.protocol} adapter owns ${reserved.join(', ')}`,
-		);
+	if (isProtocol(config.protocol)) {
+		const reserved = reservedBodyFields[config.protocol];
+		const clashes = Object.keys(config.extra_body).filter(key => reserved.includes(key));
+		if (clashes.length > 0) {
+			throw new UsageError(
+				`config ${path}: field "extra_body" may not set ${clashes.map(key => `"${key}"`).join(', ')}: ` +
+					`the ${config.protocol} adapter owns ${reserved.join(', ')}`,
+			);
+		}
 	}
 
 	return {path, config};
 }
 
+export function isProtocol(name: string): name is Protocol {
+	return (protocols as readonly string[]).includes(name);
+}
+
+/**
+ * Without a provider worker the built-in adapters call the model: the
+ * protocol must be one of theirs. Returns it, typed.
+ */
+export function builtinProtocol(loaded: LoadedConfig): Protocol {
+	const {protocol} = loaded.config;
+	if (isProtocol(protocol)) return protocol;
+	throw new UsageError(
+		`config ${loaded.path}: field "protocol": ${JSON.stringify(protocol)} is not a built-in protocol (${protocols.join(', ')}); ` +
+			'bind a provider worker ("provider") that speaks it, or pick one of those',
+	);
+}
+
 /** Reads the API key from the variable the config names; the key itself is never stored or printed. */
 export function readApiKey(loaded: LoadedConfig, env: NodeJS.ProcessEnv = process.env): string {
 	const name = loaded.config.api_key_env;
+	if (name === undefined) {
+		throw new UsageError(`config ${loaded.path}: missing field "api_key_env": the name of the environment variable that holds the API key`);
+	}
+
 	const value = env[name];
 	if (value === undefined || value === '') {
 		throw new UsageError(`environment variable ${name} is not set (named by "api_key_env" in ${loaded.path}); export it with your API key`);
 	}
 
 	return value;
-}
-
-function describeIssues(issues: z.core.$ZodIssue[]): string {
-	return issues
-		.slice(0, 5)
-		.map(issue => {
-			if (issue.code === 'unrecognized_keys') {
-				const where = issue.path.length > 0 ? ` in "${issue.path.join('.')}"` : '';
-				return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map(key => `"${key}"`).join(', ')}${where}`;
-			}
-
-			const field = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
-			return `field "${field}": ${issue.message}`;
-		})
-		.join('; ');
 }

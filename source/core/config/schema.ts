@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import {protocols} from '../providers/types.js';
 
 /** Names the seed removed: explicit BPE tokenizers fail instead of silently degrading. */
 const removedTokenizers = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'];
@@ -21,25 +20,31 @@ const budgetSchema = z.strictObject({
 	),
 });
 
-const pluginsSchema = z.union([
-	z.string().check(z.minLength(1)),
-	z.strictObject({
-		profile: z.string().check(z.minLength(1)),
-		disabled: z.optional(z.array(z.string().check(z.minLength(1)))),
-	}),
-]);
+/** A worker binding as configs spell it: an argv (never a shell line) and an optional folder. */
+export const workerBindingSchema = z.strictObject({
+	exec: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+	cwd: z.optional(z.string().check(z.minLength(1))),
+});
+
+/** Seed §2: a worker's stderr is drained but only this much of it is kept. */
+export const DEFAULT_IO_LIMIT_BYTES = 1024 * 1024;
 
 export const modelConfigSchema = z.strictObject({
-	protocol: z.enum(protocols),
+	/** A built-in protocol; with a provider worker, any name that worker understands. */
+	protocol: z.string().check(z.minLength(1)),
 	base_url: z.optional(z.url({protocol: /^https?$/, error: 'must be an http:// or https:// URL'})),
 	model: z.string().check(z.minLength(1)),
-	api_key_env: z
-		.string()
-		.check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the NAME of an environment variable, not the key itself')),
+	/** Required by the built-in adapters; a provider worker finds its own credentials. */
+	api_key_env: z.optional(
+		z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the NAME of an environment variable, not the key itself')),
+	),
 	max_tokens: z.optional(z.int().check(z.positive())),
 	use_max_tokens: z._default(z.boolean(), false),
-	plugins: z.optional(pluginsSchema),
-	io_limit_bytes: z.optional(z.int().check(z.positive())),
+	/** Manifest files to load, in order; relative paths resolve against this config file. */
+	plugins: z._default(z.array(z.string().check(z.minLength(1))), []),
+	/** An explicit provider worker; wins over a manifest's. */
+	provider: z.optional(workerBindingSchema),
+	io_limit_bytes: z._default(z.int().check(z.positive()), DEFAULT_IO_LIMIT_BYTES),
 	budget: z.optional(budgetSchema),
 	extra_body: z._default(z.record(z.string(), z.unknown()), {}),
 	provider_operations: z._default(z.boolean(), false),

@@ -45,7 +45,7 @@ export interface PostStreamArgs {
 	request: PreparedRequest;
 	headers: Record<string, string>;
 	signal?: AbortSignal;
-	onRetry?: (notice: RetryNotice) => void;
+	onRetry?: (notice: RetryNotice) => void | Promise<void>;
 	options?: HttpOptions;
 	/** Shares the retry count with the caller's own retries; by default one made from `options`, `onRetry` and `signal`. */
 	retrier?: Retrier;

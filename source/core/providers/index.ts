@@ -40,7 +40,7 @@ export interface SendArgs {
 	signal?: AbortSignal;
 	/** Live text and thinking deltas, as they arrive. */
 	emit: (event: StreamEvent) => void;
-	onRetry?: (notice: RetryNotice) => void;
+	onRetry?: (notice: RetryNotice) => void | Promise<void>;
 	httpOptions?: HttpOptions;
 }
 

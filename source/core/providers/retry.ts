@@ -37,7 +37,8 @@ export interface RetrierArgs {
 	provider: string;
 	options?: RetryOptions;
 	signal?: AbortSignal | undefined;
-	onRetry?: ((notice: RetryNotice) => void) | undefined;
+	/** Awaited before the wait: a `request_retry` hook runs before the request goes out again. */
+	onRetry?: ((notice: RetryNotice) => void | Promise<void>) | undefined;
 }
 
 export interface Retrier {
@@ -68,7 +69,7 @@ export function createRetrier(args: RetrierArgs): Retrier {
 
 			const delayMs = retryAfterMs ?? backoff(retries, options);
 			retries++;
-			args.onRetry?.({attempt: retries, delayMs, reason, ...(failure.status === undefined ? {} : {status: failure.status})});
+			await args.onRetry?.({attempt: retries, delayMs, reason, ...(failure.status === undefined ? {} : {status: failure.status})});
 			try {
 				await sleep(delayMs, args.signal);
 			} catch (error) {

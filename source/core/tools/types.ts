@@ -36,6 +36,8 @@ export interface ToolPlan {
 }
 
 export interface Tool {
+	/** Set on tools a manifest declares: they always ask unless --yolo. */
+	readonly external?: boolean;
 	readonly name: string;
 	readonly description: string;
 	/** JSON Schema of the arguments object, as sent to the model. */

@@ -1,0 +1,44 @@
+import type {Message} from '../messages.js';
+import type {Adapter, ModelReply, PreparedRequest, StreamEvent, ToolSchema} from '../providers/types.js';
+import {sendRequest, type HttpOptions, type RetryNotice} from '../providers/index.js';
+
+export interface SendIo {
+	signal: AbortSignal;
+	emit: (event: StreamEvent) => void;
+	/** Awaited before each physical retry. */
+	onRetry: (notice: RetryNotice) => Promise<void>;
+}
+
+/**
+ * How a turn reaches the model: `prepare` builds the request a
+ * `before_request` hook may change, `send` delivers it and returns the
+ * assembled reply. The built-in adapters speak HTTP; a provider worker
+ * speaks NDJSON (providers/worker-provider.ts).
+ */
+export interface ModelCaller {
+	readonly protocol: string;
+	readonly model: string;
+	prepare(messages: Message[], tools: ToolSchema[]): PreparedRequest;
+	send(request: PreparedRequest, io: SendIo): Promise<ModelReply>;
+}
+
+export function createHttpCaller(options: {adapter: Adapter; apiKey: string; model: string; http?: HttpOptions}): ModelCaller {
+	const {adapter} = options;
+	return {
+		protocol: adapter.protocol,
+		model: options.model,
+		prepare: (messages, tools) => adapter.prepare(messages, tools),
+		send: async (request, io) =>
+			sendRequest(
+				{
+					adapter,
+					apiKey: options.apiKey,
+					signal: io.signal,
+					emit: io.emit,
+					onRetry: io.onRetry,
+					...(options.http ? {httpOptions: options.http} : {}),
+				},
+				request,
+			),
+	};
+}

@@ -1,0 +1,266 @@
+import {open, rm, type FileHandle} from 'node:fs/promises';
+import {readFileSync, unlinkSync} from 'node:fs';
+import {hostname} from 'node:os';
+import {setTimeout as sleep} from 'node:timers/promises';
+import * as z from 'zod/mini';
+
+/** An unparsable lock younger than this may be mid-write; older, its writer died. */
+const unreadableStaleMs = 10_000;
+/** How often to look again while a lock is mid-write, being taken over, or (withLock) held. */
+const retryMs = 20;
+/** `acquireLock` looks again this many times (about 1 s in all) before giving up on a lock that is mid-write or changing hands. */
+const maxAttempts = 50;
+/** `withLock` waits at most this long for a holder to finish its short critical section. */
+const defaultWaitMs = 10_000;
+
+/**
+ * Lock and takeover files this process created and still holds, with their
+ * text. A file naming our own pid that is not in here was left by an earlier
+ * process that had the same pid (a new container after a crash often reuses
+ * it), so it is stale although our pid is alive.
+ */
+const heldHere = new Map<string, string>();
+
+const ownerSchema = z.object({
+	// Positive only: process.kill(0 or negative) would probe a whole process group.
+	pid: z.number().check(z.int(), z.positive()),
+	hostname: z.string(),
+	created: z.string(),
+});
+
+/** Why a lock could not be taken: another live process holds it, it is mid-write, or it kept changing hands. */
+export type LockBusy = {kind: 'held'; pid: number; hostname: string} | {kind: 'unreadable'} | {kind: 'changing'};
+
+type LockState = LockBusy | {kind: 'free'} | {kind: 'stale'};
+
+/** The lock at `path` is busy; `busy` says why, for a message in the caller's own words. */
+export class LockBusyError extends Error {
+	override name = 'LockBusyError';
+	constructor(
+		readonly path: string,
+		readonly busy: LockBusy,
+		message = `${path} is locked: ${describeBusy(busy)}`,
+	) {
+		super(message);
+	}
+}
+
+export interface FileLock {
+	readonly path: string;
+	/** Removes the lock if it is still ours; synchronous so it also runs on process exit. */
+	release(): void;
+}
+
+/**
+ * Takes the lock file `path` (exclusive create), or throws a LockBusyError:
+ * at once when a live process holds it, after about 1 s when it stays
+ * unreadable or keeps changing hands. For locks held for a long time
+ * (sessions), where waiting makes no sense.
+ *
+ * A lock whose process is gone from this host (or that names this process but
+ * is not one it holds), or that is unparsable and older than 10 s, is removed
+ * and the create retried. Removal happens only under `<lock>.takeover`
+ * (itself exclusive-created) and after looking again, so two processes never
+ * both take over: each may only remove a lock that is still stale, and then
+ * only one wins the create.
+ */
+export async function acquireLock(path: string): Promise<FileLock> {
+	const text = ownerText();
+	for (let attempt = 1; ; attempt++) {
+		const outcome = await tryLock(path, text);
+		if ('lock' in outcome) return outcome.lock;
+		if (outcome.busy.kind === 'held' || attempt >= maxAttempts) throw new LockBusyError(path, outcome.busy);
+		if (outcome.wait) await sleep(retryMs);
+	}
+}
+
+/**
+ * Runs `fn` holding the lock file `path`, waiting (polling) while another
+ * process holds it, for short critical sections several processes share.
+ * Gives up with a LockBusyError after `waitMs`.
+ */
+export async function withLock<T>(path: string, fn: () => Promise<T>, options: {waitMs?: number} = {}): Promise<T> {
+	const waitMs = options.waitMs ?? defaultWaitMs;
+	const text = ownerText();
+	const deadline = Date.now() + waitMs;
+	for (;;) {
+		const outcome = await tryLock(path, text);
+		if ('lock' in outcome) {
+			try {
+				return await fn();
+			} finally {
+				outcome.lock.release();
+			}
+		}
+
+		if (Date.now() >= deadline) {
+			throw new LockBusyError(
+				path,
+				outcome.busy,
+				`${path} is still locked after waiting ${waitMs / 1000} s: ${describeBusy(outcome.busy)}; try again, or delete it if no i is running`,
+			);
+		}
+
+		if (outcome.wait || outcome.busy.kind === 'held') await sleep(retryMs);
+	}
+}
+
+function describeBusy(busy: LockBusy): string {
+	switch (busy.kind) {
+		case 'held': {
+			return `held by process ${busy.pid}${busy.hostname === hostname() ? '' : ` on ${busy.hostname}`}`;
+		}
+
+		case 'unreadable': {
+			return 'the lock file is unreadable (its process may have died while writing it) and counts as stale 10 s after it was written';
+		}
+
+		case 'changing': {
+			return 'the lock kept changing hands';
+		}
+	}
+}
+
+function ownerText(): string {
+	return `${JSON.stringify({pid: process.pid, hostname: hostname(), created: new Date().toISOString()})}\n`;
+}
+
+/** One try: the lock, or why not and whether to pause before the next try (not after removing a stale lock). */
+async function tryLock(path: string, text: string): Promise<{lock: FileLock} | {busy: LockBusy; wait: boolean}> {
+	if (await createExclusive(path, text)) return {lock: holdLock(path, text)};
+	const state = await inspectLock(path);
+	switch (state.kind) {
+		case 'held':
+		case 'unreadable': {
+			return {busy: state, wait: true};
+		}
+
+		case 'stale': {
+			return {busy: {kind: 'changing'}, wait: !(await removeStaleLock(path, text))};
+		}
+
+		default: {
+			// Freed between the create and the look: try again at once.
+			return {busy: {kind: 'changing'}, wait: false};
+		}
+	}
+}
+
+async function createExclusive(path: string, text: string): Promise<boolean> {
+	let handle: FileHandle;
+	try {
+		handle = await open(path, 'wx');
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+		throw error;
+	}
+
+	// Registered before the text is written, so a concurrent look from this process never takes the file for a leftover.
+	heldHere.set(path, text);
+	try {
+		await handle.writeFile(text);
+		await handle.close();
+	} catch (error) {
+		await handle.close().catch(() => {});
+		await rm(path, {force: true});
+		heldHere.delete(path);
+		throw error;
+	}
+
+	return true;
+}
+
+/** Removes a takeover guard this process created. */
+async function removeGuard(path: string): Promise<void> {
+	await rm(path, {force: true});
+	heldHere.delete(path);
+}
+
+function holdLock(path: string, text: string): FileLock {
+	const onExit = () => removeIfOurs(path, text);
+	process.on('exit', onExit);
+	return {
+		path,
+		release() {
+			process.off('exit', onExit);
+			removeIfOurs(path, text);
+		},
+	};
+}
+
+function removeIfOurs(path: string, text: string): void {
+	try {
+		if (readFileSync(path, 'utf8') === text) unlinkSync(path);
+	} catch {
+		// A lock we fail to remove names a process that is gone by then, so the next opener takes it over.
+	}
+
+	if (heldHere.get(path) === text) heldHere.delete(path);
+}
+
+async function inspectLock(path: string): Promise<LockState> {
+	let handle: FileHandle;
+	try {
+		handle = await open(path, 'r');
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {kind: 'free'};
+		throw error;
+	}
+
+	let text: string;
+	let mtimeMs: number;
+	try {
+		mtimeMs = (await handle.stat()).mtimeMs;
+		text = await handle.readFile('utf8');
+	} finally {
+		await handle.close();
+	}
+
+	const owner = parseOwner(text);
+	if (!owner) return Date.now() - mtimeMs > unreadableStaleMs ? {kind: 'stale'} : {kind: 'unreadable'};
+	// A pid can only be checked on its own host; a lock from elsewhere counts as held.
+	if (owner.hostname === hostname()) {
+		const stale = owner.pid === process.pid ? heldHere.get(path) !== text : !isAlive(owner.pid);
+		if (stale) return {kind: 'stale'};
+	}
+
+	return {kind: 'held', pid: owner.pid, hostname: owner.hostname};
+}
+
+function parseOwner(text: string): z.infer<typeof ownerSchema> | null {
+	try {
+		const result = ownerSchema.safeParse(JSON.parse(text));
+		return result.success ? result.data : null;
+	} catch {
+		return null;
+	}
+}
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		// EPERM: alive but another user's.
+		return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+	}
+}
+
+/** Returns false when another process is mid-takeover, so the caller waits and looks again. */
+async function removeStaleLock(path: string, ownerText: string): Promise<boolean> {
+	const guard = `${path}.takeover`;
+	if (!(await createExclusive(guard, ownerText))) {
+		// A taker that died inside the section leaves its guard behind; it is judged like a lock.
+		if ((await inspectLock(guard)).kind === 'stale') await rm(guard, {force: true});
+		return false;
+	}
+
+	try {
+		// Look again under the guard: the lock may have been taken over and renewed since.
+		if ((await inspectLock(path)).kind === 'stale') await rm(path, {force: true});
+	} finally {
+		await removeGuard(guard);
+	}
+
+	return true;
+}

@@ -1,0 +1,62 @@
+import {TurnError} from '../errors.js';
+import type {ManifestHook, WorkerPool} from '../pool/types.js';
+import type {LifecycleEvent} from './event-names.js';
+
+/** A hook failed: its worker broke the protocol, timed out, or answered with an error frame. */
+export class HookError extends TurnError {
+	override name = 'HookError';
+	constructor(
+		message: string,
+		readonly event: LifecycleEvent,
+	) {
+		super(message);
+	}
+}
+
+export interface HookChain {
+	/** Whether any hook listens to `event`: callers skip building data nobody reads. */
+	has(event: LifecycleEvent): boolean;
+	/**
+	 * Runs the hooks for `event` in manifest order, each receiving the full
+	 * `data` the previous one returned (seed §6), and returns the last. With
+	 * no hooks it returns `data` itself.
+	 */
+	run(event: LifecycleEvent, data: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+export const emptyHookChain: HookChain = {
+	has: () => false,
+	run: async (_event, data) => data,
+};
+
+export function createHookChain(hooks: readonly ManifestHook[], pool: WorkerPool): HookChain {
+	if (hooks.length === 0) return emptyHookChain;
+	const listening = (event: LifecycleEvent) => hooks.filter(hook => hook.events.includes(event) || hook.events.includes('*'));
+	const cache = new Map<LifecycleEvent, ManifestHook[]>();
+	const hooksFor = (event: LifecycleEvent) => {
+		let found = cache.get(event);
+		if (!found) {
+			found = listening(event);
+			cache.set(event, found);
+		}
+
+		return found;
+	};
+
+	return {
+		has: event => hooksFor(event).length > 0,
+		async run(event, data) {
+			let current = data;
+			for (const hook of hooksFor(event)) {
+				try {
+					current = await pool.call(hook.worker, event, current);
+				} catch (error) {
+					const who = hook.module ? `the ${hook.module} module` : JSON.stringify(hook.worker.exec);
+					throw new HookError(`${event} hook of ${who} (${hook.manifest}) failed: ${(error as Error).message}`, event);
+				}
+			}
+
+			return current;
+		},
+	};
+}

@@ -1,0 +1,99 @@
+import * as z from 'zod/mini';
+import '../zod-english.js';
+import type {Message, UserContent} from '../messages.js';
+import {firstIssue, messageSchema, userContentSchema} from '../agent/session-schema.js';
+import type {LifecycleEvent} from './event-names.js';
+import {HookError} from './hook-chain.js';
+
+/**
+ * What the core reads back from the hooks whose answers change a turn. Hooks
+ * are trusted code, but a wrong shape is still a clear error naming the event,
+ * never a silent default.
+ */
+
+/** Seed §9: a system prompt replacement is 1–32000 characters. */
+export const MAX_SYSTEM_PROMPT_CHARS = 32_000;
+
+function read<T>(event: LifecycleEvent, schema: z.ZodMiniType<T>, data: Record<string, unknown>): T {
+	const parsed = schema.safeParse(data);
+	if (!parsed.success) throw new HookError(`${event} hook returned data the core cannot use: ${firstIssue(parsed.error)}`, event);
+	return parsed.data;
+}
+
+const systemPromptSchema = z.looseObject({prompt: z.string().check(z.minLength(1), z.maxLength(MAX_SYSTEM_PROMPT_CHARS))});
+
+export function readSystemPrompt(data: Record<string, unknown>): string {
+	return read('system_prompt', systemPromptSchema, data).prompt;
+}
+
+const userInputSchema = z.looseObject({content: userContentSchema});
+
+export function readUserInput(data: Record<string, unknown>): UserContent {
+	return read('user_input', userInputSchema, data).content as UserContent;
+}
+
+const messagesSchema = z.looseObject({messages: z.array(messageSchema)});
+
+/**
+ * `before_turn` may append steering or reference messages; the history it
+ * was given is a prefix that must come back unchanged (seed §7: the system
+ * prompt and history prefix are never rewritten).
+ */
+export function readBeforeTurn(data: Record<string, unknown>, given: readonly Message[]): Message[] {
+	const {messages} = read('before_turn', messagesSchema, data);
+	if (messages.length < given.length || given.some((message, index) => JSON.stringify(message) !== JSON.stringify(messages[index]))) {
+		throw new HookError('before_turn hook changed the history it was given; a hook may only append messages', 'before_turn');
+	}
+
+	return messages.slice(given.length) as Message[];
+}
+
+const budgetSchema = z.looseObject({fits: z.optional(z.boolean())});
+
+/** `context_budget` answers `fits`; a budget that says nothing leaves the request alone. */
+export function readBudgetFits(data: Record<string, unknown>): boolean {
+	return read('context_budget', budgetSchema, data).fits !== false;
+}
+
+const beforeRequestSchema = z.looseObject({
+	url: z.string(),
+	body: z.record(z.string(), z.unknown()),
+	request_meta: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+});
+
+/** `before_request` may change the body, never the origin the request goes to (seed §6). */
+export function readBeforeRequest(data: Record<string, unknown>, originalUrl: string): {url: string; body: Record<string, unknown>; requestMeta: Record<string, unknown> | null} {
+	const {url, body, request_meta: requestMeta} = read('before_request', beforeRequestSchema, data);
+	if (origin(url) !== origin(originalUrl)) {
+		throw new HookError(`before_request hook moved the request from ${origin(originalUrl)} to ${origin(url)}; a hook may change the body, not the origin`, 'before_request');
+	}
+
+	return {url, body, requestMeta: requestMeta ?? null};
+}
+
+function origin(url: string): string {
+	try {
+		const parsed = new URL(url);
+		return `${parsed.protocol}//${parsed.host}`;
+	} catch {
+		return `(not a URL: ${JSON.stringify(url.slice(0, 80))})`;
+	}
+}
+
+const beforeToolSchema = z.looseObject({name: z.string().check(z.minLength(1)), arguments: z.string()});
+
+export function readBeforeTool(data: Record<string, unknown>): {name: string; arguments: string} {
+	return read('before_tool', beforeToolSchema, data);
+}
+
+const afterToolSchema = z.looseObject({
+	output: z.string(),
+	images: z.optional(z.unknown()),
+	is_error: z.optional(z.boolean()),
+});
+
+/** `after_tool` may rewrite the output (images are checked after it, by the caller). */
+export function readAfterTool(data: Record<string, unknown>, wasError: boolean): {output: string; images: unknown; isError: boolean} {
+	const {output, images, is_error: isError} = read('after_tool', afterToolSchema, data);
+	return {output, images: images ?? [], isError: isError ?? wasError};
+}

@@ -1,0 +1,63 @@
+import {dirname, resolve} from 'node:path';
+import type {PlatformDirs} from '../config/dirs.js';
+import type {LoadedConfig} from '../config/load-config.js';
+import {UsageError} from '../errors.js';
+import type {LoadedPlugins} from '../pool/types.js';
+import {programArgv} from '../../runtime/program.js';
+import {BUILTIN_FILE, isBuiltinDescriptor, resolveBuiltin} from './builtin-descriptor.js';
+import {parseManifest} from './manifest-file.js';
+import {readJsonFile} from './read-json-file.js';
+import {resolveWorker} from './resolve-worker.js';
+
+export interface LoadPluginsOptions {
+	/** The argv that starts this program, for builtin descriptors; `programArgv()` unless a test names another. */
+	program?: readonly string[];
+}
+
+/**
+ * Loads the manifests the API config's `plugins` lists, in order (relative
+ * paths against the config file's folder): tools and hooks concatenate in
+ * that order, tool names are unique across all of them. The provider is the
+ * API config's own `provider` when it has one (seed §1: the explicit binding
+ * wins), else the one of the last manifest that declares one. `warnings`
+ * name profile modules that are not built yet; the caller prints them.
+ */
+export async function loadPlugins(
+	loaded: LoadedConfig,
+	dirs: PlatformDirs,
+	options: LoadPluginsOptions = {},
+): Promise<{plugins: LoadedPlugins; warnings: string[]}> {
+	const configFolder = dirname(loaded.path);
+	const plugins: LoadedPlugins = {tools: [], hooks: [], provider: null};
+	const warnings: string[] = [];
+	const declaredTools = new Map<string, string>();
+	const add = (part: LoadedPlugins) => {
+		plugins.tools.push(...part.tools);
+		plugins.hooks.push(...part.hooks);
+		plugins.provider = part.provider ?? plugins.provider;
+	};
+
+	for (const [index, entry] of loaded.config.plugins.entries()) {
+		const file = resolve(configFolder, entry);
+		const label = `manifest ${file}`;
+		const json = await readJsonFile(file, label);
+		if (json === undefined) {
+			const hint = entry.endsWith(BUILTIN_FILE) ? '; `i --runtime init` creates builtin.json in the config folder' : '';
+			throw new UsageError(`config ${loaded.path}: "plugins[${index}]": ${label} does not exist${hint}`);
+		}
+
+		const baseDir = dirname(file);
+		if (isBuiltinDescriptor(json)) {
+			const builtin = await resolveBuiltin(json, file, dirs.config_dir, options.program ?? programArgv());
+			warnings.push(...builtin.warnings);
+			add(await parseManifest(builtin.manifest, {label: builtin.label, file, baseDir, declaredTools, checkSchemas: false}));
+			add(await parseManifest({tools: builtin.tools}, {label: `builtin descriptor ${file}`, file, baseDir, declaredTools, checkSchemas: true}));
+		} else {
+			add(await parseManifest(json, {label, file, baseDir, declaredTools, checkSchemas: true}));
+		}
+	}
+
+	const explicit = loaded.config.provider;
+	if (explicit) plugins.provider = resolveWorker(explicit, configFolder, `config ${loaded.path}: "provider"`);
+	return {plugins, warnings};
+}

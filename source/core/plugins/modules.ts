@@ -1,0 +1,82 @@
+import type {LifecycleEvent} from '../hooks/event-names.js';
+
+/**
+ * The official plugin modules (seed §1, §4, §6–§10). Each runs as
+ * `i --runtime worker NAME` and speaks the same NDJSON protocol as any
+ * third-party worker, so bindings.json can replace it.
+ */
+export const moduleNames = ['prompts', 'approval', 'budget', 'compact', 'cache', 'responses', 'memory', 'skills', 'web', 'search', 'smoke'] as const;
+
+export type ModuleName = (typeof moduleNames)[number];
+
+export function isModuleName(name: string): name is ModuleName {
+	return (moduleNames as readonly string[]).includes(name);
+}
+
+/** A model-facing tool a module registers: only these three fields reach the model. */
+export interface ModuleTool {
+	name: string;
+	description: string;
+	parameters: Record<string, unknown>;
+}
+
+export interface OfficialModule {
+	/** Its worker ships in this build. Profiles naming an unbuilt module say so instead of silently running without it. */
+	built: boolean;
+	/** The tools it registers; null while the module is not built and its tools are not defined yet. */
+	tools: readonly ModuleTool[] | null;
+}
+
+export const officialModules: Record<ModuleName, OfficialModule> = {
+	// The system prompt from prompts.json (seed §4, §9).
+	prompts: {built: true, tools: []},
+	// The tool_approval policy from approval.json: mode ask|auto, deny_tools.
+	approval: {built: true, tools: []},
+	// Context budget measurement (seed §7).
+	budget: {built: false, tools: []},
+	// Compaction: cut point, summary, commit (seed §7).
+	compact: {built: false, tools: []},
+	// Prompt-cache preparation and observation (seed §8).
+	cache: {built: false, tools: []},
+	// The Responses wire transformation of requests and responses.
+	responses: {built: false, tools: []},
+	// Memory tools and background injection (seed §9).
+	memory: {built: false, tools: null},
+	// Skill tools and name/description injection (seed §9).
+	skills: {built: false, tools: null},
+	// Web search and fetch tools (seed §9).
+	web: {built: false, tools: null},
+	// glob and search became built-in tools: the module stays selectable but registers nothing.
+	search: {built: true, tools: []},
+	// The low-cost connectivity policy: no tools, output capped, tool calls rejected (seed §10).
+	smoke: {built: true, tools: []},
+};
+
+export interface ModuleHook {
+	module: ModuleName;
+	events: readonly LifecycleEvent[];
+}
+
+/**
+ * Every official hook entry, in the one order all profiles share; a profile
+ * keeps the entries of its modules. Hooks of one event run in this order, so
+ * a module whose work sits at two points of the chain has two entries.
+ */
+export const moduleHooks: readonly ModuleHook[] = [
+	{module: 'prompts', events: ['system_prompt']},
+	{module: 'memory', events: ['before_turn']},
+	{module: 'skills', events: ['before_turn']},
+	{module: 'budget', events: ['context_budget']},
+	{module: 'compact', events: ['compact_plan', 'before_compact', 'after_compact', 'before_compact_commit']},
+	// Policy edits, then the wire transformation, then cache preparation: seed §6 says the
+	// prefix must not be rewritten after the cache module predicted its classification.
+	{module: 'smoke', events: ['before_request']},
+	{module: 'responses', events: ['before_request']},
+	{module: 'cache', events: ['before_request', 'request_retry']},
+	// Seed §6: the cache observes a response before the protocol adapter (and the smoke
+	// policy) may reject it, so a rejected response is still counted.
+	{module: 'cache', events: ['after_response']},
+	{module: 'responses', events: ['after_response']},
+	{module: 'smoke', events: ['after_response']},
+	{module: 'approval', events: ['tool_approval']},
+];

@@ -1,0 +1,76 @@
+import {describeWorker, WorkerProcess} from './worker-process.js';
+import {WorkerError, type RequestContext, type WorkerPool} from './types.js';
+
+/** Seed §2: each call, from serialisation to the answer. */
+export const DEFAULT_CALL_TIMEOUT_MS = 15_000;
+
+export interface WorkerPoolOptions {
+	/** Sent at the top of every request frame (seed §3). */
+	context: RequestContext;
+	/** Every worker's whole environment: see workerEnvironment(). */
+	env: Record<string, string>;
+	/** The stderr each worker keeps (the config's io_limit_bytes); the rest is drained and counted. */
+	ioLimitBytes: number;
+	/** Per call, unless the call sets its own; tests shorten it. */
+	callTimeoutMs?: number;
+}
+
+/**
+ * The resident worker pool (seed §2): one process per (exec, cwd), started
+ * by the first call and kept until it fails or the pool closes. A failed
+ * worker is gone, its whole process group killed; nothing is retried, and
+ * the next call to its spec starts a fresh one.
+ *
+ * What counts as a failure, decided from §2: a timeout, the process ending,
+ * every protocol break, and also an error frame. §2 lists error frames with
+ * the failures and says failures evict, and a worker that reports an error
+ * may be in any state, so its next call gets a clean process. The exception
+ * is a request over 48 MiB (or not serialisable): it fails before a byte is
+ * written, the worker did nothing wrong and its stream is intact, so it stays.
+ *
+ * The process 'exit' event SIGKILLs every live worker group, so neither
+ * process.exit nor a normal end leaves workers behind; the SIGINT/SIGTERM
+ * handlers of the heads call close().
+ */
+export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
+	const workers = new Map<string, WorkerProcess>();
+	let closing: Promise<void> | undefined;
+	const killAll = () => {
+		for (const worker of workers.values()) worker.kill();
+	};
+
+	process.on('exit', killAll);
+	return {
+		call(spec, event, data, callOptions) {
+			if (closing) return Promise.reject(new WorkerError(`${describeWorker(spec)}: call "${event}" failed: the worker pool is closed`, 'spawn'));
+			const key = JSON.stringify([spec.exec, spec.cwd]);
+			let worker = workers.get(key);
+			if (worker === undefined) {
+				const started: WorkerProcess = new WorkerProcess({
+					spec,
+					context: options.context,
+					env: options.env,
+					ioLimitBytes: options.ioLimitBytes,
+					onEnd: () => {
+						if (workers.get(key) === started) workers.delete(key);
+					},
+				});
+				worker = started;
+				workers.set(key, worker);
+			}
+
+			return worker.call(event, data, callOptions?.timeoutMs ?? options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS);
+		},
+		close() {
+			if (closing === undefined) {
+				process.off('exit', killAll);
+				const all = [...workers.values()];
+				workers.clear();
+				// Each close SIGKILLs its group at once, then waits for the process to be reaped.
+				closing = Promise.all(all.map(worker => worker.close('the worker pool was closed'))).then(() => {});
+			}
+
+			return closing;
+		},
+	};
+}

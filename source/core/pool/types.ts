@@ -1,0 +1,84 @@
+import type {PlatformDirs} from '../config/dirs.js';
+
+/**
+ * A worker process as a manifest names it, resolved: `exec[0]` is an absolute
+ * program path (looked up on PATH or against `cwd`), `cwd` a canonical folder.
+ * The pool keeps one resident process per (exec, cwd).
+ */
+export interface WorkerSpec {
+	exec: string[];
+	cwd: string;
+}
+
+/**
+ * The platform context every request frame carries at top level (seed §3):
+ * the workspace, its stable ID and the four folders.
+ */
+export interface RequestContext {
+	workspace: string;
+	workspace_id: string;
+	paths: PlatformDirs;
+}
+
+export interface CallOptions {
+	/** The whole call: serialisation, the write and the wait (seed §2: 15 s). */
+	timeoutMs?: number;
+}
+
+/** Calls into resident NDJSON workers (seed §2). */
+export interface WorkerPool {
+	/**
+	 * Sends one request frame and resolves with the response's `data` object.
+	 * Any failure once the request is written (an error frame included)
+	 * evicts the worker; a request too large to send leaves it in place.
+	 */
+	call(spec: WorkerSpec, event: string, data: Record<string, unknown>, options?: CallOptions): Promise<Record<string, unknown>>;
+	/** Ends every worker (its whole process group). Idempotent. */
+	close(): Promise<void>;
+}
+
+export type WorkerFailureKind =
+	| 'spawn' // could not start
+	| 'exit' // the process ended (before or during a call)
+	| 'timeout' // the call took longer than its limit
+	| 'protocol' // a frame broke the protocol: not JSON, wrong ID, data not an object, too large, output outside a call
+	| 'error'; // the worker answered with an error frame
+
+/** A call failed. `message` names the worker (its argv and cwd) and what happened. */
+export class WorkerError extends Error {
+	override name = 'WorkerError';
+	constructor(
+		message: string,
+		readonly kind: WorkerFailureKind,
+	) {
+		super(message);
+	}
+}
+
+/** A tool an external manifest declares. Only name, description and parameters reach the model. */
+export interface ManifestTool {
+	name: string;
+	description: string;
+	parameters: Record<string, unknown>;
+	worker: WorkerSpec;
+	/** The official module it belongs to, for identification and bindings; never sent to the model. */
+	module?: string;
+	/** The manifest file it came from, for messages. */
+	manifest: string;
+}
+
+export interface ManifestHook {
+	/** Lifecycle event names, or `*` for all. */
+	events: string[];
+	worker: WorkerSpec;
+	module?: string;
+	manifest: string;
+}
+
+/** Everything the configured manifests declare, in manifest order. */
+export interface LoadedPlugins {
+	tools: ManifestTool[];
+	hooks: ManifestHook[];
+	/** The provider worker binding, or null for the built-in HTTP adapters. */
+	provider: WorkerSpec | null;
+}

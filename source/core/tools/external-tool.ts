@@ -1,0 +1,75 @@
+import * as z from 'zod/mini';
+import {toolEvent} from '../hooks/event-names.js';
+import {compileJsonSchema, describeSchemaErrors} from '../plugins/json-schema.js';
+import {WorkerError, type ManifestTool, type WorkerPool, type WorkerSpec} from '../pool/types.js';
+import {describeIssues} from './arguments.js';
+import {checkImageParts} from './images.js';
+import {ToolInputError, ToolRunError, type Tool, type ToolResult} from './types.js';
+
+/** A tool a manifest declares, run by its worker. The approval gate asks for every call unless --yolo. */
+export interface ExternalTool extends Tool {
+	readonly external: true;
+	readonly worker: WorkerSpec;
+}
+
+export function isExternalTool(tool: Tool): tool is ExternalTool {
+	return (tool as Partial<ExternalTool>).external === true;
+}
+
+// Seed §5: `output` must be a string and `images` may be left out; anything more is a worker bug worth naming.
+const responseSchema = z.strictObject({
+	output: z.string(),
+	images: z.optional(z.unknown()),
+});
+
+export function createExternalTool(tool: ManifestTool, pool: WorkerPool): ExternalTool {
+	// Compiled on the first call, not at start: ajv is only loaded once an external tool is used.
+	let validator: ReturnType<typeof compileJsonSchema> | undefined;
+	const where = `external tool "${tool.name}" (${tool.manifest})`;
+	return {
+		name: tool.name,
+		description: tool.description,
+		parameters: tool.parameters,
+		external: true,
+		worker: tool.worker,
+		async plan(args) {
+			validator ??= compileJsonSchema(tool.parameters);
+			let validate;
+			try {
+				validate = await validator;
+			} catch (error) {
+				throw new ToolRunError(`${where}: its "parameters" is not a valid JSON Schema (${(error as Error).message})`);
+			}
+
+			if (!validate(args)) throw new ToolInputError(`${tool.name}: ${describeSchemaErrors(validate.errors ?? [], 'arguments')}`);
+			return {
+				ask: {
+					title: `Run ${tool.name} (external tool)`,
+					detail: `${JSON.stringify(args, null, 2)}\n\nworker: ${JSON.stringify(tool.worker.exec)}\ncwd: ${tool.worker.cwd}`,
+				},
+				run: async () => callWorker(tool, pool, args, where),
+			};
+		},
+	};
+}
+
+async function callWorker(tool: ManifestTool, pool: WorkerPool, args: Record<string, unknown>, where: string): Promise<ToolResult> {
+	let data: Record<string, unknown>;
+	try {
+		data = await pool.call(tool.worker, toolEvent, {name: tool.name, arguments: args});
+	} catch (error) {
+		if (error instanceof WorkerError) throw new ToolRunError(`${where} failed: ${error.message}`);
+		throw error;
+	}
+
+	const parsed = responseSchema.safeParse(data);
+	if (!parsed.success) throw new ToolRunError(`${where} returned an invalid result: ${describeIssues(parsed.error.issues, data, 'its data')}`);
+	const {output, images} = parsed.data;
+	if (images === undefined) return {output};
+	try {
+		return {output, images: checkImageParts(images)};
+	} catch (error) {
+		if (error instanceof ToolRunError) throw new ToolRunError(`${where} returned a bad image: ${error.message}`);
+		throw error;
+	}
+}

@@ -1,0 +1,91 @@
+import {lstat, mkdir} from 'node:fs/promises';
+import {join, resolve} from 'node:path';
+import {resolveDirs} from '../core/config/dirs.js';
+import {configPath} from '../core/config/load-config.js';
+import {errorMessage, exitCodes} from '../core/errors.js';
+import {writeFileAtomic} from '../core/fs/atomic-write.js';
+import {BINDINGS_FILE} from '../core/plugins/bindings.js';
+import {BUILTIN_FILE, defaultBuiltinDescriptor} from '../core/plugins/builtin-descriptor.js';
+import {readJsonFile} from '../core/plugins/read-json-file.js';
+import {defaultSelection, SELECTION_FILE} from '../core/plugins/selection.js';
+import {writeErr, writeOut} from '../modes/output.js';
+
+/** What a person fills in before the first run; each with what it means and an example. */
+const modelFields = [
+	['protocol', '"openai", "deepseek", "anthropic" or "responses"', '"deepseek"'],
+	['model', 'the model name', '"deepseek-chat"'],
+	['api_key_env', 'the NAME of the environment variable holding the API key (never the key)', '"DEEPSEEK_API_KEY"'],
+] as const;
+
+/**
+ * `i --runtime init`: writes the plugin files of seed §1 into the config
+ * folder (the portable selection, this machine's bindings, the dynamic
+ * builtin descriptor) and, when there is no config.json, one that loads
+ * builtin.json. An existing file is never overwritten.
+ */
+export async function runCommand(args: string[]): Promise<number> {
+	if (args.length > 0) {
+		writeErr(`i: --runtime init takes no arguments (got ${args.join(' ')})\n`);
+		return exitCodes.usage;
+	}
+
+	try {
+		const dir = resolveDirs().config_dir;
+		await mkdir(dir, {recursive: true});
+		const files: Array<[string, unknown]> = [
+			[SELECTION_FILE, defaultSelection],
+			[BINDINGS_FILE, {}],
+			[BUILTIN_FILE, defaultBuiltinDescriptor],
+		];
+		for (const [name, content] of files) await createOnce(join(dir, name), content);
+
+		const config = configPath(undefined, dir);
+		if (await createOnce(config, {plugins: [BUILTIN_FILE]})) {
+			const width = Math.max(...modelFields.map(([name]) => name.length)) + 2;
+			writeOut(
+				`\nFill in the model in ${config} before running i:\n` +
+					modelFields.map(([name, meaning, example]) => `  "${name}"`.padEnd(width + 4) + `${meaning}, e.g. ${example}\n`).join('') +
+					`("base_url" is optional: the provider's default endpoint otherwise.)\n`,
+			);
+		} else if (!(await listsBuiltin(config, join(dir, BUILTIN_FILE)))) {
+			writeOut(`\n${config} does not list "${BUILTIN_FILE}" in "plugins"; add it there to run the configured plugin profile.\n`);
+		}
+
+		return exitCodes.ok;
+	} catch (error) {
+		writeErr(`i: --runtime init: ${errorMessage(error)}\n`);
+		return exitCodes.usage;
+	}
+}
+
+/** Writes `content` as JSON unless `path` exists; says which it did. Returns whether it wrote. */
+async function createOnce(path: string, content: unknown): Promise<boolean> {
+	if (await exists(path)) {
+		writeOut(`kept    ${path} (it exists)\n`);
+		return false;
+	}
+
+	await writeFileAtomic(path, `${JSON.stringify(content, null, 2)}\n`);
+	writeOut(`created ${path}\n`);
+	return true;
+}
+
+async function exists(path: string): Promise<boolean> {
+	try {
+		await lstat(path);
+		return true;
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+		throw error;
+	}
+}
+
+/** Whether an existing config's `plugins` names the builtin descriptor; an unreadable config is left to the next start to report. */
+async function listsBuiltin(config: string, builtin: string): Promise<boolean> {
+	try {
+		const plugins = ((await readJsonFile(config, `config ${config}`)) as {plugins?: unknown} | null)?.plugins;
+		return Array.isArray(plugins) && plugins.some(entry => typeof entry === 'string' && resolve(config, '..', entry) === builtin);
+	} catch {
+		return true;
+	}
+}

@@ -1,0 +1,63 @@
+import {realpath, stat} from 'node:fs/promises';
+import {resolve} from 'node:path';
+import {parseArgs} from 'node:util';
+import {dirEnvironmentVariables, resolveDirs, type PlatformDirs} from '../core/config/dirs.js';
+import {configPath} from '../core/config/load-config.js';
+import {moduleConfigPath} from '../core/config/module-config.js';
+import {validatePaths} from '../core/config/request-context.js';
+import {workspaceId, workspaceStateDir} from '../core/config/workspace-registry.js';
+import {errorMessage, exitCodes} from '../core/errors.js';
+import {officialWorkers} from './worker.js';
+
+interface ResolvedPaths extends PlatformDirs {
+	workspace: string;
+	workspace_id: string;
+	workspace_state_dir: string;
+	/** The config file the core and each official module would read (they may not exist). */
+	config_files: Record<string, string>;
+}
+
+/**
+ * `i --runtime paths [-C DIR] [--json]`: what this program resolves for a
+ * workspace (seed §3): its canonical path and ID (registered if new), the
+ * four folders, its state folder and the config files that would be read.
+ */
+export async function runCommand(args: string[]): Promise<number> {
+	try {
+		const {values} = parseArgs({args, options: {cwd: {type: 'string', short: 'C'}, json: {type: 'boolean'}}, strict: true, allowPositionals: false});
+		const resolved = await resolvePaths(values.cwd ?? '.');
+		process.stdout.write(values.json ? `${JSON.stringify(resolved)}\n` : plainLines(resolved));
+		return exitCodes.ok;
+	} catch (error) {
+		process.stderr.write(`i: --runtime paths: ${errorMessage(error)}\n`);
+		return exitCodes.usage;
+	}
+}
+
+async function resolvePaths(dir: string): Promise<ResolvedPaths> {
+	let workspace: string;
+	try {
+		workspace = await realpath(dir);
+		if (!(await stat(workspace)).isDirectory()) throw new Error('not a folder');
+	} catch (error) {
+		throw new Error(`workspace ${resolve(dir)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : errorMessage(error)}`);
+	}
+
+	const env = resolveDirs();
+	// The same rules a request's `paths` must meet, so a bad I_*_DIR shows here and not as failing workers.
+	const dirs = validatePaths(
+		Object.fromEntries(Object.entries(env).map(([key, path]) => [key, resolve(path)])),
+		key => dirEnvironmentVariables[key],
+	);
+	const id = await workspaceId(workspace, dirs);
+	const configFiles: Record<string, string> = {core: configPath(undefined, dirs.config_dir)};
+	for (const module of officialWorkers) configFiles[module] = moduleConfigPath(module, undefined, dirs);
+	return {workspace, workspace_id: id, ...dirs, workspace_state_dir: workspaceStateDir(dirs, id), config_files: configFiles};
+}
+
+function plainLines(resolved: ResolvedPaths): string {
+	const {config_files: configFiles, ...rest} = resolved;
+	const lines = Object.entries(rest).map(([key, value]) => `${key}: ${value}`);
+	for (const [module, path] of Object.entries(configFiles)) lines.push(`config.${module}: ${path}`);
+	return `${lines.join('\n')}\n`;
+}

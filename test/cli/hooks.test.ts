@@ -1,0 +1,249 @@
+import {test, before, after} from 'node:test';
+import assert from 'node:assert/strict';
+import {existsSync, readFileSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
+import {jsonEvents, makeSandbox, runCli, type Sandbox} from '../helpers/cli.js';
+
+const lifecycle = fileURLToPath(new URL('../../../test/fixtures/workers/lifecycle.py', import.meta.url));
+const providerWorker = fileURLToPath(new URL('../../../test/fixtures/workers/provider.py', import.meta.url));
+
+let mock: MockProvider;
+before(async () => {
+	mock = await startMockProvider();
+});
+after(async () => mock.close());
+
+interface Box extends Sandbox {
+	log(): Array<{worker: string; event: string; data: any; workspace_id: string}>;
+	plan(plan: Record<string, Record<string, unknown>>): void;
+}
+
+/** A sandbox whose config loads hook workers from a manifest: `hooks` lists [name, events]. */
+function sandbox(hooks: Array<[string, string[]]> = [['a', ['*']]], extra: Record<string, unknown> = {}, tools: unknown[] = []): Box {
+	const box = makeSandbox();
+	writeFileSync(
+		join(box.configDir, 'hooks.json'),
+		JSON.stringify({hooks: hooks.map(([name, events]) => ({events, exec: ['python3', lifecycle, name]})), tools}),
+	);
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', max_retries: 2, plugins: ['hooks.json'], ...extra});
+	return Object.assign(box, {
+		log: () => {
+			const path = join(box.workspace, '.lifecycle.log');
+			return existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').map(line => JSON.parse(line)) : [];
+		},
+		plan: (plan: Record<string, Record<string, unknown>>) => writeFileSync(join(box.workspace, '.lifecycle.json'), JSON.stringify(plan)),
+	});
+}
+
+const readCall = (id: string) => ({id, name: 'read', arguments: JSON.stringify({files: [{path: 'a.txt'}]})});
+
+test('every lifecycle event is raised at its moment, in order, with the workspace identity', async () => {
+	const box = sandbox();
+	writeFileSync(join(box.workspace, 'a.txt'), 'alpha\n');
+	mock.enqueue({status: 503, headers: {'retry-after': '0'}}, {toolCalls: [readCall('r1')]}, {text: 'done'});
+	const run = await runCli(['-p', 'go', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	const events = box.log().map(entry => entry.event);
+	assert.deepEqual(events, [
+		'session_load',
+		'system_prompt',
+		'user_input',
+		'before_turn',
+		'before_save',
+		'after_save',
+		'context_budget',
+		'before_request',
+		'request_retry',
+		'after_response',
+		'before_tool',
+		'tool_approval',
+		'after_tool',
+		'before_save',
+		'after_save',
+		'context_budget',
+		'before_request',
+		'after_response',
+		'before_save',
+		'after_save',
+		'finish',
+	]);
+	const ids = new Set(box.log().map(entry => entry.workspace_id));
+	assert.equal(ids.size, 1);
+	assert.match([...ids][0]!, /^[0-9a-f-]{36}$/);
+	const beforeTool = box.log().find(entry => entry.event === 'before_tool')!;
+	assert.equal(typeof beforeTool.data.arguments, 'string', 'before_tool gets the raw JSON string');
+	const approval = box.log().find(entry => entry.event === 'tool_approval')!;
+	assert.deepEqual(approval.data.arguments, {files: [{path: 'a.txt'}]}, 'tool_approval gets the parsed object');
+});
+
+test('hooks chain in manifest order, each receiving the previous one\'s full data', async () => {
+	const box = sandbox([
+		['first', ['user_input']],
+		['second', ['user_input']],
+	]);
+	box.plan({first: {user_input: {tag: 'first', set: {content: 'rewritten by first'}}}, second: {user_input: {tag: 'second'}}});
+	mock.enqueue({text: 'ok'});
+	const before = mock.requests.length;
+	const run = await runCli(['-p', 'original', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	const second = box.log().find(entry => entry.worker === 'second')!;
+	assert.deepEqual(second.data.tags, ['first']);
+	assert.equal(second.data.content, 'rewritten by first');
+	assert.match(JSON.stringify(mock.requests[before]!.body.messages), /rewritten by first/);
+});
+
+test('system_prompt replaces the prompt of a new session; a failing start hook vetoes the start with exit 3', async () => {
+	const box = sandbox([['p', ['system_prompt']]]);
+	box.plan({p: {system_prompt: {set: {prompt: 'You are a test prompt.'}}}});
+	mock.enqueue({text: 'ok'});
+	const before = mock.requests.length;
+	assert.equal((await runCli(['-p', 'x', '-C', box.workspace], {env: box.env})).code, 0);
+	assert.deepEqual(mock.requests[before]!.body.messages[0], {role: 'system', content: 'You are a test prompt.'});
+
+	box.plan({p: {system_prompt: {fail: 'no prompt for you'}}});
+	const vetoed = await runCli(['-p', 'x', '-C', box.workspace], {env: box.env});
+	assert.equal(vetoed.code, 3);
+	assert.match(vetoed.stderr, /vetoed the start: system_prompt hook .* failed: .*no prompt for you/);
+});
+
+test('before_tool may replace the call, and after_tool may rewrite the output', async () => {
+	const box = sandbox([['t', ['before_tool', 'after_tool']]]);
+	writeFileSync(join(box.workspace, 'a.txt'), 'alpha\n');
+	writeFileSync(join(box.workspace, 'b.txt'), 'bravo\n');
+	box.plan({t: {before_tool: {set: {arguments: JSON.stringify({files: [{path: 'b.txt'}]})}}}});
+	mock.enqueue({toolCalls: [readCall('r1')]}, {text: 'ok'});
+	let before = mock.requests.length;
+	assert.equal((await runCli(['-p', 'x', '-C', box.workspace], {env: box.env})).code, 0);
+	let tool = mock.requests[before + 1]!.body.messages.find((message: any) => message.role === 'tool');
+	assert.match(tool.content, /bravo/);
+
+	box.plan({t: {after_tool: {set: {output: 'redacted by policy'}}}});
+	mock.enqueue({toolCalls: [readCall('r2')]}, {text: 'ok'});
+	before = mock.requests.length;
+	assert.equal((await runCli(['-p', 'x', '-C', box.workspace], {env: box.env})).code, 0);
+	tool = mock.requests[before + 1]!.body.messages.find((message: any) => message.role === 'tool');
+	assert.equal(tool.content, 'redacted by policy');
+});
+
+test('tool_approval: deny stops a free tool, allow lets an edit run, an invalid answer never allows', async () => {
+	const box = sandbox([['g', ['tool_approval']]]);
+	writeFileSync(join(box.workspace, 'a.txt'), 'alpha\n');
+	const edit = {id: 'e1', name: 'edit', arguments: JSON.stringify({path: 'a.txt', old_text: 'alpha', new_text: 'omega'})};
+	box.plan({g: {tool_approval: {set: {decision: 'deny'}}}});
+	mock.enqueue({toolCalls: [readCall('r1')]}, {text: 'ok'});
+	let run = await runCli(['-p', 'x', '-C', box.workspace], {env: box.env});
+	assert.match(run.stderr, /not run: .*denied by the approval policy/);
+
+	box.plan({g: {tool_approval: {set: {decision: 'allow'}}}});
+	mock.enqueue({toolCalls: [edit]}, {text: 'ok'});
+	run = await runCli(['-p', 'x', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	assert.equal(readFileSync(join(box.workspace, 'a.txt'), 'utf8'), 'omega\n');
+
+	box.plan({g: {tool_approval: {set: {decision: 'sure'}}}});
+	mock.enqueue({toolCalls: [readCall('r3')]}, {text: 'ok'});
+	run = await runCli(['-p', 'x', '--yolo', '-C', box.workspace], {env: box.env});
+	assert.match(run.stderr, /not run: .*approval policy failed/);
+});
+
+test('before_request may change the body but not the origin; request_meta never reaches the model and after_response sees it', async () => {
+	const box = sandbox([['r', ['before_request', 'after_response']]]);
+	box.plan({r: {before_request: {set: {request_meta: {trace: 't-1'}}}}});
+	mock.enqueue({text: 'ok'});
+	let before = mock.requests.length;
+	let run = await runCli(['-p', 'x', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	assert.doesNotMatch(JSON.stringify(mock.requests[before]!.body), /t-1|request_meta/);
+	const seen = box.log().find(entry => entry.event === 'after_response')!;
+	assert.deepEqual(seen.data.request_meta, {trace: 't-1'});
+	assert.equal(seen.data.response.message.content, 'ok');
+
+	const log = box.log().find(entry => entry.event === 'before_request')!;
+	box.plan({r: {before_request: {set: {body: {...log.data.body, temperature: 0.25}}}}});
+	mock.enqueue({text: 'ok'});
+	before = mock.requests.length;
+	run = await runCli(['-p', 'x', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	assert.equal(mock.requests[before]!.body.temperature, 0.25);
+
+	box.plan({r: {before_request: {set: {url: 'http://198.51.100.7/v1/chat/completions'}}}});
+	before = mock.requests.length;
+	run = await runCli(['-p', 'x', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 1);
+	assert.match(run.stderr, /may change the body, not the origin/);
+	assert.equal(mock.requests.length, before, 'nothing was sent');
+});
+
+test('before_turn may append but never rewrite the history', async () => {
+	const box = sandbox([['s', ['before_turn']]]);
+	box.plan({s: {before_turn: {set: {messages: [{role: 'user', content: 'forged'}]}}}});
+	const run = await runCli(['-p', 'x', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 1);
+	assert.match(run.stderr, /may only append messages/);
+});
+
+test('an external tool always asks: denied in print mode, run with --yolo, its output goes back to the model', async () => {
+	const tool = {name: 'shout', description: 'Shout a word', parameters: {type: 'object', properties: {word: {type: 'string'}}, required: ['word'], additionalProperties: false}, exec: ['python3', lifecycle, 'tool']};
+	const box = sandbox([], {}, [tool]);
+	const call = {id: 'x1', name: 'shout', arguments: JSON.stringify({word: 'hey'})};
+	mock.enqueue({toolCalls: [call]}, {text: 'ok'});
+	let before = mock.requests.length;
+	let run = await runCli(['-p', 'x', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	assert.match(run.stderr, /not run: .*shout/);
+	const shout = mock.requests[before]!.body.tools.find((item: any) => item.function.name === 'shout');
+	assert.deepEqual(Object.keys(shout.function).sort(), ['description', 'name', 'parameters'], 'only name, description and parameters reach the model');
+	assert.doesNotMatch(JSON.stringify(shout), /python3|lifecycle/);
+	assert.equal(box.log().length, 0, 'the worker was never called');
+
+	mock.enqueue({toolCalls: [call]}, {text: 'ok'});
+	before = mock.requests.length;
+	run = await runCli(['-p', 'x', '--yolo', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	const result = mock.requests[before + 1]!.body.messages.find((message: any) => message.role === 'tool');
+	assert.equal(result.content, 'external says: {"word": "hey"}');
+	assert.deepEqual(box.log()[0]!.data, {name: 'shout', arguments: {word: 'hey'}});
+});
+
+test('a hook worker that dies mid-turn fails the turn, keeps the last checkpoint, and the next run starts a fresh worker', async () => {
+	const box = sandbox([['d', ['before_request']]]);
+	const session = join(box.root, 's.json');
+	box.plan({d: {before_request: {exit: true}}});
+	const run = await runCli(['-p', 'one', '--session', session, '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 1);
+	assert.match(run.stderr, /before_request hook .* failed/);
+	const steps = readFileSync(session, 'utf8').trim().split('\n').slice(1).map(line => JSON.parse(line));
+	assert.deepEqual(steps.flatMap(step => step.messages.map((message: any) => message.role)), ['system', 'user']);
+
+	box.plan({});
+	mock.enqueue({text: 'fine now'});
+	const again = await runCli(['-p', 'two', '--session', session, '-C', box.workspace], {env: box.env});
+	assert.equal(again.code, 0, again.stderr);
+	assert.equal(again.stdout, 'fine now\n');
+});
+
+test('a provider worker answers instead of the HTTP adapters, with no API key in its environment', async () => {
+	const box = makeSandbox();
+	box.writeConfig({protocol: 'my-own-protocol', model: 'local-model', provider: {exec: ['python3', providerWorker]}, api_key_env: undefined});
+	writeFileSync(
+		join(box.workspace, '.provider.json'),
+		JSON.stringify([
+			{message: {content: null, tool_calls: [{id: 'p1', type: 'function', function: {name: 'glob', arguments: '{"pattern":"*.txt"}'}}]}, finish_reason: 'tool_calls'},
+			{message: {content: 'provider says hi'}, finish_reason: 'stop', usage: {input: 10, output: 3}},
+		]),
+	);
+	writeFileSync(join(box.workspace, 'n.txt'), 'x');
+	const run = await runCli(['-p', 'hello', '--json', '-C', box.workspace], {env: {...box.env, SECRET_CANARY: 'do-not-leak'}});
+	assert.equal(run.code, 0, run.stderr);
+	const events = jsonEvents(run.stdout);
+	assert.equal(events.filter(event => event.type === 'text_delta').map(event => event.text).join(''), 'provider says hi');
+	const log = readFileSync(join(box.workspace, '.provider.log'), 'utf8').trim().split('\n').map(line => JSON.parse(line));
+	assert.equal(log.length, 2);
+	assert.equal(log[0].event, 'provider');
+	assert.equal(log[0].data.protocol, 'my-own-protocol');
+	assert.equal(log[0].data.body.model, 'local-model');
+	assert.match(JSON.stringify(log[1].data.body.messages), /n\.txt/);
+	assert.ok(!log[0].env.includes('SECRET_CANARY') && !log[0].env.includes('TEST_API_KEY'));
+});

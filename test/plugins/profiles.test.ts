@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import {join} from 'node:path';
+import {test} from 'node:test';
+import {readBindings, type Bindings} from '../../source/core/plugins/bindings.js';
+import {generateManifest} from '../../source/core/plugins/generate-manifest.js';
+import {moduleNames, officialModules} from '../../source/core/plugins/modules.js';
+import {profileModules, profileNames, profiles} from '../../source/core/plugins/profiles.js';
+import {readSelection} from '../../source/core/plugins/selection.js';
+import {rejectsWith, tempRoot, writeJson} from './helpers.js';
+
+const program = ['/usr/bin/node', '/opt/i/cli.js'];
+const official = (module: string) => [...program, '--runtime', 'worker', module];
+
+/** Binding every module makes every hook entry appear, built or not: the whole order is visible. */
+const everyModuleBound: Bindings = Object.fromEntries(moduleNames.map(module => [module, {exec: [`/bin/${module}`], cwd: '/c'}]));
+
+test('the profiles of seed §1 and §10 exist', () => {
+	assert.deepEqual(profileNames.toSorted(), [
+		'approval',
+		'budget',
+		'cache',
+		'compact',
+		'full',
+		'memory',
+		'responses',
+		'responses-budget',
+		'responses-compact',
+		'search',
+		'skills',
+		'smoke',
+		'standard',
+		'web',
+	]);
+	assert.deepEqual(profiles.compact, ['budget', 'compact']);
+	assert.deepEqual(profiles['responses-compact'], ['responses', 'budget', 'compact']);
+	assert.ok(!(profiles.full as readonly string[]).includes('smoke'), 'the smoke policy is a profile of its own');
+	assert.ok((profiles.standard as readonly string[]).includes('prompts'), 'the default manifest selects the system prompt (seed §4)');
+});
+
+test('full orders hooks by seed §6: cache preparation after the wire transformation, cache observation before the adapter', () => {
+	const {manifest} = generateManifest({profile: 'full', program, bindings: everyModuleBound});
+	assert.deepEqual(
+		manifest.hooks.map(hook => [hook.module, hook.events.join(',')]),
+		[
+			['prompts', 'system_prompt'],
+			['memory', 'before_turn'],
+			['skills', 'before_turn'],
+			['budget', 'context_budget'],
+			['compact', 'compact_plan,before_compact,after_compact,before_compact_commit'],
+			['responses', 'before_request'],
+			['cache', 'before_request,request_retry'],
+			['cache', 'after_response'],
+			['responses', 'after_response'],
+			['approval', 'tool_approval'],
+		],
+	);
+	const chain = (event: string) => manifest.hooks.filter(hook => (hook.events as string[]).includes(event)).map(hook => hook.module);
+	assert.deepEqual(chain('before_request'), ['responses', 'cache']);
+	assert.deepEqual(chain('after_response'), ['cache', 'responses']);
+	for (const hook of manifest.hooks) assert.deepEqual(hook.exec, [`/bin/${hook.module}`]);
+});
+
+test('standard is full without the Responses transformation', () => {
+	assert.deepEqual(
+		profiles.standard,
+		profiles.full.filter(module => module !== 'responses'),
+	);
+	const full = generateManifest({profile: 'full', program, bindings: everyModuleBound}).manifest;
+	const standard = generateManifest({profile: 'standard', program, bindings: everyModuleBound}).manifest;
+	assert.deepEqual(
+		standard.hooks,
+		full.hooks.filter(hook => hook.module !== 'responses'),
+	);
+});
+
+test('built modules run this program as `--runtime worker NAME`; unbuilt ones are named in a warning, never skipped silently', () => {
+	const {manifest, warnings} = generateManifest({profile: 'standard', program});
+	const built = profiles.standard.filter(module => officialModules[module].built);
+	const unbuilt = profiles.standard.filter(module => !officialModules[module].built);
+	assert.deepEqual(manifest.hooks, [
+		{events: ['system_prompt'], exec: official('prompts'), module: 'prompts'},
+		{events: ['tool_approval'], exec: official('approval'), module: 'approval'},
+	]);
+	assert.ok(built.includes('prompts') && built.includes('approval'));
+	assert.equal(warnings.length, 1);
+	assert.match(warnings[0]!, /^modules .* are not built yet; the standard profile runs without them$/);
+	for (const module of unbuilt) assert.ok(warnings[0]!.includes(`"${module}"`), `${module} named in ${warnings[0]}`);
+
+	assert.deepEqual(generateManifest({profile: 'budget', program}).warnings, ['module "budget" is not built yet; the budget profile runs without it']);
+	assert.deepEqual(generateManifest({profile: 'search', program}), {manifest: {tools: [], hooks: []}, warnings: []});
+});
+
+test('the smoke profile runs the smoke worker on both sides of the request', () => {
+	const {manifest, warnings} = generateManifest({profile: 'smoke', program});
+	assert.deepEqual(warnings, []);
+	assert.deepEqual(manifest.hooks, [
+		{events: ['before_request'], exec: official('smoke'), module: 'smoke'},
+		{events: ['after_response'], exec: official('smoke'), module: 'smoke'},
+	]);
+});
+
+test('disabled modules are left out', () => {
+	assert.deepEqual(profileModules('standard', ['web', 'approval']), ['prompts', 'budget', 'compact', 'cache', 'memory', 'skills', 'search']);
+	const {manifest, warnings} = generateManifest({profile: 'standard', program, disabled: ['budget', 'compact', 'cache', 'memory', 'skills', 'web', 'prompts']});
+	assert.deepEqual(warnings, []);
+	assert.deepEqual(
+		manifest.hooks.map(hook => hook.module),
+		['approval'],
+	);
+});
+
+test('a binding replaces every entry of its module, built or not; the provider binding sets the top-level provider', () => {
+	const cache = {exec: ['/opt/cache-worker', '--fast'], cwd: '/etc/i'};
+	const approval = {exec: ['/opt/approve'], cwd: '/etc/i'};
+	const provider = {exec: ['/opt/provider'], cwd: '/etc/i'};
+	const {manifest, warnings} = generateManifest({profile: 'full', program, bindings: {cache, approval, provider}});
+	const cacheHooks = manifest.hooks.filter(hook => hook.module === 'cache');
+	assert.equal(cacheHooks.length, 2);
+	for (const hook of cacheHooks) assert.deepEqual({exec: hook.exec, cwd: hook.cwd}, cache);
+	assert.deepEqual(
+		manifest.hooks.filter(hook => hook.module === 'approval'),
+		[{events: ['tool_approval'], ...approval, module: 'approval'}],
+	);
+	assert.deepEqual(manifest.hooks.find(hook => hook.module === 'prompts')?.exec, official('prompts'));
+	assert.deepEqual(manifest.provider, provider);
+	assert.ok(!warnings[0]!.includes('"cache"'), 'a bound module is not reported missing');
+});
+
+test('a bound module whose tools are not defined yet says that only its hooks are registered', () => {
+	const {manifest, warnings} = generateManifest({profile: 'memory', program, bindings: {memory: {exec: ['/opt/memory'], cwd: '/c'}}});
+	assert.deepEqual(manifest.hooks, [{events: ['before_turn'], exec: ['/opt/memory'], cwd: '/c', module: 'memory'}]);
+	assert.deepEqual(warnings, ['module "memory" is not built yet, so its tools are not defined; its binding in bindings.json registers only its hooks']);
+});
+
+test('bindings.json: relative and missing cwd resolve against the config folder; a missing file binds nothing', async t => {
+	const {dirs} = tempRoot(t);
+	assert.deepEqual(await readBindings(dirs.config_dir), {});
+	writeJson(join(dirs.config_dir, 'bindings.json'), {compact: {exec: ['./w'], cwd: 'workers'}, provider: {exec: ['p']}});
+	assert.deepEqual(await readBindings(dirs.config_dir), {
+		compact: {exec: ['./w'], cwd: join(dirs.config_dir, 'workers')},
+		provider: {exec: ['p'], cwd: dirs.config_dir},
+	});
+});
+
+test('bindings.json is validated strictly, naming the file and the binding', async t => {
+	const {dirs} = tempRoot(t);
+	const path = join(dirs.config_dir, 'bindings.json');
+	const cases: Array<[unknown, string]> = [
+		[{compat: {exec: ['w']}}, 'unknown module "compat"; bindable: prompts, approval,'],
+		[{compact: {exec: []}}, '"compact": exec must list at least 1 item'],
+		[{compact: {exec: ['w'], env: {}}}, '"compact": unknown field "env"'],
+		[{compact: 'w'}, '"compact": the binding must be an object'],
+		[[], 'must be a JSON object'],
+	];
+	for (const [content, message] of cases) {
+		writeJson(path, content);
+		await rejectsWith(readBindings(dirs.config_dir), `bindings ${path}: ${message}`);
+	}
+});
+
+test('plugins.json: a missing file selects standard; names are validated', async t => {
+	const {dirs} = tempRoot(t);
+	assert.deepEqual(await readSelection(dirs.config_dir), {profile: 'standard', disabled: []});
+	const path = join(dirs.config_dir, 'plugins.json');
+	writeJson(path, {profile: 'full', disabled: ['web', 'responses']});
+	assert.deepEqual(await readSelection(dirs.config_dir), {profile: 'full', disabled: ['web', 'responses']});
+	writeJson(path, {profile: 'compact'});
+	assert.deepEqual(await readSelection(dirs.config_dir), {profile: 'compact', disabled: []});
+	const cases: Array<[unknown, string]> = [
+		[{profile: 'stadnard'}, '"profile" "stadnard" is not a profile; profiles: full, standard,'],
+		[{profile: 'standard', disabled: ['webb', 'web', 'x']}, '"disabled" names "webb", "x", not modules; modules: prompts,'],
+		[{profile: 'standard', enabled: []}, 'unknown field "enabled"'],
+		[{disabled: []}, 'profile is required'],
+	];
+	for (const [content, message] of cases) {
+		writeJson(path, content);
+		await rejectsWith(readSelection(dirs.config_dir), `plugin selection ${path}: ${message}`);
+	}
+});

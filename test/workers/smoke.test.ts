@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import {writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {test} from 'node:test';
+import {makeFolders, startOfficialWorker, type FrameWorker} from './frame-worker.js';
+
+const tools = {
+	tools: [{type: 'function', function: {name: 'read', parameters: {type: 'object'}}}],
+	tool_choice: 'auto',
+	parallel_tool_calls: true,
+};
+
+async function prepare(worker: FrameWorker, protocol: string, body: Record<string, unknown>) {
+	const data = {url: 'https://api.example.test/v1/x', protocol, model: 'm', body};
+	const response = await worker.request({id: 1, event: 'before_request', data});
+	assert.ok(response.data, response.error);
+	assert.deepEqual({...response.data, body: undefined}, {...data, body: undefined});
+	return response.data.body as Record<string, unknown>;
+}
+
+test('smoke removes the tools and caps output at 32 tokens in each protocol\'s own field', async t => {
+	const folders = await makeFolders(t);
+	const worker = startOfficialWorker(t, 'smoke', [], {env: folders.env});
+	const messages = [{role: 'user', content: 'ping'}];
+	assert.deepEqual(await prepare(worker, 'openai', {model: 'm', messages, ...tools}), {model: 'm', messages, max_completion_tokens: 32});
+	assert.deepEqual(await prepare(worker, 'deepseek', {model: 'm', messages, ...tools, max_tokens: 4096}), {model: 'm', messages, max_tokens: 32});
+	assert.deepEqual(await prepare(worker, 'anthropic', {model: 'm', messages, ...tools, max_tokens: 8192, system: 's'}), {
+		model: 'm',
+		messages,
+		max_tokens: 32,
+		system: 's',
+	});
+	assert.deepEqual(await prepare(worker, 'responses', {model: 'm', input: [], ...tools, max_output_tokens: 100}), {model: 'm', input: [], max_output_tokens: 32});
+	const exit = await worker.close();
+	assert.equal(exit.code, 0, exit.stderr);
+	assert.equal(exit.stderr, '');
+});
+
+test('smoke lowers a larger cap but never raises a smaller one; openai with max_tokens keeps that field', async t => {
+	const folders = await makeFolders(t);
+	const worker = startOfficialWorker(t, 'smoke', [], {env: folders.env});
+	assert.deepEqual(await prepare(worker, 'anthropic', {max_tokens: 10}), {max_tokens: 10});
+	assert.deepEqual(await prepare(worker, 'responses', {max_output_tokens: 32}), {max_output_tokens: 32});
+	assert.deepEqual(await prepare(worker, 'openai', {max_completion_tokens: 33}), {max_completion_tokens: 32});
+	assert.deepEqual(await prepare(worker, 'openai', {max_tokens: 500}), {max_tokens: 32});
+	assert.deepEqual(await prepare(worker, 'openai', {max_tokens: 5}), {max_tokens: 5});
+	assert.deepEqual(await prepare(worker, 'deepseek', {max_tokens: 'lots'}), {max_tokens: 32});
+	const unknown = await worker.request({id: 2, event: 'before_request', data: {url: 'u', protocol: 'gemini', model: 'm', body: {}}});
+	assert.equal(unknown.error, 'smoke policy: unknown protocol "gemini"; it caps output for openai, deepseek, anthropic, responses');
+	await worker.close();
+});
+
+test('smoke --output-cap accepts 1 and 1024, refuses 0, 1025 and non-numbers (exit 2)', async t => {
+	const folders = await makeFolders(t);
+	for (const cap of [1, 1024]) {
+		const worker = startOfficialWorker(t, 'smoke', ['--output-cap', String(cap)], {env: folders.env});
+		assert.deepEqual(await prepare(worker, 'deepseek', {max_tokens: 4096}), {max_tokens: cap});
+		assert.deepEqual(await prepare(worker, 'anthropic', {max_tokens: 2}), {max_tokens: Math.min(2, cap)});
+		await worker.close();
+	}
+
+	for (const cap of ['0', '1025', '-1', '3.5', 'ten', '']) {
+		const exit = await startOfficialWorker(t, 'smoke', [`--output-cap=${cap}`], {env: folders.env}).close();
+		assert.equal(exit.code, 2, cap);
+		assert.equal(exit.stderr, `i: worker smoke: --output-cap must be a whole number of tokens from 1 to 1024 (got "${cap}")\n`);
+		assert.deepEqual(exit.frames, []);
+	}
+});
+
+test('smoke.json sets the cap; --output-cap wins over it', async t => {
+	const folders = await makeFolders(t);
+	await writeFile(join(folders.config, 'smoke.json'), JSON.stringify({output_cap: 1024}));
+	const configured = startOfficialWorker(t, 'smoke', [], {env: folders.env});
+	assert.deepEqual(await prepare(configured, 'responses', {}), {max_output_tokens: 1024});
+	await configured.close();
+	const flagged = startOfficialWorker(t, 'smoke', ['--output-cap', '7'], {env: folders.env});
+	assert.deepEqual(await prepare(flagged, 'responses', {}), {max_output_tokens: 7});
+	await flagged.close();
+
+	await writeFile(join(folders.config, 'smoke.json'), JSON.stringify({output_cap: 1025}));
+	const invalid = startOfficialWorker(t, 'smoke', [], {env: folders.env});
+	const response = await invalid.request({id: 1, event: 'before_request', data: {url: 'u', protocol: 'openai', model: 'm', body: {}}});
+	assert.match(response.error, new RegExp(`^smoke config ${join(folders.config, 'smoke.json')}: field "output_cap": `));
+	await invalid.close();
+});
+
+test('smoke refuses a response with tool calls and passes one without', async t => {
+	const folders = await makeFolders(t);
+	const worker = startOfficialWorker(t, 'smoke', [], {env: folders.env});
+	const refusal = 'smoke policy: the model returned tool calls, which this policy refuses';
+	const respond = (message: Record<string, unknown>) =>
+		worker.request({id: 9, event: 'after_response', data: {response: {message, finishReason: 'stop'}, request_meta: {attempt: 1}}});
+
+	const plain = {role: 'assistant', content: 'pong'};
+	assert.deepEqual(await respond(plain), {id: 9, data: {response: {message: plain, finishReason: 'stop'}, request_meta: {attempt: 1}}});
+	assert.deepEqual((await respond({...plain, tool_calls: []})).data.response.message.tool_calls, []);
+	const call = {id: 'c1', type: 'function', function: {name: 'read', arguments: '{}'}};
+	assert.deepEqual(await respond({role: 'assistant', content: null, tool_calls: [call]}), {id: 9, error: refusal});
+	assert.deepEqual(await respond({...plain, _anthropic_content: [{type: 'tool_use', id: 't', name: 'read', input: {}}]}), {id: 9, error: refusal});
+	assert.deepEqual(await respond({...plain, _responses_output: [{type: 'function_call', name: 'read', arguments: '{}'}]}), {id: 9, error: refusal});
+	const malformed = await worker.request({id: 10, event: 'after_response', data: {response: 'text'}});
+	assert.equal(malformed.error, 'smoke policy: after_response data needs "response.message" (an object)');
+	await worker.close();
+});
