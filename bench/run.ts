@@ -8,6 +8,7 @@ import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider} from '../test/fixtures/mock-provider.js';
 import {median, timeAsync, timeCommand} from './measure.js';
+import {benchHooks} from './hooks.js';
 import {benchPool} from './pool.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -70,3 +71,4 @@ console.log(`i --version: ${(median(version) / median(bare)).toFixed(2)}× bare 
 console.log(`i -p: ${median(print).toFixed(1)} ms against a baseline of ${baseline.toFixed(1)} ms (node -e 0 plus the mock's own response time): ${overhead.toFixed(1)} ms over it (target ≤ 150 ms)`);
 
 await benchPool();
+await benchHooks();

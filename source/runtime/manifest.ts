@@ -4,7 +4,7 @@ import {readBindings} from '../core/plugins/bindings.js';
 import {generateManifest} from '../core/plugins/generate-manifest.js';
 import {isProfileName, profileNames} from '../core/plugins/profiles.js';
 import {writeErr, writeOut} from '../modes/output.js';
-import {programArgv} from './program.js';
+import {programArgv} from '../core/plugins/program.js';
 
 /**
  * `i --runtime manifest PROFILE`: prints the profile's manifest as JSON,

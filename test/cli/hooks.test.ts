@@ -4,7 +4,7 @@ import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {jsonEvents, makeSandbox, runCli, type Sandbox} from '../helpers/cli.js';
+import {jsonEvents, makeSandbox, runCli, waitFor, type Sandbox} from '../helpers/cli.js';
 
 const lifecycle = fileURLToPath(new URL('../../../test/fixtures/workers/lifecycle.py', import.meta.url));
 const providerWorker = fileURLToPath(new URL('../../../test/fixtures/workers/provider.py', import.meta.url));
@@ -16,7 +16,7 @@ before(async () => {
 after(async () => mock.close());
 
 interface Box extends Sandbox {
-	log(): Array<{worker: string; event: string; data: any; workspace_id: string}>;
+	log(): Array<{worker: string; event: string; data: any; workspace_id: string; pid: number}>;
 	plan(plan: Record<string, Record<string, unknown>>): void;
 }
 
@@ -207,22 +207,75 @@ test('an external tool always asks: denied in print mode, run with --yolo, its o
 	assert.deepEqual(box.log()[0]!.data, {name: 'shout', arguments: {word: 'hey'}});
 });
 
-test('a hook worker that dies mid-turn fails the turn, keeps the last checkpoint, and the next run starts a fresh worker', async () => {
-	const box = sandbox([['d', ['before_request']]]);
-	const session = join(box.root, 's.json');
-	box.plan({d: {before_request: {exit: true}}});
-	const run = await runCli(['-p', 'one', '--session', session, '-C', box.workspace], {env: box.env});
-	assert.equal(run.code, 1);
-	assert.match(run.stderr, /before_request hook .* failed/);
-	const steps = readFileSync(session, 'utf8').trim().split('\n').slice(1).map(line => JSON.parse(line));
-	assert.deepEqual(steps.flatMap(step => step.messages.map((message: any) => message.role)), ['system', 'user']);
+for (const [fault, plan] of [
+	['dies', {exit: true}],
+	['answers with an error frame', {fail: 'policy engine down'}],
+	['answers with a line that is not JSON', {garbage: true}],
+	['answers with the wrong ID', {wrong_id: true}],
+] as const) {
+	test(`a hook worker that ${fault} mid-turn fails the turn, keeps the last checkpoint, and the next run starts a fresh worker`, async () => {
+		const box = sandbox([['d', ['before_request']]]);
+		const session = join(box.root, 's.json');
+		box.plan({d: {before_request: plan}});
+		const run = await runCli(['-p', 'one', '--session', session, '-C', box.workspace], {env: box.env});
+		assert.equal(run.code, 1);
+		assert.match(run.stderr, /before_request hook .* failed/);
+		const steps = readFileSync(session, 'utf8').trim().split('\n').slice(1).map(line => JSON.parse(line));
+		assert.deepEqual(steps.flatMap(step => step.messages.map((message: any) => message.role)), ['system', 'user']);
 
-	box.plan({});
-	mock.enqueue({text: 'fine now'});
-	const again = await runCli(['-p', 'two', '--session', session, '-C', box.workspace], {env: box.env});
-	assert.equal(again.code, 0, again.stderr);
-	assert.equal(again.stdout, 'fine now\n');
+		box.plan({});
+		mock.enqueue({text: 'fine now'});
+		const again = await runCli(['-p', 'two', '--session', session, '-C', box.workspace], {env: box.env});
+		assert.equal(again.code, 0, again.stderr);
+		assert.equal(again.stdout, 'fine now\n');
+	});
+}
+
+test('in one process, the call after a worker died starts a fresh worker and the session goes on', async () => {
+	const box = sandbox([['d', ['before_request']]]);
+	box.plan({d: {before_request: {exit_once: true}}});
+	mock.enqueue({text: 'second turn works'});
+	const run = await runCli(['--json', '-C', box.workspace], {env: box.env, input: 'one\ntwo\n'});
+	assert.equal(run.code, 1, 'the first turn failed');
+	const done = jsonEvents(run.stdout).filter(event => event.type === 'done');
+	assert.deepEqual(done.map(event => event.reason), ['error', 'stop']);
+	const pids = box.log().filter(entry => entry.event === 'before_request').map(entry => entry.pid);
+	assert.equal(pids.length, 2);
+	assert.notEqual(pids[0], pids[1]);
 });
+
+test('SIGINT ends the CLI and its resident workers with it', async () => {
+	const box = sandbox([['w', ['before_request']]]);
+	// The worker would outlive its stdin: only the kill of its process group ends it.
+	box.plan({w: {eof: {linger: true}}});
+	mock.enqueue({text: 'first'});
+	const run = await runCli(['-C', box.workspace], {
+		env: box.env,
+		input: null,
+		onSpawn(child, output) {
+			child.stdin!.write('one\n');
+			void waitFor(() => output.stdout().includes('first'), 10_000, 'the first answer').then(() => child.kill('SIGINT'));
+		},
+	});
+	assert.equal(run.code, 130, run.stderr);
+	const pid = box.log().find(entry => entry.event === 'before_request')!.pid;
+	await waitFor(() => !alive(pid), 5000, `worker ${pid} to be gone`);
+});
+
+function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+	} catch {
+		return false;
+	}
+
+	// A zombie waiting to be reaped counts as gone.
+	try {
+		return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+	} catch {
+		return false;
+	}
+}
 
 test('a provider worker answers instead of the HTTP adapters, with no API key in its environment', async () => {
 	const box = makeSandbox();

@@ -3,7 +3,7 @@ import type {PlatformDirs} from '../config/dirs.js';
 import type {LoadedConfig} from '../config/load-config.js';
 import {UsageError} from '../errors.js';
 import type {LoadedPlugins} from '../pool/types.js';
-import {programArgv} from '../../runtime/program.js';
+import {programArgv} from './program.js';
 import {BUILTIN_FILE, isBuiltinDescriptor, resolveBuiltin} from './builtin-descriptor.js';
 import {parseManifest} from './manifest-file.js';
 import {readJsonFile} from './read-json-file.js';

@@ -1,0 +1,129 @@
+// The per-turn cost of the standard profile's hooks on a 100k-token history
+// (issue 3's benchmark): the same turn through runTurn twice, once with the
+// hooks `i --runtime init` sets up (builtin.json → standard profile, its
+// official workers resident) and once with no hooks, alternating, in the
+// same run. A turn here is what a coding turn usually is: the model asks for
+// one tool call (read), then answers. The model is an in-process fake, so
+// what differs between the two is the hook work alone.
+import {mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import type {PlatformDirs} from '../source/core/config/dirs.js';
+import {loadModelConfig} from '../source/core/config/load-config.js';
+import {loadPlugins} from '../source/core/plugins/load-plugins.js';
+import {createWorkerPool} from '../source/core/pool/pool.js';
+import {workerEnvironment} from '../source/core/pool/worker-environment.js';
+import {createHookChain, emptyHookChain, type HookChain} from '../source/core/hooks/hook-chain.js';
+import {createApprovalGate} from '../source/core/agent/approval-gate.js';
+import {openSession, type Session} from '../source/core/agent/session-store.js';
+import {runTurn} from '../source/core/agent/run-turn.js';
+import type {ModelCaller} from '../source/core/agent/model-caller.js';
+import type {Message} from '../source/core/messages.js';
+import type {ModelReply} from '../source/core/providers/types.js';
+import {createNativeTools} from '../source/core/tools/native-tools.js';
+import {median, timeAsync} from './measure.js';
+
+const TURNS = 30;
+/** 100k tokens at about 4 bytes a token. */
+const HISTORY_BYTES = 400_000;
+const cli = fileURLToPath(new URL('../bundle/cli.js', import.meta.url));
+
+/** Answers a tool call first, then text: one step with a tool, one without. */
+function fakeModel(): ModelCaller {
+	let call = 0;
+	return {
+		protocol: 'openai',
+		model: 'bench',
+		prepare: (messages, tools) => ({url: 'http://127.0.0.1:9/v1/chat/completions', body: {messages, tools}}),
+		async send(): Promise<ModelReply> {
+			call++;
+			const message =
+				call % 2 === 1
+					? {role: 'assistant' as const, content: null, tool_calls: [{id: `c${call}`, type: 'function' as const, function: {name: 'read', arguments: '{"files":[{"path":"note.txt"}]}'}}]}
+					: {role: 'assistant' as const, content: 'Read it.'};
+			return {message, finishReason: call % 2 === 1 ? 'tool_calls' : 'stop', rawFinishReason: null, usage: null};
+		},
+	};
+}
+
+function history(): Message[] {
+	const messages: Message[] = [{role: 'system', content: 'You are a benchmark.'}];
+	const chunk = 'The quick brown fox jumps over the lazy dog while the build runs. '.repeat(60);
+	while (JSON.stringify(messages).length < HISTORY_BYTES) {
+		messages.push({role: 'user', content: chunk}, {role: 'assistant', content: chunk});
+	}
+
+	return messages;
+}
+
+export async function benchHooks(): Promise<void> {
+	const root = realpathSync(mkdtempSync(join(tmpdir(), 'i-bench-hooks-')));
+	const dirs: PlatformDirs = {config_dir: join(root, 'config'), data_dir: join(root, 'data'), cache_dir: join(root, 'cache'), runtime_dir: join(root, 'runtime')};
+	const workspace = join(root, 'workspace');
+	mkdirSync(dirs.config_dir, {recursive: true});
+	mkdirSync(workspace);
+	writeFileSync(join(workspace, 'note.txt'), 'a short note\n');
+	writeFileSync(join(dirs.config_dir, 'builtin.json'), JSON.stringify({builtin_profile: 'configured', tools: []}));
+	writeFileSync(join(dirs.config_dir, 'plugins.json'), JSON.stringify({profile: 'standard', disabled: []}));
+	const configFile = join(dirs.config_dir, 'config.json');
+	writeFileSync(configFile, JSON.stringify({protocol: 'openai', model: 'bench', api_key_env: 'K', plugins: ['builtin.json']}));
+	const {plugins} = await loadPlugins(loadModelConfig(configFile, true), dirs, {program: [process.execPath, cli]});
+	const pool = createWorkerPool({
+		context: {workspace, workspace_id: 'f29127b0-f512-4c6e-9e31-87d476d168ce', paths: dirs},
+		env: workerEnvironment(process.env, dirs),
+		ioLimitBytes: 1024 * 1024,
+	});
+	const standard = createHookChain(plugins.hooks, pool);
+	const seed = history();
+	const open = async (name: string): Promise<Session> => {
+		const session = await openSession({path: join(root, `${name}.json`), workspace});
+		await session.appendStep(seed);
+		return session;
+	};
+
+	const sessions = {none: await open('none'), standard: await open('standard')};
+	const turn = async (hooks: HookChain, session: Session) => {
+		const outcome = await runTurn('Read note.txt', {
+			caller: fakeModel(),
+			tools: createNativeTools(),
+			session,
+			gate: createApprovalGate({yolo: false, askPerson: async () => ({decision: 'deny', by: 'no_terminal', reason: null}), ...(hooks.has('tool_approval') ? {policy: async data => hooks.run('tool_approval', data)} : {})}),
+			hooks,
+			emit() {},
+			workspace,
+			systemPrompt: 'unused',
+			maxSteps: 4,
+			signal: new AbortController().signal,
+		});
+		if (outcome.reason !== 'stop') throw new Error(`the benchmark turn ended with ${outcome.reason}: ${outcome.error?.message}`);
+	};
+
+	try {
+		// Warm: the workers start and both paths are optimised before anything is timed.
+		for (let run = 0; run < 5; run++) {
+			await turn(emptyHookChain, sessions.none);
+			await turn(standard, sessions.standard);
+		}
+
+		const without: number[] = [];
+		const withHooks: number[] = [];
+		for (let run = 0; run < TURNS; run++) {
+			without.push(await timeAsync(async () => turn(emptyHookChain, sessions.none)));
+			withHooks.push(await timeAsync(async () => turn(standard, sessions.standard)));
+		}
+
+		const overhead = median(withHooks) - median(without);
+		const listened = [...new Set(plugins.hooks.flatMap(hook => hook.events))].join(', ');
+		console.log('');
+		console.log(`| turn on a ${Math.round(HISTORY_BYTES / 4 / 1000)}k-token history (${TURNS} turns, medians) | ms |`);
+		console.log('|---|---:|');
+		console.log(`| no hooks (baseline) | ${median(without).toFixed(2)} |`);
+		console.log(`| standard profile hooks (${listened}) | ${median(withHooks).toFixed(2)} |`);
+		console.log('');
+		console.log(`standard-profile hook overhead: ${overhead.toFixed(2)} ms per turn (target ≤ 20 ms)`);
+	} finally {
+		await Promise.all([sessions.none.close(), sessions.standard.close(), pool.close()]);
+		rmSync(root, {recursive: true, force: true});
+	}
+}
