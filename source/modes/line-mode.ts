@@ -25,7 +25,7 @@ export async function runLineMode(options: CliOptions): Promise<number> {
 	const interrupts = handleInterrupts(controller, () => process.stdin.destroy());
 	let agent: Agent;
 	try {
-		agent = await setupAgent(options, emit);
+		agent = await setupAgent(options, emit, undefined, controller.signal);
 	} catch (error) {
 		interrupts.dispose();
 		return interrupts.exitCode() ?? reportSetupError(error, emit, options.json);

@@ -19,7 +19,7 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
 		let prompt: string;
 		try {
 			prompt = options.print === '' || options.print === undefined ? await readPromptFromStdin() : options.print;
-			agent = await setupAgent(options, emit);
+			agent = await setupAgent(options, emit, undefined, controller.signal);
 		} catch (error) {
 			return interrupts.exitCode() ?? reportSetupError(error, emit, options.json);
 		}

@@ -3,7 +3,8 @@ import {realpathSync, statSync} from 'node:fs';
 import {join, resolve} from 'node:path';
 import type {CliOptions} from '../run-cli.js';
 import {StartVetoError, UsageError, errorMessage} from '../core/errors.js';
-import {resolveDirs, type PlatformDirs} from '../core/config/dirs.js';
+import type {PlatformDirs} from '../core/config/dirs.js';
+import {checkedDirs} from '../core/config/checked-dirs.js';
 import {builtinProtocol, configPath, loadModelConfig, readApiKey, type LoadedConfig} from '../core/config/load-config.js';
 import {createAdapter} from '../core/providers/index.js';
 import {createWorkerProviderCaller} from '../core/providers/worker-provider.js';
@@ -59,8 +60,8 @@ export function sessionPath(options: CliOptions, workspace: string, dataDir: str
  * that fails vetoes the start (exit 3). Anything set up before a failure is
  * torn down again.
  */
-export async function setupAgent(options: CliOptions, emit: EmitEvent, askPerson: AskPerson = denyWithoutTerminal): Promise<Agent> {
-	const dirs = resolveDirs();
+export async function setupAgent(options: CliOptions, emit: EmitEvent, askPerson: AskPerson = denyWithoutTerminal, signal?: AbortSignal): Promise<Agent> {
+	const dirs = checkedDirs();
 	const workspace = resolveWorkspace(options.cwd);
 	const loaded = loadModelConfig(configPath(options.config, dirs.config_dir), options.config !== undefined);
 	const {config} = loaded;
@@ -81,7 +82,7 @@ export async function setupAgent(options: CliOptions, emit: EmitEvent, askPerson
 			resumed_messages: session.messages.length,
 			dropped: session.dropped,
 		});
-		const systemPrompt = await startHooks(hooks, session, workspace);
+		const systemPrompt = await startHooks(hooks, session, workspace, signal);
 		const opened = session;
 		return {
 			caller,
@@ -90,7 +91,7 @@ export async function setupAgent(options: CliOptions, emit: EmitEvent, askPerson
 			gate: createApprovalGate({
 				yolo: options.yolo,
 				askPerson,
-				...(hooks.has('tool_approval') ? {policy: async data => hooks.run('tool_approval', data)} : {}),
+				...(hooks.has('tool_approval') ? {policy: async (data, signal) => hooks.run('tool_approval', data, signal)} : {}),
 			}),
 			hooks,
 			emit,
@@ -164,13 +165,14 @@ function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerP
  * `session_load` for every session, `system_prompt` for a new one. These run
  * before any turn: a failing hook vetoes the start.
  */
-async function startHooks(hooks: HookChain, session: Session, workspace: string): Promise<string> {
+async function startHooks(hooks: HookChain, session: Session, workspace: string, signal: AbortSignal | undefined): Promise<string> {
 	const fallback = renderSystemPrompt(workspace);
 	try {
-		if (hooks.has('session_load')) await hooks.run('session_load', {messages: session.messages, session: {id: session.id, path: session.path}});
+		if (hooks.has('session_load')) await hooks.run('session_load', {messages: session.messages, session: {id: session.id, path: session.path}}, signal);
 		if (session.messages.length > 0 || !hooks.has('system_prompt')) return fallback;
-		return readSystemPrompt(await hooks.run('system_prompt', {prompt: fallback, workspace}));
+		return readSystemPrompt(await hooks.run('system_prompt', {prompt: fallback, workspace}, signal));
 	} catch (error) {
+		if (signal?.aborted) throw error;
 		if (error instanceof HookError) throw new StartVetoError(`a plugin vetoed the start: ${errorMessage(error)}`);
 		throw error;
 	}

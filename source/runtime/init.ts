@@ -65,7 +65,15 @@ async function createOnce(path: string, content: unknown): Promise<boolean> {
 		return false;
 	}
 
-	await writeFileAtomic(path, `${JSON.stringify(content, null, 2)}\n`);
+	try {
+		// Exclusive: a file another process made since the check above is kept too.
+		await writeFileAtomic(path, `${JSON.stringify(content, null, 2)}\n`, {exclusive: true});
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+		writeOut(`kept    ${path} (it exists)\n`);
+		return false;
+	}
+
 	writeOut(`created ${path}\n`);
 	return true;
 }

@@ -1,10 +1,10 @@
 import {realpath, stat} from 'node:fs/promises';
 import {resolve} from 'node:path';
 import {parseArgs} from 'node:util';
-import {dirEnvironmentVariables, resolveDirs, type PlatformDirs} from '../core/config/dirs.js';
+import type {PlatformDirs} from '../core/config/dirs.js';
+import {checkedDirs} from '../core/config/checked-dirs.js';
 import {configPath} from '../core/config/load-config.js';
 import {moduleConfigPath} from '../core/config/module-config.js';
-import {validatePaths} from '../core/config/request-context.js';
 import {workspaceId, workspaceStateDir} from '../core/config/workspace-registry.js';
 import {errorMessage, exitCodes} from '../core/errors.js';
 import {officialWorkers} from './worker.js';
@@ -43,12 +43,8 @@ async function resolvePaths(dir: string): Promise<ResolvedPaths> {
 		throw new Error(`workspace ${resolve(dir)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : errorMessage(error)}`);
 	}
 
-	const env = resolveDirs();
 	// The same rules a request's `paths` must meet, so a bad I_*_DIR shows here and not as failing workers.
-	const dirs = validatePaths(
-		Object.fromEntries(Object.entries(env).map(([key, path]) => [key, resolve(path)])),
-		key => dirEnvironmentVariables[key],
-	);
+	const dirs = checkedDirs();
 	const id = await workspaceId(workspace, dirs);
 	const configFiles: Record<string, string> = {core: configPath(undefined, dirs.config_dir)};
 	for (const module of officialWorkers) configFiles[module] = moduleConfigPath(module, undefined, dirs);

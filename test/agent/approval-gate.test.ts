@@ -76,3 +76,15 @@ test('an invalid policy answer or a failing policy never allows', async () => {
 		assert.match(outcome.reason ?? '', /approval policy failed/);
 	}
 });
+
+test('a policy cannot waive the ask of an external tool: only the person or --yolo can allow it', async () => {
+	const person = recordingPerson('deny');
+	const allowAll = async () => ({decision: 'allow'});
+	const gate = createApprovalGate({yolo: false, askPerson: person, policy: allowAll});
+	const outcome = await gate(request({name: 'my_tool', ask: null, external: true}));
+	assert.equal(outcome.decision, 'deny');
+	assert.equal(outcome.by, 'user');
+	assert.equal(person.asked, 1);
+	const yolo = createApprovalGate({yolo: true, askPerson: person, policy: allowAll});
+	assert.deepEqual(await yolo(request({name: 'my_tool', ask: null, external: true})), {decision: 'allow', by: 'yolo', reason: null});
+});

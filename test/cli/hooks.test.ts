@@ -277,6 +277,83 @@ function alive(pid: number): boolean {
 	}
 }
 
+for (const [signal, code] of [
+	['SIGINT', 130],
+	['SIGTERM', 143],
+] as const) {
+	test(`${signal} stops a hook that hangs at once, not after its 15 s`, async () => {
+		const box = sandbox([['h', ['before_request']]]);
+		box.plan({h: {before_request: {hang: true}}});
+		const started = Date.now();
+		const run = await runCli(['-p', 'x', '-C', box.workspace], {
+			env: box.env,
+			onSpawn(child) {
+				void waitFor(() => box.log().some(entry => entry.event === 'before_request'), 10_000, 'the hook call').then(() => child.kill(signal));
+			},
+		});
+		assert.equal(run.code, code, run.stderr);
+		assert.ok(Date.now() - started < 8000, `took ${Date.now() - started} ms`);
+		const pid = box.log().find(entry => entry.event === 'before_request')!.pid;
+		await waitFor(() => !alive(pid), 5000, `worker ${pid} to be gone`);
+	});
+}
+
+test('a before_turn hook that writes its keys in another order still only appends', async () => {
+	const box = sandbox([['s', ['before_turn']]]);
+	box.plan({s: {before_turn: {sort_keys: true}}});
+	mock.enqueue({text: 'one'}, {text: 'two'});
+	const session = join(box.root, 's.json');
+	assert.equal((await runCli(['-p', 'first', '--session', session, '-C', box.workspace], {env: box.env})).code, 0);
+	const run = await runCli(['-p', 'second', '--session', session, '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+});
+
+test('before_request may not add credentials to the URL', async () => {
+	const box = sandbox([['r', ['before_request']]]);
+	box.plan({r: {before_request: {set: {url: `${mock.baseUrl('openai').replace('http://', 'http://user:pw@')}/chat/completions`}}}});
+	const run = await runCli(['-p', 'x', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 1);
+	assert.match(run.stderr, /not the origin/);
+});
+
+test('after_response may hand back another assistant message', async () => {
+	const box = sandbox([['c', ['after_response']]]);
+	box.plan({c: {after_response: {set: {response: {message: {role: 'assistant', content: 'converted'}}}}}});
+	mock.enqueue({text: 'original'});
+	const session = join(box.root, 's.json');
+	const run = await runCli(['-p', 'x', '--session', session, '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	assert.match(readFileSync(session, 'utf8'), /"content":"converted"/);
+});
+
+test('the approval module in auto mode allows an edit but never waives the ask of an external tool', async () => {
+	const tool = {name: 'shout', description: 'Shout', parameters: {type: 'object', properties: {}}, exec: ['python3', lifecycle, 'tool']};
+	const box = sandbox([], {}, [tool]);
+	writeFileSync(join(box.configDir, 'builtin.json'), JSON.stringify({builtin_profile: 'configured', tools: []}));
+	writeFileSync(join(box.configDir, 'plugins.json'), JSON.stringify({profile: 'approval', disabled: []}));
+	writeFileSync(join(box.configDir, 'approval.json'), JSON.stringify({mode: 'auto'}));
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', plugins: ['builtin.json', 'hooks.json']});
+	writeFileSync(join(box.workspace, 'a.txt'), 'alpha\n');
+	const edit = {id: 'e1', name: 'edit', arguments: JSON.stringify({path: 'a.txt', old_text: 'alpha', new_text: 'omega'})};
+	mock.enqueue({toolCalls: [edit, {id: 's1', name: 'shout', arguments: '{}'}]}, {text: 'ok'});
+	const run = await runCli(['-p', 'x', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	assert.equal(readFileSync(join(box.workspace, 'a.txt'), 'utf8'), 'omega\n');
+	assert.match(run.stderr, /not run: Run shout \(external tool\)/);
+	assert.equal(box.log().length, 0, 'the external worker was never called');
+});
+
+test('relative I_*_DIR folders resolve; config under cache is a configuration error', async () => {
+	const box = sandbox([['a', ['before_request']]]);
+	mock.enqueue({text: 'ok'});
+	const relative = await runCli(['-p', 'x', '-C', box.workspace], {env: {...box.env, I_DATA_DIR: 'data-here'}, cwd: box.root});
+	assert.equal(relative.code, 0, relative.stderr);
+	assert.ok(existsSync(join(box.root, 'data-here', 'workspaces.json')));
+	const nested = await runCli(['-p', 'x', '-C', box.workspace], {env: {...box.env, I_CACHE_DIR: box.root}});
+	assert.equal(nested.code, 2);
+	assert.match(nested.stderr, /I_CONFIG_DIR .* may not be inside I_CACHE_DIR/);
+});
+
 test('a provider worker answers instead of the HTTP adapters, with no API key in its environment', async () => {
 	const box = makeSandbox();
 	box.writeConfig({protocol: 'my-own-protocol', model: 'local-model', provider: {exec: ['python3', providerWorker]}, api_key_env: undefined});

@@ -21,6 +21,10 @@ test('init creates the config folder, the three plugin files and a config.json t
 	for (const name of ['plugins.json', 'bindings.json', 'builtin.json', 'config.json']) assert.ok(run.stdout.includes(`created ${join(configDir, name)}`), run.stdout);
 	for (const field of ['"protocol"', '"model"', '"api_key_env"']) assert.ok(run.stdout.includes(field), `${field} named in:\n${run.stdout}`);
 	assert.match(run.stdout, /e\.g\. "DEEPSEEK_API_KEY"/);
+	// The next run names every field still to fill in, in one go.
+	const next = await runCli(['-p', 'hi', '-C', box.workspace], {env: {...box.env, I_CONFIG_DIR: configDir}});
+	assert.equal(next.code, 2);
+	for (const field of ['protocol', 'model', 'api_key_env']) assert.match(next.stderr, new RegExp(`missing field "${field}"`));
 });
 
 test('init never overwrites an existing file and says which it kept', async () => {

@@ -47,3 +47,12 @@ test('writeFileAtomic writes chunks from an async iterable in order', async t =>
 	assert.equal(await readFile(path, 'utf8'), 'one two ✓');
 	assert.deepEqual(await readdir(dir), ['chunks']);
 });
+
+test('an exclusive write never replaces a file that exists, and leaves no temp file', async t => {
+	const dir = await tempWorkspace(t);
+	const path = join(dir, 'once.json');
+	await writeFileAtomic(path, 'first', {exclusive: true});
+	await assert.rejects(writeFileAtomic(path, 'second', {exclusive: true}), {code: 'EEXIST'});
+	assert.equal(await readFile(path, 'utf8'), 'first');
+	assert.deepEqual(await readdir(dir), ['once.json']);
+});

@@ -30,28 +30,34 @@ export type AskPerson = (request: ApprovalRequest & {ask: ApprovalAsk}) => Promi
  * The `tool_approval` policy point: gets the proposed decision and returns
  * allow / ask / deny. Anything else, or a failure, never allows.
  */
-export type ApprovalPolicy = (data: {
-	name: string;
-	arguments: Record<string, unknown>;
-	external: boolean;
-	decision: 'allow' | 'ask' | 'deny';
-}) => Promise<unknown>;
+export type ApprovalPolicy = (
+	data: {
+		name: string;
+		arguments: Record<string, unknown>;
+		external: boolean;
+		decision: 'allow' | 'ask' | 'deny';
+	},
+	signal?: AbortSignal,
+) => Promise<unknown>;
 
-export type ApprovalGate = (request: ApprovalRequest) => Promise<ApprovalOutcome>;
+export type ApprovalGate = (request: ApprovalRequest, signal?: AbortSignal) => Promise<ApprovalOutcome>;
 
 export function createApprovalGate(options: {yolo: boolean; askPerson: AskPerson; policy?: ApprovalPolicy}): ApprovalGate {
-	return async request => {
+	return async (request, signal) => {
 		const proposed = request.ask || request.external ? 'ask' : 'allow';
 		let decision: 'allow' | 'ask' | 'deny' = proposed;
 		let by: ApprovalOutcome['by'] = 'auto';
 		if (options.policy) {
 			try {
-				const answer = await options.policy({
-					name: request.name,
-					arguments: request.arguments,
-					external: request.external,
-					decision: proposed,
-				});
+				const answer = await options.policy(
+					{
+						name: request.name,
+						arguments: request.arguments,
+						external: request.external,
+						decision: proposed,
+					},
+					signal,
+				);
 				decision = readPolicyDecision(answer);
 			} catch (error) {
 				return {decision: 'deny', by: 'policy', reason: `the approval policy failed: ${(error as Error).message}`};
@@ -59,6 +65,9 @@ export function createApprovalGate(options: {yolo: boolean; askPerson: AskPerson
 
 			if (decision !== proposed) by = 'policy';
 		}
+
+		// Seed §1: every external tool call needs approval; a policy may deny it, never waive the ask.
+		if (decision === 'allow' && request.external) decision = 'ask';
 
 		if (decision === 'deny') return {decision, by: 'policy', reason: 'denied by the approval policy'};
 		if (decision === 'allow') return {decision, by, reason: null};

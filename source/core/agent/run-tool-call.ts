@@ -43,7 +43,10 @@ export async function runToolCall(original: ToolCall, context: ToolCallContext):
 		}
 
 		let checked: ImagePart[] = [];
-		if (Array.isArray(images) && images.length > 0) {
+		if (!Array.isArray(images)) {
+			output = `Error: ${name} returned images that were refused: images must be a list`;
+			isError = true;
+		} else if (images.length > 0) {
 			try {
 				checked = checkImageParts(images);
 			} catch (error) {
@@ -75,7 +78,7 @@ export async function runToolCall(original: ToolCall, context: ToolCallContext):
 		return failed(describeFailure(error, name));
 	}
 
-	const approval = await context.gate({id: call.id, name, arguments: parsed.value, ask: plan.ask, external: tool.external === true});
+	const approval = await context.gate({id: call.id, name, arguments: parsed.value, ask: plan.ask, external: tool.external === true}, context.signal);
 	if (approval.by !== 'auto') {
 		context.emit({
 			type: 'approval',

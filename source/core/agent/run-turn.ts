@@ -6,7 +6,7 @@ import type {ModelConfig} from '../config/schema.js';
 import {ProviderError} from '../providers/errors.js';
 import {TurnError, errorMessage} from '../errors.js';
 import {emptyHookChain, HookError, type HookChain} from '../hooks/hook-chain.js';
-import {readBeforeRequest, readBeforeTurn, readBudgetFits, readUserInput} from '../hooks/hook-results.js';
+import {readAfterResponse, readBeforeRequest, readBeforeTurn, readBudgetFits, readUserInput} from '../hooks/hook-results.js';
 import type {ApprovalGate} from './approval-gate.js';
 import type {Session} from './session-store.js';
 import type {ModelCaller} from './model-caller.js';
@@ -50,13 +50,14 @@ export interface TurnOutcome {
  */
 export async function runTurn(input: UserContent, context: TurnContext): Promise<TurnOutcome> {
 	const {session, emit, signal, caller} = context;
-	const hooks = context.hooks ?? emptyHookChain;
+	const hooks = withSignal(context.hooks ?? emptyHookChain, signal);
 	const toolMap = new Map(context.tools.map(tool => [tool.name, tool]));
 	const schemas: ToolSchema[] = context.tools.map(({name, description, parameters}) => ({name, description, parameters}));
 	let steps = 0;
 	const done = async (reason: DoneReason, error?: Error): Promise<TurnOutcome> => {
 		if (error) emit({type: 'error', message: error.message, kind: errorKind(error)});
-		await notify(hooks, 'finish', () => ({messages: session.messages, reason}), emit);
+		// An interrupted turn did not finish; its hooks' workers may already be stopped.
+		if (!signal.aborted) await notify(hooks, 'finish', () => ({messages: session.messages, reason}), emit);
 		emit({type: 'done', reason, steps});
 		return error ? {reason, steps, error} : {reason, steps};
 	};
@@ -147,7 +148,7 @@ async function callModel(context: TurnContext, hooks: HookChain, schemas: ToolSc
 		requestMeta = answer.requestMeta;
 	}
 
-	const reply = await caller.send(request, {
+	let reply = await caller.send(request, {
 		signal,
 		emit,
 		async onRetry(notice) {
@@ -156,13 +157,19 @@ async function callModel(context: TurnContext, hooks: HookChain, schemas: ToolSc
 		},
 	});
 	if (hooks.has('after_response')) {
-		await hooks.run('after_response', {
+		const answer = await hooks.run('after_response', {
 			response: {protocol: caller.protocol, model: caller.model, message: reply.message, finish_reason: reply.rawFinishReason, usage: reply.usage?.raw ?? null},
 			request_meta: requestMeta,
 		});
+		reply = {...reply, message: readAfterResponse(answer)};
 	}
 
 	return reply;
+}
+
+/** The chain with the turn's signal on every call: an interrupt stops the hook that is running. */
+function withSignal(hooks: HookChain, signal: AbortSignal): HookChain {
+	return {has: event => hooks.has(event), run: async (event, data) => hooks.run(event, data, signal)};
 }
 
 /** A hook that only observes (after the fact): its failure is a warning, the turn goes on. */

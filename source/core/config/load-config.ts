@@ -51,7 +51,13 @@ export function loadModelConfig(path: string, explicit: boolean): LoadedConfig {
 	}
 
 	const parsed = modelConfigSchema.safeParse(json);
-	if (!parsed.success) throw new UsageError(`config ${path}: ${describeIssues(parsed.error.issues, json)}`);
+	if (!parsed.success) {
+		// api_key_env is optional to the schema (a provider worker needs none), but a
+		// person filling in a new config wants every missing field named at once.
+		const record = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
+		const keyMissing = !('api_key_env' in record) && !('provider' in record) ? '; missing field "api_key_env"' : '';
+		throw new UsageError(`config ${path}: ${describeIssues(parsed.error.issues, json)}${keyMissing}`);
+	}
 	const config = parsed.data;
 
 	if (isProtocol(config.protocol)) {

@@ -1,5 +1,5 @@
 import {randomUUID} from 'node:crypto';
-import {open, rename, rm, type FileHandle} from 'node:fs/promises';
+import {link, open, rename, rm, type FileHandle} from 'node:fs/promises';
 import {basename, dirname, join} from 'node:path';
 
 /** Errors a platform gives when a directory cannot be opened or fsynced (Windows, some file systems). */
@@ -10,8 +10,14 @@ const unsupportedDirectorySync = new Set(['EISDIR', 'EPERM', 'EACCES', 'EINVAL',
  * reader or a crash sees either the old file or the whole new one: temp file
  * in the same folder (same file system, so the rename is atomic), fsync,
  * rename, then fsync of the folder so the rename itself survives a power loss.
+ * With `exclusive`, an existing `path` is never replaced: the temp file is
+ * hard-linked into place, which fails with EEXIST if anything is there.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array | AsyncIterable<Uint8Array>, options: {mode?: number} = {}): Promise<void> {
+export async function writeFileAtomic(
+	path: string,
+	data: string | Uint8Array | AsyncIterable<Uint8Array>,
+	options: {mode?: number; exclusive?: boolean} = {},
+): Promise<void> {
 	const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomUUID()}.tmp`);
 	let handle: FileHandle | undefined;
 	try {
@@ -22,7 +28,12 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array | 
 		await handle.sync();
 		await handle.close();
 		handle = undefined;
-		await rename(temp, path);
+		if (options.exclusive) {
+			await link(temp, path);
+			await rm(temp, {force: true});
+		} else {
+			await rename(temp, path);
+		}
 	} catch (error) {
 		await handle?.close().catch(() => {});
 		await rm(temp, {force: true});

@@ -19,9 +19,10 @@ export interface HookChain {
 	/**
 	 * Runs the hooks for `event` in manifest order, each receiving the full
 	 * `data` the previous one returned (seed §6), and returns the last. With
-	 * no hooks it returns `data` itself.
+	 * no hooks it returns `data` itself. An abort of `signal` stops the
+	 * running hook's worker.
 	 */
-	run(event: LifecycleEvent, data: Record<string, unknown>): Promise<Record<string, unknown>>;
+	run(event: LifecycleEvent, data: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>>;
 }
 
 export const emptyHookChain: HookChain = {
@@ -45,11 +46,11 @@ export function createHookChain(hooks: readonly ManifestHook[], pool: WorkerPool
 
 	return {
 		has: event => hooksFor(event).length > 0,
-		async run(event, data) {
+		async run(event, data, signal) {
 			let current = data;
 			for (const hook of hooksFor(event)) {
 				try {
-					current = await pool.call(hook.worker, event, current);
+					current = await pool.call(hook.worker, event, current, signal ? {signal} : {});
 				} catch (error) {
 					const who = hook.module ? `the ${hook.module} module` : JSON.stringify(hook.worker.exec);
 					throw new HookError(`${event} hook of ${who} (${hook.manifest}) failed: ${(error as Error).message}`, event);

@@ -1,6 +1,7 @@
+import {isDeepStrictEqual} from 'node:util';
 import * as z from 'zod/mini';
 import '../zod-english.js';
-import type {Message, UserContent} from '../messages.js';
+import type {AssistantMessage, Message, UserContent} from '../messages.js';
 import {firstIssue, messageSchema, userContentSchema} from '../agent/session-schema.js';
 import type {LifecycleEvent} from './event-names.js';
 import {HookError} from './hook-chain.js';
@@ -41,7 +42,8 @@ const messagesSchema = z.looseObject({messages: z.array(messageSchema)});
  */
 export function readBeforeTurn(data: Record<string, unknown>, given: readonly Message[]): Message[] {
 	const {messages} = read('before_turn', messagesSchema, data);
-	if (messages.length < given.length || given.some((message, index) => JSON.stringify(message) !== JSON.stringify(messages[index]))) {
+	// Compared as values: a hook in another language may well write object keys in another order.
+	if (messages.length < given.length || given.some((message, index) => !isDeepStrictEqual(message, messages[index]))) {
 		throw new HookError('before_turn hook changed the history it was given; a hook may only append messages', 'before_turn');
 	}
 
@@ -74,10 +76,26 @@ export function readBeforeRequest(data: Record<string, unknown>, originalUrl: st
 function origin(url: string): string {
 	try {
 		const parsed = new URL(url);
+		// Credentials in a URL become an Authorization header: another identity at the same host.
+		if (parsed.username !== '' || parsed.password !== '') return `(a URL with credentials: ${parsed.protocol}//…@${parsed.host})`;
 		return `${parsed.protocol}//${parsed.host}`;
 	} catch {
 		return `(not a URL: ${JSON.stringify(url.slice(0, 80))})`;
 	}
+}
+
+const afterResponseSchema = z.looseObject({
+	response: z.looseObject({message: messageSchema}),
+});
+
+/**
+ * `after_response` sees the response and may hand back another assistant
+ * message (a wire adapter's conversion) or fail it (a policy refusing it).
+ */
+export function readAfterResponse(data: Record<string, unknown>): AssistantMessage {
+	const {message} = read('after_response', afterResponseSchema, data).response;
+	if (message.role !== 'assistant') throw new HookError(`after_response hook returned a ${message.role} message as the response; it must stay an assistant message`, 'after_response');
+	return message as AssistantMessage;
 }
 
 const beforeToolSchema = z.looseObject({name: z.string().check(z.minLength(1)), arguments: z.string()});

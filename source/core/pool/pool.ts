@@ -29,8 +29,9 @@ export interface WorkerPoolOptions {
  * written, the worker did nothing wrong and its stream is intact, so it stays.
  *
  * The process 'exit' event SIGKILLs every live worker group, so neither
- * process.exit nor a normal end leaves workers behind; the SIGINT/SIGTERM
- * handlers of the heads call close().
+ * process.exit nor a normal end leaves workers behind. An interrupt reaches a
+ * running call through its signal, which stops that worker; the heads then
+ * close the pool.
  */
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 	const workers = new Map<string, WorkerProcess>();
@@ -59,7 +60,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 				workers.set(key, worker);
 			}
 
-			return worker.call(event, data, callOptions?.timeoutMs ?? options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS);
+			return worker.call(event, data, callOptions?.timeoutMs ?? options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, callOptions?.signal);
 		},
 		close() {
 			if (closing === undefined) {

@@ -23,6 +23,8 @@ export interface RequestContext {
 export interface CallOptions {
 	/** The whole call: serialisation, the write and the wait (seed §2: 15 s). */
 	timeoutMs?: number;
+	/** Cancels the call: a queued one is dropped, a running one stops its worker. */
+	signal?: AbortSignal;
 }
 
 /** Calls into resident NDJSON workers (seed §2). */
@@ -42,7 +44,8 @@ export type WorkerFailureKind =
 	| 'exit' // the process ended (before or during a call)
 	| 'timeout' // the call took longer than its limit
 	| 'protocol' // a frame broke the protocol: not JSON, wrong ID, data not an object, too large, output outside a call
-	| 'error'; // the worker answered with an error frame
+	| 'error' // the worker answered with an error frame
+	| 'aborted'; // the caller cancelled the call (an interrupt)
 
 /** A call failed. `message` names the worker (its argv and cwd) and what happened. */
 export class WorkerError extends Error {

@@ -87,10 +87,42 @@ export class WorkerProcess {
 		if (child) this.#watch(child);
 	}
 
-	/** Queues one call; it runs when the calls before it have ended. */
-	call(event: string, data: Record<string, unknown>, timeoutMs: number): Promise<Record<string, unknown>> {
+	/**
+	 * Queues one call; it runs when the calls before it have ended. An abort
+	 * drops a queued call, and stops the worker in the middle of a running
+	 * one (the only way to stop what it is doing).
+	 */
+	call(event: string, data: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<Record<string, unknown>> {
+		if (signal?.aborted) return Promise.reject(new WorkerError(`${this.#name}: call "${event}" was cancelled before it started`, 'aborted'));
 		return new Promise((resolve, reject) => {
-			this.#queue.push({id: 0, event, data, timeoutMs, resolve, reject, writing: false});
+			const onAbort = () => {
+				if (this.#current === call) {
+					this.#fail('aborted', 'the call was cancelled');
+					return;
+				}
+
+				const index = this.#queue.indexOf(call);
+				if (index !== -1) this.#queue.splice(index, 1);
+				call.reject(new WorkerError(`${this.#name}: call "${event}" was cancelled before it started`, 'aborted'));
+			};
+
+			const call: Call = {
+				id: 0,
+				event,
+				data,
+				timeoutMs,
+				resolve(value) {
+					signal?.removeEventListener('abort', onAbort);
+					resolve(value);
+				},
+				reject(error) {
+					signal?.removeEventListener('abort', onAbort);
+					reject(error);
+				},
+				writing: false,
+			};
+			signal?.addEventListener('abort', onAbort, {once: true});
+			this.#queue.push(call);
 			this.#next();
 		});
 	}
@@ -274,7 +306,7 @@ export class WorkerProcess {
 		const pending = [...(call ? [call] : []), ...this.#queue.splice(0)];
 		if (pending.length > 0) {
 			// Queued calls were never sent; they share the error that ended the worker.
-			const stopped = kind === 'timeout' || kind === 'protocol' || kind === 'error' ? '; the worker was stopped' : '';
+			const stopped = kind === 'timeout' || kind === 'protocol' || kind === 'error' || kind === 'aborted' ? '; the worker was stopped' : '';
 			// An error frame is the worker's own explanation; anything else may be explained on stderr.
 			const stderr = kind === 'error' ? '' : this.#stderr.describe();
 			const verb = kind === 'timeout' ? '' : 'failed: ';

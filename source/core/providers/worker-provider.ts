@@ -75,8 +75,9 @@ export function createWorkerProviderCaller(options: {
 			io.signal.throwIfAborted();
 			let data: Record<string, unknown>;
 			try {
-				data = await options.pool.call(options.worker, providerEvent, {protocol: options.protocol, url: request.url, body: request.body}, {timeoutMs: PROVIDER_CALL_TIMEOUT_MS});
+				data = await options.pool.call(options.worker, providerEvent, {protocol: options.protocol, url: request.url, body: request.body}, {timeoutMs: PROVIDER_CALL_TIMEOUT_MS, signal: io.signal});
 			} catch (error) {
+				if (io.signal.aborted) throw new ProviderError(`${label}: request cancelled`, {kind: 'aborted'});
 				throw new ProviderError(`${label}: ${(error as Error).message}`, {kind: 'network'});
 			}
 

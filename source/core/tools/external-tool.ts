@@ -32,7 +32,7 @@ export function createExternalTool(tool: ManifestTool, pool: WorkerPool): Extern
 		parameters: tool.parameters,
 		external: true,
 		worker: tool.worker,
-		async plan(args) {
+		async plan(args, context) {
 			validator ??= compileJsonSchema(tool.parameters);
 			let validate;
 			try {
@@ -47,16 +47,16 @@ export function createExternalTool(tool: ManifestTool, pool: WorkerPool): Extern
 					title: `Run ${tool.name} (external tool)`,
 					detail: `${JSON.stringify(args, null, 2)}\n\nworker: ${JSON.stringify(tool.worker.exec)}\ncwd: ${tool.worker.cwd}`,
 				},
-				run: async () => callWorker(tool, pool, args, where),
+				run: async () => callWorker(tool, pool, args, where, context.signal),
 			};
 		},
 	};
 }
 
-async function callWorker(tool: ManifestTool, pool: WorkerPool, args: Record<string, unknown>, where: string): Promise<ToolResult> {
+async function callWorker(tool: ManifestTool, pool: WorkerPool, args: Record<string, unknown>, where: string, signal: AbortSignal): Promise<ToolResult> {
 	let data: Record<string, unknown>;
 	try {
-		data = await pool.call(tool.worker, toolEvent, {name: tool.name, arguments: args});
+		data = await pool.call(tool.worker, toolEvent, {name: tool.name, arguments: args}, {signal});
 	} catch (error) {
 		if (error instanceof WorkerError) throw new ToolRunError(`${where} failed: ${error.message}`);
 		throw error;
