@@ -33,6 +33,8 @@ export type CoreEvent =
 	| {type: 'usage'; model: string; usage: Usage}
 	| {type: 'retry'; attempt: number; delay_ms: number; reason: string; status: number | null}
 	| {type: 'warning'; message: string}
+	/** The history was compacted: messages before `cut` (after the system prompt) became a summary. */
+	| {type: 'compaction'; cut: number; before_bytes: number; after_bytes: number}
 	| {type: 'error'; message: string; kind: string}
 	| {
 			type: 'done';

@@ -42,6 +42,11 @@ export function createTextRenderer(options: {announceSession: boolean}): EmitEve
 				break;
 			}
 
+			case 'compaction': {
+				writeErr(`i: compacted the history: ${event.before_bytes} → ${event.after_bytes} bytes\n`);
+				break;
+			}
+
 			case 'warning': {
 				writeErr(printable(`i: warning: ${event.message}`) + '\n');
 				break;

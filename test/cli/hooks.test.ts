@@ -354,6 +354,41 @@ test('relative I_*_DIR folders resolve; config under cache is a configuration er
 	assert.match(nested.stderr, /I_CONFIG_DIR .* may not be inside I_CACHE_DIR/);
 });
 
+test('a request the budget says does not fit is compacted through the hooks, then sent', async () => {
+	const box = sandbox([['b', ['context_budget', 'compact_plan', 'before_compact', 'after_compact', 'before_compact_commit']]]);
+	const session = join(box.root, 's.json');
+	mock.enqueue({text: `first answer ${'x'.repeat(4000)}`}, {text: 'second answer'});
+	assert.equal((await runCli(['-p', `first question ${'y'.repeat(4000)}`, '--session', session, '-C', box.workspace], {env: box.env})).code, 0);
+	box.plan({b: {context_budget: {once: true, set: {fits: false}}, compact_plan: {set: {cut: 3}}, before_compact: {set: {summary: 'they asked a long question'}}}});
+	const before = mock.requests.length;
+	const run = await runCli(['-p', 'second question', '--json', '--session', session, '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	const compaction = jsonEvents(run.stdout).find(event => event.type === 'compaction')!;
+	assert.ok(compaction.after_bytes < compaction.before_bytes);
+	const sent = mock.requests[before]!.body.messages as Array<{role: string; content: string}>;
+	assert.equal(sent.length, 3);
+	assert.match(sent[1]!.content, /they asked a long question/);
+	assert.deepEqual(sent[2], {role: 'user', content: 'second question'});
+	const events = box.log().map(entry => entry.event);
+	assert.deepEqual(events.slice(events.indexOf('compact_plan'), events.indexOf('compact_plan') + 5), ['compact_plan', 'before_compact', 'after_compact', 'before_compact_commit', 'context_budget']);
+	// Resumed later, the session is the compacted one; its file still holds the original steps.
+	assert.match(readFileSync(session, 'utf8'), /first question y/);
+	mock.enqueue({text: 'third'});
+	const third = mock.requests.length;
+	assert.equal((await runCli(['-p', 'third question', '--session', session, '-C', box.workspace], {env: box.env})).code, 0);
+	assert.equal(mock.requests[third]!.body.messages.length, 5);
+});
+
+test('a request that does not fit without a compaction plugin is refused and never sent', async () => {
+	const box = sandbox([['b', ['context_budget']]]);
+	box.plan({b: {context_budget: {set: {fits: false}}}});
+	const before = mock.requests.length;
+	const run = await runCli(['-p', 'x', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 1);
+	assert.match(run.stderr, /does not fit the model's window/);
+	assert.equal(mock.requests.length, before);
+});
+
 test('a provider worker answers instead of the HTTP adapters, with no API key in its environment', async () => {
 	const box = makeSandbox();
 	box.writeConfig({protocol: 'my-own-protocol', model: 'local-model', provider: {exec: ['python3', providerWorker]}, api_key_env: undefined});

@@ -1,7 +1,7 @@
 import type {ImagePart, Message, UserContent} from '../messages.js';
 import type {EmitEvent, CoreEvent} from '../events.js';
 import type {Tool} from '../tools/types.js';
-import type {ModelReply, ToolSchema} from '../providers/types.js';
+import type {ModelReply, StreamEvent, ToolSchema} from '../providers/types.js';
 import type {ModelConfig} from '../config/schema.js';
 import {ProviderError} from '../providers/errors.js';
 import {TurnError, errorMessage} from '../errors.js';
@@ -11,6 +11,7 @@ import type {ApprovalGate} from './approval-gate.js';
 import type {Session} from './session-store.js';
 import type {ModelCaller} from './model-caller.js';
 import {runToolCall} from './run-tool-call.js';
+import {compactHistory, CompactionError} from './compact-history.js';
 import {validateBatch} from './validate-batch.js';
 import {toolOutputLimit} from './tool-output-limit.js';
 
@@ -121,26 +122,59 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 	}
 }
 
-/** One model request: `context_budget`, `before_request`, the call with `request_retry`, then `after_response`. */
+/**
+ * One model request: `context_budget` (compacting the history when it does
+ * not fit and a compaction plugin is there), then the request itself.
+ */
 async function callModel(context: TurnContext, hooks: HookChain, schemas: ToolSchema[]): Promise<ModelReply> {
-	const {caller, session, emit, signal} = context;
-	const budget = context.budget ?? null;
+	const {session} = context;
 	if (hooks.has('context_budget')) {
-		const answer = await hooks.run('context_budget', {
-			model: caller.model,
-			protocol: caller.protocol,
-			budget,
-			history: session.messages,
-			tools: schemas,
-			pending: 0,
-			compact: hooks.has('compact_plan'),
-		});
-		if (!readBudgetFits(answer)) {
-			throw new TurnError('the context budget says this request does not fit the model\'s window; start a new session or enable compaction');
+		const check = await fits(context, hooks, session.messages, schemas);
+		if (!check.fits) {
+			if (!hooks.has('compact_plan')) {
+				throw new TurnError('the context budget says this request does not fit the model\'s window; start a new session or enable compaction');
+			}
+
+			await compactHistory(
+				{
+					session,
+					hooks,
+					emit: context.emit,
+					model: context.caller.model,
+					protocol: context.caller.protocol,
+					budget: context.budget ?? null,
+					tools: schemas,
+					fits: async (history, tools) => fits(context, hooks, history, tools),
+					// The summary is not the answer: its text is not shown.
+					request: async (messages, tools) => requestModel(context, hooks, messages, tools, event => event.type !== 'text_delta' && event.type !== 'thinking_delta'),
+				},
+				check.answer,
+			);
 		}
 	}
 
-	let request = caller.prepare(session.messages, schemas);
+	return requestModel(context, hooks, session.messages, schemas, () => true);
+}
+
+/** Asks the budget hooks whether a request with `history` and `tools` fits. */
+async function fits(context: TurnContext, hooks: HookChain, history: Message[], tools: ToolSchema[]): Promise<{fits: boolean; answer: Record<string, unknown>}> {
+	const answer = await hooks.run('context_budget', {
+		model: context.caller.model,
+		protocol: context.caller.protocol,
+		budget: context.budget ?? null,
+		history,
+		tools,
+		pending: 0,
+		compact: hooks.has('compact_plan'),
+	});
+	return {fits: readBudgetFits(answer), answer};
+}
+
+/** `before_request`, the call with `request_retry` before each retry, then `after_response`. */
+async function requestModel(context: TurnContext, hooks: HookChain, messages: Message[], tools: ToolSchema[], show: (event: StreamEvent) => boolean): Promise<ModelReply> {
+	const {caller, emit, signal} = context;
+	const budget = context.budget ?? null;
+	let request = caller.prepare(messages, tools);
 	let requestMeta: Record<string, unknown> | null = null;
 	if (hooks.has('before_request')) {
 		const answer = readBeforeRequest(await hooks.run('before_request', {url: request.url, body: request.body, protocol: caller.protocol, model: caller.model, budget}), request.url);
@@ -150,7 +184,7 @@ async function callModel(context: TurnContext, hooks: HookChain, schemas: ToolSc
 
 	let reply = await caller.send(request, {
 		signal,
-		emit,
+		emit: event => show(event) && emit(event),
 		async onRetry(notice) {
 			emit({type: 'retry', attempt: notice.attempt, delay_ms: notice.delayMs, reason: notice.reason, status: notice.status ?? null});
 			await notify(hooks, 'request_retry', () => ({request_meta: requestMeta, attempt: notice.attempt, delay_ms: notice.delayMs, reason: notice.reason, status: notice.status ?? null}), emit);
@@ -184,6 +218,7 @@ async function notify(hooks: HookChain, event: 'after_save' | 'finish' | 'reques
 
 function errorKind(error: Error): string {
 	if (error instanceof ProviderError) return error.kind;
+	if (error instanceof CompactionError) return 'compaction';
 	if (error instanceof HookError) return 'hook';
 	if (error instanceof TurnError) return 'turn';
 	return 'internal';

@@ -21,7 +21,7 @@ export interface LoadedSession {
 	dropped: SessionDropped | null;
 }
 
-export type StepCheck = {ok: true; messages: Message[]} | {ok: false; problem: string};
+export type StepCheck = {ok: true; messages: Message[]; replacesHistory: boolean} | {ok: false; problem: string};
 
 /** The cut-off bytes hold conversation text: owner-only, like the session. */
 const droppedFileMode = 0o600;
@@ -56,6 +56,7 @@ export async function loadSessionFile(handle: FileHandle, path: string, workspac
 			bad = {start: line.start, reason: `line ${lineNumber}: ${check.problem}`};
 			break;
 		}
+		if (check.replacesHistory) messages.length = 0;
 		messages.push(...check.messages);
 		steps++;
 		goodEnd = line.end;
@@ -112,7 +113,7 @@ export function checkStep(value: unknown, expected: number): StepCheck {
 	const result = sessionStepSchema.safeParse(value);
 	if (!result.success) return {ok: false, problem: `not a valid step (${firstIssue(result.error)})`};
 	if (result.data.n !== expected) return {ok: false, problem: `step number ${result.data.n}, expected ${expected}`};
-	return {ok: true, messages: result.data.messages as Message[]};
+	return {ok: true, messages: result.data.messages as Message[], replacesHistory: result.data.replaces_history === true};
 }
 
 export function sessionHeaderLine(header: SessionHeader): string {

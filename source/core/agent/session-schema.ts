@@ -52,6 +52,8 @@ export const sessionStepSchema = z.looseObject({
 	type: z.literal('step'),
 	n: z.number().check(z.int(), z.positive()),
 	messages: z.array(messageSchema).check(z.minLength(1)),
+	/** A compaction checkpoint: these messages are the whole history from here on; the steps before stay as its backup. */
+	replaces_history: z.optional(z.literal(true)),
 });
 
 /** The first issue of a failed parse, as `path: message`, for one-line errors. */

@@ -40,6 +40,12 @@ export interface Session {
 	/** What the open cut off a damaged file, for the caller to tell the person. */
 	readonly dropped: SessionDropped | null;
 	appendStep(messages: Message[]): Promise<void>;
+	/**
+	 * Commits a compaction: `messages` become the whole history, written as
+	 * one step like any other, so the steps before it stay in the file as
+	 * the backup of the original history.
+	 */
+	replaceHistory(messages: Message[]): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -153,6 +159,14 @@ class FileSession implements Session {
 	}
 
 	appendStep(messages: Message[]): Promise<void> {
+		return this.#enqueue(messages, false);
+	}
+
+	replaceHistory(messages: Message[]): Promise<void> {
+		return this.#enqueue(messages, true);
+	}
+
+	#enqueue(messages: Message[], replacesHistory: boolean): Promise<void> {
 		if (this.#closing) return Promise.reject(new Error(`session ${this.path} is closed; open it again to append`));
 		let json: string;
 		try {
@@ -161,7 +175,7 @@ class FileSession implements Session {
 		} catch (error) {
 			return Promise.reject(new Error(`cannot save a step to session ${this.path}: ${errorMessage(error)}`, {cause: error}));
 		}
-		const write = this.#queue.then(() => this.#write(json));
+		const write = this.#queue.then(() => this.#write(json, replacesHistory));
 		this.#queue = write.catch(() => {});
 		return write;
 	}
@@ -177,10 +191,10 @@ class FileSession implements Session {
 		return this.#closing;
 	}
 
-	async #write(messagesJson: string): Promise<void> {
+	async #write(messagesJson: string, replacesHistory: boolean): Promise<void> {
 		if (this.#broken) throw this.#broken;
 		const n = this.#steps + 1;
-		const line = `{"type":"step","n":${n},"messages":${messagesJson}}\n`;
+		const line = `{"type":"step","n":${n},"messages":${messagesJson}${replacesHistory ? ',"replaces_history":true' : ''}}\n`;
 		// Checked as the next open will check it, so a step we write is never cut off as damaged.
 		const step = checkStep(JSON.parse(line), n);
 		if (!step.ok) throw new Error(`cannot save step ${n} to session ${this.path}: ${step.problem}`);
@@ -197,6 +211,8 @@ class FileSession implements Session {
 		}
 		this.#size += bytes.length;
 		this.#steps = n;
+		// In place: callers hold this array.
+		if (step.replacesHistory) this.messages.length = 0;
 		this.messages.push(...step.messages);
 	}
 

@@ -1,0 +1,156 @@
+import * as z from 'zod/mini';
+import '../zod-english.js';
+import type {ImagePart, Message, UserContent} from '../messages.js';
+import type {EmitEvent} from '../events.js';
+import type {ModelReply, ToolSchema} from '../providers/types.js';
+import {TurnError, errorMessage} from '../errors.js';
+import type {HookChain} from '../hooks/hook-chain.js';
+import {checkImageParts} from '../tools/images.js';
+import {firstIssue, messageSchema} from './session-schema.js';
+import type {Session} from './session-store.js';
+import {buildCandidate, commitProblem, cutProblem, estimateBytes} from './compaction.js';
+
+/** A compaction that could not be committed; the history is exactly as it was. */
+export class CompactionError extends TurnError {
+	override name = 'CompactionError';
+}
+
+export interface CompactionIo {
+	session: Session;
+	hooks: HookChain;
+	emit: EmitEvent;
+	model: string;
+	protocol: string;
+	budget: unknown;
+	tools: ToolSchema[];
+	/** Asks the budget hooks whether `history` with `tools` fits; answers the budget's data. */
+	fits(history: Message[], tools: ToolSchema[]): Promise<{fits: boolean; answer: Record<string, unknown>}>;
+	/** One model request (through before_request / after_response), its text not shown as the answer. */
+	request(messages: Message[], tools: ToolSchema[]): Promise<ModelReply>;
+}
+
+const planSchema = z.looseObject({cut: z.optional(z.nullable(z.unknown())), state: z.optional(z.unknown())});
+const beforeCompactSchema = z.looseObject({
+	summary: z.optional(z.string()),
+	prompt: z.optional(z.string().check(z.minLength(1))),
+	text: z.optional(z.string()),
+	images: z.optional(z.array(z.unknown())),
+});
+const afterCompactSchema = z.looseObject({summary: z.string()});
+const commitSchema = z.looseObject({messages: z.array(messageSchema)});
+
+/**
+ * The compaction transaction (seed §7), run when the budget says a request
+ * does not fit and a compaction plugin is configured: compact_plan picks a
+ * cut the core validates; before_compact returns either a local summary or
+ * the prompt (and text, images) for a summary request, which itself must
+ * fit; after_compact may adjust the summary; before_compact_commit may
+ * restore the latest context snapshot; then the core checks that the
+ * candidate keeps the system prompt and the kept tail verbatim, is smaller
+ * by the same estimate and fits, and only then commits it as one session
+ * step. Any failure throws a CompactionError and commits nothing: the
+ * history, on disk and in memory, is exactly as it was.
+ */
+export async function compactHistory(io: CompactionIo, budgetAnswer: Record<string, unknown>): Promise<void> {
+	const history = [...io.session.messages];
+	const fail = (message: string): never => {
+		throw new CompactionError(`compaction failed, nothing was changed: ${message}`);
+	};
+
+	const plan = parse('compact_plan', planSchema, await io.hooks.run('compact_plan', {budget: budgetAnswer, history, model: io.model, protocol: io.protocol}));
+	if (plan.cut === null || plan.cut === undefined) {
+		throw new CompactionError('the request does not fit the context window and the compaction plugin chose not to compact (cut: null)');
+	}
+
+	const problem = cutProblem(history, plan.cut);
+	if (problem) fail(`compact_plan chose an invalid cut: ${problem}`);
+	const cut = plan.cut as number;
+	const state = plan.state ?? null;
+	const prefix = history.slice(1, cut);
+	const prepared = parse(
+		'before_compact',
+		beforeCompactSchema,
+		await io.hooks.run('before_compact', {messages: prefix, cut, state, model: io.model, protocol: io.protocol, budget: io.budget}),
+	);
+	let summary: string;
+	if (prepared.summary === undefined) {
+		if (prepared.prompt === undefined) fail('before_compact returned neither a summary nor a prompt for the summary request');
+		summary = await summarise(io, prepared.prompt!, prepared.text ?? transcript(prefix), prepared.images ?? [], fail);
+	} else {
+		summary = prepared.summary;
+	}
+
+	summary = parse('after_compact', afterCompactSchema, await io.hooks.run('after_compact', {summary, state})).summary;
+	if (summary.trim() === '') fail('the summary is empty');
+	const candidate = buildCandidate(history, cut, summary);
+	const committed = parse('before_compact_commit', commitSchema, await io.hooks.run('before_compact_commit', {messages: candidate, cut, state})).messages as Message[];
+	const changed = commitProblem(history, cut, committed);
+	if (changed) fail(`before_compact_commit broke the candidate: ${changed}`);
+	const before = estimateBytes(history);
+	const after = estimateBytes(committed);
+	if (after >= before) fail(`the compacted history is not smaller (${after} bytes against ${before})`);
+	if (!(await io.fits(committed, io.tools)).fits) fail('the compacted history still does not fit the budget');
+	await io.session.replaceHistory(committed);
+	io.emit({type: 'compaction', cut, before_bytes: before, after_bytes: after});
+}
+
+async function summarise(io: CompactionIo, prompt: string, text: string, images: unknown[], fail: (message: string) => never): Promise<string> {
+	let parts: ImagePart[] = [];
+	if (images.length > 0) {
+		try {
+			parts = checkImageParts(images);
+		} catch (error) {
+			fail(`before_compact returned images that were refused: ${errorMessage(error)}`);
+		}
+	}
+
+	const content: UserContent = parts.length > 0 ? [{type: 'text', text}, ...parts] : text;
+	const request: Message[] = [
+		{role: 'system', content: prompt},
+		{role: 'user', content},
+	];
+	// Seed §7: the summary request must fit too; no tool schema goes with it.
+	if (!(await io.fits(request, [])).fits) fail('the summary request itself does not fit the budget');
+	let reply: ModelReply;
+	try {
+		reply = await io.request(request, []);
+	} catch (error) {
+		return fail(`the summary request failed: ${errorMessage(error)}`);
+	}
+
+	if (reply.message.tool_calls?.length) fail('the summary request answered with tool calls instead of a summary');
+	return reply.message.content ?? '';
+}
+
+/** The old prefix as plain text, for a summary request that was given no text of its own. */
+export function transcript(messages: readonly Message[]): string {
+	return messages
+		.map(message => {
+			switch (message.role) {
+				case 'system': {
+					return `system: ${message.content}`;
+				}
+
+				case 'user': {
+					const text = typeof message.content === 'string' ? message.content : message.content.map(part => (part.type === 'text' ? part.text : '[image]')).join('\n');
+					return `user: ${text}`;
+				}
+
+				case 'assistant': {
+					const calls = (message.tool_calls ?? []).map(call => `\n[tool call ${call.function.name} ${call.function.arguments}]`).join('');
+					return `assistant: ${message.content ?? ''}${calls}`;
+				}
+
+				case 'tool': {
+					return `tool result: ${message.content}`;
+				}
+			}
+		})
+		.join('\n\n');
+}
+
+function parse<T>(event: string, schema: z.ZodMiniType<T>, data: Record<string, unknown>): T {
+	const parsed = schema.safeParse(data);
+	if (!parsed.success) throw new CompactionError(`compaction failed, nothing was changed: ${event} hook returned data the core cannot use: ${firstIssue(parsed.error)}`);
+	return parsed.data;
+}
