@@ -8,6 +8,7 @@ import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider} from '../test/fixtures/mock-provider.js';
 import {median, timeAsync, timeCommand} from './measure.js';
+import {benchEditor} from './editor.js';
 import {benchHooks} from './hooks.js';
 import {benchPool} from './pool.js';
 
@@ -72,3 +73,4 @@ console.log(`i -p: ${median(print).toFixed(1)} ms against a baseline of ${baseli
 
 await benchPool();
 await benchHooks();
+await benchEditor();

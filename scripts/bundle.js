@@ -18,6 +18,8 @@ await build({
 	platform: 'node',
 	target: 'node20',
 	// CommonJS dependencies call require(); ESM output needs it defined.
+	// Ink's devtools hook imports it only when DEV=true; it is not installed.
+	external: ['react-devtools-core'],
 	banner: {js: "import {createRequire as __createRequire} from 'node:module'; const require = __createRequire(import.meta.url);"},
 	logLevel: 'warning',
 });

@@ -29,6 +29,8 @@ export type CoreEvent =
 			by: 'policy' | 'yolo' | 'user' | 'no_terminal';
 			reason: string | null;
 	  }
+	/** The call was approved (or needed no approval) and now runs. */
+	| {type: 'tool_started'; id: string; name: string}
 	| {type: 'tool_result'; id: string; name: string; output: string; is_error: boolean; images: number}
 	| {type: 'usage'; model: string; usage: Usage}
 	| {type: 'retry'; attempt: number; delay_ms: number; reason: string; status: number | null}

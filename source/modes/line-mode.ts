@@ -32,7 +32,6 @@ export async function runLineMode(options: CliOptions): Promise<number> {
 	}
 
 	const interactive = process.stdin.isTTY === true;
-	if (interactive && process.stdout.isTTY) writeErr('i: the full-screen chat is not built yet; running in line mode (one line, one turn; Ctrl-D to end)\n');
 	let failed = false;
 	let usage = false;
 	// A person at a terminal may take their time; a pipe that stays open and silent must not hold us forever.

@@ -65,6 +65,7 @@ export function createTextRenderer(options: {announceSession: boolean}): EmitEve
 			}
 
 			case 'thinking_delta':
+			case 'tool_started':
 			case 'usage': {
 				break;
 			}

@@ -97,6 +97,7 @@ export async function runToolCall(original: ToolCall, context: ToolCallContext):
 	}
 
 	context.signal.throwIfAborted();
+	context.emit({type: 'tool_started', id: call.id, name});
 	let result: ToolResult;
 	try {
 		result = await plan.run();

@@ -11,7 +11,7 @@ import type {ApprovalGate} from './approval-gate.js';
 import type {Session} from './session-store.js';
 import type {ModelCaller} from './model-caller.js';
 import {runToolCall} from './run-tool-call.js';
-import {compactHistory, CompactionError} from './compact-history.js';
+import {compactHistory, CompactionError, type CompactionIo} from './compact-history.js';
 import {validateBatch} from './validate-batch.js';
 import {toolOutputLimit} from './tool-output-limit.js';
 
@@ -135,25 +135,39 @@ async function callModel(context: TurnContext, hooks: HookChain, schemas: ToolSc
 				throw new TurnError('the context budget says this request does not fit the model\'s window; start a new session or enable compaction');
 			}
 
-			await compactHistory(
-				{
-					session,
-					hooks,
-					emit: context.emit,
-					model: context.caller.model,
-					protocol: context.caller.protocol,
-					budget: context.budget ?? null,
-					tools: schemas,
-					fits: async (history, tools) => fits(context, hooks, history, tools),
-					// The summary is not the answer: its text is not shown.
-					request: async (messages, tools) => requestModel(context, hooks, messages, tools, event => event.type !== 'text_delta' && event.type !== 'thinking_delta'),
-				},
-				check.answer,
-			);
+			await compactHistory(compactionIo(context, hooks, schemas), check.answer);
 		}
 	}
 
 	return requestModel(context, hooks, session.messages, schemas, () => true);
+}
+
+function compactionIo(context: TurnContext, hooks: HookChain, schemas: ToolSchema[]): CompactionIo {
+	return {
+		session: context.session,
+		hooks,
+		emit: context.emit,
+		model: context.caller.model,
+		protocol: context.caller.protocol,
+		budget: context.budget ?? null,
+		tools: schemas,
+		fits: async (history, tools) => fits(context, hooks, history, tools),
+		// The summary is not the answer: its text is not shown.
+		request: async (messages, tools) => requestModel(context, hooks, messages, tools, event => event.type !== 'text_delta' && event.type !== 'thinking_delta'),
+	};
+}
+
+/**
+ * Compaction on request (/compact), outside any turn: the same transaction,
+ * started as if the budget had said the history does not fit. Returns
+ * 'compacted', or why nothing was done.
+ */
+export async function compactNow(context: TurnContext): Promise<'compacted' | string> {
+	const hooks = withSignal(context.hooks ?? emptyHookChain, context.signal);
+	if (!hooks.has('compact_plan')) return 'compaction needs a compaction plugin (the compact module, or a worker bound to it in bindings.json); none is configured';
+	const schemas: ToolSchema[] = context.tools.map(({name, description, parameters}) => ({name, description, parameters}));
+	await compactHistory(compactionIo(context, hooks, schemas), {fits: false, requested: true});
+	return 'compacted';
 }
 
 /** Asks the budget hooks whether a request with `history` and `tools` fits. */

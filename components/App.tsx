@@ -1,0 +1,117 @@
+import {useEffect, useRef, useState, useSyncExternalStore} from 'react';
+import {Box, Static, Text, useStdout} from 'ink';
+import type {ChatStore} from '../source/tui/chat-store.js';
+import type {ApprovalBroker} from '../source/tui/approval-broker.js';
+import {slashCompletions} from '../source/tui/slash-commands.js';
+import {Approval} from './Approval.js';
+import {InputEditor} from './InputEditor.js';
+import {SlashMenu} from './SlashMenu.js';
+import {Spinner} from './Spinner.js';
+import {StatusLine} from './StatusLine.js';
+import {ThinkingSummary} from './ThinkingSummary.js';
+import {ToolCall} from './ToolCall.js';
+import {TranscriptItemView} from './TranscriptItemView.js';
+
+/** A second Ctrl-C on an empty, idle prompt within this time leaves. */
+export const EXIT_CONFIRM_MS = 2000;
+
+export interface AppProps {
+	store: ChatStore;
+	broker: ApprovalBroker;
+	history: string[];
+	onSubmit(text: string): void;
+	onInterrupt(): void;
+	onExit(): void;
+}
+
+function useColumns(): number {
+	const {stdout} = useStdout();
+	const [columns, setColumns] = useState(stdout.columns || 80);
+	useEffect(() => {
+		const onResize = () => setColumns(stdout.columns || 80);
+		stdout.on('resize', onResize);
+		return () => {
+			stdout.off('resize', onResize);
+		};
+	}, [stdout]);
+	return columns;
+}
+
+/**
+ * The chat screen: finished items written once to the scrollback (Static),
+ * then the live area — the line being streamed, running tools, the approval
+ * question or the editor, and the status line. The UI renders the store and
+ * sends the person's actions back; it never talks to the core itself.
+ */
+export function App({store, broker, history, onSubmit, onInterrupt, onExit}: AppProps) {
+	const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
+	const pending = useSyncExternalStore(broker.subscribe, broker.getSnapshot);
+	const columns = useColumns();
+	const [draft, setDraft] = useState('');
+	const lastCtrlC = useRef(0);
+
+	const submit = (text: string): boolean => {
+		if (text.trim() === '') return false;
+		// Refused, the text stays in the editor for when the turn ends.
+		if (state.busy) {
+			store.notice('info', 'a turn is running: wait for it, or press Esc to stop it');
+			return false;
+		}
+
+		// A unique prefix of a command runs that command: "/he" is /help.
+		const matches = slashCompletions(text.trim());
+		onSubmit(matches.length === 1 ? matches[0]!.name : text);
+		return true;
+	};
+
+	const ctrlC = (hasText: boolean) => {
+		if (state.busy) {
+			onInterrupt();
+			return;
+		}
+
+		if (hasText) return;
+		const now = Date.now();
+		if (now - lastCtrlC.current < EXIT_CONFIRM_MS) {
+			onExit();
+			return;
+		}
+
+		lastCtrlC.current = now;
+		store.notice('info', 'press Ctrl-C again to leave');
+	};
+
+	return (
+		<>
+			<Static items={state.finished}>
+				{item => (
+					<Box key={item.key} flexDirection="column">
+						<TranscriptItemView item={item} />
+					</Box>
+				)}
+			</Static>
+			<Box flexDirection="column">
+				{state.thinking === '' ? null : <ThinkingSummary live lines={state.thinking.split('\n').length} />}
+				{state.partial === '' ? null : <Text>{state.partial}</Text>}
+				{state.tools.map(tool => (
+					<ToolCall key={tool.key} tool={tool} />
+				))}
+				{state.busy && !pending ? <Spinner label="working — Esc to stop" /> : null}
+				{pending ? <Approval pending={pending} /> : null}
+				<InputEditor
+					width={columns}
+					isActive={pending === null}
+					history={history}
+					placeholder={state.busy ? 'the model is working…' : 'Ask i anything; /help for keys and commands'}
+					onSubmit={submit}
+					onChange={setDraft}
+					onTab={text => slashCompletions(text.trim())[0]?.name}
+					onInterrupt={() => state.busy && onInterrupt()}
+					onCtrlC={ctrlC}
+				/>
+				<SlashMenu draft={draft} />
+				<StatusLine status={state.status} busy={state.busy} />
+			</Box>
+		</>
+	);
+}

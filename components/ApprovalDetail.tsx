@@ -1,0 +1,30 @@
+import {Box, Text} from 'ink';
+
+/** A tall diff or command is cut to this many lines, with the count of the rest. */
+export const MAX_DETAIL_LINES = 30;
+
+function lineColor(line: string): string | undefined {
+	if (line.startsWith('+++') || line.startsWith('---')) return undefined;
+	if (line.startsWith('+')) return 'green';
+	if (line.startsWith('-')) return 'red';
+	if (line.startsWith('@@')) return 'cyan';
+	return undefined;
+}
+
+/** What the tool will do: a diff coloured by line, a command and its folder, or arguments. */
+export function ApprovalDetail({detail}: {detail: string}) {
+	const lines = detail.split('\n');
+	const shown = lines.slice(0, MAX_DETAIL_LINES);
+	return (
+		<Box flexDirection="column" marginLeft={2}>
+			{shown.map((line, index) => (
+				// Lines of a static text never move: their index is a stable key.
+				// eslint-disable-next-line react/no-array-index-key
+				<Text key={index} color={lineColor(line)}>
+					{line === '' ? ' ' : line}
+				</Text>
+			))}
+			{lines.length > shown.length ? <Text dimColor italic>… {lines.length - shown.length} more lines</Text> : null}
+		</Box>
+	);
+}

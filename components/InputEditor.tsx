@@ -1,0 +1,217 @@
+import {memo, useCallback, useLayoutEffect, useMemo, useRef, useState} from 'react';
+import {Box, Text, useCursor, useStdout, type DOMElement} from 'ink';
+import stringWidth from 'string-width';
+import type {EditorText} from '../source/tui/editor-text.js';
+import type {EditorAction} from '../source/tui/key-decoder.js';
+import {type View, rowText, viewport} from '../source/tui/editor-layout.js';
+import {
+	type EditorState,
+	backspace,
+	createEditor,
+	deleteForward,
+	deleteWordBefore,
+	insert,
+	killToLineEnd,
+	killToLineStart,
+	lineEnd,
+	lineStart,
+	moveDown,
+	moveLeft,
+	moveRight,
+	moveUp,
+	setText,
+	submit,
+	textOf,
+	wordLeft,
+	wordRight,
+} from '../source/tui/editor-model.js';
+import {useRawInput} from './use-raw-input.js';
+
+export interface InputEditorProps {
+	/** Drawn before the first row; later rows are indented by its width. */
+	prompt?: string;
+	/** Columns the editor may use, prompt included (usually the terminal's). */
+	width: number;
+	/** Listens to the keyboard and shows the terminal cursor at the caret. */
+	isActive: boolean;
+	placeholder?: string;
+	/** Rows shown at most; longer text scrolls with the caret. Defaults to half the terminal's height. */
+	maxRows?: number;
+	/** Earlier submitted texts, oldest first, read once when the editor mounts; it records later ones itself. */
+	history?: readonly string[];
+	/** Enter. Return false to refuse the text: it stays in the editor and out of the history. */
+	onSubmit(text: string): boolean | void;
+	/** Every edit, with the whole text. A 1 MB paste is a 1 MB string: test its length before scanning it. */
+	onChange?(text: string): void;
+	/** Esc. */
+	onInterrupt?(): void;
+	/** Ctrl-C, after the editor emptied itself; `hadText` says whether there was anything to empty. */
+	onCtrlC?(hadText: boolean): void;
+	/** Ctrl-D on an empty editor (elsewhere it deletes forward). */
+	onCtrlD?(): void;
+	/** Tab, with the text; a string returned replaces the text (completion). */
+	onTab?(text: string): string | undefined;
+}
+
+/** The editor's row within Ink's live output: its own top plus its ancestors' (a yoga layout walk). */
+function rowInOutput(node: DOMElement): number {
+	let top = 0;
+	for (let current: DOMElement | undefined = node; current?.yogaNode; current = current.parentNode) top += current.yogaNode.getComputedTop();
+	return top;
+}
+
+function step(state: EditorState, action: EditorAction, props: InputEditorProps, promptWidth: number): EditorState {
+	const geometry = {width: props.width, promptWidth};
+	switch (action.type) {
+		case 'insert':
+			return insert(state, action.text);
+		case 'newline':
+			return insert(state, '\n');
+		case 'submit': {
+			const submitted = submit(state);
+			return props.onSubmit(submitted.text) === false ? state : submitted.state;
+		}
+
+		case 'backspace':
+			return backspace(state);
+		case 'delete':
+			return deleteForward(state);
+		case 'left':
+			return moveLeft(state);
+		case 'right':
+			return moveRight(state);
+		case 'up':
+			return moveUp(state, geometry);
+		case 'down':
+			return moveDown(state, geometry);
+		case 'home':
+			return lineStart(state);
+		case 'end':
+			return lineEnd(state);
+		case 'wordLeft':
+			return wordLeft(state);
+		case 'wordRight':
+			return wordRight(state);
+		case 'deleteWordBefore':
+			return deleteWordBefore(state);
+		case 'killToLineEnd':
+			return killToLineEnd(state);
+		case 'killToLineStart':
+			return killToLineStart(state);
+		case 'ctrlC': {
+			const hadText = state.text.length > 0;
+			const next = hadText ? setText(state, '') : state;
+			props.onCtrlC?.(hadText);
+			return next;
+		}
+
+		case 'ctrlD':
+			if (state.text.length > 0) return deleteForward(state);
+			props.onCtrlD?.();
+			return state;
+		case 'escape':
+			props.onInterrupt?.();
+			return state;
+		case 'tab': {
+			const completed = props.onTab?.(textOf(state));
+			return completed === undefined ? state : setText(state, completed);
+		}
+	}
+}
+
+interface RowsProps {
+	text: EditorText;
+	view: View;
+	prompt: string;
+	promptWidth: number;
+	placeholder: string | undefined;
+}
+
+/** The visible rows; memoised, so a parent's re-render (a streaming answer) redraws nothing here. */
+const Rows = memo(function Rows({text, view, prompt, promptWidth, placeholder}: RowsProps) {
+	const blank = ' '.repeat(promptWidth);
+	const mark = (symbol: string) => (promptWidth === 0 ? '' : symbol + ' '.repeat(promptWidth - 1));
+	if (text.length === 0) {
+		return (
+			<Text wrap="truncate-end">
+				{prompt}
+				{placeholder ? <Text dimColor>{placeholder}</Text> : null}
+			</Text>
+		);
+	}
+
+	return (
+		<>
+			{view.rows.map((row, index) => {
+				const gutter =
+					row.start === 0 ? prompt : index === 0 && view.hiddenAbove ? mark('↑') : index === view.rows.length - 1 && view.hiddenBelow ? mark('↓') : blank;
+				return (
+					<Text key={row.start} wrap="truncate-end">
+						{gutter + rowText(text, row) || ' '}
+					</Text>
+				);
+			})}
+		</>
+	);
+});
+
+/**
+ * The chat's input editor: CJK-aware, multi-line, with history and bracketed
+ * paste, drawing its own rows and putting the terminal's real cursor at the
+ * caret (so an IME shows its candidates where the person types).
+ *
+ * Ink forgets the cursor on any frame in which this component did not render
+ * (useCursor is per commit): keep it un-memoised, in the component that
+ * re-renders when the live area above it changes. It finds its own row in
+ * the output from Ink's layout; nothing needs to be passed for that.
+ */
+export function InputEditor(props: InputEditorProps) {
+	const {prompt = '› ', width, isActive, placeholder} = props;
+	const promptWidth = stringWidth(prompt);
+	const {stdout} = useStdout();
+	const maxRows = Math.max(1, props.maxRows ?? Math.floor((stdout.rows || 24) / 2));
+	const [state, setState] = useState(() => createEditor(props.history));
+	const current = useRef(state);
+	const latest = useRef({props, promptWidth});
+	useLayoutEffect(() => {
+		latest.current = {props, promptWidth};
+	});
+
+	const onActions = useCallback((actions: EditorAction[]) => {
+		const {props, promptWidth} = latest.current;
+		const before = current.current;
+		let next = before;
+		for (const action of actions) next = step(next, action, props, promptWidth);
+		current.current = next;
+		setState(next);
+		if (next.text !== before.text) props.onChange?.(textOf(next));
+	}, []);
+	useRawInput(onActions, isActive);
+
+	// The view keeps its first row while the caret stays inside it.
+	const top = useRef<number | null>(null);
+	const view = useMemo(
+		() => viewport(state.text, state.caret, {width, promptWidth}, maxRows, top.current),
+		[state.text, state.caret, width, promptWidth, maxRows],
+	);
+	useLayoutEffect(() => {
+		top.current = view.top;
+	}, [view]);
+
+	// Layout is computed after the commit, so the row is read in a layout effect; a change re-renders once to move the cursor.
+	const box = useRef<DOMElement>(null);
+	const [row, setRow] = useState(0);
+	useLayoutEffect(() => {
+		const measured = box.current ? rowInOutput(box.current) : 0;
+		if (measured !== row) setRow(measured);
+	});
+
+	const {setCursorPosition} = useCursor();
+	setCursorPosition(isActive ? {x: promptWidth + view.caretColumn, y: row + view.caretRow} : undefined);
+
+	return (
+		<Box ref={box} flexDirection="column">
+			<Rows text={state.text} view={view} prompt={prompt} promptWidth={promptWidth} placeholder={placeholder} />
+		</Box>
+	);
+}

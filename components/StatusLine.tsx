@@ -1,0 +1,33 @@
+import {Box, Text} from 'ink';
+import {homedir} from 'node:os';
+import type {StatusInfo} from '../source/tui/chat-store.js';
+
+function shortPath(path: string): string {
+	const home = homedir();
+	return path === home || path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+}
+
+function tokens(count: number): string {
+	return count >= 10_000 ? `${Math.round(count / 1000)}k` : String(count);
+}
+
+/** Model, workspace, the last request's tokens, the share of the window it used, the prompt-cache hit ratio. */
+export function StatusLine({status, busy}: {status: StatusInfo; busy: boolean}) {
+	const {usage} = status;
+	const parts = [status.model, shortPath(status.workspace)];
+	if (status.session) parts.push(`session ${status.session.slice(0, 8)}`);
+	if (usage) {
+		parts.push(`↑${tokens(usage.input)} ↓${tokens(usage.output)}`);
+		if (status.window) parts.push(`ctx ${Math.min(100, Math.round(((usage.input + usage.output) / status.window) * 100))}%`);
+		if (usage.input > 0) parts.push(`cache ${Math.round((usage.cacheRead / usage.input) * 100)}%`);
+	}
+
+	return (
+		<Box justifyContent="space-between">
+			<Text dimColor wrap="truncate">
+				{parts.join(' · ')}
+			</Text>
+			<Text dimColor>{busy ? 'Esc to stop' : '/help'}</Text>
+		</Box>
+	);
+}

@@ -1,0 +1,35 @@
+import {Box, Text} from 'ink';
+import type {ToolItem} from '../source/tui/chat-store.js';
+
+/** Results longer than this many lines are folded to their first lines and a count. */
+export const FOLDED_RESULT_LINES = 6;
+
+const marks: Record<ToolItem['status'], {mark: string; color: string}> = {
+	pending: {mark: '○', color: 'gray'},
+	asking: {mark: '?', color: 'yellow'},
+	running: {mark: '◐', color: 'blue'},
+	done: {mark: '✓', color: 'green'},
+	failed: {mark: '✗', color: 'red'},
+	denied: {mark: '⊘', color: 'yellow'},
+};
+
+export function ToolCall({tool}: {tool: ToolItem}) {
+	const {mark, color} = marks[tool.status];
+	const lines = tool.result === null ? [] : tool.result.split('\n');
+	const shown = lines.slice(0, FOLDED_RESULT_LINES);
+	const more = lines.length - shown.length;
+	return (
+		<Box flexDirection="column">
+			<Text>
+				<Text color={color}>{mark}</Text> <Text bold>{tool.name}</Text> <Text dimColor>{tool.summary}</Text>
+				{tool.note ? <Text color="yellow"> — {tool.note}</Text> : null}
+			</Text>
+			{shown.length > 0 && tool.status !== 'denied' ? (
+				<Box marginLeft={2} flexDirection="column">
+					<Text dimColor>{shown.join('\n')}</Text>
+					{more > 0 ? <Text dimColor italic>… {more} more lines</Text> : null}
+				</Box>
+			) : null}
+		</Box>
+	);
+}

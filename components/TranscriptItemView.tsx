@@ -1,0 +1,36 @@
+import type {TranscriptItem} from '../source/tui/chat-store.js';
+import {AssistantText} from './AssistantText.js';
+import {Logo} from './Logo.js';
+import {Notice} from './Notice.js';
+import {ThinkingSummary} from './ThinkingSummary.js';
+import {ToolCall} from './ToolCall.js';
+import {UserMessage} from './UserMessage.js';
+
+/** One finished transcript item, as it is written once to the scrollback. */
+export function TranscriptItemView({item}: {item: TranscriptItem}) {
+	switch (item.kind) {
+		case 'logo': {
+			return <Logo />;
+		}
+
+		case 'user': {
+			return <UserMessage text={item.text} />;
+		}
+
+		case 'assistant': {
+			return <AssistantText text={item.text} />;
+		}
+
+		case 'thinking': {
+			return <ThinkingSummary lines={item.lines} />;
+		}
+
+		case 'tool': {
+			return <ToolCall tool={item} />;
+		}
+
+		case 'notice': {
+			return <Notice level={item.level} text={item.text} />;
+		}
+	}
+}

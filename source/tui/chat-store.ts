@@ -1,0 +1,269 @@
+import type {CoreEvent} from '../core/events.js';
+import type {Usage} from '../core/usage.js';
+
+/**
+ * The chat screen's state, built from core events. Finished items go to
+ * `finished`, which only ever grows: the screen writes each once to the
+ * scrollback (Ink `Static`) and never redraws it. Everything still moving
+ * (the line being streamed, thinking, running tools) is `live`, the only part
+ * that re-renders. Streamed text moves to `finished` line by line, so the
+ * live area stays small however long the answer.
+ */
+
+export type ToolStatus = 'pending' | 'asking' | 'running' | 'done' | 'failed' | 'denied';
+
+export type TranscriptItem =
+	| {kind: 'logo'; key: string}
+	| {kind: 'user'; key: string; text: string}
+	| {kind: 'assistant'; key: string; text: string}
+	| {kind: 'thinking'; key: string; lines: number}
+	| {kind: 'tool'; key: string; id: string; name: string; summary: string; status: ToolStatus; result: string | null; note: string | null}
+	| {kind: 'notice'; key: string; level: 'info' | 'warning' | 'error'; text: string};
+
+export type ToolItem = Extract<TranscriptItem, {kind: 'tool'}>;
+
+export interface StatusInfo {
+	model: string;
+	workspace: string;
+	session: string | null;
+	usage: Usage | null;
+	/** The context window from the API config's budget, when it names one. */
+	window: number | null;
+}
+
+export interface ChatState {
+	finished: TranscriptItem[];
+	/** The streamed text not yet ended by a newline. */
+	partial: string;
+	/** Thinking text of the current step, shown collapsed. */
+	thinking: string;
+	tools: ToolItem[];
+	busy: boolean;
+	status: StatusInfo;
+}
+
+const MAX_SUMMARY = 100;
+
+export class ChatStore {
+	#state: ChatState;
+	readonly #listeners = new Set<() => void>();
+	#counter = 0;
+	#scheduled: NodeJS.Timeout | undefined;
+	readonly #frameMs: number;
+	/** Completed lines of streamed text not yet moved to `finished`: one item per frame, not per line. */
+	#lines: string[] = [];
+
+	constructor(status: StatusInfo, options: {logo: boolean; frameMs?: number}) {
+		this.#frameMs = options.frameMs ?? 33;
+		this.#state = {finished: options.logo ? [{kind: 'logo', key: 'logo'}] : [], partial: '', thinking: '', tools: [], busy: false, status};
+	}
+
+	getSnapshot = (): ChatState => this.#state;
+
+	subscribe = (listener: () => void): (() => void) => {
+		this.#listeners.add(listener);
+		return () => this.#listeners.delete(listener);
+	};
+
+	/** A person's message, shown at once. */
+	addUser(text: string): void {
+		this.#finish([{kind: 'user', key: this.#key(), text}], true);
+		this.#update({busy: true}, true);
+	}
+
+	notice(level: 'info' | 'warning' | 'error', text: string): void {
+		this.#finish([{kind: 'notice', key: this.#key(), level, text}], true);
+	}
+
+	setBusy(busy: boolean): void {
+		this.#update({busy}, true);
+	}
+
+	setStatus(change: Partial<StatusInfo>): void {
+		this.#update({status: {...this.#state.status, ...change}}, true);
+	}
+
+	setSession(session: string): void {
+		this.#update({status: {...this.#state.status, session}}, true);
+	}
+
+	/** Marks a tool as waiting for the person's answer. */
+	asking(id: string): void {
+		this.#updateTool(id, {status: 'asking'}, true);
+	}
+
+	/** Folds a core event into the state. Streaming updates are batched to one notification a frame. */
+	apply(event: CoreEvent): void {
+		switch (event.type) {
+			case 'session': {
+				this.#update({status: {...this.#state.status, session: event.id}}, true);
+				if (event.resumed_messages > 0) this.notice('info', `resumed ${event.resumed_messages} messages from ${event.path}`);
+				if (event.dropped) {
+					this.notice('warning', `session repaired: dropped ${event.dropped.lines} incomplete line(s), kept in ${event.dropped.savedTo}`);
+				}
+
+				break;
+			}
+
+			case 'text_delta': {
+				this.#endThinking();
+				this.#stream(event.text);
+				break;
+			}
+
+			case 'thinking_delta': {
+				this.#update({thinking: this.#state.thinking + event.text}, false);
+				break;
+			}
+
+			case 'tool_call': {
+				this.#endText();
+				this.#endThinking();
+				const item: ToolItem = {kind: 'tool', key: this.#key(), id: event.id, name: event.name, summary: summarise(event.arguments), status: 'pending', result: null, note: null};
+				this.#update({tools: [...this.#state.tools, item]}, true);
+				break;
+			}
+
+			case 'approval': {
+				this.#updateTool(event.id, event.decision === 'deny' ? {status: 'denied', note: event.reason} : {note: event.by === 'yolo' || event.by === 'policy' ? `allowed by ${event.by}` : null}, true);
+				break;
+			}
+
+			case 'tool_started': {
+				this.#updateTool(event.id, {status: 'running'}, true);
+				break;
+			}
+
+			case 'tool_result': {
+				const tool = this.#state.tools.find(item => item.id === event.id);
+				if (!tool) break;
+				const status: ToolStatus = tool.status === 'denied' ? 'denied' : event.is_error ? 'failed' : 'done';
+				const done: ToolItem = {...tool, status, result: event.output};
+				this.#update({tools: this.#state.tools.filter(item => item.id !== event.id)}, false);
+				this.#finish([done], true);
+				break;
+			}
+
+			case 'usage': {
+				this.#update({status: {...this.#state.status, usage: event.usage}}, false);
+				break;
+			}
+
+			case 'retry': {
+				this.notice('warning', `${event.reason}; retry ${event.attempt} in ${(event.delay_ms / 1000).toFixed(1)} s`);
+				break;
+			}
+
+			case 'warning': {
+				this.notice('warning', event.message);
+				break;
+			}
+
+			case 'compaction': {
+				this.notice('info', `compacted the history: ${event.before_bytes} → ${event.after_bytes} bytes`);
+				break;
+			}
+
+			case 'error': {
+				this.#endText();
+				this.notice('error', event.message);
+				break;
+			}
+
+			case 'done': {
+				this.#endText();
+				this.#endThinking();
+				if (event.reason === 'interrupted') this.notice('info', 'interrupted; the session keeps its last complete step');
+				if (event.reason === 'length') this.notice('warning', 'the answer was cut off at max_tokens');
+				this.#update({busy: false}, true);
+				break;
+			}
+		}
+	}
+
+	/** Appends streamed text; completed lines move to the scrollback at the next frame. */
+	#stream(text: string): void {
+		const all = this.#state.partial + text;
+		const end = all.lastIndexOf('\n');
+		if (end !== -1) this.#lines.push(all.slice(0, end));
+		this.#update({partial: end === -1 ? all : all.slice(end + 1)}, false);
+	}
+
+	#endText(): void {
+		const {partial} = this.#state;
+		if (partial !== '') this.#lines.push(partial);
+		this.#state = {...this.#state, partial: ''};
+		this.#flushLines();
+	}
+
+	#flushLines(): void {
+		if (this.#lines.length === 0) return;
+		const text = this.#lines.join('\n');
+		this.#lines = [];
+		this.#state = {...this.#state, finished: [...this.#state.finished, {kind: 'assistant', key: this.#key(), text}]};
+	}
+
+	#endThinking(): void {
+		const {thinking} = this.#state;
+		if (thinking === '') return;
+		this.#state = {...this.#state, thinking: ''};
+		this.#finish([{kind: 'thinking', key: this.#key(), lines: thinking.split('\n').length}], true);
+	}
+
+	#finish(items: TranscriptItem[], now: boolean): void {
+		// Text streamed before these items comes before them.
+		this.#flushLines();
+		this.#update({finished: [...this.#state.finished, ...items]}, now);
+	}
+
+	#updateTool(id: string, change: Partial<ToolItem>, now: boolean): void {
+		this.#update({tools: this.#state.tools.map(item => (item.id === id ? {...item, ...change} : item))}, now);
+	}
+
+	#key(): string {
+		this.#counter++;
+		return `item-${this.#counter}`;
+	}
+
+	/** State changes at once; listeners hear of streaming changes at most once a frame. */
+	#update(change: Partial<ChatState>, now: boolean): void {
+		this.#state = {...this.#state, ...change};
+		if (now) {
+			clearTimeout(this.#scheduled);
+			this.#scheduled = undefined;
+			this.#notify();
+			return;
+		}
+
+		this.#scheduled ??= setTimeout(() => {
+			this.#scheduled = undefined;
+			this.#notify();
+		}, this.#frameMs);
+	}
+
+	#notify(): void {
+		this.#flushLines();
+		for (const listener of this.#listeners) listener();
+	}
+}
+
+/** A tool call's arguments in one short line: the values, not the JSON punctuation. */
+export function summarise(argumentsText: string): string {
+	let flat: string;
+	try {
+		const value = JSON.parse(argumentsText) as unknown;
+		flat = typeof value === 'object' && value !== null ? describeValue(value) : String(value);
+	} catch {
+		flat = argumentsText;
+	}
+
+	flat = flat.replaceAll(/\s+/g, ' ').trim();
+	return flat.length > MAX_SUMMARY ? `${flat.slice(0, MAX_SUMMARY - 1)}…` : flat;
+}
+
+function describeValue(value: object): string {
+	if (Array.isArray(value)) return value.map(item => (typeof item === 'object' && item !== null ? describeValue(item) : String(item))).join(', ');
+	return Object.entries(value)
+		.map(([key, item]) => `${key}: ${typeof item === 'object' && item !== null ? describeValue(item) : String(item)}`)
+		.join(' ');
+}

@@ -1,0 +1,105 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {ChatStore, summarise} from '../../source/tui/chat-store.js';
+
+const status = {model: 'm', workspace: '/w', session: null, usage: null, window: null};
+
+function store() {
+	const chat = new ChatStore(status, {logo: false, frameMs: 0});
+	let notified = 0;
+	chat.subscribe(() => notified++);
+	return {chat, notified: () => notified};
+}
+
+const flush = async () => new Promise(resolve => setTimeout(resolve, 5));
+
+test('streamed text moves to the scrollback whole lines at a time; the live part is the unfinished line', async () => {
+	const {chat} = store();
+	chat.addUser('hi');
+	for (const piece of ['Hel', 'lo\nwor', 'ld\nand ', 'more']) chat.apply({type: 'text_delta', text: piece});
+	await flush();
+	const state = chat.getSnapshot();
+	const text = state.finished.filter(item => item.kind === 'assistant').map(item => (item as {text: string}).text);
+	assert.deepEqual(text, ['Hello\nworld']);
+	assert.equal(state.partial, 'and more');
+	chat.apply({type: 'done', reason: 'stop', steps: 1});
+	const done = chat.getSnapshot();
+	assert.equal(done.partial, '');
+	assert.deepEqual(
+		done.finished.filter(item => item.kind === 'assistant').map(item => (item as {text: string}).text),
+		['Hello\nworld', 'and more'],
+	);
+	assert.equal(done.busy, false);
+});
+
+test('a 100k-token answer ends whole in the scrollback, in few items, with no text lost', async () => {
+	const {chat} = store();
+	const line = 'The quick brown fox jumps over the lazy dog. ';
+	let sent = '';
+	for (let index = 0; index < 20_000; index++) {
+		const piece = index % 7 === 6 ? `${line}\n` : line;
+		sent += piece;
+		chat.apply({type: 'text_delta', text: piece});
+		if (index % 500 === 0) await flush();
+	}
+
+	chat.apply({type: 'done', reason: 'stop', steps: 1});
+	const items = chat.getSnapshot().finished.filter(item => item.kind === 'assistant') as Array<{text: string}>;
+	assert.equal(items.map(item => item.text).join('\n'), sent.replace(/\n$/, ''));
+	assert.ok(items.length < 200, `${items.length} items`);
+});
+
+test('a tool call goes live, shows its status, then moves to the scrollback with its result', () => {
+	const {chat} = store();
+	chat.apply({type: 'text_delta', text: 'Let me look.'});
+	chat.apply({type: 'tool_call', id: 'c1', name: 'read', arguments: '{"files":[{"path":"a.txt"}]}'});
+	let state = chat.getSnapshot();
+	assert.equal(state.partial, '');
+	assert.deepEqual(state.tools.map(tool => [tool.name, tool.status, tool.summary]), [['read', 'pending', 'files: path: a.txt']]);
+	chat.asking('c1');
+	assert.equal(chat.getSnapshot().tools[0]!.status, 'asking');
+	chat.apply({type: 'tool_started', id: 'c1', name: 'read'});
+	assert.equal(chat.getSnapshot().tools[0]!.status, 'running');
+	chat.apply({type: 'tool_result', id: 'c1', name: 'read', output: 'alpha', is_error: false, images: 0});
+	state = chat.getSnapshot();
+	assert.equal(state.tools.length, 0);
+	const kinds = state.finished.map(item => item.kind);
+	assert.deepEqual(kinds, ['assistant', 'tool']);
+	assert.equal((state.finished[1] as {status: string}).status, 'done');
+});
+
+test('a denied call keeps its denial and reason', () => {
+	const {chat} = store();
+	chat.apply({type: 'tool_call', id: 'c1', name: 'shell', arguments: '{"command":"rm -rf build"}'});
+	chat.apply({type: 'approval', id: 'c1', name: 'shell', title: 'Run: rm -rf build', decision: 'deny', by: 'user', reason: 'not now'});
+	chat.apply({type: 'tool_result', id: 'c1', name: 'shell', output: 'The call was not run', is_error: true, images: 0});
+	const tool = chat.getSnapshot().finished.at(-1) as {status: string; note: string};
+	assert.equal(tool.status, 'denied');
+	assert.equal(tool.note, 'not now');
+});
+
+test('thinking is kept collapsed: only its length reaches the scrollback', () => {
+	const {chat} = store();
+	chat.apply({type: 'thinking_delta', text: 'one\ntwo\nthree'});
+	assert.equal(chat.getSnapshot().thinking, 'one\ntwo\nthree');
+	chat.apply({type: 'text_delta', text: 'answer'});
+	const thinking = chat.getSnapshot().finished.find(item => item.kind === 'thinking') as {lines: number};
+	assert.equal(thinking.lines, 3);
+	assert.equal(chat.getSnapshot().thinking, '');
+});
+
+test('streaming changes reach listeners at most once a frame', async () => {
+	const chat = new ChatStore(status, {logo: false, frameMs: 30});
+	let notified = 0;
+	chat.subscribe(() => notified++);
+	for (let index = 0; index < 200; index++) chat.apply({type: 'text_delta', text: 'x'});
+	assert.equal(notified, 0);
+	await new Promise(resolve => setTimeout(resolve, 60));
+	assert.equal(notified, 1);
+});
+
+test('tool arguments are summarised as values on one short line', () => {
+	assert.equal(summarise('{"command":"npm test","timeout":30}'), 'command: npm test timeout: 30');
+	assert.equal(summarise('not json'), 'not json');
+	assert.ok(summarise(JSON.stringify({content: 'x'.repeat(500)})).length <= 100);
+});

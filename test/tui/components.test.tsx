@@ -1,0 +1,130 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {setTimeout as delay} from 'node:timers/promises';
+import {render} from 'ink-testing-library';
+import {Approval, TYPEAHEAD_GUARD_MS} from '../../components/Approval.js';
+import {StatusLine} from '../../components/StatusLine.js';
+import {SlashMenu} from '../../components/SlashMenu.js';
+import {ToolCall, FOLDED_RESULT_LINES} from '../../components/ToolCall.js';
+import type {ApprovalChoice, PendingApproval} from '../../source/tui/approval-broker.js';
+import type {ToolItem} from '../../source/tui/chat-store.js';
+
+const tool = (change: Partial<ToolItem> = {}): ToolItem => ({kind: 'tool', key: 'k', id: 'c1', name: 'read', summary: 'files: path: a.txt', status: 'running', result: null, note: null, ...change});
+
+test('a tool call shows its name, its arguments and a status mark', () => {
+	const running = render(<ToolCall tool={tool()} />);
+	assert.match(running.lastFrame()!, /◐ read files: path: a\.txt/);
+	const done = render(<ToolCall tool={tool({status: 'done', result: 'alpha\nbeta'})} />);
+	assert.match(done.lastFrame()!, /✓ read/);
+	assert.match(done.lastFrame()!, /alpha\n\s+beta/);
+});
+
+test('a long result is folded to its first lines and a count', () => {
+	const lines = Array.from({length: 40}, (_, index) => `line ${index + 1}`).join('\n');
+	const frame = render(<ToolCall tool={tool({status: 'done', result: lines})} />).lastFrame()!;
+	assert.match(frame, new RegExp(`line ${FOLDED_RESULT_LINES}\\b`));
+	assert.doesNotMatch(frame, new RegExp(`line ${FOLDED_RESULT_LINES + 1}\\b`));
+	assert.match(frame, new RegExp(`… ${40 - FOLDED_RESULT_LINES} more lines`));
+});
+
+test('a denied call shows the reason, not a result', () => {
+	const frame = render(<ToolCall tool={tool({status: 'denied', note: 'not now', result: 'The call was not run'})} />).lastFrame()!;
+	assert.match(frame, /⊘ read .* — not now/);
+	assert.doesNotMatch(frame, /The call was not run/);
+});
+
+test('the status line shows model, workspace, tokens, window share and cache ratio when known', () => {
+	const usage = {input: 12_000, output: 300, cacheRead: 9000, cacheWrite: 0, raw: {}};
+	const frame = render(<StatusLine busy={false} status={{model: 'gpt-x', workspace: '/work/project', session: '1234567890', usage, window: 100_000}} />).lastFrame()!;
+	assert.match(frame, /gpt-x · \/work\/project · session 12345678 · ↑12k ↓300 · ctx 12% · cache 75%/);
+	const unknown = render(<StatusLine busy status={{model: 'gpt-x', workspace: '/w', session: null, usage: null, window: null}} />).lastFrame()!;
+	assert.doesNotMatch(unknown, /ctx|cache|↑/);
+	assert.match(unknown, /Esc to stop/);
+});
+
+test('slash completion lists the commands a draft can become', () => {
+	assert.match(render(<SlashMenu draft="/" />).lastFrame()!, /\/help[\s\S]*\/clear[\s\S]*\/session[\s\S]*\/compact[\s\S]*\/exit/);
+	const frame = render(<SlashMenu draft="/se" />).lastFrame()!;
+	assert.match(frame, /\/session/);
+	assert.doesNotMatch(frame, /\/help/);
+	assert.equal(render(<SlashMenu draft="hello /he" />).lastFrame(), '');
+});
+
+function pending(detail: string, choices: ApprovalChoice[]): PendingApproval {
+	return {
+		request: {id: 'c1', name: 'edit', arguments: {}, external: false, ask: {title: 'Edit a.txt', detail}},
+		answer: choice => void choices.push(choice),
+	};
+}
+
+const diff = '--- a.txt\n+++ a.txt\n@@ -1 +1 @@\n-alpha\n+omega';
+
+test('the approval widget shows the diff and allows once with y, for the session with a', async () => {
+	for (const [key, kind] of [
+		['y', 'once'],
+		['a', 'always'],
+	] as const) {
+		const choices: ApprovalChoice[] = [];
+		const view = render(<Approval pending={pending(diff, choices)} />);
+		assert.match(view.lastFrame()!, /Allow\? Edit a\.txt/);
+		assert.match(view.lastFrame()!, /-alpha[\s\S]*\+omega/);
+		assert.match(view.lastFrame()!, /\[a\] allow edit for this session/);
+		await delay(TYPEAHEAD_GUARD_MS + 50);
+		view.stdin.write(key);
+		await delay(100);
+		assert.deepEqual(choices, [{kind}]);
+		view.unmount();
+	}
+});
+
+test('a stray Enter, or keys typed before the question could be read, never allow', async () => {
+	const choices: ApprovalChoice[] = [];
+	const view = render(<Approval pending={pending(diff, choices)} />);
+	view.stdin.write('y');
+	view.stdin.write('\r');
+	await delay(TYPEAHEAD_GUARD_MS + 50);
+	view.stdin.write('\r');
+	await delay(100);
+	assert.deepEqual(choices, []);
+	view.unmount();
+});
+
+test('n asks for a reason, which goes back with the denial; Esc denies at once', async () => {
+	const choices: ApprovalChoice[] = [];
+	const view = render(<Approval pending={pending(diff, choices)} />);
+	await delay(TYPEAHEAD_GUARD_MS + 50);
+	view.stdin.write('n');
+	await delay(100);
+	assert.match(view.lastFrame()!, /Reason for the model/);
+	view.stdin.write('use the other file');
+	await delay(100);
+	view.stdin.write('\r');
+	await delay(100);
+	assert.deepEqual(choices, [{kind: 'deny', reason: 'use the other file'}]);
+	view.unmount();
+
+	const escaped: ApprovalChoice[] = [];
+	const second = render(<Approval pending={pending(diff, escaped)} />);
+	second.stdin.write('\u001B');
+	await delay(50);
+	assert.deepEqual(escaped, [{kind: 'deny', reason: ''}]);
+	second.unmount();
+});
+
+test('arrow keys pick an option, and only then Enter confirms it', async () => {
+	const choices: ApprovalChoice[] = [];
+	const view = render(<Approval pending={pending(diff, choices)} />);
+	await delay(TYPEAHEAD_GUARD_MS + 50);
+	view.stdin.write('\u001B[C');
+	await delay(100);
+	view.stdin.write('\r');
+	await delay(100);
+	assert.deepEqual(choices, [{kind: 'once'}]);
+	view.unmount();
+});
+
+test('a tall diff is cut with a count of the rest', () => {
+	const tall = Array.from({length: 80}, (_, index) => `+line ${index}`).join('\n');
+	const frame = render(<Approval pending={pending(tall, [])} />).lastFrame()!;
+	assert.match(frame, /… 50 more lines/);
+});
