@@ -90,7 +90,7 @@ export function App({store, broker, history, onSubmit, onInterrupt, onExit}: App
 					</Box>
 				)}
 			</Static>
-			<Box flexDirection="column">
+			<Box flexDirection="column" marginTop={1}>
 				{state.thinking === '' ? null : <ThinkingSummary live lines={state.thinking.split('\n').length} />}
 				{state.partial === '' ? null : <Text>{state.partial}</Text>}
 				{state.tools.map(tool => (

@@ -1,16 +1,16 @@
 import type {TranscriptItem} from '../source/tui/chat-store.js';
 import {AssistantText} from './AssistantText.js';
-import {Logo} from './Logo.js';
 import {Notice} from './Notice.js';
 import {ThinkingSummary} from './ThinkingSummary.js';
 import {ToolCall} from './ToolCall.js';
 import {UserMessage} from './UserMessage.js';
+import {Welcome} from './Welcome.js';
 
 /** One finished transcript item, as it is written once to the scrollback. */
 export function TranscriptItemView({item}: {item: TranscriptItem}) {
 	switch (item.kind) {
 		case 'logo': {
-			return <Logo />;
+			return <Welcome />;
 		}
 
 		case 'user': {

@@ -1,5 +1,6 @@
 import type {CoreEvent, EmitEvent} from '../core/events.js';
 import {printable, writeErr, writeOut} from './output.js';
+import {summariseArguments} from './summarise-arguments.js';
 
 /**
  * Plain text: the answer on stdout, everything else (tool activity,
@@ -78,13 +79,6 @@ export function createTextRenderer(options: {announceSession: boolean}): EmitEve
 	}
 
 	return render;
-}
-
-const MAX_SUMMARY = 120;
-
-function summariseArguments(text: string): string {
-	const flat = text.replaceAll(/\s+/g, ' ').trim();
-	return flat.length > MAX_SUMMARY ? `${flat.slice(0, MAX_SUMMARY - 1)}…` : flat;
 }
 
 function firstLine(text: string): string {

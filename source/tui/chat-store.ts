@@ -1,5 +1,7 @@
 import type {CoreEvent} from '../core/events.js';
 import type {Usage} from '../core/usage.js';
+import {summariseArguments} from '../modes/summarise-arguments.js';
+import {printable} from '../modes/output.js';
 
 /**
  * The chat screen's state, built from core events. Finished items go to
@@ -42,8 +44,6 @@ export interface ChatState {
 	status: StatusInfo;
 }
 
-const MAX_SUMMARY = 100;
-
 export class ChatStore {
 	#state: ChatState;
 	readonly #listeners = new Set<() => void>();
@@ -67,12 +67,12 @@ export class ChatStore {
 
 	/** A person's message, shown at once. */
 	addUser(text: string): void {
-		this.#finish([{kind: 'user', key: this.#key(), text}], true);
+		this.#finish([{kind: 'user', key: this.#key(), text: shown(text)}], true);
 		this.#update({busy: true}, true);
 	}
 
 	notice(level: 'info' | 'warning' | 'error', text: string): void {
-		this.#finish([{kind: 'notice', key: this.#key(), level, text}], true);
+		this.#finish([{kind: 'notice', key: this.#key(), level, text: shown(text)}], true);
 	}
 
 	setBusy(busy: boolean): void {
@@ -107,7 +107,7 @@ export class ChatStore {
 
 			case 'text_delta': {
 				this.#endThinking();
-				this.#stream(event.text);
+				this.#stream(shown(event.text));
 				break;
 			}
 
@@ -119,13 +119,13 @@ export class ChatStore {
 			case 'tool_call': {
 				this.#endText();
 				this.#endThinking();
-				const item: ToolItem = {kind: 'tool', key: this.#key(), id: event.id, name: event.name, summary: summarise(event.arguments), status: 'pending', result: null, note: null};
+				const item: ToolItem = {kind: 'tool', key: this.#key(), id: event.id, name: shown(event.name), summary: shown(summariseArguments(event.arguments)), status: 'pending', result: null, note: null};
 				this.#update({tools: [...this.#state.tools, item]}, true);
 				break;
 			}
 
 			case 'approval': {
-				this.#updateTool(event.id, event.decision === 'deny' ? {status: 'denied', note: event.reason} : {note: event.by === 'yolo' || event.by === 'policy' ? `allowed by ${event.by}` : null}, true);
+				this.#updateTool(event.id, event.decision === 'deny' ? {status: 'denied', note: event.reason === null ? null : shown(event.reason)} : {note: event.by === 'yolo' || event.by === 'policy' ? `allowed by ${event.by}` : null}, true);
 				break;
 			}
 
@@ -138,7 +138,7 @@ export class ChatStore {
 				const tool = this.#state.tools.find(item => item.id === event.id);
 				if (!tool) break;
 				const status: ToolStatus = tool.status === 'denied' ? 'denied' : event.is_error ? 'failed' : 'done';
-				const done: ToolItem = {...tool, status, result: event.output};
+				const done: ToolItem = {...tool, status, result: shown(event.output)};
 				this.#update({tools: this.#state.tools.filter(item => item.id !== event.id)}, false);
 				this.#finish([done], true);
 				break;
@@ -247,23 +247,11 @@ export class ChatStore {
 	}
 }
 
-/** A tool call's arguments in one short line: the values, not the JSON punctuation. */
-export function summarise(argumentsText: string): string {
-	let flat: string;
-	try {
-		const value = JSON.parse(argumentsText) as unknown;
-		flat = typeof value === 'object' && value !== null ? describeValue(value) : String(value);
-	} catch {
-		flat = argumentsText;
-	}
-
-	flat = flat.replaceAll(/\s+/g, ' ').trim();
-	return flat.length > MAX_SUMMARY ? `${flat.slice(0, MAX_SUMMARY - 1)}…` : flat;
-}
-
-function describeValue(value: object): string {
-	if (Array.isArray(value)) return value.map(item => (typeof item === 'object' && item !== null ? describeValue(item) : String(item))).join(', ');
-	return Object.entries(value)
-		.map(([key, item]) => `${key}: ${typeof item === 'object' && item !== null ? describeValue(item) : String(item)}`)
-		.join(' ');
+/**
+ * Text from the model, a tool or a server, made safe for the terminal: Ink
+ * strips cursor movement but keeps colours and OSC sequences (a clipboard
+ * write, a window title), so every control character is shown as U+FFFD.
+ */
+function shown(text: string): string {
+	return printable(text.replaceAll('\r\n', '\n'));
 }

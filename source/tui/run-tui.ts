@@ -2,6 +2,7 @@ import {createElement} from 'react';
 import {render} from 'ink';
 import type {CliOptions} from '../run-cli.js';
 import {exitCodes} from '../core/errors.js';
+import type {AskPerson} from '../core/agent/approval-gate.js';
 import {compactNow, runTurn} from '../core/agent/run-turn.js';
 import {openSession} from '../core/agent/session-store.js';
 import {setupAgent, sessionPath, type Agent} from '../modes/setup.js';
@@ -26,7 +27,11 @@ export async function runTui(options: CliOptions): Promise<number> {
 	const interrupts = handleInterrupts(setupController);
 	let agent: Agent;
 	try {
-		agent = await setupAgent(options, event => store.apply(event), broker.askPerson, setupController.signal);
+		const askPerson: AskPerson = async request => {
+			store.asking(request.id);
+			return broker.askPerson(request);
+		};
+		agent = await setupAgent(options, event => store.apply(event), askPerson, setupController.signal);
 	} catch (error) {
 		interrupts.dispose();
 		return interrupts.exitCode() ?? reportSetupError(error, () => {}, false);

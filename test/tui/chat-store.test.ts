@@ -1,6 +1,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {ChatStore, summarise} from '../../source/tui/chat-store.js';
+import {ChatStore} from '../../source/tui/chat-store.js';
+import {summariseArguments as summarise} from '../../source/modes/summarise-arguments.js';
 
 const status = {model: 'm', workspace: '/w', session: null, usage: null, window: null};
 
@@ -102,4 +103,15 @@ test('tool arguments are summarised as values on one short line', () => {
 	assert.equal(summarise('{"command":"npm test","timeout":30}'), 'command: npm test timeout: 30');
 	assert.equal(summarise('not json'), 'not json');
 	assert.ok(summarise(JSON.stringify({content: 'x'.repeat(500)})).length <= 100);
+});
+
+test('control sequences from the model, a tool or a server never reach the terminal', () => {
+	const {chat} = store();
+	chat.apply({type: 'text_delta', text: 'clip \u001B]52;c;cm0gLXJmIH4=\u0007 title \u001B]0;pwned\u0007 clear \u001B[2J\r\n'});
+	chat.apply({type: 'tool_call', id: 'c1', name: 'evil\u001B[31m', arguments: '{"x":"\u009B2J"}'});
+	chat.apply({type: 'tool_result', id: 'c1', name: 'evil', output: 'bell\u0007', is_error: false, images: 0});
+	chat.apply({type: 'error', message: 'server says \u001B[5m', kind: 'http'});
+	const text = JSON.stringify(chat.getSnapshot().finished);
+	assert.doesNotMatch(text, /\\u001b|\\u0007|\\u009b/i);
+	assert.match(text, /clip \uFFFD\]52/);
 });

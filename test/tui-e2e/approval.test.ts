@@ -1,0 +1,105 @@
+import {test, before, after} from 'node:test';
+import assert from 'node:assert/strict';
+import {readFileSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
+import {TYPEAHEAD_GUARD_MS} from '../../components/Approval.js';
+import type {TerminalRun} from '../helpers/pty.js';
+import {isInverse, startChat, stripEscapes, toolResults} from './chat.js';
+
+let mock: MockProvider;
+before(async () => {
+	mock = await startMockProvider();
+});
+after(async () => mock.close());
+
+const edit = (id: string, path: string, oldText: string, newText: string) => ({id, name: 'edit', arguments: JSON.stringify({path, old_text: oldText, new_text: newText})});
+
+/** Waits for the approval widget, then until keys typed now are no longer taken for typeahead. */
+async function waitForQuestion(run: TerminalRun, title: string): Promise<void> {
+	await run.waitFor(screen => screen.includes(`Allow? ${title}`) && screen.includes('[y] allow once'), `the approval question for ${title}`);
+	// The widget ignores y/a/n for a moment after it appears (a person typing ahead meant them for the editor).
+	await sleep(TYPEAHEAD_GUARD_MS + 150);
+}
+
+test('an edit is approved with y, not by a stray Enter; the file changes and the model gets the result', async () => {
+	const {run, box} = await startChat(mock);
+	try {
+		const file = join(box.workspace, 'notes.txt');
+		writeFileSync(file, 'first line\nhello old world\nlast line\n');
+		const sent = mock.requests.length;
+		mock.enqueue({text: 'I will fix it.', toolCalls: [edit('call_edit', 'notes.txt', 'old', 'new')]}, {text: 'Fixed the greeting.'});
+		run.type('fix the greeting\r');
+		await run.waitFor(screen => screen.includes('Allow? Edit notes.txt'), 'the approval question');
+		const screen = run.screen();
+		assert.ok(screen.some(row => /^\W*-hello old world\W*$/.test(row)), `the diff's removed line:\n${screen.join('\n')}`);
+		assert.ok(screen.some(row => /^\W*\+hello new world\W*$/.test(row)), `the diff's added line:\n${screen.join('\n')}`);
+
+		// Right away, an Enter meant for something else: nothing is chosen, so it does nothing.
+		run.type('\r');
+		// Keys are read in order: once → has selected the first option, the Enter before it was read (and ignored).
+		run.type('\u001B[C');
+		await run.waitUntil(() => isInverse(run, '[y] allow once'), 'the first option selected by →');
+		assert.ok(run.screen().some(row => row.includes('Allow? Edit notes.txt')), 'still asking');
+		assert.equal(readFileSync(file, 'utf8'), 'first line\nhello old world\nlast line\n');
+		assert.equal(mock.requests.length, sent + 1, 'no tool result went to the model');
+
+		await waitForQuestion(run, 'Edit notes.txt');
+		run.type('y');
+		await run.waitFor(screen => screen.includes('Fixed the greeting.'), 'the second answer');
+		assert.equal(readFileSync(file, 'utf8'), 'first line\nhello new world\nlast line\n');
+		assert.equal(mock.requests.length, sent + 2);
+		assert.match(toolResults(mock.requests[sent + 1]!.body).get('call_edit') ?? '', /Edited notes\.txt/);
+		assert.ok(!run.screen().some(row => row.includes('Allow?')), 'the question is gone');
+	} finally {
+		await run.close();
+	}
+});
+
+test('n with a reason denies the edit; the file stays and the model reads the reason', async () => {
+	const {run, box} = await startChat(mock);
+	try {
+		const file = join(box.workspace, 'notes.txt');
+		writeFileSync(file, 'hello old world\n');
+		const sent = mock.requests.length;
+		mock.enqueue({toolCalls: [edit('call_edit', 'notes.txt', 'old', 'new')]}, {text: 'Understood, leaving it.'});
+		run.type('change the greeting\r');
+		await waitForQuestion(run, 'Edit notes.txt');
+		run.type('n');
+		await run.waitFor(screen => screen.includes('Reason for the model'), 'the reason field');
+		run.type('keep the old wording');
+		await run.waitFor(screen => screen.includes('keep the old wording'), 'the typed reason');
+		run.type('\r');
+		await run.waitFor(screen => screen.includes('Understood, leaving it.'), 'the answer after the denial');
+		assert.equal(readFileSync(file, 'utf8'), 'hello old world\n');
+		assert.equal(mock.requests.length, sent + 2);
+		assert.match(toolResults(mock.requests[sent + 1]!.body).get('call_edit') ?? '', /keep the old wording/);
+	} finally {
+		await run.close();
+	}
+});
+
+test('a allows edit for the session: the next edit runs without a question', async () => {
+	const {run, box} = await startChat(mock);
+	try {
+		writeFileSync(join(box.workspace, 'a.txt'), 'alpha\n');
+		writeFileSync(join(box.workspace, 'b.txt'), 'beta\n');
+		const sent = mock.requests.length;
+		mock.enqueue({toolCalls: [edit('call_a', 'a.txt', 'alpha', 'ALPHA')]}, {toolCalls: [edit('call_b', 'b.txt', 'beta', 'BETA')]}, {text: 'Both files edited.'});
+		run.type('shout both\r');
+		await waitForQuestion(run, 'Edit a.txt');
+		run.type('a');
+		// Nothing more is typed: had the second edit asked, the turn would wait here.
+		await run.waitFor(screen => screen.includes('Both files edited.'), 'the answer after both edits');
+		assert.equal(readFileSync(join(box.workspace, 'a.txt'), 'utf8'), 'ALPHA\n');
+		assert.equal(readFileSync(join(box.workspace, 'b.txt'), 'utf8'), 'BETA\n');
+		assert.equal(mock.requests.length, sent + 3);
+		assert.match(toolResults(mock.requests[sent + 2]!.body).get('call_b') ?? '', /Edited b\.txt/);
+		const drawn = stripEscapes(run.output());
+		assert.match(drawn, /Allow\? Edit a\.txt/);
+		assert.doesNotMatch(drawn, /Allow\? Edit b\.txt/, 'no frame ever asked about b.txt');
+	} finally {
+		await run.close();
+	}
+});
