@@ -1,9 +1,10 @@
-import {useEffect, useRef, useState, useSyncExternalStore} from 'react';
-import {Box, Static, Text, useStdout} from 'ink';
+import {useRef, useState, useSyncExternalStore} from 'react';
+import {Box, Static, Text} from 'ink';
 import type {ChatStore} from '../source/tui/chat-store.js';
 import type {ApprovalBroker} from '../source/tui/approval-broker.js';
 import {slashCompletions} from '../source/tui/slash-commands.js';
 import {Approval} from './Approval.js';
+import {MAX_DETAIL_LINES} from './ApprovalDetail.js';
 import {InputEditor} from './InputEditor.js';
 import {SlashMenu} from './SlashMenu.js';
 import {Spinner} from './Spinner.js';
@@ -11,6 +12,7 @@ import {StatusLine} from './StatusLine.js';
 import {ThinkingSummary} from './ThinkingSummary.js';
 import {ToolCall} from './ToolCall.js';
 import {TranscriptItemView} from './TranscriptItemView.js';
+import {useTerminalSize} from './use-terminal-size.js';
 
 /** A second Ctrl-C on an empty, idle prompt within this time leaves. */
 export const EXIT_CONFIRM_MS = 2000;
@@ -24,19 +26,6 @@ export interface AppProps {
 	onExit(): void;
 }
 
-function useColumns(): number {
-	const {stdout} = useStdout();
-	const [columns, setColumns] = useState(stdout.columns || 80);
-	useEffect(() => {
-		const onResize = () => setColumns(stdout.columns || 80);
-		stdout.on('resize', onResize);
-		return () => {
-			stdout.off('resize', onResize);
-		};
-	}, [stdout]);
-	return columns;
-}
-
 /**
  * The chat screen: finished items written once to the scrollback (Static),
  * then the live area — the line being streamed, running tools, the approval
@@ -46,12 +35,17 @@ function useColumns(): number {
 export function App({store, broker, history, onSubmit, onInterrupt, onExit}: AppProps) {
 	const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
 	const pending = useSyncExternalStore(broker.subscribe, broker.getSnapshot);
-	const columns = useColumns();
+	const {columns, rows, generation} = useTerminalSize();
 	const [draft, setDraft] = useState('');
 	const lastCtrlC = useRef(0);
 
 	const submit = (text: string): boolean => {
 		if (text.trim() === '') return false;
+		if (state.starting) {
+			store.notice('info', 'still starting: the message stays in the editor; press Enter again in a moment');
+			return false;
+		}
+
 		// Refused, the text stays in the editor for when the turn ends.
 		if (state.busy) {
 			store.notice('info', 'a turn is running: wait for it, or press Esc to stop it');
@@ -65,7 +59,7 @@ export function App({store, broker, history, onSubmit, onInterrupt, onExit}: App
 	};
 
 	const ctrlC = (hasText: boolean) => {
-		if (state.busy) {
+		if (state.busy || state.starting) {
 			onInterrupt();
 			return;
 		}
@@ -83,7 +77,7 @@ export function App({store, broker, history, onSubmit, onInterrupt, onExit}: App
 
 	return (
 		<>
-			<Static items={state.finished}>
+			<Static key={generation} items={state.finished}>
 				{item => (
 					<Box key={item.key} flexDirection="column">
 						<TranscriptItemView item={item} />
@@ -96,8 +90,8 @@ export function App({store, broker, history, onSubmit, onInterrupt, onExit}: App
 				{state.tools.map(tool => (
 					<ToolCall key={tool.key} tool={tool} />
 				))}
-				{state.busy && !pending ? <Spinner label="working — Esc to stop" /> : null}
-				{pending ? <Approval pending={pending} /> : null}
+				{state.starting ? <Spinner label="starting — Ctrl-C to leave" /> : state.busy && !pending ? <Spinner label="working — Esc to stop" /> : null}
+				{pending ? <Approval pending={pending} maxDetailLines={Math.max(3, Math.min(MAX_DETAIL_LINES, rows - 12))} /> : null}
 				<InputEditor
 					width={columns}
 					isActive={pending === null}
@@ -106,7 +100,7 @@ export function App({store, broker, history, onSubmit, onInterrupt, onExit}: App
 					onSubmit={submit}
 					onChange={setDraft}
 					onTab={text => slashCompletions(text.trim())[0]?.name}
-					onInterrupt={() => state.busy && onInterrupt()}
+					onInterrupt={() => (state.busy || state.starting) && onInterrupt()}
 					onCtrlC={ctrlC}
 				/>
 				<SlashMenu draft={draft} />

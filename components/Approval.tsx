@@ -15,7 +15,7 @@ const options = ['once', 'always', 'deny'] as const;
  * denies, Esc denies. Enter alone never allows: it only confirms an option
  * the person moved to with the arrow keys.
  */
-export function Approval({pending}: {pending: PendingApproval}) {
+export function Approval({pending, maxDetailLines}: {pending: PendingApproval; maxDetailLines?: number}) {
 	const {request} = pending;
 	const shownAt = useRef(Date.now());
 	const [selected, setSelected] = useState<number | null>(null);
@@ -71,7 +71,7 @@ export function Approval({pending}: {pending: PendingApproval}) {
 			<Text bold color="yellow">
 				Allow? <Text color="white">{request.ask.title}</Text>
 			</Text>
-			<ApprovalDetail detail={request.ask.detail} />
+			<ApprovalDetail detail={request.ask.detail} maxLines={maxDetailLines} />
 			{reasoning ? (
 				<Box>
 					<Text>Reason for the model (optional, Enter to deny, Esc to deny without one): </Text>

@@ -1,6 +1,6 @@
 import {Box, Text} from 'ink';
 
-/** A tall diff or command is cut to this many lines, with the count of the rest. */
+/** A tall diff or command is cut to this many lines (fewer on a short terminal), with the count of the rest. */
 export const MAX_DETAIL_LINES = 30;
 
 function lineColor(line: string): string | undefined {
@@ -12,9 +12,9 @@ function lineColor(line: string): string | undefined {
 }
 
 /** What the tool will do: a diff coloured by line, a command and its folder, or arguments. */
-export function ApprovalDetail({detail}: {detail: string}) {
+export function ApprovalDetail({detail, maxLines = MAX_DETAIL_LINES}: {detail: string; maxLines?: number}) {
 	const lines = detail.split('\n');
-	const shown = lines.slice(0, MAX_DETAIL_LINES);
+	const shown = lines.slice(0, maxLines);
 	return (
 		<Box flexDirection="column" marginLeft={2}>
 			{shown.map((line, index) => (

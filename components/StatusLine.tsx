@@ -14,7 +14,7 @@ function tokens(count: number): string {
 /** Model, workspace, the last request's tokens, the share of the window it used, the prompt-cache hit ratio. */
 export function StatusLine({status, busy}: {status: StatusInfo; busy: boolean}) {
 	const {usage} = status;
-	const parts = [status.model, shortPath(status.workspace)];
+	const parts = [status.model, shortPath(status.workspace)].filter(part => part !== '');
 	if (status.session) parts.push(`session ${status.session.slice(0, 8)}`);
 	if (usage) {
 		parts.push(`↑${tokens(usage.input)} ↓${tokens(usage.output)}`);
@@ -24,10 +24,14 @@ export function StatusLine({status, busy}: {status: StatusInfo; busy: boolean}) 
 
 	return (
 		<Box justifyContent="space-between">
-			<Text dimColor wrap="truncate">
-				{parts.join(' · ')}
-			</Text>
-			<Text dimColor>{busy ? 'Esc to stop' : '/help'}</Text>
+			<Box flexShrink={1}>
+				<Text dimColor wrap="truncate-end">
+					{parts.join(' · ')}
+				</Text>
+			</Box>
+			<Box flexShrink={0} marginLeft={1}>
+				<Text dimColor>{busy ? 'Esc to stop' : '/help'}</Text>
+			</Box>
 		</Box>
 	);
 }

@@ -2,12 +2,23 @@
 // hundreds of modules to resolve, which is most of the start-up time.
 // Dynamic imports (execa, diff, the heads) stay separate chunks, loaded only when used.
 import {rmSync} from 'node:fs';
+import {resolve} from 'node:path';
 import {build} from 'esbuild';
 
 // The compiled tree to bundle: dist by default; a private build may name its own.
 const dist = process.argv[2] ?? 'dist';
 // Chunk names carry content hashes: clear the old ones.
 rmSync(`${dist}/bundle`, {recursive: true, force: true});
+
+const fastWidth = resolve(`${dist}/source/tui/string-width-fast.js`);
+
+/** Ink and its helpers (wrap-ansi, widest-line, cli-truncate…) measure text with our string-width: same widths, no slow first call. */
+const stringWidthFast = {
+	name: 'string-width-fast',
+	setup(plugin) {
+		plugin.onResolve({filter: /^string-width$/}, args => (args.importer === fastWidth ? undefined : {path: fastWidth}));
+	},
+};
 
 await build({
 	entryPoints: [`${dist}/source/cli.js`],
@@ -20,6 +31,9 @@ await build({
 	// CommonJS dependencies call require(); ESM output needs it defined.
 	// Ink's devtools hook imports it only when DEV=true; it is not installed.
 	external: ['react-devtools-core'],
+	// React's production build: its development build checks and times every render (several times the CPU).
+	define: {'process.env.NODE_ENV': '"production"'},
 	banner: {js: "import {createRequire as __createRequire} from 'node:module'; const require = __createRequire(import.meta.url);"},
+	plugins: [stringWidthFast],
 	logLevel: 'warning',
 });

@@ -49,7 +49,8 @@ export async function runCli(argv: string[]): Promise<number> {
 	if (options.print === undefined && !options.json && process.stdin.isTTY && process.stdout.isTTY) {
 		// Ink colours through chalk, which reads FORCE_COLOR but not NO_COLOR: say it in chalk's terms before it loads.
 		if (process.env.NO_COLOR) process.env.FORCE_COLOR = '0';
-		const {runTui} = await import('./tui/run-tui.js');
+		const {importWithoutFetch} = await import('./tui/import-without-fetch.js');
+		const {runTui} = await importWithoutFetch(async () => import('./tui/run-tui.js'));
 		code = await runTui(options);
 	} else if (options.print === undefined) {
 		const {runLineMode} = await import('./modes/line-mode.js');

@@ -24,6 +24,8 @@ export function createTextRenderer(options: {announceSession: boolean}): EmitEve
 			}
 
 			case 'tool_call': {
+				// The answer so far ends its line, as on the chat screen: with stdout and stderr on one terminal or file, the tool line never runs into it.
+				endLine();
 				writeErr(printable(`i: tool ${event.name} ${summariseArguments(event.arguments)}`) + '\n');
 				break;
 			}

@@ -41,6 +41,8 @@ export interface ChatState {
 	thinking: string;
 	tools: ToolItem[];
 	busy: boolean;
+	/** The agent is being set up behind the first frame: the screen shows, nothing can be sent yet. */
+	starting: boolean;
 	status: StatusInfo;
 }
 
@@ -53,9 +55,9 @@ export class ChatStore {
 	/** Completed lines of streamed text not yet moved to `finished`: one item per frame, not per line. */
 	#lines: string[] = [];
 
-	constructor(status: StatusInfo, options: {logo: boolean; frameMs?: number}) {
+	constructor(status: StatusInfo, options: {logo: boolean; frameMs?: number; starting?: boolean}) {
 		this.#frameMs = options.frameMs ?? 33;
-		this.#state = {finished: options.logo ? [{kind: 'logo', key: 'logo'}] : [], partial: '', thinking: '', tools: [], busy: false, status};
+		this.#state = {finished: options.logo ? [{kind: 'logo', key: 'logo'}] : [], partial: '', thinking: '', tools: [], busy: false, starting: options.starting ?? false, status};
 	}
 
 	getSnapshot = (): ChatState => this.#state;
@@ -81,6 +83,11 @@ export class ChatStore {
 
 	setStatus(change: Partial<StatusInfo>): void {
 		this.#update({status: {...this.#state.status, ...change}}, true);
+	}
+
+	/** The agent is set up: messages can be sent. */
+	started(status: Partial<StatusInfo>): void {
+		this.#update({starting: false, status: {...this.#state.status, ...status}}, true);
 	}
 
 	setSession(session: string): void {

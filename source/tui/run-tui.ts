@@ -3,12 +3,8 @@ import {render} from 'ink';
 import type {CliOptions} from '../run-cli.js';
 import {exitCodes} from '../core/errors.js';
 import type {AskPerson} from '../core/agent/approval-gate.js';
-import {compactNow, runTurn} from '../core/agent/run-turn.js';
-import {openSession} from '../core/agent/session-store.js';
-import {setupAgent, sessionPath, type Agent} from '../modes/setup.js';
-import {reportSetupError} from '../modes/report-setup-error.js';
+import type {Agent} from '../modes/setup.js';
 import {handleInterrupts} from '../modes/interrupt.js';
-import {resolveDirs} from '../core/config/dirs.js';
 import {App} from '../../components/App.js';
 import {ApprovalBroker} from './approval-broker.js';
 import {ChatStore} from './chat-store.js';
@@ -20,27 +16,19 @@ import {keysHelp, parseSlashCommand} from './slash-commands.js';
  * renders that and hands the person's actions back here.
  */
 export async function runTui(options: CliOptions): Promise<number> {
-	const store = new ChatStore({model: '', workspace: '', session: null, usage: null, window: null}, {logo: options.logo});
+	// The screen comes first and the agent is set up behind it: a person sees the chat at once, not after the plugins start.
+	const store = new ChatStore({model: '', workspace: '', session: null, usage: null, window: null}, {logo: options.logo, starting: true});
 	const broker = new ApprovalBroker();
 	// Signals from outside (kill, a closing terminal): raw mode turns Ctrl-C into a key, so these are not the person's.
 	const setupController = new AbortController();
 	const interrupts = handleInterrupts(setupController);
-	let agent: Agent;
-	try {
-		const askPerson: AskPerson = async request => {
-			store.asking(request.id);
-			return broker.askPerson(request);
-		};
-		agent = await setupAgent(options, event => store.apply(event), askPerson, setupController.signal);
-	} catch (error) {
-		interrupts.dispose();
-		return interrupts.exitCode() ?? reportSetupError(error, () => {}, false);
-	}
-
-	store.setStatus({model: agent.caller.model, workspace: agent.workspace, window: agent.budget?.window ?? null});
+	// Set once setup succeeded; the screen refuses messages and commands until then.
+	let agent!: Agent;
+	let core!: typeof import('./chat-core.js');
 	const history: string[] = [];
 	let turn: AbortController | null = null;
 	let running: Promise<void> = Promise.resolve();
+	let leftDuringSetup = false;
 	let finish!: (code: number) => void;
 	const finished = new Promise<number>(resolve => {
 		finish = resolve;
@@ -55,7 +43,7 @@ export async function runTui(options: CliOptions): Promise<number> {
 		store.addUser(text);
 		turn = new AbortController();
 		const controller = turn;
-		running = runTurn(text, {...agent, signal: controller.signal})
+		running = core.runTurn(text, {...agent, signal: controller.signal})
 			.then(() => {}, (error: unknown) => store.notice('error', (error as Error).message))
 			.finally(() => {
 				if (turn === controller) turn = null;
@@ -76,7 +64,7 @@ export async function runTui(options: CliOptions): Promise<number> {
 			}
 
 			case '/clear': {
-				const next = await openSession({path: sessionPath({...options, session: undefined, sessionName: undefined}, agent.workspace, resolveDirs().data_dir), workspace: agent.workspace});
+				const next = await core.openSession({path: core.sessionPath({...options, session: undefined, sessionName: undefined}, agent.workspace, core.resolveDirs().data_dir), workspace: agent.workspace});
 				await agent.session.close();
 				agent = {...agent, session: next};
 				store.setSession(next.id);
@@ -87,7 +75,7 @@ export async function runTui(options: CliOptions): Promise<number> {
 			case '/compact': {
 				store.setBusy(true);
 				try {
-					const result = await compactNow({...agent, signal: new AbortController().signal});
+					const result = await core.compactNow({...agent, signal: new AbortController().signal});
 					store.notice(result === 'compacted' ? 'info' : 'warning', result === 'compacted' ? 'the history was compacted' : result);
 				} catch (error) {
 					store.notice('error', (error as Error).message);
@@ -121,11 +109,49 @@ export async function runTui(options: CliOptions): Promise<number> {
 		void command(slash.name);
 	};
 
-	const instance = render(createElement(App, {store, broker, history, onSubmit: submit, onInterrupt: interrupt, onExit: () => finish(exitCodes.ok)}), {
+	const onInterrupt = () => {
+		if (store.getSnapshot().starting) {
+			// Ctrl-C or Esc while the plugins start: leave, as a signal would.
+			leftDuringSetup = true;
+			setupController.abort();
+			return;
+		}
+
+		interrupt();
+	};
+
+	const instance = render(createElement(App, {store, broker, history, onSubmit: submit, onInterrupt, onExit: () => finish(exitCodes.ok)}), {
 		exitOnCtrlC: false,
 		patchConsole: false,
 		maxFps: 30,
 	});
+	try {
+		const askPerson: AskPerson = async request => {
+			store.asking(request.id);
+			return broker.askPerson(request);
+		};
+		core = await import('./chat-core.js');
+		agent = await core.setupAgent(options, event => store.apply(event), askPerson, setupController.signal);
+	} catch (error) {
+		// The screen goes, so the error is the last thing on the terminal, as in line mode.
+		instance.clear();
+		instance.unmount();
+		interrupts.dispose();
+		if (interrupts.exitCode() !== null || leftDuringSetup) return interrupts.exitCode() ?? exitCodes.interrupted;
+		const {reportSetupError} = core ?? (await import('./chat-core.js'));
+		return reportSetupError(error, () => {}, false);
+	}
+
+	if (setupController.signal.aborted) {
+		// Left while the last of the setup finished anyway.
+		instance.clear();
+		instance.unmount();
+		await agent.close();
+		interrupts.dispose();
+		return interrupts.exitCode() ?? exitCodes.interrupted;
+	}
+
+	store.started({model: agent.caller.model, workspace: agent.workspace, window: agent.budget?.window ?? null});
 	// A signal from outside ends the chat like /exit, after the running turn saved its last complete step.
 	setupController.signal.addEventListener('abort', () => {
 		interrupt();

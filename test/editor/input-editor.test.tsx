@@ -28,7 +28,14 @@ type Overrides = Partial<InputEditorProps>;
 async function editor(overrides: Overrides = {}) {
 	const submitted: string[] = [];
 	const view = render(<InputEditor width={40} isActive onSubmit={text => void submitted.push(text)} {...overrides} />);
-	await delay(10);
+	// Keys written before Ink listens would be lost: wait for its listener, not for a guessed time (a busy runner is slow).
+	for (let waited = 0; overrides.isActive !== false && view.stdin.listenerCount('readable') === 0; waited += 5) {
+		if (waited > 5000) throw new Error('the editor never listened to stdin');
+		await delay(5);
+	}
+
+	// An inactive editor never listens; give a wrongly active one the time to show it.
+	if (overrides.isActive === false) await delay(50);
 	const type = async (...inputs: string[]) => {
 		for (const input of inputs) {
 			view.stdin.write(input);

@@ -55,7 +55,7 @@ export interface TerminalRun {
 	waitUntil(check: () => boolean, what: string, options?: {timeoutMs?: number}): Promise<void>;
 	/** Resolves when `check` holds for the raw output. */
 	waitForOutput(check: (output: string) => boolean, what: string, options?: {timeoutMs?: number}): Promise<void>;
-	/** Resolves when the chat screen listens to the keyboard: status line drawn, raw mode and bracketed paste on. */
+	/** Resolves when the chat screen takes messages: status line drawn, raw mode and bracketed paste on, the agent set up. */
 	ready(options?: {timeoutMs?: number}): Promise<void>;
 	/** All output written so far is in the emulator. */
 	settled(): Promise<void>;
@@ -187,8 +187,8 @@ export function spawnInTerminal(file: string, args: string[], options: TerminalO
 			// The status line is drawn in the first frame, before the editor's effect turns raw mode on; keys typed
 			// before that would be echoed and line-buffered by the terminal. Bracketed paste is asked for right after raw mode.
 			await poll(
-				() => terminal.modes.bracketedPasteMode && screen().some(row => row.endsWith('/help')),
-				'the chat screen to be ready (status line with /help, bracketed paste on)',
+				() => terminal.modes.bracketedPasteMode && screen().some(row => row.endsWith('/help')) && !screen().some(row => row.includes('starting — Ctrl-C to leave')),
+				'the chat screen to be ready (status line with /help, bracketed paste on, the agent set up)',
 				waitOptions.timeoutMs ?? DEFAULT_WAIT_MS,
 				() => `running: ${running}; the screen:\n${screen().join('\n')}`,
 			);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {setTimeout as delay} from 'node:timers/promises';
 import {render} from 'ink-testing-library';
 import {Approval, TYPEAHEAD_GUARD_MS} from '../../components/Approval.js';
+import {Box} from 'ink';
 import {StatusLine} from '../../components/StatusLine.js';
 import {SlashMenu} from '../../components/SlashMenu.js';
 import {ToolCall, FOLDED_RESULT_LINES} from '../../components/ToolCall.js';
@@ -40,6 +41,17 @@ test('the status line shows model, workspace, tokens, window share and cache rat
 	const unknown = render(<StatusLine busy status={{model: 'gpt-x', workspace: '/w', session: null, usage: null, window: null}} />).lastFrame()!;
 	assert.doesNotMatch(unknown, /ctx|cache|↑/);
 	assert.match(unknown, /Esc to stop/);
+});
+
+test('a narrow status line shortens its left part with an ellipsis and keeps the key hint whole', () => {
+	const frame = render(
+		<Box width={40}>
+			<StatusLine busy={false} status={{model: 'gpt-x', workspace: '/work/project', session: '1234567890', usage: null, window: null}} />
+		</Box>,
+	).lastFrame()!;
+	assert.equal(frame.split('\n').length, 1, frame);
+	assert.match(frame, /^gpt-x · \/work\/project · session 1… \/help$/);
+	assert.ok(frame.length <= 40, frame);
 });
 
 test('slash completion lists the commands a draft can become', () => {

@@ -1,0 +1,166 @@
+// The chat screen streaming a long answer (issue 4): `i` in a pseudo-terminal
+// against an endpoint sending 100k tokens at about 2000 tokens/s, against a
+// baseline of bare node printing the same stream in the same terminal.
+// Figures: CPU seconds per 1000 tokens and CPU share of one core while
+// streaming (the whole process tree), frames per second, bytes written to the
+// terminal per token, launch to first frame, CPU while idle afterwards. The
+// scrollback is checked too: every line of the answer once, in order.
+import {mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {processCpuMs, spawnInTerminal, type TerminalRun} from '../test/helpers/pty.js';
+import {startPacedServer} from './paced-server.js';
+
+const TOKENS = Number(process.env.BENCH_TUI_TOKENS ?? 100_000);
+const RATE = 2000;
+const IDLE_MS = 5000;
+const COLUMNS = 120;
+const ROWS = 40;
+const cli = fileURLToPath(new URL('../../bin/i.js', import.meta.url));
+const printStream = fileURLToPath(new URL('../../bench/print-stream.mjs', import.meta.url));
+
+const words = ['the', 'model', 'streams', 'a', 'long', 'answer', 'with', 'code,', 'prose', 'and', '中文', '字符', 'mixed', 'in;', 'every', 'line', 'ends', 'here.'];
+
+/** Tokens of a word and its space; every 16th ends a numbered line, so the scrollback can be checked line by line. */
+function makeTokens(count: number): {tokens: string[]; lines: string[]} {
+	const tokens: string[] = [];
+	const lines: string[] = [];
+	let line = '';
+	for (let index = 0; index < count; index++) {
+		const last = index % 16 === 15 || index === count - 1;
+		const token = index % 16 === 0 ? `L${lines.length + 1}: ` : last ? `${words[index % words.length]}\n` : `${words[index % words.length]} `;
+		tokens.push(token);
+		line += token;
+		if (last) {
+			lines.push(line.slice(0, -1));
+			line = '';
+		}
+	}
+
+	return {tokens, lines};
+}
+
+/** CPU time of a process and all its descendants (workers included), in milliseconds. */
+function treeCpuMs(pid: number): number {
+	let total = 0;
+	try {
+		total = processCpuMs(pid);
+		for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean)) total += treeCpuMs(Number(child));
+	} catch {
+		// A process that just ended: its time is gone with it.
+	}
+
+	return total;
+}
+
+const count = (text: string, what: string) => text.split(what).length - 1;
+const sleep = async (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+
+interface Figures {
+	firstFrameMs: number;
+	streamMs: number;
+	cpuMs: number;
+	bytes: number;
+	frames: number;
+	idleCpuMs: number;
+}
+
+async function measure(start: (onData: (data: string) => void) => TerminalRun, isFirstFrame: (output: string) => boolean, begin: (run: TerminalRun) => Promise<void>, lastLine: string, isIdle: (run: TerminalRun) => boolean): Promise<{figures: Figures; run: TerminalRun}> {
+	const launched = performance.now();
+	let firstFrameMs = Number.NaN;
+	let seen = '';
+	const run = start(data => {
+		if (Number.isNaN(firstFrameMs)) {
+			seen += data;
+			if (isFirstFrame(seen)) firstFrameMs = performance.now() - launched;
+		}
+	});
+	await begin(run);
+	const begun = performance.now();
+	const cpuBefore = treeCpuMs(run.pid);
+	const bytesBefore = Buffer.byteLength(run.output());
+	const framesBefore = count(run.output(), '\u001B[?2026h');
+	await run.waitForOutput(output => output.includes(lastLine), 'the last line of the answer', {timeoutMs: (TOKENS / RATE) * 1000 * 3 + 30_000});
+	const streamMs = performance.now() - begun;
+	await run.waitUntil(() => isIdle(run), 'the end of the turn', {timeoutMs: 60_000});
+	const cpuAfter = treeCpuMs(run.pid);
+	const output = run.output();
+	const figures: Figures = {
+		firstFrameMs,
+		streamMs,
+		cpuMs: cpuAfter - cpuBefore,
+		bytes: Buffer.byteLength(output) - bytesBefore,
+		frames: count(output, '\u001B[?2026h') - framesBefore,
+		idleCpuMs: 0,
+	};
+	await sleep(IDLE_MS);
+	figures.idleCpuMs = treeCpuMs(run.pid) - cpuAfter;
+	return {figures, run};
+}
+
+export async function benchTui(): Promise<void> {
+	const {tokens, lines} = makeTokens(TOKENS);
+	const server = await startPacedServer(tokens, RATE);
+	const root = realpathSync(mkdtempSync(join(tmpdir(), 'i-bench-tui-')));
+	const workspace = join(root, 'workspace');
+	mkdirSync(workspace);
+	mkdirSync(join(root, 'config'));
+	writeFileSync(join(root, 'config', 'config.json'), JSON.stringify({protocol: 'openai', base_url: server.baseUrl, model: 'bench', api_key_env: 'BENCH_KEY'}));
+	const env = {PATH: process.env.PATH, HOME: root, I_CONFIG_DIR: join(root, 'config'), I_DATA_DIR: join(root, 'data'), I_CACHE_DIR: join(root, 'cache'), I_RUNTIME_DIR: join(root, 'runtime'), BENCH_KEY: 'k'};
+	const terminal = {env, cwd: workspace, cols: COLUMNS, rows: ROWS, scrollback: lines.length + 200};
+	const lastLine = lines.at(-1)!;
+
+	console.log('');
+	console.log(`chat screen: ${TOKENS} tokens at ${RATE} tokens/s in a ${COLUMNS}×${ROWS} pseudo-terminal`);
+	const baseline = await measure(
+		onData => spawnInTerminal(process.execPath, [printStream, server.baseUrl], {...terminal, onData}),
+		output => output.length > 0,
+		async run => {
+			await run.waitForOutput(output => output.includes('> '), 'the prompt');
+			run.type('go\r');
+		},
+		lastLine,
+		run => run.output().endsWith('\r\n> '),
+	);
+	await baseline.run.close();
+
+	const i = await measure(
+		onData => spawnInTerminal(process.execPath, [cli, '-C', workspace], {...terminal, onData}),
+		output => output.includes('/help'),
+		async run => {
+			await run.ready({timeoutMs: 30_000});
+			run.type('go\r');
+		},
+		lastLine,
+		run => run.screen().some(row => row.endsWith('/help')),
+	);
+
+	// Nothing lost, nothing twice: each line of the answer once in the scrollback, in order.
+	const shown = i.run.lines().filter(line => /^L\d+: /.test(line));
+	const intact = shown.length === lines.length && shown.every((line, index) => line === lines[index]);
+	await i.run.close();
+	await server.close();
+
+	const perThousand = (figures: Figures) => figures.cpuMs / TOKENS; // ms per token = s per 1000 tokens
+	const share = (figures: Figures) => (figures.cpuMs / figures.streamMs) * 100;
+	const fps = (figures: Figures) => figures.frames / (figures.streamMs / 1000);
+	const rows = [
+		['launch to first frame, ms', baseline.figures.firstFrameMs, i.figures.firstFrameMs, (i.figures.firstFrameMs / baseline.figures.firstFrameMs).toFixed(2) + '×'],
+		['CPU s per 1000 tokens', perThousand(baseline.figures), perThousand(i.figures), (perThousand(i.figures) / perThousand(baseline.figures)).toFixed(1) + '×'],
+		['CPU while streaming, % of one core', share(baseline.figures), share(i.figures), ''],
+		['frames per second (synchronized updates)', Number.NaN, fps(i.figures), ''],
+		['bytes to the terminal per token', baseline.figures.bytes / TOKENS, i.figures.bytes / TOKENS, (i.figures.bytes / baseline.figures.bytes).toFixed(2) + '×'],
+		[`CPU while idle, ms per s (over ${IDLE_MS / 1000} s)`, baseline.figures.idleCpuMs / (IDLE_MS / 1000), i.figures.idleCpuMs / (IDLE_MS / 1000), ''],
+	] as const;
+	console.log('');
+	console.log('| measure | bare node | i | ratio |');
+	console.log('|---|---:|---:|---:|');
+	const cell = (value: number) => (Number.isNaN(value) ? '—' : value < 10 ? value.toFixed(3) : value.toFixed(1));
+	for (const [name, base, ours, ratio] of rows) console.log(`| ${name} | ${cell(base)} | ${cell(ours)} | ${ratio} |`);
+	console.log('');
+	console.log(`stream took ${(i.figures.streamMs / 1000).toFixed(1)} s; scrollback ${intact ? `intact: ${lines.length} lines once, in order` : `NOT intact: ${shown.length} of ${lines.length} lines, or out of order`}`);
+	console.log(`targets: first frame ≤ 300 ms (${i.figures.firstFrameMs.toFixed(0)}), CPU ≤ 30% of one core while streaming (${share(i.figures).toFixed(1)}%), idle CPU ≈ 0 (${cell(i.figures.idleCpuMs / (IDLE_MS / 1000))} ms/s), ≤ 30 fps (${fps(i.figures).toFixed(1)})`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await benchTui();

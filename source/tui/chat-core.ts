@@ -1,0 +1,11 @@
+/**
+ * The core as the chat screen uses it, in one module the screen imports
+ * only after its first frame: the agent's setup, turns, sessions and their
+ * schemas are most of the code to load, and the person should not wait
+ * for them to see the screen.
+ */
+export {compactNow, runTurn} from '../core/agent/run-turn.js';
+export {openSession} from '../core/agent/session-store.js';
+export {setupAgent, sessionPath} from '../modes/setup.js';
+export {reportSetupError} from '../modes/report-setup-error.js';
+export {resolveDirs} from '../core/config/dirs.js';

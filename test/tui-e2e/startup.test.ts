@@ -1,0 +1,66 @@
+import {test, before, after} from 'node:test';
+import assert from 'node:assert/strict';
+import {writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
+import {makeSandbox} from '../helpers/cli.js';
+import {runInTerminal} from '../helpers/pty.js';
+import {MODEL} from './chat.js';
+
+const lifecycle = fileURLToPath(new URL('../../../test/fixtures/workers/lifecycle.py', import.meta.url));
+const STARTING = 'starting — Ctrl-C to leave';
+
+let mock: MockProvider;
+before(async () => {
+	mock = await startMockProvider();
+});
+after(async () => mock.close());
+
+/** A workspace whose session_load hook never answers: the agent stays in setup (for the hook's 15 s) behind a drawn screen. */
+function slowStart() {
+	const box = makeSandbox();
+	writeFileSync(join(box.configDir, 'hooks.json'), JSON.stringify({hooks: [{events: ['session_load'], exec: ['python3', lifecycle, 'slow']}]}));
+	writeFileSync(join(box.workspace, '.lifecycle.json'), JSON.stringify({slow: {session_load: {hang: true}}}));
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: MODEL, plugins: ['hooks.json']});
+	return box;
+}
+
+test('the screen is drawn before the agent is set up; a message typed meanwhile stays in the editor; Ctrl-C leaves with 130', async () => {
+	const box = slowStart();
+	const run = runInTerminal(['-C', box.workspace], {env: box.env, cwd: box.workspace});
+	try {
+		await run.waitFor(screen => screen.includes(STARTING) && screen.split('\n').some(row => row.endsWith('/help')), 'the screen while starting');
+		await run.waitUntil(() => run.terminal.modes.bracketedPasteMode, 'the editor listening');
+		const requests = mock.requests.length;
+		run.type('hello there\r');
+		await run.waitFor(screen => screen.includes('still starting'), 'the refusal');
+		assert.ok(run.screen().includes('› hello there'), `the message stays in the editor:\n${run.screen().join('\n')}`);
+		assert.equal(mock.requests.length, requests, 'nothing went to the model');
+
+		run.type('\u0003');
+		const {exitCode} = await run.exit();
+		assert.equal(exitCode, 130);
+	} finally {
+		await run.close();
+	}
+});
+
+test('a broken config clears the live area and leaves its error as the last thing on the terminal, with code 2', async () => {
+	const box = makeSandbox();
+	writeFileSync(join(box.configDir, 'config.json'), JSON.stringify({protocol: 'openai', model: MODEL, api_key_env: 'TEST_API_KEY', max_tokens: 'lots'}));
+	const run = runInTerminal(['-C', box.workspace], {env: box.env, cwd: box.workspace});
+	try {
+		const {exitCode} = await run.exit();
+		assert.equal(exitCode, 2);
+		await run.settled();
+		const text = run.buffer().join('\n').trim();
+		assert.match(text, /max_tokens/);
+		assert.match(text, /config\.json/);
+		// The welcome stays in the scrollback, as written; the live area (spinner, editor, status line) is gone.
+		assert.ok(!text.includes(STARTING) && !text.includes('› ') && !text.includes(MODEL), `the chat screen is gone:\n${text}`);
+		assert.match(text.split('\n').slice(-2).join(' '), /^i: config .*max_tokens/);
+	} finally {
+		await run.close();
+	}
+});
