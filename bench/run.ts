@@ -1,6 +1,7 @@
 // `npm run bench`: start-up and one-shot print turn figures, each against a
 // baseline measured in the same run, as medians of RUNS runs; then the
-// resident worker pool against spawn-per-call (bench/pool.ts).
+// resident worker pool against spawn-per-call (bench/pool.ts), hooks, the
+// input editor, and the chat screen streaming 100k tokens (bench/tui.ts).
 import {cpus, totalmem} from 'node:os';
 import {mkdtempSync, mkdirSync, writeFileSync, realpathSync} from 'node:fs';
 import {tmpdir} from 'node:os';
@@ -11,6 +12,7 @@ import {median, timeAsync, timeCommand} from './measure.js';
 import {benchEditor} from './editor.js';
 import {benchHooks} from './hooks.js';
 import {benchPool} from './pool.js';
+import {benchTui} from './tui.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const cli = fileURLToPath(new URL('../../bin/i.js', import.meta.url));
@@ -74,3 +76,4 @@ console.log(`i -p: ${median(print).toFixed(1)} ms against a baseline of ${baseli
 await benchPool();
 await benchHooks();
 await benchEditor();
+await benchTui();

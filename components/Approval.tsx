@@ -1,8 +1,8 @@
 import {useEffect, useRef, useState} from 'react';
 import {Box, Text, useInput} from 'ink';
-import TextInput from 'ink-text-input';
 import type {ApprovalChoice, PendingApproval} from '../source/tui/approval-broker.js';
 import {ApprovalDetail} from './ApprovalDetail.js';
+import {ReasonField} from './ReasonField.js';
 
 /** Keys typed this soon after the question appears were meant for something else. */
 export const TYPEAHEAD_GUARD_MS = 300;
@@ -20,12 +20,10 @@ export function Approval({pending, maxDetailLines}: {pending: PendingApproval; m
 	const shownAt = useRef(Date.now());
 	const [selected, setSelected] = useState<number | null>(null);
 	const [reasoning, setReasoning] = useState(false);
-	const [reason, setReason] = useState('');
 	useEffect(() => {
 		shownAt.current = Date.now();
 		setSelected(null);
 		setReasoning(false);
-		setReason('');
 	}, [pending]);
 
 	const answer = (choice: ApprovalChoice) => pending.answer(choice);
@@ -53,13 +51,6 @@ export function Approval({pending, maxDetailLines}: {pending: PendingApproval; m
 		{isActive: !reasoning},
 	);
 
-	useInput(
-		(_input, key) => {
-			if (key.escape) answer({kind: 'deny', reason: ''});
-		},
-		{isActive: reasoning},
-	);
-
 	const label = (index: number, text: string) => (
 		<Text inverse={selected === index} color={selected === index ? 'cyan' : undefined}>
 			{text}
@@ -75,7 +66,7 @@ export function Approval({pending, maxDetailLines}: {pending: PendingApproval; m
 			{reasoning ? (
 				<Box>
 					<Text>Reason for the model (optional, Enter to deny, Esc to deny without one): </Text>
-					<TextInput value={reason} onChange={setReason} onSubmit={value => answer({kind: 'deny', reason: value})} />
+					<ReasonField onSubmit={value => answer({kind: 'deny', reason: value})} onCancel={() => answer({kind: 'deny', reason: ''})} />
 				</Box>
 			) : (
 				<Text>

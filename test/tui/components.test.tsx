@@ -123,6 +123,47 @@ test('n asks for a reason, which goes back with the denial; Esc denies at once',
 	second.unmount();
 });
 
+test('the reason is edited by character: a CJK reason with a line pasted in, fixed in the middle; Esc in the field denies without one', async () => {
+	const choices: ApprovalChoice[] = [];
+	const view = render(<Approval pending={pending(diff, choices)} />);
+	await delay(TYPEAHEAD_GUARD_MS + 50);
+	view.stdin.write('n');
+	await delay(100);
+	// A paste with a line break stays one line; then two characters left, one deleted, another typed.
+	view.stdin.write('\u001B[200~请用\r另一个文件\u001B[201~');
+	await delay(50);
+	for (const key of ['\u001B[D', '\u001B[D', '\u007F', '两']) {
+		view.stdin.write(key);
+		await delay(30);
+	}
+
+	assert.match(view.lastFrame()!, /请用 另一两文件/);
+	view.stdin.write('\r');
+	await delay(100);
+	assert.deepEqual(choices, [{kind: 'deny', reason: '请用 另一两文件'}]);
+	view.unmount();
+
+	const escaped: ApprovalChoice[] = [];
+	const second = render(<Approval pending={pending(diff, escaped)} />);
+	await delay(TYPEAHEAD_GUARD_MS + 50);
+	second.stdin.write('n');
+	await delay(100);
+	second.stdin.write('half a reason');
+	await delay(50);
+	second.stdin.write('\u001B');
+	await delay(100);
+	assert.deepEqual(escaped, [{kind: 'deny', reason: ''}]);
+	second.unmount();
+});
+
+test('a short terminal gets a shorter diff, so the question fits on the screen', () => {
+	const tall = Array.from({length: 80}, (_, index) => `+line ${index}`).join('\n');
+	const frame = render(<Approval pending={pending(tall, [])} maxDetailLines={8} />).lastFrame()!;
+	assert.match(frame, /\+line 7\b/);
+	assert.doesNotMatch(frame, /\+line 8\b/);
+	assert.match(frame, /… 72 more lines/);
+});
+
 test('arrow keys pick an option, and only then Enter confirms it', async () => {
 	const choices: ApprovalChoice[] = [];
 	const view = render(<Approval pending={pending(diff, choices)} />);
