@@ -9,8 +9,10 @@ import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider} from '../test/fixtures/mock-provider.js';
 import {median, timeAsync, timeCommand} from './measure.js';
+import {benchCache} from './cache.js';
 import {benchEditor} from './editor.js';
 import {benchHooks} from './hooks.js';
+import {benchBudget} from './budget.js';
 import {benchPool} from './pool.js';
 import {benchTui} from './tui.js';
 
@@ -76,4 +78,6 @@ console.log(`i -p: ${median(print).toFixed(1)} ms against a baseline of ${baseli
 await benchPool();
 await benchHooks();
 await benchEditor();
+await benchBudget();
 await benchTui();
+await benchCache();

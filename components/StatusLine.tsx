@@ -18,9 +18,14 @@ export function StatusLine({status, busy}: {status: StatusInfo; busy: boolean}) 
 	if (status.session) parts.push(`session ${status.session.slice(0, 8)}`);
 	if (usage) {
 		parts.push(`↑${tokens(usage.input)} ↓${tokens(usage.output)}`);
-		if (status.window) parts.push(`ctx ${Math.min(100, Math.round(((usage.input + usage.output) / status.window) * 100))}%`);
-		if (usage.input > 0) parts.push(`cache ${Math.round((usage.cacheRead / usage.input) * 100)}%`);
+		if (status.window && !status.budget) parts.push(`ctx ${Math.min(100, Math.round(((usage.input + usage.output) / status.window) * 100))}%`);
+		// Over the session when known (Σ read / Σ input), else the last request's.
+		const {read, input} = status.cacheTotals ?? {read: usage.cacheRead, input: usage.input};
+		if (input > 0) parts.push(`cache ${Math.round((read / input) * 100)}%`);
 	}
+
+	// The budget's own figure: the estimate for the next request against the limit that triggers compaction.
+	if (status.budget) parts.push(`budget ${Math.min(999, Math.round((status.budget.estimate / Math.max(1, status.budget.limit)) * 100))}% of ${tokens(status.budget.limit)}`);
 
 	return (
 		<Box justifyContent="space-between">

@@ -33,6 +33,8 @@ export type CoreEvent =
 	| {type: 'tool_started'; id: string; name: string}
 	| {type: 'tool_result'; id: string; name: string; output: string; is_error: boolean; images: number}
 	| {type: 'usage'; model: string; usage: Usage}
+	/** The budget's estimate for the request about to be sent, against its limit (tokens); `window` when the config names one. */
+	| {type: 'budget'; estimate: number; limit: number; window: number | null}
 	| {type: 'retry'; attempt: number; delay_ms: number; reason: string; status: number | null}
 	| {type: 'warning'; message: string}
 	/** The history was compacted: messages before `cut` (after the system prompt) became a summary. */

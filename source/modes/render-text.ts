@@ -69,7 +69,8 @@ export function createTextRenderer(options: {announceSession: boolean}): EmitEve
 
 			case 'thinking_delta':
 			case 'tool_started':
-			case 'usage': {
+			case 'usage':
+			case 'budget': {
 				break;
 			}
 		}

@@ -98,6 +98,7 @@ export async function setupAgent(options: CliOptions, emit: EmitEvent, askPerson
 			workspace,
 			systemPrompt,
 			budget: config.budget ?? null,
+			maxTokens: config.max_tokens ?? null,
 			maxSteps: options.maxSteps ?? config.max_steps,
 			async close() {
 				await Promise.all([opened.close(), pool?.close()]);

@@ -5,7 +5,11 @@ type WorkerModule = {runWorker(args: string[]): Promise<number>};
 
 const workers: Record<string, () => Promise<WorkerModule>> = {
 	approval: async () => import('../../workers/approval.js'),
+	budget: async () => import('../../workers/budget.js'),
+	cache: async () => import('../../workers/cache.js'),
+	compact: async () => import('../../workers/compact.js'),
 	prompts: async () => import('../../workers/prompts.js'),
+	responses: async () => import('../../workers/responses.js'),
 	smoke: async () => import('../../workers/smoke.js'),
 };
 

@@ -31,6 +31,10 @@ export interface StatusInfo {
 	usage: Usage | null;
 	/** The context window from the API config's budget, when it names one. */
 	window: number | null;
+	/** The budget's last estimate for a request and its limit (tokens), when a budget plugin gives them. */
+	budget?: {estimate: number; limit: number} | null;
+	/** Cache-read and all input tokens over this screen's requests: the hit ratio as the cache report counts it (Σ read / Σ input). */
+	cacheTotals?: {read: number; input: number};
 }
 
 export interface ChatState {
@@ -151,8 +155,15 @@ export class ChatStore {
 				break;
 			}
 
+			case 'budget': {
+				this.#update({status: {...this.#state.status, budget: {estimate: event.estimate, limit: event.limit}}}, false);
+				break;
+			}
+
 			case 'usage': {
-				this.#update({status: {...this.#state.status, usage: event.usage}}, false);
+				const totals = this.#state.status.cacheTotals ?? {read: 0, input: 0};
+				const cacheTotals = {read: totals.read + event.usage.cacheRead, input: totals.input + event.usage.input};
+				this.#update({status: {...this.#state.status, usage: event.usage, cacheTotals}}, false);
 				break;
 			}
 

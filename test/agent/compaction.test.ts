@@ -42,6 +42,12 @@ test('a cut must leave the system prompt and the latest request and never split 
 	assert.match(cutProblem(messages, 2.5)!, /whole message index/);
 	assert.match(cutProblem(messages, '3')!, /whole message index/);
 	assert.match(cutProblem(messages.slice(1), 3)!, /system prompt/);
+	// A context snapshot or a summary after the person's message is not their request.
+	const withContext = [...messages, {role: 'user', content: '<context source="memory">…</context>', _context: {source: 'memory', kind: 'full'}} as Message];
+	assert.equal(latestRequestIndex(withContext), 8);
+	assert.match(cutProblem(withContext, 9)!, /latest request \(message 8\)/);
+	const withSummary = [...messages, {role: 'user', content: 'Summary…', _compact_summary: true} as Message];
+	assert.equal(latestRequestIndex(withSummary), 8);
 });
 
 test('the committed candidate keeps the system prompt and the tail; the middle may hold a restored snapshot', () => {

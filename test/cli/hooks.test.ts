@@ -57,6 +57,8 @@ test('every lifecycle event is raised at its moment, in order, with the workspac
 		'before_request',
 		'request_retry',
 		'after_response',
+		// The tool calls' share of the room: the budget is asked again with the calls pending.
+		'context_budget',
 		'before_tool',
 		'tool_approval',
 		'after_tool',
@@ -72,6 +74,7 @@ test('every lifecycle event is raised at its moment, in order, with the workspac
 	const ids = new Set(box.log().map(entry => entry.workspace_id));
 	assert.equal(ids.size, 1);
 	assert.match([...ids][0]!, /^[0-9a-f-]{36}$/);
+	assert.deepEqual(box.log().filter(entry => entry.event === 'context_budget').map(entry => entry.data.pending), [0, 1, 0]);
 	const beforeTool = box.log().find(entry => entry.event === 'before_tool')!;
 	assert.equal(typeof beforeTool.data.arguments, 'string', 'before_tool gets the raw JSON string');
 	const approval = box.log().find(entry => entry.event === 'tool_approval')!;

@@ -14,10 +14,19 @@ test('builtin.json resolves the configured profile afresh at every start, from t
 	const first = await load(dirs, ['builtin.json'], {}, program);
 	assert.deepEqual(first.plugins.hooks, [
 		{events: ['system_prompt'], worker: {exec: [...program, '--runtime', 'worker', 'prompts'], cwd: dirs.config_dir}, module: 'prompts', manifest: builtin},
+		{events: ['context_budget'], worker: {exec: [...program, '--runtime', 'worker', 'budget'], cwd: dirs.config_dir}, module: 'budget', manifest: builtin},
+		{
+			events: ['compact_plan', 'before_compact', 'after_compact', 'before_compact_commit'],
+			worker: {exec: [...program, '--runtime', 'worker', 'compact'], cwd: dirs.config_dir},
+			module: 'compact',
+			manifest: builtin,
+		},
+		{events: ['before_request', 'request_retry'], worker: {exec: [...program, '--runtime', 'worker', 'cache'], cwd: dirs.config_dir}, module: 'cache', manifest: builtin},
+		{events: ['after_response'], worker: {exec: [...program, '--runtime', 'worker', 'cache'], cwd: dirs.config_dir}, module: 'cache', manifest: builtin},
 		{events: ['tool_approval'], worker: {exec: [...program, '--runtime', 'worker', 'approval'], cwd: dirs.config_dir}, module: 'approval', manifest: builtin},
 	]);
 	assert.equal(first.warnings.length, 1);
-	assert.match(first.warnings[0]!, /"budget".* not built yet; the standard profile runs without them/);
+	assert.match(first.warnings[0]!, /"memory".* not built yet; the standard profile runs without them/);
 
 	writeJson(join(dirs.config_dir, 'plugins.json'), {profile: 'standard', disabled: ['prompts', 'budget', 'compact', 'cache', 'memory', 'skills', 'web']});
 	const second = await load(dirs, ['builtin.json'], {}, program);
@@ -38,13 +47,16 @@ test('builtin.json applies bindings.json, with no fallback when the bound worker
 	const {plugins, warnings} = await load(dirs, ['builtin.json'], {}, program);
 	assert.deepEqual(
 		plugins.hooks.map(hook => [hook.module, hook.worker.exec]),
-		[['compact', [compact, '--keep', '6']]],
+		[
+			['budget', [...program, '--runtime', 'worker', 'budget']],
+			['compact', [compact, '--keep', '6']],
+		],
 	);
-	assert.equal(plugins.hooks[0]!.worker.cwd, join(dirs.config_dir, 'workers'));
-	assert.deepEqual(warnings, ['module "budget" is not built yet; the compact profile runs without it']);
+	assert.equal(plugins.hooks[1]!.worker.cwd, join(dirs.config_dir, 'workers'));
+	assert.deepEqual(warnings, []);
 
 	writeJson(join(dirs.config_dir, 'bindings.json'), {compact: {exec: ['./gone'], cwd: 'workers'}});
-	await rejectsWith(load(dirs, ['builtin.json'], {}, program), 'builtin profile "compact" of', 'hooks[0] (module "compact")', 'does not exist');
+	await rejectsWith(load(dirs, ['builtin.json'], {}, program), 'builtin profile "compact" of', 'hooks[1] (module "compact")', 'does not exist');
 });
 
 test('builtin.json: extra tools are manifest entries, checked like any other; a pinned profile skips plugins.json', async t => {

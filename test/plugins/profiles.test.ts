@@ -79,14 +79,19 @@ test('built modules run this program as `--runtime worker NAME`; unbuilt ones ar
 	const unbuilt = profiles.standard.filter(module => !officialModules[module].built);
 	assert.deepEqual(manifest.hooks, [
 		{events: ['system_prompt'], exec: official('prompts'), module: 'prompts'},
+		{events: ['context_budget'], exec: official('budget'), module: 'budget'},
+		{events: ['compact_plan', 'before_compact', 'after_compact', 'before_compact_commit'], exec: official('compact'), module: 'compact'},
+		{events: ['before_request', 'request_retry'], exec: official('cache'), module: 'cache'},
+		{events: ['after_response'], exec: official('cache'), module: 'cache'},
 		{events: ['tool_approval'], exec: official('approval'), module: 'approval'},
 	]);
-	assert.ok(built.includes('prompts') && built.includes('approval'));
+	assert.ok((['prompts', 'approval', 'budget', 'compact', 'cache'] as const).every(module => built.includes(module)));
 	assert.equal(warnings.length, 1);
 	assert.match(warnings[0]!, /^modules .* are not built yet; the standard profile runs without them$/);
 	for (const module of unbuilt) assert.ok(warnings[0]!.includes(`"${module}"`), `${module} named in ${warnings[0]}`);
 
-	assert.deepEqual(generateManifest({profile: 'budget', program}).warnings, ['module "budget" is not built yet; the budget profile runs without it']);
+	assert.deepEqual(generateManifest({profile: 'budget', program}).warnings, []);
+	assert.deepEqual(generateManifest({profile: 'memory', program}).warnings, ['module "memory" is not built yet; the memory profile runs without it']);
 	assert.deepEqual(generateManifest({profile: 'search', program}), {manifest: {tools: [], hooks: []}, warnings: []});
 });
 

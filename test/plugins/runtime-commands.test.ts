@@ -64,10 +64,14 @@ test('manifest PROFILE prints JSON naming this program; unbuilt modules are warn
 		tools: [],
 		hooks: [
 			{events: ['system_prompt'], exec: [...program, '--runtime', 'worker', 'prompts'], module: 'prompts'},
+			{events: ['context_budget'], exec: [...program, '--runtime', 'worker', 'budget'], module: 'budget'},
+			{events: ['compact_plan', 'before_compact', 'after_compact', 'before_compact_commit'], exec: [...program, '--runtime', 'worker', 'compact'], module: 'compact'},
+			{events: ['before_request', 'request_retry'], exec: [...program, '--runtime', 'worker', 'cache'], module: 'cache'},
+			{events: ['after_response'], exec: [...program, '--runtime', 'worker', 'cache'], module: 'cache'},
 			{events: ['tool_approval'], exec: [...program, '--runtime', 'worker', 'approval'], module: 'approval'},
 		],
 	});
-	assert.match(run.stderr, /^i: warning: modules "budget", .* are not built yet; the standard profile runs without them\n$/);
+	assert.match(run.stderr, /^i: warning: modules "memory", .* are not built yet; the standard profile runs without them\n$/);
 });
 
 test('manifest applies bindings.json, and what it prints loads as a manifest', async () => {

@@ -115,3 +115,14 @@ test('control sequences from the model, a tool or a server never reach the termi
 	assert.doesNotMatch(text, /\\u001b|\\u0007|\\u009b/i);
 	assert.match(text, /clip \uFFFD\]52/);
 });
+
+test('the status keeps the session\'s cache hit ratio as Σ cache-read / Σ input, and the budget\'s last figures', () => {
+	const {chat} = store();
+	const usage = (input: number, cacheRead: number) => ({input, output: 10, cacheRead, cacheWrite: 0, raw: {}});
+	chat.apply({type: 'usage', model: 'm', usage: usage(1000, 0)});
+	chat.apply({type: 'usage', model: 'm', usage: usage(3000, 2900)});
+	chat.apply({type: 'budget', estimate: 4200, limit: 6400, window: 8000});
+	const {status} = chat.getSnapshot();
+	assert.deepEqual(status.cacheTotals, {read: 2900, input: 4000});
+	assert.deepEqual(status.budget, {estimate: 4200, limit: 6400});
+});

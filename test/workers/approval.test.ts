@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {mkdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {test} from 'node:test';
+import {officialWorkers} from '../../source/runtime/worker.js';
 import {makeFolders, startOfficialWorker, type FrameWorker} from './frame-worker.js';
 
 function approval(name: string, decision: string) {
@@ -106,5 +107,6 @@ test('an unknown option or worker name is a usage error (exit 2)', async t => {
 	assert.match(option.stderr, /^i: worker approval: Unknown option '--mode'/);
 	const name = await startOfficialWorker(t, 'nope', [], {env: folders.env}).close();
 	assert.equal(name.code, 2);
-	assert.equal(name.stderr, 'i: --runtime worker has no worker "nope"; official workers: approval, prompts, smoke\n');
+	assert.equal(name.stderr, `i: --runtime worker has no worker "nope"; official workers: ${officialWorkers.join(', ')}\n`);
+	assert.ok(['approval', 'budget', 'cache', 'compact', 'prompts', 'smoke'].every(worker => officialWorkers.includes(worker)));
 });

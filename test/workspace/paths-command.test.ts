@@ -1,3 +1,4 @@
+import {officialWorkers} from '../../source/runtime/worker.js';
 import assert from 'node:assert/strict';
 import {mkdir, readFile, symlink, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
@@ -38,9 +39,7 @@ test('--runtime paths prints the resolved paths as key: value lines and register
 			`runtime_dir: ${root}/runtime`,
 			`workspace_state_dir: ${root}/data/workspaces/${id}`,
 			`config.core: ${root}/config/config.json`,
-			`config.approval: ${root}/config/approval.json`,
-			`config.prompts: ${root}/config/prompts.json`,
-			`config.smoke: ${root}/config/smoke.json`,
+			...officialWorkers.map(name => `config.${name}: ${root}/config/${name}.json`),
 			'',
 		].join('\n'),
 	);
@@ -57,10 +56,9 @@ test('--runtime paths --json prints one object; the same workspace, by any name,
 	assert.equal(paths.workspace_state_dir, join(root, 'data', 'workspaces', paths.workspace_id));
 	assert.deepEqual(paths.config_files, {
 		core: join(root, 'config', 'config.json'),
-		approval: join(root, 'config', 'approval.json'),
-		prompts: join(root, 'config', 'prompts.json'),
-		smoke: join(root, 'config', 'smoke.json'),
+		...Object.fromEntries(officialWorkers.map(name => [name, join(root, 'config', `${name}.json`)])),
 	});
+	assert.ok(['approval', 'budget', 'cache', 'compact', 'prompts', 'smoke'].every(name => Object.hasOwn(paths.config_files, name)));
 
 	// Through a symlink and relative to the cwd: canonicalised to the same workspace.
 	await symlink(workspace, join(root, 'alias'));

@@ -10,11 +10,18 @@ import type {Message} from '../messages.js';
 /** Marks the message that carries a summary, so heads and plugins can tell it from a person's words. */
 export const SUMMARY_MARKER = '_compact_summary';
 
-/** The person's latest request: the last user message that is not a tool's image message. */
+/** Marks a context snapshot (memory, skills): reference data a plugin appended, not the person's words. */
+export const CONTEXT_MARKER = '_context';
+
+/**
+ * The person's latest request: the last user message that is not a tool's
+ * image message, a context snapshot appended after it, or a summary.
+ */
 export function latestRequestIndex(history: readonly Message[]): number {
 	for (let index = history.length - 1; index >= 0; index--) {
 		const message = history[index]!;
-		if (message.role === 'user' && message._tool_call_id === undefined) return index;
+		const metadata = message as unknown as Record<string, unknown>;
+		if (message.role === 'user' && message._tool_call_id === undefined && metadata[CONTEXT_MARKER] === undefined && metadata[SUMMARY_MARKER] === undefined) return index;
 	}
 
 	return -1;

@@ -1,5 +1,5 @@
 import type {Message} from '../messages.js';
-import type {Adapter, ModelReply, PreparedRequest, StreamEvent, ToolSchema} from '../providers/types.js';
+import type {Adapter, ModelReply, PreparedRequest, Protocol, StreamEvent, ToolSchema} from '../providers/types.js';
 import {sendRequest, type HttpOptions, type RetryNotice} from '../providers/index.js';
 
 export interface SendIo {
@@ -7,6 +7,8 @@ export interface SendIo {
 	emit: (event: StreamEvent) => void;
 	/** Awaited before each physical retry. */
 	onRetry: (notice: RetryNotice) => Promise<void>;
+	/** A `before_request` hook turned the request into this built-in protocol's wire: its assembler reads the reply. */
+	wire?: Protocol;
 }
 
 /**
@@ -36,6 +38,7 @@ export function createHttpCaller(options: {adapter: Adapter; apiKey: string; mod
 					signal: io.signal,
 					emit: io.emit,
 					onRetry: io.onRetry,
+					...(io.wire === undefined ? {} : {wire: io.wire}),
 					...(options.http ? {httpOptions: options.http} : {}),
 				},
 				request,

@@ -1,12 +1,12 @@
 import type {ImagePart, Message, UserContent} from '../messages.js';
 import type {EmitEvent, CoreEvent} from '../events.js';
 import type {Tool} from '../tools/types.js';
-import type {ModelReply, StreamEvent, ToolSchema} from '../providers/types.js';
+import type {ModelReply, Protocol, StreamEvent, ToolSchema} from '../providers/types.js';
 import type {ModelConfig} from '../config/schema.js';
 import {ProviderError} from '../providers/errors.js';
 import {TurnError, errorMessage} from '../errors.js';
 import {emptyHookChain, HookError, type HookChain} from '../hooks/hook-chain.js';
-import {readAfterResponse, readBeforeRequest, readBeforeTurn, readBudgetFits, readUserInput} from '../hooks/hook-results.js';
+import {readAfterResponse, readBeforeRequest, readBeforeTurn, readBudgetFigures, readBudgetFits, readToolBudget, readUserInput} from '../hooks/hook-results.js';
 import type {ApprovalGate} from './approval-gate.js';
 import type {Session} from './session-store.js';
 import type {ModelCaller} from './model-caller.js';
@@ -27,6 +27,8 @@ export interface TurnContext {
 	systemPrompt: string;
 	/** The API config's budget, for the `context_budget` and `before_request` hooks. */
 	budget?: ModelConfig['budget'] | null;
+	/** The API config's max_tokens: the budget's default output reserve. */
+	maxTokens?: number | null;
 	/** Model requests one turn may make. */
 	maxSteps: number;
 	signal: AbortSignal;
@@ -99,7 +101,7 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 			for (const call of calls) emit({type: 'tool_call', id: call.id, name: call.function.name, arguments: call.function.arguments});
 			const step: Message[] = [reply.message];
 			const images: Array<{id: string; images: ImagePart[]}> = [];
-			const outputLimit = toolOutputLimit(calls.length);
+			const outputLimit = await toolResultLimit(context, hooks, schemas, [...session.messages, reply.message], calls.length);
 			for (const call of calls) {
 				const outcome = await runToolCall(call, {tools: toolMap, gate: context.gate, emit, workspace: context.workspace, signal, outputLimit, hooks});
 				step.push(outcome.message);
@@ -129,17 +131,48 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 async function callModel(context: TurnContext, hooks: HookChain, schemas: ToolSchema[]): Promise<ModelReply> {
 	const {session} = context;
 	if (hooks.has('context_budget')) {
-		const check = await fits(context, hooks, session.messages, schemas);
+		let check = await fits(context, hooks, session.messages, schemas);
 		if (!check.fits) {
 			if (!hooks.has('compact_plan')) {
-				throw new TurnError('the context budget says this request does not fit the model\'s window; start a new session or enable compaction');
+				throw new TurnError(`the context budget says this request does not fit the model's window (${describeBudget(check.answer)}); start a new session or enable compaction`);
 			}
 
 			await compactHistory(compactionIo(context, hooks, schemas), check.answer);
+			// The history was replaced: the last usage measured another one.
+			anchors.delete(session);
+			check = await fits(context, hooks, session.messages, schemas);
 		}
+
+		const figures = readBudgetFigures(check.answer);
+		if (figures) context.emit({type: 'budget', ...figures});
 	}
 
-	return requestModel(context, hooks, session.messages, schemas, () => true);
+	const messages = session.messages;
+	const reply = await requestModel(context, hooks, messages, schemas, () => true);
+	if (reply.usage) anchors.set(session, {model: context.caller.model, input: reply.usage.input, output: reply.usage.output, request_messages: messages.length});
+	else anchors.delete(session);
+	return reply;
+}
+
+/**
+ * The usage of each session's last model response and the number of history
+ * messages its request carried: the budget anchors its estimate on it when
+ * the history still starts with that request (seed §7).
+ */
+const anchors = new WeakMap<Session, {model: string; input: number; output: number; request_messages: number}>();
+
+/** What each result of a batch of `pending` calls may take: the fixed share, or less when the budget says so. */
+async function toolResultLimit(context: TurnContext, hooks: HookChain, schemas: ToolSchema[], history: Message[], pending: number): Promise<number> {
+	const limit = toolOutputLimit(pending);
+	if (!hooks.has('context_budget')) return limit;
+	const {answer} = await fits(context, hooks, history, schemas, pending);
+	const share = readToolBudget(answer);
+	return share === null ? limit : Math.min(limit, share);
+}
+
+function describeBudget(answer: Record<string, unknown>): string {
+	const {estimate, limit} = answer;
+	return typeof estimate === 'number' && typeof limit === 'number' ? `about ${estimate} tokens against a limit of ${limit}` : 'no figures given';
 }
 
 function compactionIo(context: TurnContext, hooks: HookChain, schemas: ToolSchema[]): CompactionIo {
@@ -170,16 +203,21 @@ export async function compactNow(context: TurnContext): Promise<'compacted' | st
 	return 'compacted';
 }
 
-/** Asks the budget hooks whether a request with `history` and `tools` fits. */
-async function fits(context: TurnContext, hooks: HookChain, history: Message[], tools: ToolSchema[]): Promise<{fits: boolean; answer: Record<string, unknown>}> {
+/**
+ * Asks the budget hooks whether a request with `history` and `tools` fits
+ * (`pending` 0), or how much room the results of `pending` tool calls have.
+ */
+async function fits(context: TurnContext, hooks: HookChain, history: Message[], tools: ToolSchema[], pending = 0): Promise<{fits: boolean; answer: Record<string, unknown>}> {
 	const answer = await hooks.run('context_budget', {
 		model: context.caller.model,
 		protocol: context.caller.protocol,
 		budget: context.budget ?? null,
+		max_tokens: context.maxTokens ?? null,
 		history,
 		tools,
-		pending: 0,
+		pending,
 		compact: hooks.has('compact_plan'),
+		last_usage: anchors.get(context.session) ?? null,
 	});
 	return {fits: readBudgetFits(answer), answer};
 }
@@ -190,14 +228,18 @@ async function requestModel(context: TurnContext, hooks: HookChain, messages: Me
 	const budget = context.budget ?? null;
 	let request = caller.prepare(messages, tools);
 	let requestMeta: Record<string, unknown> | null = null;
+	// A hook that changed the wire (the responses module) names the protocol the reply streams in.
+	let wire: Protocol | undefined;
 	if (hooks.has('before_request')) {
 		const answer = readBeforeRequest(await hooks.run('before_request', {url: request.url, body: request.body, protocol: caller.protocol, model: caller.model, budget}), request.url);
 		request = {url: answer.url, body: answer.body};
 		requestMeta = answer.requestMeta;
+		wire = answer.wire;
 	}
 
 	let reply = await caller.send(request, {
 		signal,
+		...(wire === undefined ? {} : {wire}),
 		emit: event => show(event) && emit(event),
 		async onRetry(notice) {
 			emit({type: 'retry', attempt: notice.attempt, delay_ms: notice.delayMs, reason: notice.reason, status: notice.status ?? null});
@@ -206,7 +248,7 @@ async function requestModel(context: TurnContext, hooks: HookChain, messages: Me
 	});
 	if (hooks.has('after_response')) {
 		const answer = await hooks.run('after_response', {
-			response: {protocol: caller.protocol, model: caller.model, message: reply.message, finish_reason: reply.rawFinishReason, usage: reply.usage?.raw ?? null},
+			response: {protocol: wire ?? caller.protocol, model: caller.model, message: reply.message, finish_reason: reply.rawFinishReason, usage: reply.usage?.raw ?? null},
 			request_meta: requestMeta,
 		});
 		reply = {...reply, message: readAfterResponse(answer)};

@@ -38,6 +38,12 @@ export function workspaceStateDir(dirs: PlatformDirs, id: string): string {
 	return join(dirs.data_dir, 'workspaces', id);
 }
 
+/** The ID of a workspace already registered, without registering it: for commands that only read its state. */
+export async function findWorkspaceId(workspace: string, dirs: PlatformDirs): Promise<string | undefined> {
+	const digest = createHash('sha256').update(workspace).digest('hex');
+	return (await readRegistry(registryPath(dirs))).workspaces[digest];
+}
+
 /**
  * The stable ID of a workspace, given its canonical path. A workspace seen
  * before keeps its ID and the registry is not written; a new one gets a

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import '../zod-english.js';
 import type {AssistantMessage, Message, UserContent} from '../messages.js';
 import {firstIssue, messageSchema, userContentSchema} from '../agent/session-schema.js';
+import {protocols, type Protocol} from '../providers/types.js';
 import type {LifecycleEvent} from './event-names.js';
 import {HookError} from './hook-chain.js';
 
@@ -57,20 +58,51 @@ export function readBudgetFits(data: Record<string, unknown>): boolean {
 	return read('context_budget', budgetSchema, data).fits !== false;
 }
 
+const figuresSchema = z.looseObject({estimate: z.number().check(z.nonnegative()), limit: z.number().check(z.nonnegative()), window: z.optional(z.number().check(z.positive()))});
+
+/** The budget's figures, when it gives them (tokens): for the status line and `--json`. */
+export function readBudgetFigures(data: Record<string, unknown>): {estimate: number; limit: number; window: number | null} | null {
+	const parsed = figuresSchema.safeParse(data);
+	return parsed.success ? {estimate: parsed.data.estimate, limit: parsed.data.limit, window: parsed.data.window ?? null} : null;
+}
+
+const toolBudgetSchema = z.looseObject({tool_budget: z.optional(z.looseObject({per_call_chars: z.int().check(z.nonnegative())}))});
+
+/** What one tool result may take by the budget, in characters; null when it says nothing. */
+export function readToolBudget(data: Record<string, unknown>): number | null {
+	const parsed = toolBudgetSchema.safeParse(data);
+	if (!parsed.success) throw new HookError(`context_budget hook returned an unusable tool_budget: ${firstIssue(parsed.error)}`, 'context_budget');
+	return parsed.data.tool_budget?.per_call_chars ?? null;
+}
+
 const beforeRequestSchema = z.looseObject({
 	url: z.string(),
 	body: z.record(z.string(), z.unknown()),
 	request_meta: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+	wire: z.optional(z.unknown()),
 });
 
-/** `before_request` may change the body, never the origin the request goes to (seed §6). */
-export function readBeforeRequest(data: Record<string, unknown>, originalUrl: string): {url: string; body: Record<string, unknown>; requestMeta: Record<string, unknown> | null} {
-	const {url, body, request_meta: requestMeta} = read('before_request', beforeRequestSchema, data);
+/**
+ * `before_request` may change the body, never the origin the request goes to
+ * (seed §6). A hook that turned the body into another protocol's wire (the
+ * responses module) names that built-in protocol in `wire`, whose assembler
+ * then reads the reply; `wire` is not sent.
+ */
+export function readBeforeRequest(
+	data: Record<string, unknown>,
+	originalUrl: string,
+): {url: string; body: Record<string, unknown>; requestMeta: Record<string, unknown> | null; wire?: Protocol} {
+	const {url, body, request_meta: requestMeta, wire} = read('before_request', beforeRequestSchema, data);
 	if (origin(url) !== origin(originalUrl)) {
 		throw new HookError(`before_request hook moved the request from ${origin(originalUrl)} to ${origin(url)}; a hook may change the body, not the origin`, 'before_request');
 	}
 
-	return {url, body, requestMeta: requestMeta ?? null};
+	if (wire === undefined) return {url, body, requestMeta: requestMeta ?? null};
+	if (typeof wire !== 'string' || !(protocols as readonly string[]).includes(wire)) {
+		throw new HookError(`before_request hook returned wire ${JSON.stringify(wire)}; wire names a built-in protocol: ${protocols.join(', ')}`, 'before_request');
+	}
+
+	return {url, body, requestMeta: requestMeta ?? null, wire: wire as Protocol};
 }
 
 function origin(url: string): string {

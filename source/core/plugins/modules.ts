@@ -33,13 +33,13 @@ export const officialModules: Record<ModuleName, OfficialModule> = {
 	// The tool_approval policy from approval.json: mode ask|auto, deny_tools.
 	approval: {built: true, tools: []},
 	// Context budget measurement (seed §7).
-	budget: {built: false, tools: []},
+	budget: {built: true, tools: []},
 	// Compaction: cut point, summary, commit (seed §7).
-	compact: {built: false, tools: []},
+	compact: {built: true, tools: []},
 	// Prompt-cache preparation and observation (seed §8).
-	cache: {built: false, tools: []},
+	cache: {built: true, tools: []},
 	// The Responses wire transformation of requests and responses.
-	responses: {built: false, tools: []},
+	responses: {built: true, tools: []},
 	// Memory tools and background injection (seed §9).
 	memory: {built: false, tools: null},
 	// Skill tools and name/description injection (seed §9).

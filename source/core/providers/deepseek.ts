@@ -3,7 +3,7 @@ import type {Message, UserContent} from '../messages.js';
 import type {Usage} from '../usage.js';
 import {chatMessages, chatTools, chatUsageSchema, createChatAssembler} from './chat-completions.js';
 import {reservedBodyFields} from './reserved-fields.js';
-import type {Adapter, AdapterOptions} from './types.js';
+import type {Adapter, AdapterOptions, StreamAssembler, StreamEvent} from './types.js';
 import {endpoint, withExtraBody} from './wire.js';
 
 export const DEEPSEEK_BASE_URL = 'https://api.deepseek.com';
@@ -28,8 +28,13 @@ export function createDeepSeekAdapter(options: AdapterOptions): Adapter {
 			return {url: endpoint(options, DEEPSEEK_BASE_URL, '/chat/completions'), body: withExtraBody('deepseek', body, options, reserved)};
 		},
 		headers: apiKey => ({authorization: `Bearer ${apiKey}`}),
-		createAssembler: emit => createChatAssembler({protocol: 'deepseek', keepReasoning: true, usage: deepSeekUsage}, emit),
+		createAssembler: createDeepSeekAssembler,
 	};
+}
+
+/** DeepSeek's Chat Completions streams, keeping `reasoning_content` (it must go back). */
+export function createDeepSeekAssembler(emit: (event: StreamEvent) => void): StreamAssembler {
+	return createChatAssembler({protocol: 'deepseek', keepReasoning: true, usage: deepSeekUsage}, emit);
 }
 
 /**

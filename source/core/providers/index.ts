@@ -1,11 +1,13 @@
 import {errorMessage} from '../errors.js';
 import type {Message} from '../messages.js';
 import {ANTHROPIC_BASE_URL, createAnthropicAdapter} from './anthropic.js';
-import {DEEPSEEK_BASE_URL, createDeepSeekAdapter} from './deepseek.js';
+import {createAnthropicAssembler} from './anthropic-stream.js';
+import {DEEPSEEK_BASE_URL, createDeepSeekAdapter, createDeepSeekAssembler} from './deepseek.js';
 import {ProviderError, redact, secretsOf} from './errors.js';
 import {postStream, type HttpOptions, type StreamResponse} from './http.js';
-import {OPENAI_BASE_URL, createOpenAiAdapter} from './openai.js';
+import {OPENAI_BASE_URL, createOpenAiAdapter, createOpenAiAssembler} from './openai.js';
 import {RESPONSES_BASE_URL, createResponsesAdapter} from './responses.js';
+import {createResponsesAssembler} from './responses-stream.js';
 import {createRetrier, type RetryNotice} from './retry.js';
 import {readSse} from './sse.js';
 import type {Adapter, AdapterOptions, ModelReply, PreparedRequest, Protocol, StreamAssembler, StreamEvent, ToolSchema} from './types.js';
@@ -29,6 +31,14 @@ const factories: Record<Protocol, (options: AdapterOptions) => Adapter> = {
 	responses: createResponsesAdapter,
 };
 
+/** Each built-in protocol's stream assembler, for a reply whose wire a `before_request` hook changed. */
+const assemblers: Record<Protocol, (emit: (event: StreamEvent) => void) => StreamAssembler> = {
+	openai: createOpenAiAssembler,
+	deepseek: createDeepSeekAssembler,
+	anthropic: createAnthropicAssembler,
+	responses: createResponsesAssembler,
+};
+
 /** The adapter for a protocol. An empty `baseUrl` means the protocol's default. */
 export function createAdapter(protocol: Protocol, options: AdapterOptions): Adapter {
 	return factories[protocol](options);
@@ -42,6 +52,12 @@ export interface SendArgs {
 	emit: (event: StreamEvent) => void;
 	onRetry?: (notice: RetryNotice) => void | Promise<void>;
 	httpOptions?: HttpOptions;
+	/**
+	 * The built-in protocol the reply streams in, when a `before_request` hook
+	 * turned the request into another wire (the responses module); headers
+	 * and authentication stay the adapter's.
+	 */
+	wire?: Protocol;
 }
 
 export interface CallModelArgs extends SendArgs {
@@ -84,7 +100,7 @@ export async function sendRequest(args: SendArgs, request: PreparedRequest): Pro
 	};
 
 	for (;;) {
-		const assembler = adapter.createAssembler(emit);
+		const assembler = args.wire === undefined ? adapter.createAssembler(emit) : assemblers[args.wire](emit);
 		let response: StreamResponse;
 		try {
 			response = await postStream({

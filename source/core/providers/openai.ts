@@ -1,7 +1,7 @@
 import type {Usage} from '../usage.js';
 import {chatMessages, chatTools, chatUsageSchema, createChatAssembler} from './chat-completions.js';
 import {reservedBodyFields} from './reserved-fields.js';
-import type {Adapter, AdapterOptions} from './types.js';
+import type {Adapter, AdapterOptions, StreamAssembler, StreamEvent} from './types.js';
 import {endpoint, withExtraBody} from './wire.js';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -26,8 +26,13 @@ export function createOpenAiAdapter(options: AdapterOptions): Adapter {
 			return {url: endpoint(options, OPENAI_BASE_URL, '/chat/completions'), body: withExtraBody('openai', body, options, reserved)};
 		},
 		headers: apiKey => ({authorization: `Bearer ${apiKey}`}),
-		createAssembler: emit => createChatAssembler({protocol: 'openai', keepReasoning: false, usage: openAiUsage}, emit),
+		createAssembler: createOpenAiAssembler,
 	};
+}
+
+/** Chat Completions streams as OpenAI sends them (no reasoning text). */
+export function createOpenAiAssembler(emit: (event: StreamEvent) => void): StreamAssembler {
+	return createChatAssembler({protocol: 'openai', keepReasoning: false, usage: openAiUsage}, emit);
 }
 
 /** `prompt_tokens` already includes the cached part. */

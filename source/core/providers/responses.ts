@@ -1,7 +1,7 @@
 import type {Message, UserContent} from '../messages.js';
 import {reservedBodyFields} from './reserved-fields.js';
 import {createResponsesAssembler} from './responses-stream.js';
-import type {Adapter, AdapterOptions} from './types.js';
+import type {Adapter, AdapterOptions, ToolSchema} from './types.js';
 import {endpoint, withExtraBody} from './wire.js';
 
 export const RESPONSES_BASE_URL = 'https://api.openai.com/v1';
@@ -14,29 +14,42 @@ export function createResponsesAdapter(options: AdapterOptions): Adapter {
 		defaultBaseUrl: RESPONSES_BASE_URL,
 		reservedBodyFields: reserved,
 		prepare(messages, tools) {
-			const instructions = messages.flatMap(message => (message.role === 'system' ? [message.content] : []));
-			const body: Record<string, unknown> = {model: options.model, input: responsesInput(messages), stream: true};
-			if (instructions.length > 0) body.instructions = instructions.join('\n\n');
-			if (tools.length > 0) {
-				// An omitted `strict` means true here, which would make every optional parameter required.
-				body.tools = tools.map(tool => ({
-					type: 'function',
-					name: tool.name,
-					description: tool.description,
-					parameters: tool.parameters,
-					strict: false,
-				}));
-			}
-
-			if (options.maxTokens !== undefined) body.max_output_tokens = options.maxTokens;
-			const merged = withExtraBody('responses', body, options, reserved);
-			// Without storage the server cannot look up replayed reasoning items by ID; their encrypted content must come back with them.
-			if (merged.store === false && merged.include === undefined) merged.include = ['reasoning.encrypted_content'];
-			return {url: endpoint(options, RESPONSES_BASE_URL, '/responses'), body: merged};
+			const body = withReasoningInclude(withExtraBody('responses', responsesBody(options.model, messages, tools, options.maxTokens), options, reserved));
+			return {url: endpoint(options, RESPONSES_BASE_URL, '/responses'), body};
 		},
 		headers: apiKey => ({authorization: `Bearer ${apiKey}`}),
 		createAssembler: createResponsesAssembler,
 	};
+}
+
+/**
+ * The Responses body a history makes, before `extra_body`: `model`, `input`,
+ * `stream`, `instructions` (the system messages), `tools`, `max_output_tokens`.
+ * The adapter and the responses module (workers/responses.ts) both build it
+ * here, so their requests stay byte-for-byte alike.
+ */
+export function responsesBody(model: string, messages: Message[], tools: ToolSchema[], maxTokens: number | undefined): Record<string, unknown> {
+	const instructions = messages.flatMap(message => (message.role === 'system' ? [message.content] : []));
+	const body: Record<string, unknown> = {model, input: responsesInput(messages), stream: true};
+	if (instructions.length > 0) body.instructions = instructions.join('\n\n');
+	if (tools.length > 0) {
+		// An omitted `strict` means true here, which would make every optional parameter required.
+		body.tools = tools.map(tool => ({
+			type: 'function',
+			name: tool.name,
+			description: tool.description,
+			parameters: tool.parameters,
+			strict: false,
+		}));
+	}
+
+	if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
+	return body;
+}
+
+/** Without storage the server cannot look up replayed reasoning items by ID; their encrypted content must come back with them. */
+export function withReasoningInclude(body: Record<string, unknown>): Record<string, unknown> {
+	return body.store === false && body.include === undefined ? {...body, include: ['reasoning.encrypted_content']} : body;
 }
 
 /** Our history as input items; an assistant's own output items replay verbatim (reasoning stays attached). */

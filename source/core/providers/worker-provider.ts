@@ -73,6 +73,13 @@ export function createWorkerProviderCaller(options: {
 		}),
 		async send(request, io) {
 			io.signal.throwIfAborted();
+			if (io.wire !== undefined) {
+				throw new ProviderError(
+					`${label}: a before_request hook asked for the "${io.wire}" wire, but a provider worker answers in frames, not an HTTP stream to assemble; drop the wire-converting module (such as responses) from the plugins of this config`,
+					{kind: 'stream'},
+				);
+			}
+
 			let data: Record<string, unknown>;
 			try {
 				data = await options.pool.call(options.worker, providerEvent, {protocol: options.protocol, url: request.url, body: request.body}, {timeoutMs: PROVIDER_CALL_TIMEOUT_MS, signal: io.signal});

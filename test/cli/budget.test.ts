@@ -1,0 +1,49 @@
+import {test, before, after} from 'node:test';
+import assert from 'node:assert/strict';
+import {writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
+import {jsonEvents, makeSandbox, runCli} from '../helpers/cli.js';
+
+let mock: MockProvider;
+before(async () => {
+	mock = await startMockProvider();
+});
+after(async () => mock.close());
+
+/** The official budget module alone (the `budget` profile): it measures; nothing compacts. */
+function budgetOnly(window: number) {
+	const box = makeSandbox();
+	writeFileSync(join(box.configDir, 'builtin.json'), JSON.stringify({builtin_profile: 'budget', tools: []}));
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', max_retries: 0, budget: {window}, plugins: ['builtin.json']});
+	return box;
+}
+
+test('the budget module: a request that fits is sent with its figures reported; one that does not is refused, never sent, with the figures', async () => {
+	const box = budgetOnly(20_000);
+	mock.enqueue({text: 'fine'});
+	const ok = await runCli(['-p', 'a short question', '--json', '-C', box.workspace], {env: box.env});
+	assert.equal(ok.code, 0, ok.stderr);
+	const budget = jsonEvents(ok.stdout).find(event => event.type === 'budget')!;
+	assert.equal(budget.limit, 16_000);
+	assert.equal(budget.window, 20_000);
+	assert.ok(budget.estimate > 6000 && budget.estimate < 16_000, JSON.stringify(budget));
+
+	const sent = mock.requests.length;
+	const refused = await runCli(['-p', `a long question ${'z'.repeat(20_000)}`, '-C', box.workspace], {env: box.env});
+	assert.equal(refused.code, 1);
+	assert.match(refused.stderr, /does not fit the model's window \(about \d+ tokens against a limit of 16000\); start a new session or enable compaction/);
+	assert.equal(mock.requests.length, sent, 'nothing was sent');
+});
+
+test('tool results get the budget\'s share: 2% of the window each, cut with a visible marker', async () => {
+	const box = budgetOnly(20_000);
+	writeFileSync(join(box.workspace, 'big.txt'), 'line of text\n'.repeat(2000));
+	mock.enqueue({toolCalls: [{id: 'c1', name: 'read', arguments: JSON.stringify({files: [{path: 'big.txt'}]})}]}, {text: 'read it'});
+	const sent = mock.requests.length;
+	const run = await runCli(['-p', 'read big.txt', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	const result = mock.requests[sent + 1]!.body.messages.find((message: any) => message.role === 'tool');
+	assert.ok(result.content.length <= 400, `${result.content.length} characters`);
+	assert.match(result.content, /characters truncated/);
+});

@@ -1,0 +1,53 @@
+import {readFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {runCli} from '../helpers/cli.js';
+import type {Folders, FrameWorker} from './frame-worker.js';
+
+/** Registers the workspace the way the CLI does and returns its ID, so cache-report finds the same state folder. */
+export async function registerWorkspace(folders: Folders): Promise<string> {
+	const run = await runCli(['--runtime', 'paths', '-C', folders.workspace, '--json'], {env: folders.env});
+	if (run.code !== 0) throw new Error(run.stderr);
+	return (JSON.parse(run.stdout) as {workspace_id: string}).workspace_id;
+}
+
+export function statsFile(folders: Folders, workspaceId: string, stats = 'metrics/cache-stats.json'): string {
+	return join(folders.data, 'workspaces', workspaceId, stats);
+}
+
+export async function readStatsFile(folders: Folders, workspaceId: string): Promise<Record<string, any>> {
+	return JSON.parse(await readFile(statsFile(folders, workspaceId), 'utf8')) as Record<string, any>;
+}
+
+export function chatBody(messages: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+	return {model: 'm', stream: true, messages, ...extra};
+}
+
+export function beforeRequest(body: Record<string, unknown>, options: {protocol?: string; model?: string; request_meta?: Record<string, unknown>} = {}) {
+	return {
+		url: 'http://127.0.0.1:1/v1/chat/completions',
+		body,
+		protocol: options.protocol ?? 'openai',
+		model: options.model ?? 'm',
+		budget: null,
+		...(options.request_meta ? {request_meta: options.request_meta} : {}),
+	};
+}
+
+let nextId = 1;
+
+/** Sends one frame for `workspaceId` and returns its data, failing on an error frame. */
+export async function hook(worker: FrameWorker, workspaceId: string, event: string, data: Record<string, unknown>): Promise<Record<string, any>> {
+	const id = nextId++;
+	const response = await worker.request({id, event, workspace_id: workspaceId, data});
+	if (response.error !== undefined) throw new Error(`${event}: error frame: ${response.error}`);
+	if (response.id !== id) throw new Error(`answer ${response.id} to request ${id}`);
+	return response.data as Record<string, any>;
+}
+
+/** One request's before_request then after_response with `usage` (the provider's raw object); returns the prepared data. */
+export async function roundTrip(worker: FrameWorker, workspaceId: string, body: Record<string, unknown>, usage: unknown, protocol = 'openai', model = 'm') {
+	const prepared = await hook(worker, workspaceId, 'before_request', beforeRequest(body, {protocol, model}));
+	const message = {role: 'assistant', content: 'ok'};
+	await hook(worker, workspaceId, 'after_response', {response: {protocol, model, message, finish_reason: 'stop', usage}, request_meta: prepared.request_meta});
+	return prepared;
+}

@@ -1,0 +1,75 @@
+import * as z from 'zod/mini';
+import '../source/core/zod-english.js';
+
+/** Seed §7: the BPE tables were removed; naming one is an error, never a silent fallback. */
+export const removedTokenizers = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'] as const;
+
+export const DEFAULT_THRESHOLD = 0.8;
+export const DEFAULT_SAFETY = 0.02;
+export const DEFAULT_TOOL_RATIO = 0.02;
+
+/** The API config's `budget`, as the core hands it over. */
+export const budgetSchema = z.strictObject({
+	window: z.int().check(z.positive()),
+	reserve_output: z.optional(z.int().check(z.nonnegative())),
+	threshold: z.optional(z.number().check(z.gt(0), z.lte(1))),
+	safety: z.optional(z.number().check(z.gte(0), z.lt(1))),
+	tool_ratio: z.optional(z.number().check(z.gt(0), z.lte(1))),
+	image_tokens: z.optional(z.int().check(z.nonnegative())),
+	tokenizer: z.optional(z.string()),
+});
+
+export type Budget = z.infer<typeof budgetSchema>;
+
+export interface Limits {
+	window: number;
+	/** Tokens kept free for the answer. */
+	reserveOutput: number;
+	safetyTokens: number;
+	/** A request whose estimate is above this does not fit: min(window × threshold, window − reserve − safety). */
+	trigger: number;
+	/** The most one tool result may take. */
+	toolCap: number;
+	/** Tokens planned per image; null counts an image by the bytes of its data URL. */
+	imageTokens: number | null;
+}
+
+/**
+ * The limits a budget sets (seed §7). The output reserve is `reserve_output`,
+ * else the request's `max_tokens`, else nothing beyond the safety margin.
+ */
+export function planLimits(budget: Budget, maxTokens: number | null): Limits {
+	if (budget.tokenizer !== undefined && budget.tokenizer !== 'utf8_bytes') {
+		const removed = (removedTokenizers as readonly string[]).includes(budget.tokenizer);
+		throw new Error(
+			removed
+				? `budget.tokenizer "${budget.tokenizer}": the BPE tokenizers were removed; omit tokenizer or use "utf8_bytes" (a conservative estimate from UTF-8 bytes)`
+				: `budget.tokenizer "${budget.tokenizer}" is unknown; the only tokenizer is "utf8_bytes"`,
+		);
+	}
+
+	const {window} = budget;
+	const reserveOutput = budget.reserve_output ?? maxTokens ?? 0;
+	const safetyTokens = Math.ceil(window * (budget.safety ?? DEFAULT_SAFETY));
+	const trigger = Math.max(0, Math.min(Math.floor(window * (budget.threshold ?? DEFAULT_THRESHOLD)), window - reserveOutput - safetyTokens));
+	return {
+		window,
+		reserveOutput,
+		safetyTokens,
+		trigger,
+		toolCap: Math.max(1, Math.floor(window * (budget.tool_ratio ?? DEFAULT_TOOL_RATIO))),
+		imageTokens: budget.image_tokens ?? null,
+	};
+}
+
+/**
+ * What each of `pending` tool results may take: the tool cap, and no more
+ * than an even share of the room left under the trigger. Characters are
+ * given as tokens: the byte estimate counts an ASCII character as a token,
+ * and wider ones as more, which the next budget check sees.
+ */
+export function toolShare(limits: Limits, estimate: number, pending: number): number {
+	if (pending <= 0) return limits.toolCap;
+	const room = Math.max(0, limits.trigger - estimate);
+	return Math.min(limits.toolCap, Math.floor(room / pending));
+}

@@ -1,0 +1,77 @@
+import * as z from 'zod/mini';
+import '../source/core/zod-english.js';
+import {describeIssues} from '../source/core/config/describe-issues.js';
+import {BudgetEstimator} from './budget-estimate.js';
+import {budgetSchema, planLimits, toolShare} from './budget-plan.js';
+import {serve} from './serve.js';
+import {parseWorkerOptions} from './worker-options.js';
+
+const count = z.int().check(z.nonnegative());
+
+const dataSchema = z.looseObject({
+	model: z.string(),
+	budget: z.nullable(budgetSchema),
+	max_tokens: z.optional(z.nullable(count)),
+	history: z.array(z.unknown()),
+	tools: z.array(z.unknown()),
+	pending: count,
+	last_usage: z.optional(
+		z.nullable(
+			z.object({
+				model: z.string(),
+				input: z.number(),
+				output: z.number(),
+				request_messages: z.number(),
+			}),
+		),
+	),
+});
+
+/**
+ * `i --runtime worker budget`: the `context_budget` hook (seed §7). Its
+ * config is the API config's `budget`, which the core sends with each
+ * request; without one it measures nothing and says nothing. It answers the
+ * full data with `fits`, `estimate` and `limit` (tokens), `window`,
+ * `method` (how the estimate was made) and, when tool calls are pending,
+ * `tool_budget` (what each result may take). Resident state: the last
+ * history measured and the fingerprints of recent requests, for anchoring.
+ */
+export async function runWorker(args: string[]): Promise<number> {
+	parseWorkerOptions('budget', args);
+	const estimator = new BudgetEstimator();
+	return serve({
+		name: 'budget',
+		hooks: {
+			async context_budget(data) {
+				const parsed = dataSchema.safeParse(data);
+				if (!parsed.success) throw new Error(`context_budget data: ${describeIssues(parsed.error.issues, data)}`);
+				const {budget, pending} = parsed.data;
+				if (budget === null) return data;
+				const limits = planLimits(budget, parsed.data.max_tokens ?? null);
+				const estimate = estimator.estimate({
+					history: parsed.data.history,
+					tools: parsed.data.tools,
+					model: parsed.data.model,
+					anchor: parsed.data.last_usage ?? null,
+					limits,
+					request: pending === 0,
+				});
+				const answer: Record<string, unknown> = {
+					...data,
+					fits: estimate.tokens <= limits.trigger,
+					estimate: estimate.tokens,
+					limit: limits.trigger,
+					window: limits.window,
+					method: estimate.method,
+				};
+				if (estimate.note) answer.note = estimate.note;
+				if (pending > 0) {
+					const perCall = toolShare(limits, estimate.tokens, pending);
+					answer.tool_budget = {per_call_tokens: perCall, per_call_chars: perCall};
+				}
+
+				return answer;
+			},
+		},
+	});
+}

@@ -1,0 +1,168 @@
+import {createHash, randomUUID} from 'node:crypto';
+import * as z from 'zod/mini';
+import '../source/core/zod-english.js';
+import {describeIssues} from '../source/core/config/describe-issues.js';
+import {cacheConfigSchema, statsPath, type CacheConfig} from './cache/config.js';
+import {predict, tipOf, wireShape} from './cache/prediction.js';
+import {updateStats, type CacheStats} from './cache/stats-file.js';
+import {cacheUsage} from './cache/usage.js';
+import {moduleConfigLoader} from './module-config-loader.js';
+import {serve, type WorkerContext} from './serve.js';
+import {parseWorkerOptions} from './worker-options.js';
+
+const metaRecord = z.optional(z.nullable(z.record(z.string(), z.unknown())));
+
+const beforeRequestSchema = z.looseObject({
+	body: z.record(z.string(), z.unknown()),
+	protocol: z.string(),
+	model: z.string(),
+	request_meta: metaRecord,
+});
+
+/** What before_request leaves in `request_meta.cache` for the later hooks of the same request. */
+const cacheMetaSchema = z.looseObject({id: z.uuid()});
+
+const retrySchema = z.looseObject({request_meta: metaRecord});
+
+const afterResponseSchema = z.looseObject({
+	response: z.looseObject({protocol: z.string(), usage: z.optional(z.unknown())}),
+	request_meta: metaRecord,
+});
+
+function parse<T>(event: string, schema: z.ZodMiniType<T>, data: Record<string, unknown>): T {
+	const parsed = schema.safeParse(data);
+	if (!parsed.success) throw new Error(`${event} data: ${describeIssues(parsed.error.issues, data)}`);
+	return parsed.data;
+}
+
+/** The stable 64-character key of a workload: its namespace, workspace and model; also the stream the predictions follow. */
+function cacheKey(config: CacheConfig, workspaceId: string, model: string): string {
+	return createHash('sha256')
+		.update(JSON.stringify([config.namespace ?? null, workspaceId, model]))
+		.digest('hex');
+}
+
+/** The body with the mode's provider fields added; a field already there is never overwritten. */
+function prepareBody(config: CacheConfig, body: Record<string, unknown>, key: string): Record<string, unknown> {
+	const added: Record<string, unknown> = {};
+	if (config.mode === 'openai') {
+		added.prompt_cache_key = key;
+		if (config.retention !== undefined) added.prompt_cache_retention = config.retention;
+	} else if (config.mode === 'anthropic') {
+		added.cache_control = config.ttl === undefined ? {type: 'ephemeral'} : {type: 'ephemeral', ttl: config.ttl};
+	}
+
+	return {...added, ...body};
+}
+
+/** The stats file of this request's workspace: without a workspace ID there is no state folder to keep it in. */
+function statsFile(config: CacheConfig, context: WorkerContext, event: string): string {
+	if (context.workspace_id === undefined) {
+		throw new Error(`${event}: the request has no workspace_id, so the cache statistics ("stats": ${JSON.stringify(config.stats)}, relative to the workspace state folder) cannot be written`);
+	}
+
+	return statsPath(context.paths, context.workspace_id, config.stats);
+}
+
+function cacheMeta(meta: Record<string, unknown> | null | undefined): {id: string} | undefined {
+	const parsed = cacheMetaSchema.safeParse(meta?.cache);
+	return parsed.success ? parsed.data : undefined;
+}
+
+function findRecord(stats: CacheStats, id: string) {
+	return stats.records.find(record => record.id === id);
+}
+
+/**
+ * `i --runtime worker cache [--config FILE]` (seed §8): `before_request`
+ * adds the mode's cache fields, predicts how the request relates to the
+ * previous one of its stream and counts it prepared; `request_retry` counts
+ * each physical retry as prepared again; `after_response` records the
+ * provider's usage with that provider's accounting. Everything goes to the
+ * workspace's stats file under a lock; `enabled: false` does nothing at all.
+ */
+export async function runWorker(args: string[]): Promise<number> {
+	const options = parseWorkerOptions('cache', args);
+	const config = moduleConfigLoader('cache', cacheConfigSchema, options.config);
+	return serve({
+		name: 'cache',
+		hooks: {
+			async before_request(data, context) {
+				const loaded = (await config(context)).config;
+				if (!loaded.enabled) return data;
+				const request = parse('before_request', beforeRequestSchema, data);
+				const path = statsFile(loaded, context, 'before_request');
+				const key = cacheKey(loaded, context.workspace_id!, request.model);
+				const body = prepareBody(loaded, request.body, key);
+				const shape = wireShape(body);
+				const id = randomUUID();
+				const prediction = await updateStats(path, stats => {
+					const index = stats.streams.findIndex(stream => stream.key === key);
+					const prediction = predict(index === -1 ? undefined : stats.streams[index], shape);
+					// Most recently used last: the least recently used stream is the one evicted.
+					if (index !== -1) stats.streams.splice(index, 1);
+					stats.streams.push({key, ...tipOf(shape)});
+					stats.totals.requests++;
+					stats.totals.prepared++;
+					stats.totals.predictions[prediction]++;
+					stats.records.push({
+						id,
+						stream: key,
+						at: new Date().toISOString(),
+						protocol: request.protocol,
+						model: request.model,
+						prediction,
+						elements: shape.chain.length,
+						prepared: 1,
+						observed: false,
+						usage: null,
+						unknown_usage: false,
+					});
+					return prediction;
+				});
+				return {...data, body, request_meta: {...request.request_meta, cache: {id, stream: key, prediction}}};
+			},
+
+			async request_retry(data, context) {
+				const loaded = (await config(context)).config;
+				if (!loaded.enabled) return data;
+				const meta = cacheMeta(parse('request_retry', retrySchema, data).request_meta);
+				// Not prepared by this module (it was off then): nothing of ours to count.
+				if (!meta) return data;
+				await updateStats(statsFile(loaded, context, 'request_retry'), stats => {
+					stats.totals.prepared++;
+					const record = findRecord(stats, meta.id);
+					if (record) record.prepared++;
+				});
+				return data;
+			},
+
+			async after_response(data, context) {
+				const loaded = (await config(context)).config;
+				if (!loaded.enabled) return data;
+				const answer = parse('after_response', afterResponseSchema, data);
+				const meta = cacheMeta(answer.request_meta);
+				if (!meta) return data;
+				const usage = cacheUsage(answer.response.protocol, answer.response.usage);
+				await updateStats(statsFile(loaded, context, 'after_response'), stats => {
+					stats.totals.observed++;
+					if (usage) {
+						stats.totals.input_tokens += usage.input;
+						stats.totals.cache_read_tokens += usage.cache_read;
+						stats.totals.cache_write_tokens += usage.cache_write;
+					} else {
+						stats.totals.unknown_usage++;
+					}
+
+					const record = findRecord(stats, meta.id);
+					if (record) {
+						record.observed = true;
+						record.usage = usage;
+						record.unknown_usage = usage === null;
+					}
+				});
+				return data;
+			},
+		},
+	});
+}

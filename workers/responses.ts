@@ -1,0 +1,55 @@
+import * as z from 'zod/mini';
+import '../source/core/zod-english.js';
+import {describeIssues} from '../source/core/config/describe-issues.js';
+import {messageSchema} from '../source/core/agent/session-schema.js';
+import {UsageError} from '../source/core/errors.js';
+import type {AssistantMessage} from '../source/core/messages.js';
+import {ReplayMemory} from './responses-replay.js';
+import {checkReply} from './responses-reply.js';
+import {toResponsesRequest} from './responses-request.js';
+import {serve} from './serve.js';
+
+const requestSchema = z.looseObject({url: z.string(), protocol: z.string(), body: z.record(z.string(), z.unknown())});
+const responseSchema = z.looseObject({
+	response: z.looseObject({protocol: z.string(), message: messageSchema, finish_reason: z.optional(z.nullable(z.string()))}),
+});
+
+/**
+ * `i --runtime worker responses`: the Responses wire over a Chat Completions
+ * config (seed §1, §6). `before_request` turns an `openai` request into the
+ * request the native `responses` adapter would send for the same history and
+ * answers `wire: "responses"`, so the core reads the reply with the Responses
+ * stream assembler; it also says `protocol: "responses"` to the hooks after
+ * it (cache preparation runs after this conversion). Requests of other
+ * protocols pass unchanged, so `full` works with any provider.
+ * `after_response` refuses a Responses reply that is incomplete or empty
+ * (the cache observes before it, so a refused reply is still counted) and
+ * remembers its output items, which later requests replay verbatim.
+ */
+export async function runWorker(args: string[]): Promise<number> {
+	if (args.length > 0) throw new UsageError(`worker responses takes no options (got ${args.map(arg => JSON.stringify(arg)).join(' ')})`);
+	const memory = new ReplayMemory();
+	return serve({
+		name: 'responses',
+		hooks: {
+			async before_request(data) {
+				const parsed = requestSchema.safeParse(data);
+				if (!parsed.success) throw new Error(`responses module: before_request data: ${describeIssues(parsed.error.issues, data)}`);
+				if (parsed.data.protocol !== 'openai') return data;
+				const {url, body} = toResponsesRequest(parsed.data.url, parsed.data.body, memory);
+				return {...data, url, body, protocol: 'responses', wire: 'responses'};
+			},
+			async after_response(data) {
+				const parsed = responseSchema.safeParse(data);
+				if (!parsed.success) throw new Error(`responses module: after_response data: ${describeIssues(parsed.error.issues, data)}`);
+				const {protocol, message, finish_reason: finishReason} = parsed.data.response;
+				if (protocol !== 'responses') return data;
+				if (message.role !== 'assistant') throw new Error(`responses module: the response message is a ${message.role} message, not the assistant's`);
+				const reply = message as AssistantMessage;
+				checkReply(reply, finishReason ?? null);
+				memory.remember(reply);
+				return data;
+			},
+		},
+	});
+}
