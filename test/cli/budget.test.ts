@@ -1,6 +1,6 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {writeFileSync} from 'node:fs';
+import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {jsonEvents, makeSandbox, runCli} from '../helpers/cli.js';
@@ -46,4 +46,30 @@ test('tool results get the budget\'s share: 2% of the window each, cut with a vi
 	const result = mock.requests[sent + 1]!.body.messages.find((message: any) => message.role === 'tool');
 	assert.ok(result.content.length <= 400, `${result.content.length} characters`);
 	assert.match(result.content, /characters truncated/);
+});
+
+test('the compact profile: a failed summary call fails the turn once with a clear error, sends nothing else, and leaves the session byte-identical', async () => {
+	const box = makeSandbox();
+	writeFileSync(join(box.configDir, 'builtin.json'), JSON.stringify({builtin_profile: 'compact', tools: []}));
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', max_retries: 0, budget: {window: 20_000}, plugins: ['builtin.json']});
+	const session = join(box.root, 's.json');
+	// Three turns with long answers fill the window; the fourth question does not fit.
+	for (let turn = 1; turn <= 3; turn++) {
+		mock.enqueue({text: `answer ${turn} ${'w'.repeat(3000)}`});
+		const run = await runCli(['-p', `question ${turn}`, '--session', session, '-C', box.workspace], {env: box.env});
+		assert.equal(run.code, 0, run.stderr);
+	}
+
+	const saved = readFileSync(session);
+	const sent = mock.requests.length;
+	mock.enqueue({status: 500, errorMessage: 'summariser down'});
+	const failed = await runCli(['-p', `question 4 ${'q'.repeat(3000)}`, '--session', session, '-C', box.workspace], {env: box.env});
+	assert.equal(failed.code, 1);
+	assert.match(failed.stderr, /compaction failed, nothing was changed: the summary request failed: .*summariser down/);
+	assert.equal(mock.requests.length, sent + 1, 'one summary request, no retry loop, and the turn itself was never sent');
+	assert.match(mock.requests[sent]!.body.messages[0].content, /compact the earlier part of a coding session/);
+	// The question was saved as the turn's first checkpoint; everything before it is untouched.
+	const after = readFileSync(session);
+	assert.ok(after.subarray(0, saved.length).equals(saved), 'the history before the question is byte-identical');
+	assert.doesNotMatch(after.subarray(saved.length).toString('utf8'), /replaces_history/);
 });
