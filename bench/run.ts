@@ -15,6 +15,7 @@ import {benchHooks} from './hooks.js';
 import {benchBudget} from './budget.js';
 import {benchPool} from './pool.js';
 import {benchTui} from './tui.js';
+import {benchWebFetch} from './web.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const cli = fileURLToPath(new URL('../../bin/i.js', import.meta.url));
@@ -81,3 +82,4 @@ await benchEditor();
 await benchBudget();
 await benchTui();
 await benchCache();
+await benchWebFetch();

@@ -8,9 +8,12 @@ const workers: Record<string, () => Promise<WorkerModule>> = {
 	budget: async () => import('../../workers/budget.js'),
 	cache: async () => import('../../workers/cache.js'),
 	compact: async () => import('../../workers/compact.js'),
+	memory: async () => import('../../workers/memory.js'),
 	prompts: async () => import('../../workers/prompts.js'),
 	responses: async () => import('../../workers/responses.js'),
+	skills: async () => import('../../workers/skills.js'),
 	smoke: async () => import('../../workers/smoke.js'),
+	web: async () => import('../../workers/web.js'),
 };
 
 /** The official workers, which are also the modules whose `<config_dir>/<name>.json` they read. */

@@ -4,6 +4,7 @@ import {join} from 'node:path';
 import {test} from 'node:test';
 import {loadModelConfig} from '../../source/core/config/load-config.js';
 import {loadPlugins} from '../../source/core/plugins/load-plugins.js';
+import {officialModules} from '../../source/core/plugins/modules.js';
 import {cliPath, makeSandbox, runCli} from '../helpers/cli.js';
 import {executable, writeJson} from './helpers.js';
 
@@ -60,10 +61,19 @@ test('manifest PROFILE prints JSON naming this program; unbuilt modules are warn
 	const run = await runCli(['--runtime', 'manifest', 'standard'], {env: box.env});
 	assert.equal(run.code, 0, run.stderr);
 	const program = [process.execPath, realpathSync(cliPath)];
-	assert.deepEqual(JSON.parse(run.stdout), {
-		tools: [],
+	const printed = JSON.parse(run.stdout);
+	const memoryTools = printed.tools.filter((tool: any) => tool.module === 'memory');
+	assert.deepEqual(
+		memoryTools.map((tool: any) => [tool.name, tool.exec]),
+		['memory_read', 'memory_write', 'memory_delete'].map(name => [name, [...program, '--runtime', 'worker', 'memory']]),
+	);
+	assert.deepEqual(Object.keys(memoryTools[1]).sort(), ['description', 'exec', 'module', 'name', 'parameters']);
+	assert.deepEqual(printed, {
+		tools: printed.tools,
 		hooks: [
 			{events: ['system_prompt'], exec: [...program, '--runtime', 'worker', 'prompts'], module: 'prompts'},
+			{events: ['before_turn', 'before_compact_commit'], exec: [...program, '--runtime', 'worker', 'memory'], module: 'memory'},
+			...(officialModules.skills.built ? [{events: ['before_turn', 'before_compact_commit'], exec: [...program, '--runtime', 'worker', 'skills'], module: 'skills'}] : []),
 			{events: ['context_budget'], exec: [...program, '--runtime', 'worker', 'budget'], module: 'budget'},
 			{events: ['compact_plan', 'before_compact', 'after_compact', 'before_compact_commit'], exec: [...program, '--runtime', 'worker', 'compact'], module: 'compact'},
 			{events: ['before_request', 'request_retry'], exec: [...program, '--runtime', 'worker', 'cache'], module: 'cache'},
@@ -71,7 +81,7 @@ test('manifest PROFILE prints JSON naming this program; unbuilt modules are warn
 			{events: ['tool_approval'], exec: [...program, '--runtime', 'worker', 'approval'], module: 'approval'},
 		],
 	});
-	assert.match(run.stderr, /^i: warning: modules "memory", .* are not built yet; the standard profile runs without them\n$/);
+	assert.doesNotMatch(run.stderr, /"memory"/);
 });
 
 test('manifest applies bindings.json, and what it prints loads as a manifest', async () => {

@@ -1,4 +1,7 @@
 import type {LifecycleEvent} from '../hooks/event-names.js';
+import {memoryTools} from './memory-tools.js';
+import {skillTools} from './skill-tools.js';
+import {webTools} from './web-tools.js';
 
 /**
  * The official plugin modules (seed §1, §4, §6–§10). Each runs as
@@ -41,11 +44,11 @@ export const officialModules: Record<ModuleName, OfficialModule> = {
 	// The Responses wire transformation of requests and responses.
 	responses: {built: true, tools: []},
 	// Memory tools and background injection (seed §9).
-	memory: {built: false, tools: null},
+	memory: {built: true, tools: memoryTools},
 	// Skill tools and name/description injection (seed §9).
-	skills: {built: false, tools: null},
+	skills: {built: true, tools: skillTools},
 	// Web search and fetch tools (seed §9).
-	web: {built: false, tools: null},
+	web: {built: true, tools: webTools},
 	// glob and search became built-in tools: the module stays selectable but registers nothing.
 	search: {built: true, tools: []},
 	// The low-cost connectivity policy: no tools, output capped, tool calls rejected (seed §10).
@@ -64,8 +67,10 @@ export interface ModuleHook {
  */
 export const moduleHooks: readonly ModuleHook[] = [
 	{module: 'prompts', events: ['system_prompt']},
-	{module: 'memory', events: ['before_turn']},
-	{module: 'skills', events: ['before_turn']},
+	// before_compact_commit: the memory snapshot a compaction summarised away is restored (seed §7).
+	{module: 'memory', events: ['before_turn', 'before_compact_commit']},
+	// before_compact_commit: likewise the skills index snapshot.
+	{module: 'skills', events: ['before_turn', 'before_compact_commit']},
 	{module: 'budget', events: ['context_budget']},
 	{module: 'compact', events: ['compact_plan', 'before_compact', 'after_compact', 'before_compact_commit']},
 	// Policy edits, then the wire transformation, then cache preparation: seed §6 says the

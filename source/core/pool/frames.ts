@@ -1,3 +1,4 @@
+import {isUtf8} from 'node:buffer';
 /** Seed §2: one frame is at most 48 MiB, its newline included, in either direction. */
 export const MAX_FRAME_BYTES = 48 * 1024 * 1024;
 
@@ -34,7 +35,6 @@ export function encodeFrame(value: unknown, limit = MAX_FRAME_BYTES): Buffer {
  */
 export class FrameDecoder {
 	readonly #limit: number;
-	readonly #utf8 = new TextDecoder('utf-8', {fatal: true, ignoreBOM: true});
 	#pending: Buffer[] = [];
 	#pendingBytes = 0;
 
@@ -75,10 +75,9 @@ export class FrameDecoder {
 	}
 
 	#decode(bytes: Buffer): string {
-		try {
-			return this.#utf8.decode(bytes);
-		} catch {
-			throw new FrameError(`a frame of ${bytes.length + 1} bytes is not valid UTF-8`);
-		}
+		// A native validity check, then the fast decoder: several times quicker than a fatal TextDecoder on big frames.
+		if (!isUtf8(bytes)) throw new FrameError(`a frame of ${bytes.length + 1} bytes is not valid UTF-8`);
+		// A BOM is text here, as with ignoreBOM: toString keeps it.
+		return bytes.toString('utf8');
 	}
 }

@@ -1,0 +1,334 @@
+import assert from 'node:assert/strict';
+import {mkdir, symlink, writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {test, type TestContext} from 'node:test';
+import {SUMMARY_MARKER} from '../../source/core/agent/compaction.js';
+import {stateFromHistory} from '../../workers/context-snapshot.js';
+import {makeFolders, startOfficialWorker, type Folders, type FrameWorker} from './frame-worker.js';
+
+/** Writes `<root>/<dir>/SKILL.md` with the given front matter lines and body. */
+async function writeSkill(root: string, dir: string, frontMatter: string[], body = `Body of ${dir}.\n`): Promise<string> {
+	await mkdir(join(root, dir), {recursive: true});
+	const file = join(root, dir, 'SKILL.md');
+	await writeFile(file, ['---', ...frontMatter, '---', body].join('\n'));
+	return file;
+}
+
+async function simpleSkill(root: string, name: string, description = `What ${name} does.`): Promise<string> {
+	return writeSkill(root, name, [`name: ${name}`, `description: ${description}`]);
+}
+
+interface Run {
+	folders: Folders;
+	worker: FrameWorker;
+	/** A request with the workspace and paths of `folders`. */
+	send(event: string, data: Record<string, unknown>): Promise<Record<string, any>>;
+	/** The skills index as the model sees it after one before_turn on a fresh history. */
+	index(): Promise<Record<string, string>>;
+	/** A tool call's output, or throws with its error. */
+	tool(name: string, args: Record<string, unknown>): Promise<string>;
+	/** A tool call's or hook's error text (fails when it succeeds). */
+	error(event: string, data: Record<string, unknown>): Promise<string>;
+}
+
+async function start(t: TestContext, options: {args?: string[]; cwd?: string; folders?: Folders} = {}): Promise<Run> {
+	const folders = options.folders ?? (await makeFolders(t));
+	const worker = startOfficialWorker(t, 'skills', options.args ?? [], {env: folders.env, cwd: options.cwd});
+	let id = 0;
+	const send = async (event: string, data: Record<string, unknown>) => worker.request({id: ++id, event, workspace: folders.workspace, paths: folders.paths, data});
+	return {
+		folders,
+		worker,
+		send,
+		async index() {
+			const response = await send('before_turn', {messages: [{role: 'system', content: 'sys'}, {role: 'user', content: 'hi'}]});
+			assert.ok(response.data, response.error);
+			const added = response.data.messages.slice(2);
+			if (added.length === 0) return {};
+			assert.equal(added.length, 1);
+			return snapshotEntries(added[0]);
+		},
+		async tool(name, args) {
+			const response = await send('tool', {name, arguments: args});
+			assert.ok(response.data, response.error);
+			return response.data.output as string;
+		},
+		async error(event, data) {
+			const response = await send(event, data);
+			assert.equal(response.data, undefined, `expected an error, got ${JSON.stringify(response.data)?.slice(0, 300)}`);
+			return response.error as string;
+		},
+	};
+}
+
+/** The entries of a full skills snapshot message. */
+function snapshotEntries(message: any): Record<string, string> {
+	assert.deepEqual(message._context, {source: 'skills', kind: 'full'}, `not a full skills snapshot: ${String(message.content).slice(0, 200)}`);
+	return stateFromHistory([message], 'skills')!;
+}
+
+const turnError = (run: Run) => run.error('before_turn', {messages: [{role: 'user', content: 'hi'}]});
+
+test('skills: the default roots are searched and only names, descriptions and sources reach the model', async t => {
+	const run = await start(t);
+	const {workspace} = run.folders;
+	assert.deepEqual(await run.index(), {}, 'no roots: nothing is shown');
+	await writeSkill(join(workspace, '.agents/skills'), 'pdf', ['name: pdf', 'description: "Fill PDF forms: fields, checkboxes."'], 'SECRET-BODY-PDF: step one.\n');
+	await writeSkill(join(workspace, '.i/skills'), 'release', ['name: release', 'description: >', '  Cut a release', '  of the package.'], 'SECRET-BODY-RELEASE\n');
+	// Other entries of a root (files, folders without SKILL.md) are not skills.
+	await writeFile(join(workspace, '.i/skills/README.md'), 'not a skill');
+	await mkdir(join(workspace, '.i/skills/empty'));
+	const index = await run.index();
+	assert.deepEqual(index, {
+		pdf: 'Fill PDF forms: fields, checkboxes.\nsource: .agents/skills/pdf/SKILL.md',
+		release: 'Cut a release of the package.\nsource: .i/skills/release/SKILL.md',
+	});
+
+	// The hook only appends: an unchanged index adds nothing on the next turn.
+	const first = await run.send('before_turn', {messages: [{role: 'user', content: 'hi'}]});
+	assert.doesNotMatch(JSON.stringify(first.data), /SECRET-BODY/);
+	const again = await run.send('before_turn', {messages: [...first.data.messages, {role: 'assistant', content: 'ok'}, {role: 'user', content: 'more'}]});
+	assert.equal(again.data.messages.length, first.data.messages.length + 2);
+
+	assert.equal(await run.tool('skill_load', {name: 'pdf'}), 'SECRET-BODY-PDF: step one.\n');
+	assert.match(await run.error('tool', {name: 'skill_load', arguments: {name: 'nope'}}), /^no skill is named "nope"; the skills are: pdf, release$/);
+	assert.match(await run.error('tool', {name: 'skill_load', arguments: {}}), /^skill_load arguments: missing field "name"/);
+	const exit = await run.worker.close();
+	assert.equal(exit.code, 0, exit.stderr);
+});
+
+test('skills: an external root is searched only when skills.json names it, relative to that file, not to the cwd', async t => {
+	const folders = await makeFolders(t);
+	const external = join(folders.root, 'shared', 'skills');
+	await simpleSkill(external, 'lint');
+	await mkdir(join(folders.root, 'conf', 'sub'), {recursive: true});
+	await writeFile(join(folders.root, 'conf', 'sub', 'my-skills.json'), JSON.stringify({roots: ['../../shared/skills']}));
+	const without = await start(t, {folders});
+	assert.deepEqual(await without.index(), {}, 'not configured: not searched');
+
+	// --config resolves against the worker's cwd; the root inside it against the config file's folder.
+	const run = await start(t, {folders, args: ['--config', 'sub/my-skills.json'], cwd: join(folders.root, 'conf')});
+	assert.deepEqual(await run.index(), {lint: `What lint does.\nsource: ${join(external, 'lint', 'SKILL.md')}`});
+	assert.equal(await run.tool('skill_load', {name: 'lint'}), 'Body of lint.\n');
+
+	// <config_dir>/skills.json with an absolute root; a configured root that is missing is an error naming it.
+	await writeFile(join(folders.config, 'skills.json'), JSON.stringify({roots: [external, 'missing']}));
+	const configured = await start(t, {folders});
+	assert.equal(await turnError(configured), `skills root from ${join(folders.config, 'skills.json')} ${join(folders.config, 'missing')} does not exist`);
+	await writeFile(join(folders.config, 'skills.json'), JSON.stringify({roots: ['../shared/skills'], extra: 1}));
+	const bad = await start(t, {folders});
+	assert.match(await turnError(bad), /skills config .*skills\.json: unknown field "extra"/);
+});
+
+test('skills: 100 skills in a root pass, 101 are an error naming the root', async t => {
+	const run = await start(t);
+	const root = join(run.folders.workspace, '.agents/skills');
+	for (let n = 0; n < 100; n++) await simpleSkill(root, `s${String(n).padStart(3, '0')}`, 'x');
+	assert.equal(Object.keys(await run.index()).length, 100);
+	await simpleSkill(root, 's100', 'x');
+	assert.equal(await turnError(run), `skills default root ${root} has 101 skills; a root may have at most 100 (split them into several roots)`);
+	assert.match(await run.error('tool', {name: 'skill_load', arguments: {name: 's001'}}), /has 101 skills/);
+});
+
+test('skills: 1000 entries in a root pass, 1001 are an error naming the root', async t => {
+	const run = await start(t);
+	const root = join(run.folders.workspace, '.i/skills');
+	await simpleSkill(root, 'one');
+	await Promise.all(Array.from({length: 999}, async (_, n) => writeFile(join(root, `file-${n}`), '')));
+	assert.deepEqual(Object.keys(await run.index()), ['one']);
+	await writeFile(join(root, 'file-999'), '');
+	assert.equal(await turnError(run), `skills default root ${root} has more than 1000 entries; a root may have at most 1000 (keep only skill folders in it)`);
+});
+
+test('skills: a SKILL.md of 64000 bytes passes, 64001 is an error naming the file', async t => {
+	const run = await start(t);
+	const root = join(run.folders.workspace, '.agents/skills');
+	const head = '---\nname: big\ndescription: big one\n---\n';
+	await mkdir(join(root, 'big'), {recursive: true});
+	const file = join(root, 'big', 'SKILL.md');
+	await writeFile(file, head + 'b'.repeat(64_000 - head.length));
+	assert.equal((await run.tool('skill_load', {name: 'big'})).length, 64_000 - head.length);
+	await writeFile(file, head + 'b'.repeat(64_001 - head.length));
+	assert.equal(await turnError(run), `${file} is 64001 bytes; a skill file may have at most 64000`);
+});
+
+test('skills: name of 64 characters passes, 65 or a bad character fails; description 1024 passes, 1025 fails', async t => {
+	const run = await start(t);
+	const root = join(run.folders.workspace, '.agents/skills');
+	const file = await simpleSkill(root, 'a', 'x');
+	const set = async (name: string, description: string) => writeFile(file, `---\nname: ${name}\ndescription: ${description}\n---\nbody\n`);
+	const name64 = 'N'.repeat(60) + 'a_-9';
+	await set(name64, 'é'.repeat(1024));
+	assert.deepEqual(Object.keys(await run.index()), [name64]);
+	const nameRule = 'must be 1–64 characters, each an ASCII letter, digit, "-" or "_"';
+	await set(name64 + 'x', 'ok');
+	assert.equal(await turnError(run), `${file}: "name" (line 2) ${nameRule}`);
+	for (const bad of ['has.dot', 'sp"ace"', 'ünï', '"a/b"']) {
+		await set(bad, 'ok');
+		assert.match(await turnError(run), new RegExp(`^${file}: "name" \\(line 2\\) must be 1–64`), bad);
+	}
+
+	await set('a', 'é'.repeat(1025));
+	assert.equal(await turnError(run), `${file}: "description" (line 3) must have at most 1024 characters`);
+	await set('a', '""');
+	assert.equal(await turnError(run), `${file}: "description" (line 3) must not be empty`);
+});
+
+test('skills: a duplicate name, within a root or across roots, is an error naming both files', async t => {
+	const run = await start(t);
+	const {workspace} = run.folders;
+	const first = await writeSkill(join(workspace, '.agents/skills'), 'one', ['name: same', 'description: d']);
+	const second = await writeSkill(join(workspace, '.agents/skills'), 'two', ['name: same', 'description: d']);
+	assert.equal(await turnError(run), `skill name "same" is used twice: by ${first} and by ${second}; names must be unique across all skill roots`);
+	await writeSkill(join(workspace, '.agents/skills'), 'two', ['name: other', 'description: d']);
+	assert.deepEqual(Object.keys(await run.index()), ['other', 'same']);
+	const third = await writeSkill(join(workspace, '.i/skills'), 'three', ['name: same', 'description: d']);
+	assert.equal(await turnError(run), `skill name "same" is used twice: by ${first} and by ${third}; names must be unique across all skill roots`);
+});
+
+test('skills: bad front matter is an error naming the file, the line and the rule', async t => {
+	const run = await start(t);
+	const root = join(run.folders.workspace, '.agents/skills');
+	await mkdir(join(root, 'x'), {recursive: true});
+	const file = join(root, 'x', 'SKILL.md');
+	const cases: Array<[string, string]> = [
+		['# Just markdown\n', 'line 1: a SKILL.md must start with YAML front matter'],
+		['---\nname: x\ndescription: d\n', 'line 1: the front matter opened by "---" is never closed'],
+		['---\ndescription: d\n---\n', 'missing required key "name"'],
+		['---\nname: x\n---\n', 'missing required key "description"'],
+		['---\nname: 123\ndescription: d\n---\n', '"name" (line 2) must be text, got a number (123)'],
+		['---\nname: x\ndescription: [a, b]\n---\n', '"description" (line 3) must be text, got a list'],
+		['---\nname: x\ndescription: true\n---\n', '"description" (line 3) must be text, got a boolean (true)'],
+		['---\nname: x\ndescription: d\nmetadata: [a]\n---\n', '"metadata" (line 4) must be a map of text values, got a list'],
+		['---\nname: x\ndescription: d\nmetadata:\n  version: 2\n---\n', '"metadata.version" (line 4) must be text, got a number (2)'],
+		['---\nname: x\ndescription: d\nallowed-tools:\n  a: b\n---\n', '"allowed-tools" (line 4) must be a list of text values or one text value, got a map'],
+		['---\nname: x\ndescription: d\nlicense: ~\n---\n', '"license" (line 4) must be text, got null'],
+		['---\nname: x\ndescription: d\nversoin: 1\n---\n', 'unknown key "versoin" (line 4); allowed: name, description, license, compatibility, metadata, allowed-tools'],
+		['---\nname: x\ndescription: "unclosed\n---\n', 'line 3: the double-quoted value is not closed on the same line'],
+		['---\nname: x\ndescription: d\nmetadata:\n\tv: "1"\n---\n', 'line 5: a tab in indentation'],
+		['---\nname: x\ndescription: {a: b}\n---\n', 'line 3: flow maps ({…}) are not supported'],
+		['---\nname: x\ndescription: a: b\n---\n', 'line 3: the value "a: b" contains ": "; quote it'],
+		['---\nname: &anchor x\ndescription: d\n---\n', 'line 2: the YAML feature starting with "&" is not supported'],
+		['---\nname: x\nname: y\ndescription: d\n---\n', 'line 3: duplicate key "name" (first on line 2)'],
+		['---\nname x\ndescription: d\n---\n', 'line 2: expected "key: value"'],
+		['---\nname: x\ndescription: d\nmetadata:\n  a:\n    b: c\n---\n', 'line 6: inconsistent indentation under "metadata" (nesting deeper than one level is not supported)'],
+		['---\nname: x\ndescription: d\nmetadata:\n  a:\n---\n', 'line 5: "metadata.a" has no value (maps nest one level only)'],
+		['---\nname: x\ndescription: d\nlicense:\n---\n', 'line 4: "license" has no value'],
+		['---\nname: x\ndescription: d\n  indented: on\n---\n', 'line 4: unexpected indented line after "description: d"'],
+	];
+	for (const [text, message] of cases) {
+		await writeFile(file, text);
+		const error = await turnError(run);
+		assert.ok(error.startsWith(`${file}`), error);
+		assert.ok(error.includes(message), `${JSON.stringify(text)}: ${error}`);
+	}
+});
+
+test('skills: optional front matter keys with valid types are accepted', async t => {
+	const run = await start(t);
+	const root = join(run.folders.workspace, '.agents/skills');
+	await writeSkill(root, 'full', [
+		'# a comment',
+		'name: full',
+		"description: 'It''s complete' # trailing comment",
+		'license: Apache-2.0',
+		'compatibility: "Needs \\"git\\" and python3"',
+		'allowed-tools: [shell, "read"]',
+		'metadata:',
+		'  author: someone',
+		'  version: "1.0"',
+	], 'Body.\n');
+	await writeSkill(root, 'listed', ['name: listed', 'description: |-', '  Line one', '  line two', 'allowed-tools:', '  - shell', '  - read']);
+	assert.deepEqual(await run.index(), {
+		full: "It's complete\nsource: .agents/skills/full/SKILL.md",
+		listed: 'Line one\nline two\nsource: .agents/skills/listed/SKILL.md',
+	});
+});
+
+test('skill_read: files inside the skill folder are read; every escape is refused with a clear error', async t => {
+	const run = await start(t);
+	const {root, workspace} = run.folders;
+	const skills = join(workspace, '.agents/skills');
+	const folder = join(skills, 'kit');
+	await writeSkill(skills, 'kit', ['name: kit', 'description: d']);
+	await writeSkill(skills, 'other', ['name: other', 'description: d']);
+	await mkdir(join(folder, 'reference'));
+	await writeFile(join(folder, 'reference', 'forms.md'), 'FORMS');
+	await writeFile(join(folder, 'run.sh'), '#!/bin/sh\ntouch "$HOME/ran"\n', {mode: 0o755});
+	await writeFile(join(folder, 'inside-target.md'), 'TARGET');
+	await symlink(join(folder, 'inside-target.md'), join(folder, 'inside-link.md'));
+	await writeFile(join(root, 'secret.txt'), 'OUTSIDE');
+	await mkdir(join(root, 'outside-dir'));
+	await writeFile(join(root, 'outside-dir', 'x.md'), 'OUTSIDE DIR');
+	await symlink(join(root, 'secret.txt'), join(folder, 'link-out.md'));
+	await symlink(join(root, 'outside-dir'), join(folder, 'dir-out'));
+	await symlink('../../', join(folder, 'reference', 'up'));
+	await writeFile(join(folder, 'image.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]));
+	await writeFile(join(folder, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+	await writeFile(join(folder, 'limit.txt'), 'l'.repeat(64_000));
+	await writeFile(join(folder, 'over.txt'), 'o'.repeat(64_001));
+
+	const read = async (path: string) => run.tool('skill_read', {name: 'kit', path});
+	const refused = async (path: string) => run.error('tool', {name: 'skill_read', arguments: {name: 'kit', path}});
+	assert.equal(await read('reference/forms.md'), 'FORMS');
+	assert.equal(await read('./reference/forms.md'), 'FORMS');
+	assert.equal(await read('inside-link.md'), 'TARGET', 'a symlink that stays inside is fine');
+	assert.match(await read('SKILL.md'), /^---\nname: kit/);
+	// A script is data: it is returned as text and never run.
+	assert.equal(await read('run.sh'), '#!/bin/sh\ntouch "$HOME/ran"\n');
+	assert.equal((await read('limit.txt')).length, 64_000);
+
+	assert.equal(await refused('../x'), '"../x" contains ".."; a skill\'s files are read only from inside its folder');
+	assert.equal(await refused('a/../../x'), '"a/../../x" contains ".."; a skill\'s files are read only from inside its folder');
+	assert.equal(await refused('reference/../SKILL.md'), '"reference/../SKILL.md" contains ".."; a skill\'s files are read only from inside its folder');
+	assert.equal(await refused('/etc/passwd'), '"/etc/passwd" is absolute; name a file relative to the skill\'s folder');
+	assert.equal(await refused('link-out.md'), `"link-out.md" is a symlink (or passes through one) that resolves outside the skill's folder, to ${join(root, 'secret.txt')}`);
+	assert.equal(await refused('dir-out/x.md'), `"dir-out/x.md" is a symlink (or passes through one) that resolves outside the skill's folder, to ${join(root, 'outside-dir', 'x.md')}`);
+	// Containment is decided on the real path: up and back into the same folder is inside, into a sibling skill is not.
+	assert.match(await read('reference/up/kit/SKILL.md'), /^---\nname: kit/);
+	assert.equal(await refused('reference/up/other/SKILL.md'), `"reference/up/other/SKILL.md" is a symlink (or passes through one) that resolves outside the skill's folder, to ${join(skills, 'other', 'SKILL.md')}`);
+	assert.equal(await refused('reference/forms.md\0.txt'), 'the path contains a NUL byte');
+	assert.equal(await refused(''), 'the path is empty; name a file relative to the skill\'s folder');
+	assert.equal(await refused('reference'), '"reference" of skill "kit" is a folder, not a file');
+	assert.equal(await refused('.'), '"." of skill "kit" is a folder, not a file');
+	assert.equal(await refused('image.png'), '"image.png" of skill "kit" is a binary file (it has NUL bytes); only text files can be read');
+	assert.equal(await refused('latin1.txt'), '"latin1.txt" of skill "kit" is a binary file (not valid UTF-8); only text files can be read');
+	assert.equal(await refused('over.txt'), '"over.txt" of skill "kit" is 64001 bytes; a skill file may have at most 64000');
+	assert.equal(await refused('missing.md'), '"missing.md" does not exist in the skill\'s folder');
+	assert.match(await run.error('tool', {name: 'skill_read', arguments: {name: 'kit', path: 'x', extra: 1}}), /^skill_read arguments: unknown field "extra"/);
+	assert.match(await run.error('tool', {name: 'skill_read', arguments: {name: 'nope', path: 'x'}}), /^no skill is named "nope"/);
+	const exit = await run.worker.close();
+	assert.equal(exit.code, 0, exit.stderr);
+});
+
+test('skills: a SKILL.md symlinked to outside its folder is refused; a symlinked skill folder is a skill', async t => {
+	const run = await start(t);
+	const {root, workspace} = run.folders;
+	const skills = join(workspace, '.agents/skills');
+	await simpleSkill(join(root, 'elsewhere'), 'linked');
+	await mkdir(skills, {recursive: true});
+	await symlink(join(root, 'elsewhere', 'linked'), join(skills, 'linked'));
+	assert.deepEqual(await run.index(), {linked: 'What linked does.\nsource: .agents/skills/linked/SKILL.md'});
+	await mkdir(join(skills, 'sneaky'));
+	await writeFile(join(root, 'elsewhere', 'outside.md'), '---\nname: sneaky\ndescription: d\n---\n');
+	await symlink(join(root, 'elsewhere', 'outside.md'), join(skills, 'sneaky', 'SKILL.md'));
+	assert.match(await turnError(run), new RegExp(`^${join(skills, 'sneaky', 'SKILL.md')}: "SKILL.md" is a symlink .* outside the skill's folder`));
+});
+
+test('skills: before_compact_commit restores the index snapshot a compaction summarised away', async t => {
+	const run = await start(t);
+	await simpleSkill(join(run.folders.workspace, '.agents/skills'), 'pdf');
+	const summary = {role: 'user', content: 'Summary of the earlier conversation', [SUMMARY_MARKER]: true};
+	const candidate = [{role: 'system', content: 'sys'}, summary, {role: 'user', content: 'next'}];
+	const response = await run.send('before_compact_commit', {messages: candidate});
+	assert.ok(response.data, response.error);
+	const messages = response.data.messages;
+	assert.equal(messages.length, 4);
+	assert.deepEqual(messages[0], candidate[0]);
+	assert.deepEqual(messages[1], summary);
+	assert.deepEqual(snapshotEntries(messages[2]), {pdf: 'What pdf does.\nsource: .agents/skills/pdf/SKILL.md'});
+	assert.deepEqual(messages[3], candidate[2]);
+	// A candidate that still holds the snapshot is returned unchanged.
+	const again = await run.send('before_compact_commit', {messages});
+	assert.deepEqual(again.data.messages, messages);
+});

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import * as z from 'zod/mini';
+import '../source/core/zod-english.js';
+import {messageSchema} from '../source/core/agent/session-schema.js';
+import {describeIssues} from '../source/core/config/describe-issues.js';
+import {resolveFromConfig} from '../source/core/config/module-config.js';
+import type {Message} from '../source/core/messages.js';
+import {contextUpdate, restoreForCommit, type Entries} from './context-snapshot.js';
+import {moduleConfigLoader} from './module-config-loader.js';
+import {serve, type WorkerContext} from './serve.js';
+import {discoverSkills, type Skill, type SkillRoot} from './skills/discover.js';
+import {DEFAULT_ROOTS} from './skills/limits.js';
+import {isInside, readSkillText, resolveInSkill} from './skills/safe-read.js';
+import {parseWorkerOptions} from './worker-options.js';
+
+/** `skills.json` (seed §4, §9): extra roots, each relative to this file's folder or absolute. */
+const skillsConfigSchema = z.strictObject({
+	roots: z._default(z.array(z.string().check(z.minLength(1))), []),
+});
+
+const source = 'skills';
+const messagesSchema = z.looseObject({messages: z.array(messageSchema)});
+const loadArguments = z.strictObject({name: z.string()});
+const readArguments = z.strictObject({name: z.string(), path: z.string()});
+
+/**
+ * `i --runtime worker skills [--config FILE]`: the skills module (seed §9).
+ * Skills are found afresh on each request in the workspace's default roots
+ * and the roots skills.json names. before_turn shows the model each
+ * skill's name, description and source (never a body) as the "skills"
+ * context snapshot; before_compact_commit restores that snapshot when a
+ * compaction summarised it away. skill_load returns a SKILL.md's body,
+ * skill_read a file inside the skill's folder. Nothing here runs a skill's
+ * scripts: the model has to use the shell tool, which asks for approval.
+ */
+export async function runWorker(args: string[]): Promise<number> {
+	const options = parseWorkerOptions('skills', args);
+	const config = moduleConfigLoader('skills', skillsConfigSchema, options.config);
+	const skills = async (context: WorkerContext): Promise<Skill[]> => {
+		const loaded = await config(context);
+		const roots: SkillRoot[] = [
+			...(context.workspace === undefined ? [] : DEFAULT_ROOTS.map(root => ({path: path.join(context.workspace!, root), required: false, origin: 'default root'}))),
+			...loaded.config.roots.map(root => ({path: resolveFromConfig(loaded.path, root), required: true, origin: `root from ${loaded.path}`})),
+		];
+		return discoverSkills(roots);
+	};
+
+	const find = async (context: WorkerContext, name: string): Promise<Skill> => {
+		const all = await skills(context);
+		const skill = all.find(candidate => candidate.name === name);
+		if (skill) return skill;
+		const known = all.map(candidate => candidate.name);
+		throw new Error(`no skill is named ${JSON.stringify(name)}; ${known.length === 0 ? 'no skills were found' : `the skills are: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''}`}`);
+	};
+
+	return serve({
+		name: 'skills',
+		hooks: {
+			async before_turn(data, context) {
+				const messages = messagesOf('before_turn', data);
+				// The given messages go back as they came; the update only appends.
+				return {...data, messages: [...(data.messages as unknown[]), ...contextUpdate(messages, source, index(await skills(context), context))]};
+			},
+			async before_compact_commit(data, context) {
+				return {...data, messages: restoreForCommit(messagesOf('before_compact_commit', data), source, index(await skills(context), context))};
+			},
+		},
+		tools: {
+			async skill_load(data, context) {
+				const {name} = argumentsOf('skill_load', loadArguments, data);
+				return {output: (await find(context, name)).body};
+			},
+			async skill_read(data, context) {
+				const {name, path: relative} = argumentsOf('skill_read', readArguments, data);
+				const skill = await find(context, name);
+				const file = await resolveInSkill(skill.folder, relative);
+				return {output: await readSkillText(file, `${JSON.stringify(relative)} of skill "${name}"`)};
+			},
+		},
+	});
+}
+
+/** What the model sees of each skill: its name (the key), description and source, never its body. */
+function index(skills: readonly Skill[], context: WorkerContext): Entries {
+	const shown = (file: string) => (context.workspace !== undefined && isInside(context.workspace, file) ? path.relative(context.workspace, file) : file);
+	return Object.fromEntries(skills.map(skill => [skill.name, `${skill.description.trim()}\nsource: ${shown(skill.file)}`]));
+}
+
+function messagesOf(event: string, data: Record<string, unknown>): Message[] {
+	const parsed = messagesSchema.safeParse(data);
+	if (!parsed.success) throw new Error(`${event} data: ${describeIssues(parsed.error.issues, data)}`);
+	return parsed.data.messages as Message[];
+}
+
+function argumentsOf<T>(tool: string, schema: z.ZodMiniType<T>, data: Record<string, unknown>): T {
+	const parsed = schema.safeParse(data.arguments);
+	if (!parsed.success) throw new Error(`${tool} arguments: ${describeIssues(parsed.error.issues, data.arguments)}`);
+	return parsed.data;
+}

@@ -1,0 +1,144 @@
+import {opendir, realpath, stat} from 'node:fs/promises';
+import path from 'node:path';
+import {FrontMatterError, parseSkillFile} from './front-matter.js';
+import {MAX_ROOT_ENTRIES, MAX_SKILLS_PER_ROOT, SKILL_FILE} from './limits.js';
+import {readSkillText, resolveInSkill, SkillFileError} from './safe-read.js';
+import {checkSkillFields, type SkillFields} from './skill-schema.js';
+
+/** A folder searched for skills. */
+export interface SkillRoot {
+	/** Absolute. */
+	path: string;
+	/** A default root may be missing; a configured one must exist. */
+	required: boolean;
+	/** Where it comes from, for messages: "default root" or "root from CONFIG". */
+	origin: string;
+}
+
+export interface Skill {
+	name: string;
+	description: string;
+	fields: SkillFields;
+	/** The SKILL.md as found under its root (not resolved), for messages and the index. */
+	file: string;
+	/** The skill folder's real path: skill_read never leaves it. */
+	folder: string;
+	/** Everything after the front matter. */
+	body: string;
+}
+
+/** Discovery failed: the message names the root or file and the rule. */
+export class SkillsError extends Error {}
+
+/**
+ * Every skill of `roots`, in root order then folder name order. A skill is
+ * a folder `<root>/<dir>/` (a symlink to a folder counts) holding SKILL.md;
+ * other entries are ignored. Errors rather than partial results: a root
+ * with more than MAX_ROOT_ENTRIES entries or more than MAX_SKILLS_PER_ROOT
+ * skills, a SKILL.md over the byte limit, bad front matter, or a name used
+ * twice (the error names both files). A root reached twice (the same real
+ * folder) is searched once.
+ */
+export async function discoverSkills(roots: readonly SkillRoot[]): Promise<Skill[]> {
+	const skills: Skill[] = [];
+	const byName = new Map<string, Skill>();
+	const seen = new Set<string>();
+	for (const root of roots) {
+		const real = await realRoot(root);
+		if (real === null || seen.has(real)) continue;
+		seen.add(real);
+		for (const skill of await rootSkills(root, real)) {
+			const other = byName.get(skill.name);
+			if (other) throw new SkillsError(`skill name "${skill.name}" is used twice: by ${other.file} and by ${skill.file}; names must be unique across all skill roots`);
+			byName.set(skill.name, skill);
+			skills.push(skill);
+		}
+	}
+
+	return skills;
+}
+
+async function realRoot(root: SkillRoot): Promise<string | null> {
+	let real: string;
+	try {
+		real = await realpath(root.path);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if ((code === 'ENOENT' || code === 'ENOTDIR') && !root.required) return null;
+		throw new SkillsError(`skills ${root.origin} ${root.path} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(error)})`}`);
+	}
+
+	if (!(await stat(real)).isDirectory()) throw new SkillsError(`skills ${root.origin} ${root.path} is not a folder`);
+	return real;
+}
+
+async function rootSkills(root: SkillRoot, real: string): Promise<Skill[]> {
+	const names = await entryNames(root, real);
+	const found: Array<{dir: string; folder: string}> = [];
+	for (const dir of names) {
+		const folder = await skillFolder(path.join(real, dir));
+		if (folder !== null) found.push({dir, folder});
+	}
+
+	if (found.length > MAX_SKILLS_PER_ROOT) {
+		throw new SkillsError(`skills ${root.origin} ${root.path} has ${found.length} skills; a root may have at most ${MAX_SKILLS_PER_ROOT} (split them into several roots)`);
+	}
+
+	return Promise.all(found.map(async ({dir, folder}) => readSkill(path.join(root.path, dir, SKILL_FILE), folder)));
+}
+
+/** The root's entry names, sorted; reading stops one past the limit. */
+async function entryNames(root: SkillRoot, real: string): Promise<string[]> {
+	const names: string[] = [];
+	const dir = await opendir(real);
+	try {
+		for await (const entry of dir) {
+			names.push(entry.name);
+			if (names.length > MAX_ROOT_ENTRIES) {
+				throw new SkillsError(`skills ${root.origin} ${root.path} has more than ${MAX_ROOT_ENTRIES} entries; a root may have at most ${MAX_ROOT_ENTRIES} (keep only skill folders in it)`);
+			}
+		}
+	} finally {
+		// A for-await that ends early closes the dir itself; closing twice throws.
+		await dir.close().catch(() => {});
+	}
+
+	return names.sort();
+}
+
+/** The real path of `entry` when it is a folder (or a symlink to one) holding a SKILL.md, else null. */
+async function skillFolder(entry: string): Promise<string | null> {
+	try {
+		if (!(await stat(entry)).isDirectory()) return null;
+		const folder = await realpath(entry);
+		await stat(path.join(folder, SKILL_FILE));
+		return folder;
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		// A dangling symlink or a folder without SKILL.md is not a skill.
+		if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+		throw new SkillsError(`${entry} cannot be read (${code ?? String(error)})`);
+	}
+}
+
+async function readSkill(file: string, folder: string): Promise<Skill> {
+	let text: string;
+	try {
+		text = await readSkillText(await resolveInSkill(folder, SKILL_FILE), file);
+	} catch (error) {
+		if (error instanceof SkillFileError) throw new SkillsError(error.message.startsWith(file) ? error.message : `${file}: ${error.message}`);
+		throw error;
+	}
+
+	let parsed;
+	try {
+		parsed = parseSkillFile(text, file);
+	} catch (error) {
+		if (error instanceof FrontMatterError) throw new SkillsError(error.message);
+		throw error;
+	}
+
+	const checked = checkSkillFields(parsed.fields, parsed.lines);
+	if ('error' in checked) throw new SkillsError(`${file}: ${checked.error}`);
+	return {name: checked.fields.name, description: checked.fields.description, fields: checked.fields, file, folder, body: parsed.body};
+}

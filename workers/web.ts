@@ -1,0 +1,79 @@
+import * as z from 'zod/mini';
+import '../source/core/zod-english.js';
+import {describeIssues} from '../source/core/config/describe-issues.js';
+import {moduleConfigLoader} from './module-config-loader.js';
+import {serve, type WorkerContext} from './serve.js';
+import {createAddressPolicy} from './web/address-policy.js';
+import {webConfigSchema, type WebConfig} from './web/config.js';
+import {fetchPage} from './web/fetch-page.js';
+import {createCallGuard} from './web/guarded-request.js';
+import {MAX_OUTPUT_CHARS, MAX_SEARCH_RESULTS} from './web/limits.js';
+import {pageOutput} from './web/page-output.js';
+import {createResolver} from './web/resolve.js';
+import {readCredential, redact, search, type SearchResult} from './web/search.js';
+import {parseWorkerOptions} from './worker-options.js';
+
+const fetchArgs = z.strictObject({
+	url: z.string().check(z.minLength(1), z.maxLength(8192)),
+	max_chars: z.optional(z.int().check(z.minimum(200), z.maximum(MAX_OUTPUT_CHARS))),
+});
+
+const searchArgs = z.strictObject({
+	query: z.string().check(z.minLength(1), z.maxLength(2000)),
+	count: z.optional(z.int().check(z.minimum(1), z.maximum(MAX_SEARCH_RESULTS))),
+});
+
+/**
+ * `i --runtime worker web [--config FILE]`: the web tools (seed §9).
+ * `web_fetch` reads one page as text, `web_search` asks the endpoint
+ * configured in web.json. Both go through one guard per call: public
+ * addresses only unless web.json trusts them, checked after DNS and on
+ * each redirect, 5 requests, 8 s, no proxy.
+ */
+export async function runWorker(args: string[]): Promise<number> {
+	const options = parseWorkerOptions('web', args);
+	const config = moduleConfigLoader('web', webConfigSchema, options.config);
+	return serve({
+		name: 'web',
+		tools: {
+			async web_fetch(data, context) {
+				const {url, max_chars: maxChars} = parseArgs('web_fetch', fetchArgs, data);
+				const guard = await guardFor(context);
+				const page = await fetchPage(url, guard);
+				return {output: pageOutput(page, maxChars ?? MAX_OUTPUT_CHARS)};
+			},
+
+			async web_search(data, context) {
+				const {query, count} = parseArgs('web_search', searchArgs, data);
+				const loaded = await config(context);
+				const settings = loaded.config.search;
+				if (!settings) throw new Error(`web search is not configured: add a "search" section to ${loaded.path} (see config/examples/web.config.json)`);
+				const credential = settings.credentials_file === undefined ? undefined : await readCredential(loaded.path, settings.credentials_file);
+				const results = await search(settings, query, count ?? 5, credential, guardOf(loaded.config));
+				const output = formatResults(query, results);
+				return {output: credential === undefined ? output : redact(output, credential)};
+			},
+		},
+	});
+
+	async function guardFor(context: WorkerContext) {
+		return guardOf((await config(context)).config);
+	}
+}
+
+function guardOf(settings: WebConfig) {
+	const policy = createAddressPolicy({hosts: settings.trusted_hosts, networks: settings.trusted_networks});
+	return createCallGuard(policy, createResolver(settings.hosts));
+}
+
+function parseArgs<T>(tool: string, schema: z.ZodMiniType<T>, data: Record<string, unknown>): T {
+	const parsed = schema.safeParse(data.arguments);
+	if (!parsed.success) throw new Error(`${tool} arguments: ${describeIssues(parsed.error.issues, data.arguments)}`);
+	return parsed.data;
+}
+
+function formatResults(query: string, results: SearchResult[]): string {
+	if (results.length === 0) return `No results for ${JSON.stringify(query)}.`;
+	const lines = results.map((result, index) => [`${index + 1}. ${result.title || result.url}`, `   ${result.url}`, ...(result.snippet ? [`   ${result.snippet}`] : [])].join('\n'));
+	return `Results for ${JSON.stringify(query)}:\n\n${lines.join('\n\n')}`.slice(0, MAX_OUTPUT_CHARS);
+}
