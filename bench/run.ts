@@ -14,6 +14,7 @@ import {benchEditor} from './editor.js';
 import {benchHooks} from './hooks.js';
 import {benchBudget} from './budget.js';
 import {benchPool} from './pool.js';
+import {benchSearch} from './search.js';
 import {benchTui} from './tui.js';
 import {benchWebFetch} from './web.js';
 
@@ -83,3 +84,4 @@ await benchBudget();
 await benchTui();
 await benchCache();
 await benchWebFetch();
+await benchSearch();

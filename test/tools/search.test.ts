@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {writeFileSync} from 'node:fs';
+import {mkdirSync, writeFileSync} from 'node:fs';
 import {mkdir, symlink, truncate, writeFile} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
 import {test} from 'node:test';
@@ -133,6 +133,22 @@ test('the walk limits: exactly 10000 files pass, 10001 report the file limit', a
 	await writeFile(join(dir, 'one-more'), '');
 	const past = await run(search, {pattern: 'x'}, toolContext(dir));
 	assert.equal(past.output, 'No matches for "x" in . (10000 files searched)\nstopped after 10000 files (limit); narrow the path or glob');
+});
+
+test('a generated tree of 12000 files in 120 folders: the search stops at 10000 files and says so, with every match it found', async t => {
+	const dir = await tempDir(t);
+	for (let folder = 0; folder < 120; folder++) {
+		mkdirSync(join(dir, `pkg${String(folder).padStart(3, '0')}`));
+		for (let file = 0; file < 100; file++) writeFileSync(join(dir, `pkg${String(folder).padStart(3, '0')}`, `mod${file}.ts`), file === 7 ? `export const needle${folder} = ${folder};\n` : 'export {};\n');
+	}
+
+	const result = await run(search, {pattern: 'needle\\d+', regex: true}, toolContext(dir));
+	const lines = result.output.split('\n');
+	assert.equal(lines.at(-1), 'stopped after 10000 files (limit); narrow the path or glob');
+	// Each folder searched whole holds one match on line 1: 100 folders of 100 files make the 10000 (in directory order).
+	const matches = lines.filter(line => /^pkg\d{3}\/mod7\.ts:1: export const needle\d+/.test(line));
+	assert.equal(matches.length, 100, result.output.slice(0, 500));
+	assert.match(result.output, /\(100 matches in 100 files; 10000 files searched\)/);
 });
 
 test('the walk limits: 20000 entries pass, 20001 report the entry limit', async t => {

@@ -30,6 +30,8 @@ const matcher = new vm.Script(`
 		const matches = [];
 		let longLinesSkipped = 0;
 		scan: for (let text = 0; text < texts.length; text++) {
+			// Most files match nowhere: one pass over the whole text rules them out before any line is split.
+			if (prefilter !== null && !texts[text].includes('\\r') && !prefilter.test(texts[text])) continue;
 			const lines = texts[text].split('\\n');
 			for (let index = 0; index < lines.length; index++) {
 				let line = lines[index];
@@ -50,8 +52,32 @@ const matcher = new vm.Script(`
 `);
 
 /** First match per line in each text, stopping at `maxMatches`. `regex` must not be global or sticky. */
+/** One context for every batch (creating one costs milliseconds); each call sets its inputs. */
+const globals: Record<string, unknown> = {maxLineChars: MAX_SCANNED_LINE_CHARS};
+const context = vm.createContext(globals);
+
+/**
+ * The regex over a whole text, lines as `^`/`$` boundaries: it finds a match
+ * in any text where some line has one, so a text it finds nothing in can be
+ * skipped. Not for lookarounds, which could see across a line break and
+ * refuse what the line alone would match (and texts with CR, where `$`
+ * differs: the caller checks); null then.
+ */
+function wholeTextFilter(regex: RegExp): RegExp | null {
+	if (/\(\?<?[=!]/.test(regex.source)) return null;
+	return new RegExp(regex.source, `${regex.flags.replaceAll(/[gym]/g, '')}m`);
+}
+
+const filters = new WeakMap<RegExp, RegExp | null>();
+
 export function matchLines(regex: RegExp, texts: readonly string[], maxMatches: number): BatchMatches {
-	const context = vm.createContext({regex, texts, maxMatches, maxLineChars: MAX_SCANNED_LINE_CHARS});
+	let prefilter = filters.get(regex);
+	if (prefilter === undefined) {
+		prefilter = wholeTextFilter(regex);
+		filters.set(regex, prefilter);
+	}
+
+	Object.assign(globals, {regex, texts, maxMatches, prefilter});
 	try {
 		const result = matcher.runInContext(context, {timeout: REGEX_TIME_LIMIT_MS}) as Omit<BatchMatches, 'timedOut'>;
 		return {matches: [...result.matches], longLinesSkipped: result.longLinesSkipped, timedOut: false};
@@ -61,5 +87,8 @@ export function matchLines(regex: RegExp, texts: readonly string[], maxMatches: 
 		}
 
 		throw error;
+	} finally {
+		// Nothing of a finished search stays reachable from the context.
+		Object.assign(globals, {regex: null, texts: null, prefilter: null});
 	}
 }

@@ -1,8 +1,9 @@
+import {closeSync, constants, openSync, readSync} from 'node:fs';
 import {stat} from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import {parseArguments} from './arguments.js';
-import {describeFileError, looksBinary, readFileUpTo} from './file-content.js';
+import {describeFileError, looksBinary} from './file-content.js';
 import {joinWithinLimit, plural} from './format.js';
 import {globMatcher} from './glob-matcher.js';
 import {MAX_SCANNED_LINE_CHARS, REGEX_TIME_LIMIT_MS, matchLines, type LineMatch} from './match-lines.js';
@@ -18,8 +19,8 @@ export const MAX_SEARCH_FILE_BYTES = 1024 * 1024;
 export const MAX_SNIPPET_CHARS = 200;
 /** Files are matched in batches of about this much text, each under one regex time limit. */
 const BATCH_CHARS = 1024 * 1024;
-/** Files read concurrently. */
-const READ_AHEAD = 16;
+/** Files read between two turns of the event loop. */
+const READ_CHUNK = 128;
 
 const schema = z.strictObject({
 	pattern: z.string().check(z.minLength(1), z.describe('Text to find; a JavaScript regular expression when regex is true')),
@@ -120,26 +121,19 @@ async function search(input: SearchInput, regex: RegExp, root: ResolvedPath, isF
 		batchChars = 0;
 	};
 
-	for (let start = 0; start < files.length && hits.length < input.max_results && !tally.timedOut; start += READ_AHEAD) {
+	for (let start = 0; start < files.length && hits.length < input.max_results && !tally.timedOut; start += READ_CHUNK) {
 		context.signal.throwIfAborted();
-		const chunk = files.slice(start, start + READ_AHEAD);
-		// Reading a few files at once keeps the thread pool busy; matching stays in walk order.
-		const texts = await Promise.all(chunk.map(async file => readSearchable(file.absolute, tally)));
-		for (const [index, text] of texts.entries()) {
-			if (hits.length >= input.max_results || tally.timedOut) {
-				break;
-			}
-
-			if (text === null) {
-				continue;
-			}
-
+		// Small files are read synchronously, a chunk at a time: four system calls each instead of four trips
+		// through the thread pool. Between chunks the event loop runs (a screen stays live, an abort lands).
+		if (start > 0) await yieldToEventLoop();
+		for (const file of files.slice(start, start + READ_CHUNK)) {
+			if (hits.length >= input.max_results || tally.timedOut) break;
+			const text = readSearchable(file.absolute, tally);
+			if (text === null) continue;
 			tally.searched++;
-			batch.push({file: chunk[index]!, text});
+			batch.push({file, text});
 			batchChars += text.length;
-			if (batchChars >= BATCH_CHARS) {
-				flush();
-			}
+			if (batchChars >= BATCH_CHARS) flush();
 		}
 	}
 
@@ -150,31 +144,51 @@ async function search(input: SearchInput, regex: RegExp, root: ResolvedPath, isF
 	return formatResult(input, root, isFolder, hits, tally, walk, context.outputLimit);
 }
 
-async function readSearchable(file: string, tally: Tally): Promise<string | null> {
-	let read;
+/** One buffer for every read: a file within the limit fits, and one byte more tells a file over it. */
+const readBuffer = Buffer.allocUnsafe(MAX_SEARCH_FILE_BYTES + 1);
+
+/**
+ * A file's text for searching, or null (counted in the tally) when it is not
+ * a readable regular text file within the size limit. Three system calls:
+ * open (non-blocking, so a FIFO put where a file was walked cannot hang it;
+ * reading one then fails, as reading a folder does), read, close.
+ */
+function readSearchable(file: string, tally: Tally): string | null {
+	let fd: number;
 	try {
-		read = await readFileUpTo(file, MAX_SEARCH_FILE_BYTES);
+		fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
 	} catch {
 		tally.unreadable++;
 		return null;
 	}
 
-	if (read.kind === 'too-large') {
-		tally.oversized++;
-		return null;
-	}
+	try {
+		let length = 0;
+		for (let read = -1; read !== 0 && length < readBuffer.length; length += read) read = readSync(fd, readBuffer, length, readBuffer.length - length, null);
+		if (length > MAX_SEARCH_FILE_BYTES) {
+			tally.oversized++;
+			return null;
+		}
 
-	if (read.kind !== 'file') {
+		const content = readBuffer.subarray(0, length);
+		if (looksBinary(content)) {
+			tally.binary++;
+			return null;
+		}
+
+		return content.toString('utf8');
+	} catch {
 		tally.unreadable++;
 		return null;
+	} finally {
+		closeSync(fd);
 	}
+}
 
-	if (looksBinary(read.bytes)) {
-		tally.binary++;
-		return null;
-	}
-
-	return read.bytes.toString('utf8');
+async function yieldToEventLoop(): Promise<void> {
+	return new Promise(resolve => {
+		setImmediate(resolve);
+	});
 }
 
 function formatResult(

@@ -1,10 +1,21 @@
-import {opendir} from 'node:fs/promises';
+import {opendirSync, type Dir, type Dirent} from 'node:fs';
 import path from 'node:path';
 
 /** Seed §9: a walk considers at most 10000 files … */
 export const MAX_WALK_FILES = 10_000;
 /** … and visits at most 20000 directory entries (every name read from a folder counts). */
 export const MAX_WALK_ENTRIES = 20_000;
+/** Folders read between two turns of the event loop. */
+const YIELD_EVERY_FOLDERS = 32;
+
+/** The next entry of a folder, or null at its end or when it cannot be read further. */
+function readEntry(folder: Dir): Dirent | null {
+	try {
+		return folder.readSync();
+	} catch {
+		return null;
+	}
+}
 
 /** Dependency, build and tool folders never walked into (hidden names are skipped anyway). */
 export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
@@ -47,16 +58,28 @@ export async function walkFiles(root: string, signal: AbortSignal): Promise<Walk
 	let entries = 0;
 	let stoppedBy: WalkResult['stoppedBy'] = null;
 
+	let folders = 0;
 	for (let next = queue.shift(); next && !stoppedBy; next = queue.shift()) {
 		signal.throwIfAborted();
-		let folder;
+		// Folders are read synchronously (an entry at a time, so a huge one stops at the limit without being
+		// listed whole); every few folders the event loop runs, so a screen stays live and an abort lands.
+		if (++folders % YIELD_EVERY_FOLDERS === 0) await new Promise(resolve => setImmediate(resolve));
+		let folder: Dir;
 		try {
-			folder = await opendir(next.absolute);
+			folder = opendirSync(next.absolute);
 		} catch {
 			continue;
 		}
 
-		for await (const entry of folder) {
+		try {
+			walkFolder(folder, next);
+		} finally {
+			folder.closeSync();
+		}
+	}
+
+	function walkFolder(folder: Dir, next: {absolute: string; relative: string}): void {
+		for (let entry = readEntry(folder); entry !== null; entry = readEntry(folder)) {
 			if (++entries > MAX_WALK_ENTRIES) {
 				stoppedBy = 'entries';
 				break;
