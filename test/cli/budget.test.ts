@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {jsonEvents, makeSandbox, runCli} from '../helpers/cli.js';
+import {cliPath, jsonEvents, makeSandbox, runCli} from '../helpers/cli.js';
 
 let mock: MockProvider;
 before(async () => {
@@ -72,4 +72,31 @@ test('the compact profile: a failed summary call fails the turn once with a clea
 	const after = readFileSync(session);
 	assert.ok(after.subarray(0, saved.length).equals(saved), 'the history before the question is byte-identical');
 	assert.doesNotMatch(after.subarray(saved.length).toString('utf8'), /replaces_history/);
+});
+
+test('a prompts hook registered for before_compact gives the summary request its prompt file; the summary is committed', async () => {
+	const box = makeSandbox();
+	writeFileSync(join(box.configDir, 'builtin.json'), JSON.stringify({builtin_profile: 'compact', tools: []}));
+	writeFileSync(join(box.configDir, 'prompts-compact.json'), JSON.stringify({hooks: [{events: ['before_compact'], exec: [process.execPath, cliPath, '--runtime', 'worker', 'prompts']}]}));
+	writeFileSync(join(box.configDir, 'prompts.json'), JSON.stringify({compact: 'compact.md'}));
+	writeFileSync(join(box.configDir, 'compact.md'), 'Summarise the session in {{workspace}} as three bullet points.');
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', max_retries: 0, budget: {window: 20_000}, plugins: ['builtin.json', 'prompts-compact.json']});
+	const session = join(box.root, 's.json');
+	for (let turn = 1; turn <= 3; turn++) {
+		mock.enqueue({text: `answer ${turn} ${'w'.repeat(3000)}`});
+		assert.equal((await runCli(['-p', `question ${turn}`, '--session', session, '-C', box.workspace], {env: box.env})).code, 0);
+	}
+
+	const sent = mock.requests.length;
+	mock.enqueue({text: '- asked three questions\n- got three long answers\n- nothing else'}, {text: 'answer 4'});
+	const run = await runCli(['-p', `question 4 ${'q'.repeat(3000)}`, '--json', '--session', session, '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	assert.equal(mock.requests[sent]!.body.messages[0].content, `Summarise the session in ${box.workspace} as three bullet points.`);
+	assert.ok(jsonEvents(run.stdout).some(event => event.type === 'compaction'));
+	const turn = mock.requests[sent + 1]!.body.messages;
+	// The system prompt is the session's own, never the compact prompt or a summary; the summary follows it.
+	assert.equal(turn[0].role, 'system');
+	assert.doesNotMatch(turn[0].content, /three bullet points|asked three questions/);
+	assert.match(turn[1].content, /asked three questions/);
+	assert.match(turn.at(-1).content, /^question 4 q/);
 });
