@@ -135,6 +135,22 @@ test('the walk limits: exactly 10000 files pass, 10001 report the file limit', a
 	assert.equal(past.output, 'No matches for "x" in . (10000 files searched)\nstopped after 10000 files (limit); narrow the path or glob');
 });
 
+test('literal searches skip undecoded files that cannot match, and find every one that does: case, multi-byte text, CRLF', async t => {
+	const dir = await tempDir(t);
+	await writeFile(join(dir, 'a.txt'), 'Ünïcode LEGACY retry path\r\nnothing\r\n');
+	await writeFile(join(dir, 'b.txt'), '日本語 legacy retry path 日本語\n');
+	await writeFile(join(dir, 'c.txt'), 'legacy\nretry path\n');
+	await writeFile(join(dir, 'd.txt'), 'Legacy Retry Path\n');
+	const smart = await run(search, {pattern: 'legacy retry path'}, toolContext(dir));
+	assert.match(smart.output, /^a\.txt:1: Ünïcode LEGACY retry path$/m);
+	assert.match(smart.output, /^b\.txt:1: 日本語 legacy retry path 日本語$/m);
+	assert.match(smart.output, /^d\.txt:1: Legacy Retry Path$/m);
+	assert.match(smart.output, /\(3 matches in 3 files; 4 files searched\)/);
+	const exact = await run(search, {pattern: 'Legacy Retry'}, toolContext(dir));
+	assert.match(exact.output, /\(1 match in 1 file; 4 files searched\)/);
+	assert.match(exact.output, /^d\.txt:1:/m);
+});
+
 test('a generated tree of 12000 files in 120 folders: the search stops at 10000 files and says so, with every match it found', async t => {
 	const dir = await tempDir(t);
 	for (let folder = 0; folder < 120; folder++) {

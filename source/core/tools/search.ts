@@ -105,6 +105,7 @@ async function search(input: SearchInput, regex: RegExp, root: ResolvedPath, isF
 	let batch: Array<{file: WalkedFile; text: string}> = [];
 	let batchChars = 0;
 
+	const cannotMatch = quickRejecter(input, regex);
 	const flush = () => {
 		const result = matchLines(
 			regex,
@@ -128,7 +129,7 @@ async function search(input: SearchInput, regex: RegExp, root: ResolvedPath, isF
 		if (start > 0) await yieldToEventLoop();
 		for (const file of files.slice(start, start + READ_CHUNK)) {
 			if (hits.length >= input.max_results || tally.timedOut) break;
-			const text = readSearchable(file.absolute, tally);
+			const text = readSearchable(file.absolute, tally, cannotMatch);
 			if (text === null) continue;
 			tally.searched++;
 			batch.push({file, text});
@@ -153,7 +154,7 @@ const readBuffer = Buffer.allocUnsafe(MAX_SEARCH_FILE_BYTES + 1);
  * open (non-blocking, so a FIFO put where a file was walked cannot hang it;
  * reading one then fails, as reading a folder does), read, close.
  */
-function readSearchable(file: string, tally: Tally): string | null {
+function readSearchable(file: string, tally: Tally, cannotMatch: (bytes: Buffer) => boolean): string | null {
 	let fd: number;
 	try {
 		fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -176,6 +177,8 @@ function readSearchable(file: string, tally: Tally): string | null {
 			return null;
 		}
 
+		// Searched, and found to hold no match without decoding it.
+		if (cannotMatch(content)) return '';
 		return content.toString('utf8');
 	} catch {
 		tally.unreadable++;
@@ -183,6 +186,25 @@ function readSearchable(file: string, tally: Tally): string | null {
 	} finally {
 		closeSync(fd);
 	}
+}
+
+/**
+ * A test on a file's bytes that proves it holds no match, for literal ASCII
+ * patterns (most searches): case-sensitive, the bytes must contain the
+ * pattern's; otherwise the bytes read as Latin-1 (one character a byte, no
+ * decoding) must match the pattern's regex, which for an ASCII literal is
+ * exactly "some line's UTF-8 text matches" (no byte of a multi-byte
+ * character is ASCII or case-folds to it). Anything else is always decoded.
+ */
+function quickRejecter(input: SearchInput, regex: RegExp): (bytes: Buffer) => boolean {
+	// eslint-disable-next-line no-control-regex
+	if (input.regex || !/^[\x20-\x7e]+$/.test(input.pattern)) return () => false;
+	if (!regex.flags.includes('i')) {
+		const needle = Buffer.from(input.pattern, 'latin1');
+		return bytes => !bytes.includes(needle);
+	}
+
+	return bytes => !regex.test(bytes.toString('latin1'));
 }
 
 async function yieldToEventLoop(): Promise<void> {
