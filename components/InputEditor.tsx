@@ -4,27 +4,8 @@ import stringWidth from 'string-width';
 import type {EditorText} from '../source/tui/editor-text.js';
 import type {EditorAction} from '../source/tui/key-decoder.js';
 import {type View, rowText, viewport} from '../source/tui/editor-layout.js';
-import {
-	type EditorState,
-	backspace,
-	createEditor,
-	deleteForward,
-	deleteWordBefore,
-	insert,
-	killToLineEnd,
-	killToLineStart,
-	lineEnd,
-	lineStart,
-	moveDown,
-	moveLeft,
-	moveRight,
-	moveUp,
-	setText,
-	submit,
-	textOf,
-	wordLeft,
-	wordRight,
-} from '../source/tui/editor-model.js';
+import {type EditorState, createEditor, deleteForward, insert, moveDown, moveUp, setText, submit, textOf} from '../source/tui/editor-model.js';
+import {applyEditKey} from '../source/tui/editor-actions.js';
 import {useRawInput} from './use-raw-input.js';
 
 export interface InputEditorProps {
@@ -63,8 +44,6 @@ function rowInOutput(node: DOMElement): number {
 function step(state: EditorState, action: EditorAction, props: InputEditorProps, promptWidth: number): EditorState {
 	const geometry = {width: props.width, promptWidth};
 	switch (action.type) {
-		case 'insert':
-			return insert(state, action.text);
 		case 'newline':
 			return insert(state, '\n');
 		case 'submit': {
@@ -72,32 +51,10 @@ function step(state: EditorState, action: EditorAction, props: InputEditorProps,
 			return props.onSubmit(submitted.text) === false ? state : submitted.state;
 		}
 
-		case 'backspace':
-			return backspace(state);
-		case 'delete':
-			return deleteForward(state);
-		case 'left':
-			return moveLeft(state);
-		case 'right':
-			return moveRight(state);
 		case 'up':
 			return moveUp(state, geometry);
 		case 'down':
 			return moveDown(state, geometry);
-		case 'home':
-			return lineStart(state);
-		case 'end':
-			return lineEnd(state);
-		case 'wordLeft':
-			return wordLeft(state);
-		case 'wordRight':
-			return wordRight(state);
-		case 'deleteWordBefore':
-			return deleteWordBefore(state);
-		case 'killToLineEnd':
-			return killToLineEnd(state);
-		case 'killToLineStart':
-			return killToLineStart(state);
 		case 'ctrlC': {
 			const hadText = state.text.length > 0;
 			const next = hadText ? setText(state, '') : state;
@@ -116,6 +73,9 @@ function step(state: EditorState, action: EditorAction, props: InputEditorProps,
 			const completed = props.onTab?.(textOf(state));
 			return completed === undefined ? state : setText(state, completed);
 		}
+
+		default:
+			return applyEditKey(state, action) ?? state;
 	}
 }
 

@@ -2,23 +2,8 @@ import {useCallback, useRef, useState} from 'react';
 import {Text} from 'ink';
 import type {EditorAction} from '../source/tui/key-decoder.js';
 import {forEachCluster, visibleCluster} from '../source/tui/editor-graphemes.js';
-import {
-	type EditorState,
-	backspace,
-	createEditor,
-	deleteForward,
-	deleteWordBefore,
-	insert,
-	killToLineEnd,
-	killToLineStart,
-	lineEnd,
-	lineStart,
-	moveLeft,
-	moveRight,
-	textOf,
-	wordLeft,
-	wordRight,
-} from '../source/tui/editor-model.js';
+import {type EditorState, createEditor, insert, lineEnd, lineStart, textOf} from '../source/tui/editor-model.js';
+import {applyEditKey} from '../source/tui/editor-actions.js';
 import {useRawInput} from './use-raw-input.js';
 
 export interface ReasonFieldProps {
@@ -37,32 +22,12 @@ function step(state: EditorState, action: EditorAction): EditorState {
 			return insert(state, oneLine(action.text));
 		case 'newline':
 			return insert(state, ' ');
-		case 'backspace':
-			return backspace(state);
-		case 'delete':
-			return deleteForward(state);
-		case 'left':
-			return moveLeft(state);
-		case 'right':
-			return moveRight(state);
-		case 'home':
 		case 'up':
 			return lineStart(state);
-		case 'end':
 		case 'down':
 			return lineEnd(state);
-		case 'wordLeft':
-			return wordLeft(state);
-		case 'wordRight':
-			return wordRight(state);
-		case 'deleteWordBefore':
-			return deleteWordBefore(state);
-		case 'killToLineEnd':
-			return killToLineEnd(state);
-		case 'killToLineStart':
-			return killToLineStart(state);
 		default:
-			return state;
+			return applyEditKey(state, action) ?? state;
 	}
 }
 
