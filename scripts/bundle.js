@@ -21,7 +21,8 @@ const stringWidthFast = {
 };
 
 await build({
-	entryPoints: [`${dist}/source/cli.js`],
+	// The search tool's worker thread is a file of its own beside the chunks (search.ts finds it by URL).
+	entryPoints: {cli: `${dist}/source/cli.js`, 'search-worker': `${dist}/source/core/tools/search-worker.js`},
 	outdir: `${dist}/bundle`,
 	bundle: true,
 	splitting: true,

@@ -31,7 +31,11 @@ function sandbox(hooks: Array<[string, string[]]> = [['a', ['*']]], extra: Recor
 	return Object.assign(box, {
 		log: () => {
 			const path = join(box.workspace, '.lifecycle.log');
-			return existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').map(line => JSON.parse(line)) : [];
+			if (!existsSync(path)) return [];
+			// The worker may be writing its next line right now: only lines it finished count.
+			const lines = readFileSync(path, 'utf8').split('\n');
+			lines.pop();
+			return lines.map(line => JSON.parse(line));
 		},
 		plan: (plan: Record<string, Record<string, unknown>>) => writeFileSync(join(box.workspace, '.lifecycle.json'), JSON.stringify(plan)),
 	});

@@ -151,6 +151,19 @@ test('literal searches skip undecoded files that cannot match, and find every on
 	assert.match(exact.output, /^d\.txt:1:/m);
 });
 
+test('a big search split with the search thread: an abort stops both halves, and the next search still counts every file', async t => {
+	const dir = await tempDir(t);
+	for (let index = 0; index < 3000; index++) writeFileSync(join(dir, `f${String(index).padStart(4, '0')}.txt`), index % 1000 === 999 ? 'needle here\n' : 'hay\n');
+	const controller = new AbortController();
+	const planned = await search.plan({pattern: 'needle'}, toolContext(dir, {signal: controller.signal}));
+	const running = planned.run();
+	controller.abort();
+	await assert.rejects(running, (error: Error) => error.name === 'AbortError');
+	const result = await run(search, {pattern: 'needle'}, toolContext(dir));
+	assert.match(result.output, /\(3 matches in 3 files; 3000 files searched\)$/);
+	assert.deepEqual(result.output.split('\n').slice(0, 3), ['f0999.txt:1: needle here', 'f1999.txt:1: needle here', 'f2999.txt:1: needle here'], 'matches of both halves, in walk order');
+});
+
 test('a generated tree of 12000 files in 120 folders: the search stops at 10000 files and says so, with every match it found', async t => {
 	const dir = await tempDir(t);
 	for (let folder = 0; folder < 120; folder++) {

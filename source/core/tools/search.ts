@@ -1,26 +1,21 @@
-import {closeSync, constants, openSync, readSync} from 'node:fs';
 import {stat} from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import {parseArguments} from './arguments.js';
-import {describeFileError, looksBinary} from './file-content.js';
+import {describeFileError} from './file-content.js';
 import {joinWithinLimit, plural} from './format.js';
 import {globMatcher} from './glob-matcher.js';
-import {MAX_SCANNED_LINE_CHARS, REGEX_TIME_LIMIT_MS, matchLines, type LineMatch} from './match-lines.js';
+import {MAX_SCANNED_LINE_CHARS, REGEX_TIME_LIMIT_MS, type LineMatch} from './match-lines.js';
 import {toParameters} from './parameters.js';
 import {outsideWorkspaceAsk, pathArgument, resolvePath, type ResolvedPath} from './paths.js';
 import {ToolInputError, type Tool, type ToolContext, type ToolResult} from './types.js';
 import {describeWalkLimit, walkFiles, type WalkedFile, type WalkResult} from './walk.js';
+import {Worker} from 'node:worker_threads';
+import {scanFiles, type ScanPattern, type ScanResult, type Tally} from './search-scan.js';
 
 export const DEFAULT_SEARCH_RESULTS = 200;
 export const MAX_SEARCH_RESULTS = 1000;
-/** Seed §9: oversized files are skipped. */
-export const MAX_SEARCH_FILE_BYTES = 1024 * 1024;
 export const MAX_SNIPPET_CHARS = 200;
-/** Files are matched in batches of about this much text, each under one regex time limit. */
-const BATCH_CHARS = 1024 * 1024;
-/** Files read between two turns of the event loop. */
-const READ_CHUNK = 128;
 
 const schema = z.strictObject({
 	pattern: z.string().check(z.minLength(1), z.describe('Text to find; a JavaScript regular expression when regex is true')),
@@ -86,131 +81,93 @@ function escapeRegExp(text: string): string {
 	return text.replaceAll(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-interface Tally {
-	searched: number;
-	binary: number;
-	oversized: number;
-	unreadable: number;
-	longLines: number;
-	timedOut: boolean;
-}
+/** From this many files on, a worker thread scans the second half while this one scans the first. */
+const PARALLEL_FILES = 2000;
 
 async function search(input: SearchInput, regex: RegExp, root: ResolvedPath, isFolder: boolean, inScope: (relative: string) => boolean, context: ToolContext): Promise<ToolResult> {
 	const walk: WalkResult = isFolder
 		? await walkFiles(root.canonical, context.signal)
 		: {files: [{absolute: root.canonical, relative: path.basename(root.canonical)}], stoppedBy: null};
 	const files = walk.files.filter(file => inScope(file.relative));
-	const tally: Tally = {searched: 0, binary: 0, oversized: 0, unreadable: 0, longLines: 0, timedOut: false};
-	const hits: Array<{file: WalkedFile; match: LineMatch}> = [];
-	let batch: Array<{file: WalkedFile; text: string}> = [];
-	let batchChars = 0;
-
-	const cannotMatch = quickRejecter(input, regex);
-	const flush = () => {
-		const result = matchLines(
-			regex,
-			batch.map(item => item.text),
-			input.max_results - hits.length,
-		);
-		tally.longLines += result.longLinesSkipped;
-		tally.timedOut = result.timedOut;
-		for (const match of result.matches) {
-			hits.push({file: batch[match.text]!.file, match});
-		}
-
-		batch = [];
-		batchChars = 0;
+	const pattern: ScanPattern = {source: regex.source, flags: regex.flags, literal: input.regex ? null : input.pattern};
+	const pause = async () => {
+		context.signal.throwIfAborted();
+		await new Promise(resolve => {
+			setImmediate(resolve);
+		});
 	};
 
-	for (let start = 0; start < files.length && hits.length < input.max_results && !tally.timedOut; start += READ_CHUNK) {
-		context.signal.throwIfAborted();
-		// Small files are read synchronously, a chunk at a time: four system calls each instead of four trips
-		// through the thread pool. Between chunks the event loop runs (a screen stays live, an abort lands).
-		if (start > 0) await yieldToEventLoop();
-		for (const file of files.slice(start, start + READ_CHUNK)) {
-			if (hits.length >= input.max_results || tally.timedOut) break;
-			const text = readSearchable(file.absolute, tally, cannotMatch);
-			if (text === null) continue;
-			tally.searched++;
-			batch.push({file, text});
-			batchChars += text.length;
-			if (batchChars >= BATCH_CHARS) flush();
-		}
-	}
-
-	if (batch.length > 0 && hits.length < input.max_results && !tally.timedOut) {
-		flush();
-	}
-
-	return formatResult(input, root, isFolder, hits, tally, walk, context.outputLimit);
-}
-
-/** One buffer for every read: a file within the limit fits, and one byte more tells a file over it. */
-const readBuffer = Buffer.allocUnsafe(MAX_SEARCH_FILE_BYTES + 1);
-
-/**
- * A file's text for searching, or null (counted in the tally) when it is not
- * a readable regular text file within the size limit. Three system calls:
- * open (non-blocking, so a FIFO put where a file was walked cannot hang it;
- * reading one then fails, as reading a folder does), read, close.
- */
-function readSearchable(file: string, tally: Tally, cannotMatch: (bytes: Buffer) => boolean): string | null {
-	let fd: number;
+	const half = files.length >= PARALLEL_FILES ? Math.ceil(files.length / 2) : files.length;
+	const second = half < files.length ? scanInWorker(files.slice(half).map(file => file.absolute), pattern, input.max_results, context.signal) : null;
 	try {
-		fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-	} catch {
-		tally.unreadable++;
-		return null;
-	}
-
-	try {
-		let length = 0;
-		for (let read = -1; read !== 0 && length < readBuffer.length; length += read) read = readSync(fd, readBuffer, length, readBuffer.length - length, null);
-		if (length > MAX_SEARCH_FILE_BYTES) {
-			tally.oversized++;
-			return null;
+		const first = await scanFiles(
+			files.slice(0, half).map(file => file.absolute),
+			pattern,
+			input.max_results,
+			pause,
+		);
+		const hits = first.hits.map(hit => ({file: files[hit.file]!, match: hit.match}));
+		const tally = first.tally;
+		// The second half's matches come after the first's, in walk order, only while there is room for them.
+		if (second && hits.length < input.max_results && !tally.timedOut) {
+			const rest = await second.result;
+			for (const hit of rest.hits) if (hits.length < input.max_results) hits.push({file: files[half + hit.file]!, match: hit.match});
+			for (const key of ['searched', 'binary', 'oversized', 'unreadable', 'longLines'] as const) tally[key] += rest.tally[key];
+			tally.timedOut = rest.tally.timedOut;
 		}
 
-		const content = readBuffer.subarray(0, length);
-		if (looksBinary(content)) {
-			tally.binary++;
-			return null;
-		}
-
-		// Searched, and found to hold no match without decoding it.
-		if (cannotMatch(content)) return '';
-		return content.toString('utf8');
-	} catch {
-		tally.unreadable++;
-		return null;
+		return formatResult(input, root, isFolder, hits, tally, walk, context.outputLimit);
 	} finally {
-		closeSync(fd);
+		second?.stop();
 	}
 }
 
-/**
- * A test on a file's bytes that proves it holds no match, for literal ASCII
- * patterns (most searches): case-sensitive, the bytes must contain the
- * pattern's; otherwise the bytes read as Latin-1 (one character a byte, no
- * decoding) must match the pattern's regex, which for an ASCII literal is
- * exactly "some line's UTF-8 text matches" (no byte of a multi-byte
- * character is ASCII or case-folds to it). Anything else is always decoded.
- */
-function quickRejecter(input: SearchInput, regex: RegExp): (bytes: Buffer) => boolean {
-	// eslint-disable-next-line no-control-regex
-	if (input.regex || !/^[\x20-\x7e]+$/.test(input.pattern)) return () => false;
-	if (!regex.flags.includes('i')) {
-		const needle = Buffer.from(input.pattern, 'latin1');
-		return bytes => !bytes.includes(needle);
-	}
-
-	return bytes => !regex.test(bytes.toString('latin1'));
+interface SearchThread {
+	worker: Worker;
+	next: number;
+	waiting: Map<number, {resolve: (result: ScanResult) => void; reject: (error: Error) => void}>;
 }
 
-async function yieldToEventLoop(): Promise<void> {
-	return new Promise(resolve => {
-		setImmediate(resolve);
+/** Started by the first big search and kept: a thread's start-up (tens of ms) would eat what it saves. */
+let resident: SearchThread | null = null;
+
+function searchThread(): SearchThread {
+	if (resident) return resident;
+	const worker = new Worker(new URL('search-worker.js', import.meta.url));
+	const thread: SearchThread = {worker, next: 0, waiting: new Map()};
+	const fail = (error: Error) => {
+		if (resident === thread) resident = null;
+		for (const waiter of thread.waiting.values()) waiter.reject(error);
+		thread.waiting.clear();
+	};
+
+	worker.on('message', ({id, result}: {id: number; result: ScanResult}) => {
+		thread.waiting.get(id)?.resolve(result);
+		thread.waiting.delete(id);
+		if (thread.waiting.size === 0) worker.unref();
 	});
+	worker.on('error', fail);
+	worker.on('exit', code => fail(new Error(`the search worker thread ended (${code})`)));
+	// Idle, it must not keep the process alive (a pending scan refs it); after the listeners, which ref it again.
+	worker.unref();
+	resident = thread;
+	return thread;
+}
+
+/** Scans `files` on the search thread. An abort stops the thread (the next big search starts another). */
+function scanInWorker(files: string[], pattern: ScanPattern, maxResults: number, signal: AbortSignal): {result: Promise<ScanResult>; stop: () => void} {
+	const thread = searchThread();
+	const id = thread.next++;
+	const onAbort = () => void thread.worker.terminate();
+	signal.addEventListener('abort', onAbort, {once: true});
+	const result = new Promise<ScanResult>((resolve, reject) => {
+		thread.waiting.set(id, {resolve, reject});
+		thread.worker.ref();
+		thread.worker.postMessage({id, files, pattern, maxResults});
+	}).finally(() => signal.removeEventListener('abort', onAbort));
+	// Never an unhandled rejection when the first half filled the results and nobody waits for this one.
+	result.catch(() => {});
+	return {result, stop: () => signal.removeEventListener('abort', onAbort)};
 }
 
 function formatResult(
