@@ -1,5 +1,3 @@
-import {realpath, stat} from 'node:fs/promises';
-import {resolve} from 'node:path';
 import {parseArgs} from 'node:util';
 import {checkedDirs} from '../core/config/checked-dirs.js';
 import {loadModuleConfig} from '../core/config/module-config.js';
@@ -7,6 +5,7 @@ import {findWorkspaceId} from '../core/config/workspace-registry.js';
 import {errorMessage, exitCodes} from '../core/errors.js';
 import {cacheConfigSchema, statsPath} from '../../workers/cache/config.js';
 import {emptyStats, readStats, type CacheTotals} from '../../workers/cache/stats-file.js';
+import {workspaceFolder} from './workspace-folder.js';
 
 interface Report extends Omit<CacheTotals, 'predictions'> {
 	workspace: string;
@@ -42,13 +41,7 @@ export async function runCommand(args: string[]): Promise<number> {
 }
 
 async function buildReport(dir: string, explicitConfig: string | undefined): Promise<Report> {
-	let workspace: string;
-	try {
-		workspace = await realpath(dir);
-		if (!(await stat(workspace)).isDirectory()) throw new Error('not a folder');
-	} catch (error) {
-		throw new Error(`workspace ${resolve(dir)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : errorMessage(error)}`);
-	}
+	const workspace = await workspaceFolder(dir);
 
 	const dirs = checkedDirs();
 	const {config} = await loadModuleConfig('cache', cacheConfigSchema, {explicit: explicitConfig, dirs});

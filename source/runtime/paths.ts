@@ -1,5 +1,3 @@
-import {realpath, stat} from 'node:fs/promises';
-import {resolve} from 'node:path';
 import {parseArgs} from 'node:util';
 import type {PlatformDirs} from '../core/config/dirs.js';
 import {checkedDirs} from '../core/config/checked-dirs.js';
@@ -8,6 +6,7 @@ import {moduleConfigPath} from '../core/config/module-config.js';
 import {workspaceId, workspaceStateDir} from '../core/config/workspace-registry.js';
 import {errorMessage, exitCodes} from '../core/errors.js';
 import {officialWorkers} from './worker.js';
+import {workspaceFolder} from './workspace-folder.js';
 
 interface ResolvedPaths extends PlatformDirs {
 	workspace: string;
@@ -35,13 +34,7 @@ export async function runCommand(args: string[]): Promise<number> {
 }
 
 async function resolvePaths(dir: string): Promise<ResolvedPaths> {
-	let workspace: string;
-	try {
-		workspace = await realpath(dir);
-		if (!(await stat(workspace)).isDirectory()) throw new Error('not a folder');
-	} catch (error) {
-		throw new Error(`workspace ${resolve(dir)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : errorMessage(error)}`);
-	}
+	const workspace = await workspaceFolder(dir);
 
 	// The same rules a request's `paths` must meet, so a bad I_*_DIR shows here and not as failing workers.
 	const dirs = checkedDirs();
