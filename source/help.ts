@@ -22,6 +22,14 @@ export const helpText = `
     -v, --version              Print the version
     -h, --help                 Print this help
 
+  Runtime commands
+    $ i --runtime init                  write plugins.json, bindings.json, builtin.json (never overwrites)
+    $ i --runtime manifest PROFILE      print a profile's manifest, bindings applied
+    $ i --runtime paths -C DIR          the workspace, its ID and the folders and config files read
+    $ i --runtime worker NAME           run an official worker (plugins start these themselves)
+    $ i --runtime cache-report -C DIR   the prompt cache's observed hit ratio
+    $ i --runtime logo                  print the logo (--plain, --ascii, --svg)
+
   Exit codes
     0 done · 1 the turn failed · 2 usage or configuration error · 3 start vetoed by a plugin · 130 interrupted
 
