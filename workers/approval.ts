@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
-import {describeIssues} from '../source/core/config/describe-issues.js';
 import {moduleConfigLoader} from './module-config-loader.js';
+import {parseHookData} from './hook-data.js';
 import {serve} from './serve.js';
 import {parseWorkerOptions} from './worker-options.js';
 
@@ -32,12 +32,9 @@ export async function runWorker(args: string[]): Promise<number> {
 		name: 'approval',
 		hooks: {
 			async tool_approval(data, context) {
-				const parsed = approvalDataSchema.safeParse(data);
-				if (!parsed.success) throw new Error(`tool_approval data: ${describeIssues(parsed.error.issues, data)}`);
-
+				const {name, decision: proposed} = parseHookData('tool_approval', approvalDataSchema, data);
 				const {mode, deny_tools: denyTools} = (await config(context)).config;
-				const proposed = parsed.data.decision;
-				if (denyTools.includes(parsed.data.name)) return {...data, decision: 'deny'};
+				if (denyTools.includes(name)) return {...data, decision: 'deny'};
 				if (mode === 'auto' && proposed !== 'deny') return {...data, decision: 'allow'};
 				return data;
 			},

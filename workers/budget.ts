@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
-import {describeIssues} from '../source/core/config/describe-issues.js';
 import {BudgetEstimator} from './budget-estimate.js';
 import {budgetSchema, planLimits, toolShare} from './budget-plan.js';
+import {parseHookData} from './hook-data.js';
 import {serve} from './serve.js';
 import {parseWorkerOptions} from './worker-options.js';
 
@@ -43,16 +43,15 @@ export async function runWorker(args: string[]): Promise<number> {
 		name: 'budget',
 		hooks: {
 			async context_budget(data) {
-				const parsed = dataSchema.safeParse(data);
-				if (!parsed.success) throw new Error(`context_budget data: ${describeIssues(parsed.error.issues, data)}`);
-				const {budget, pending} = parsed.data;
+				const input = parseHookData('context_budget', dataSchema, data);
+				const {budget, pending} = input;
 				if (budget === null) return data;
-				const limits = planLimits(budget, parsed.data.max_tokens ?? null);
+				const limits = planLimits(budget, input.max_tokens ?? null);
 				const estimate = estimator.estimate({
-					history: parsed.data.history,
-					tools: parsed.data.tools,
-					model: parsed.data.model,
-					anchor: parsed.data.last_usage ?? null,
+					history: input.history,
+					tools: input.tools,
+					model: input.model,
+					anchor: input.last_usage ?? null,
 					limits,
 					request: pending === 0,
 				});

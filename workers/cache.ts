@@ -1,12 +1,12 @@
 import {createHash, randomUUID} from 'node:crypto';
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
-import {describeIssues} from '../source/core/config/describe-issues.js';
 import {cacheConfigSchema, statsPath, type CacheConfig} from './cache/config.js';
 import {predict, tipOf, wireShape} from './cache/prediction.js';
 import {updateStats, type CacheStats} from './cache/stats-file.js';
 import {cacheUsage} from './cache/usage.js';
 import {moduleConfigLoader} from './module-config-loader.js';
+import {parseHookData as parse} from './hook-data.js';
 import {serve, type WorkerContext} from './serve.js';
 import {parseWorkerOptions} from './worker-options.js';
 
@@ -29,11 +29,6 @@ const afterResponseSchema = z.looseObject({
 	request_meta: metaRecord,
 });
 
-function parse<T>(event: string, schema: z.ZodMiniType<T>, data: Record<string, unknown>): T {
-	const parsed = schema.safeParse(data);
-	if (!parsed.success) throw new Error(`${event} data: ${describeIssues(parsed.error.issues, data)}`);
-	return parsed.data;
-}
 
 /** The stable 64-character key of a workload: its namespace, workspace and model; also the stream the predictions follow. */
 function cacheKey(config: CacheConfig, workspaceId: string, model: string): string {

@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
 import {resolveFromConfig} from '../source/core/config/module-config.js';
-import {describeIssues} from '../source/core/config/describe-issues.js';
 import type {Message} from '../source/core/messages.js';
 import {chooseCut} from './compact-cut.js';
 import {jsonBytes, prefixImages, summaryText} from './compact-text.js';
 import {moduleConfigLoader} from './module-config-loader.js';
 import {readPromptFile} from './prompt-file.js';
+import {parseHookData} from './hook-data.js';
 import {serve} from './serve.js';
 import {parseWorkerOptions} from './worker-options.js';
 
@@ -57,27 +57,25 @@ export async function runWorker(args: string[]): Promise<number> {
 		hooks: {
 			async compact_plan(data, context) {
 				const {config: settings} = await config(context);
-				const parsed = planSchema.safeParse(data);
-				if (!parsed.success) throw new Error(`compact_plan data: ${describeIssues(parsed.error.issues, data)}`);
+				const plan = parseHookData('compact_plan', planSchema, data);
 				if (!settings.enabled) return {...data, cut: null};
-				const limit = parsed.data.budget?.limit;
+				const limit = plan.budget?.limit;
 				return {
 					...data,
-					cut: chooseCut(parsed.data.history as unknown as Message[], settings.keep_recent),
+					cut: chooseCut(plan.history as unknown as Message[], settings.keep_recent),
 					state: typeof limit === 'number' ? {limit} : null,
 				};
 			},
 
 			async before_compact(data, context) {
 				const loaded = await config(context);
-				const parsed = beforeSchema.safeParse(data);
-				if (!parsed.success) throw new Error(`before_compact data: ${describeIssues(parsed.error.issues, data)}`);
-				const prompt = parsed.data.prompt ?? (loaded.config.prompt === undefined ? DEFAULT_COMPACT_PROMPT : await readPromptFile(resolveFromConfig(loaded.path, loaded.config.prompt), context.workspace));
-				const prefix = parsed.data.messages as unknown as Message[];
-				const state = stateSchema.safeParse(parsed.data.state);
+				const input = parseHookData('before_compact', beforeSchema, data);
+				const prompt = input.prompt ?? (loaded.config.prompt === undefined ? DEFAULT_COMPACT_PROMPT : await readPromptFile(resolveFromConfig(loaded.path, loaded.config.prompt), context.workspace));
+				const prefix = input.messages as unknown as Message[];
+				const state = stateSchema.safeParse(input.state);
 				const room = state.success ? state.data.limit - jsonBytes(prompt) - FRAMING_BYTES : Number.POSITIVE_INFINITY;
 				// Images count as the budget plans them (its image_tokens, else their bytes); those that do not fit stay out.
-				const imageCost = (url: string) => parsed.data.budget?.image_tokens ?? Buffer.byteLength(url);
+				const imageCost = (url: string) => input.budget?.image_tokens ?? Buffer.byteLength(url);
 				const images = [];
 				let imageRoom = room / 2;
 				for (const image of loaded.config.images === 'keep' ? prefixImages(prefix) : []) {
@@ -92,9 +90,7 @@ export async function runWorker(args: string[]): Promise<number> {
 			},
 
 			async after_compact(data) {
-				const parsed = afterSchema.safeParse(data);
-				if (!parsed.success) throw new Error(`after_compact data: ${describeIssues(parsed.error.issues, data)}`);
-				return {...data, summary: parsed.data.summary.trim()};
+				return {...data, summary: parseHookData('after_compact', afterSchema, data).summary.trim()};
 			},
 		},
 	});

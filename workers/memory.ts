@@ -1,12 +1,10 @@
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
-import {describeIssues} from '../source/core/config/describe-issues.js';
-import {messageSchema} from '../source/core/agent/session-schema.js';
-import type {Message} from '../source/core/messages.js';
 import {contextUpdate, restoreForCommit} from './context-snapshot.js';
 import {readMemory, memoryPath} from './memory/store.js';
 import {MEMORY_SOURCE, entriesOf, memoryDelete, memoryRead, memoryWrite} from './memory/tools.js';
 import {moduleConfigLoader} from './module-config-loader.js';
+import {messagesOf} from './hook-data.js';
 import {serve, type WorkerContext} from './serve.js';
 import {parseWorkerOptions} from './worker-options.js';
 
@@ -16,13 +14,7 @@ const memoryConfigSchema = z.strictObject({
 	inject: z._default(z.boolean(), true),
 });
 
-const messagesSchema = z.looseObject({messages: z.array(messageSchema)});
 
-function messagesOf(event: string, data: Record<string, unknown>): Message[] {
-	const parsed = messagesSchema.safeParse(data);
-	if (!parsed.success) throw new Error(`${event} data: ${describeIssues(parsed.error.issues, data)}`);
-	return parsed.data.messages as Message[];
-}
 
 function pathFor(what: string, context: WorkerContext): string {
 	if (context.workspace_id === undefined) throw new Error(`${what}: the request has no workspace_id, so there is no workspace memory (data/workspaces/<id>/memory.json) to use`);

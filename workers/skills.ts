@@ -1,12 +1,11 @@
 import path from 'node:path';
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
-import {messageSchema} from '../source/core/agent/session-schema.js';
 import {describeIssues} from '../source/core/config/describe-issues.js';
 import {resolveFromConfig} from '../source/core/config/module-config.js';
-import type {Message} from '../source/core/messages.js';
 import {contextUpdate, restoreForCommit, type Entries} from './context-snapshot.js';
 import {moduleConfigLoader} from './module-config-loader.js';
+import {messagesOf} from './hook-data.js';
 import {serve, type WorkerContext} from './serve.js';
 import {discoverSkills, type Skill, type SkillRoot} from './skills/discover.js';
 import {DEFAULT_ROOTS} from './skills/limits.js';
@@ -19,7 +18,6 @@ const skillsConfigSchema = z.strictObject({
 });
 
 const source = 'skills';
-const messagesSchema = z.looseObject({messages: z.array(messageSchema)});
 const loadArguments = z.strictObject({name: z.string()});
 const readArguments = z.strictObject({name: z.string(), path: z.string()});
 
@@ -86,11 +84,6 @@ function index(skills: readonly Skill[], context: WorkerContext): Entries {
 	return Object.fromEntries(skills.map(skill => [skill.name, `${skill.description.trim()}\nsource: ${shown(skill.file)}`]));
 }
 
-function messagesOf(event: string, data: Record<string, unknown>): Message[] {
-	const parsed = messagesSchema.safeParse(data);
-	if (!parsed.success) throw new Error(`${event} data: ${describeIssues(parsed.error.issues, data)}`);
-	return parsed.data.messages as Message[];
-}
 
 function argumentsOf<T>(tool: string, schema: z.ZodMiniType<T>, data: Record<string, unknown>): T {
 	const parsed = schema.safeParse(data.arguments);

@@ -98,6 +98,23 @@ test('the compact worker: plan, prompt and sized text, trimmed summary; enabled 
 	await off.close();
 });
 
+test('the compact worker: images of the old part go along when kept and planned; a limit nothing fits in is a clear error', async t => {
+	const folders = await makeFolders(t);
+	await writeFile(join(folders.config, 'compact.json'), JSON.stringify({images: 'keep'}));
+	const worker = startOfficialWorker(t, 'compact', [], {env: folders.env});
+	const image = {type: 'image_url', image_url: {url: `data:image/png;base64,${'A'.repeat(400)}`}};
+	const prefix = [user('look at this'), {role: 'user', content: [{type: 'text', text: 'Images from tool call c1:'}, image]}, answer('a cat')];
+	const kept = await worker.request({id: 1, event: 'before_compact', data: {messages: prefix, cut: 4, state: {limit: 6400}, model: 'm', protocol: 'openai', budget: {window: 8000, image_tokens: 100}}});
+	assert.deepEqual(kept.data.images, [image]);
+	// Planned at more than half the room, the image stays out; the text still goes.
+	const left = await worker.request({id: 2, event: 'before_compact', data: {messages: prefix, cut: 4, state: {limit: 6400}, model: 'm', protocol: 'openai', budget: {window: 8000, image_tokens: 5000}}});
+	assert.equal(left.data.images, undefined);
+	assert.match(left.data.text, /assistant: a cat/);
+	const none = await worker.request({id: 3, event: 'before_compact', data: {messages: prefix, cut: 4, state: {limit: 600}, model: 'm', protocol: 'openai', budget: null}});
+	assert.match(none.error, /the summary request cannot fit the budget's limit \(600 tokens\) even with the old messages cut short/);
+	await worker.close();
+});
+
 test('compact.json: keep_recent, a prompt file relative to it, and errors naming the file and field', async t => {
 	const folders = await makeFolders(t);
 	await writeFile(join(folders.config, 'summary.md'), 'Summarise {{workspace}} tersely.');

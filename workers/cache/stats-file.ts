@@ -1,10 +1,7 @@
-import {mkdir, open, type FileHandle} from 'node:fs/promises';
-import {dirname} from 'node:path';
 import * as z from 'zod/mini';
 import '../../source/core/zod-english.js';
-import {describeIssues} from '../../source/core/config/describe-issues.js';
 import {writeFileAtomic} from '../../source/core/fs/atomic-write.js';
-import {withLock} from '../../source/core/fs/file-lock.js';
+import {readStateFile, withStateFile} from '../../source/core/fs/state-file.js';
 import {predictions} from './prediction.js';
 
 /** Seed §8: the most recent request records kept… */
@@ -79,34 +76,13 @@ export function emptyStats(): CacheStats {
  * never reset behind the person's back, since the totals live only there.
  */
 export async function readStats(path: string): Promise<CacheStats | undefined> {
-	let handle: FileHandle;
-	try {
-		handle = await open(path, 'r');
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-		throw new Error(`cache stats ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-	}
-
-	let text: string;
-	try {
-		const {size} = await handle.stat();
-		if (size > MAX_STATS_BYTES) throw new Error(`cache stats ${path}: ${size} bytes is over the limit of ${MAX_STATS_BYTES}; move it away to start new statistics`);
-		text = await handle.readFile('utf8');
-	} finally {
-		await handle.close();
-	}
-
-	const corrupt = (why: string) => new Error(`cache stats ${path} is corrupt (${why}); it is never reset automatically: repair it, or move it away to start new statistics`);
-	let json: unknown;
-	try {
-		json = JSON.parse(text);
-	} catch (error) {
-		throw corrupt(`not valid JSON: ${(error as Error).message}`);
-	}
-
-	const parsed = statsSchema.safeParse(json);
-	if (!parsed.success) throw corrupt(describeIssues(parsed.error.issues.slice(0, 1), json));
-	return parsed.data;
+	const read = await readStateFile(path, statsSchema, {
+		label: 'cache stats',
+		maxBytes: MAX_STATS_BYTES,
+		tooBig: 'move it away to start new statistics',
+		corrupt: 'it is never reset automatically: repair it, or move it away to start new statistics',
+	});
+	return read?.data;
 }
 
 /**
@@ -115,8 +91,7 @@ export async function readStats(path: string): Promise<CacheStats | undefined> {
  * and streams to their limits.
  */
 export async function updateStats<T>(path: string, change: (stats: CacheStats) => T): Promise<T> {
-	await mkdir(dirname(path), {recursive: true});
-	return withLock(`${path}.lock`, async () => {
+	return withStateFile(path, async () => {
 		const stats = (await readStats(path)) ?? emptyStats();
 		const result = change(stats);
 		stats.records.splice(0, Math.max(0, stats.records.length - MAX_RECORDS));

@@ -1,12 +1,10 @@
-import {mkdir, open, type FileHandle} from 'node:fs/promises';
-import {dirname, join} from 'node:path';
+import {join} from 'node:path';
 import * as z from 'zod/mini';
 import '../../source/core/zod-english.js';
-import {describeIssues} from '../../source/core/config/describe-issues.js';
 import type {PlatformDirs} from '../../source/core/config/dirs.js';
 import {workspaceStateDir} from '../../source/core/config/workspace-registry.js';
 import {writeFileAtomic} from '../../source/core/fs/atomic-write.js';
-import {withLock} from '../../source/core/fs/file-lock.js';
+import {readStateFile, withStateFile} from '../../source/core/fs/state-file.js';
 import {MAX_FILE_BYTES} from './limits.js';
 
 export interface MemoryEntry {
@@ -32,35 +30,15 @@ export function memoryPath(dirs: PlatformDirs, workspaceId: string): string {
  * reset or overwritten, since the entries live only there.
  */
 export async function readMemory(path: string): Promise<Memory> {
-	let handle: FileHandle;
-	try {
-		handle = await open(path, 'r');
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-		throw new Error(`memory file ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-	}
-
-	let text: string;
-	try {
-		const {size} = await handle.stat();
-		if (size > MAX_FILE_BYTES) throw new Error(`memory file ${path}: ${size} bytes is over the limit of ${MAX_FILE_BYTES}; it was not written by i: repair it or move it away`);
-		text = await handle.readFile('utf8');
-	} finally {
-		await handle.close();
-	}
-
-	const corrupt = (why: string) => new Error(`memory file ${path} is corrupt (${why}); it is never reset or overwritten automatically: repair it, or move it away to start an empty memory`);
-	let json: unknown;
-	try {
-		json = JSON.parse(text);
-	} catch (error) {
-		throw corrupt(`not valid JSON: ${(error as Error).message}`);
-	}
-
-	const parsed = fileSchema.safeParse(json);
-	if (!parsed.success) throw corrupt(describeIssues(parsed.error.issues.slice(0, 1), json));
+	const read = await readStateFile(path, fileSchema, {
+		label: 'memory file',
+		maxBytes: MAX_FILE_BYTES,
+		tooBig: 'it was not written by i: repair it or move it away',
+		corrupt: 'it is never reset or overwritten automatically: repair it, or move it away to start an empty memory',
+	});
+	if (read === undefined) return new Map();
 	// From the parsed JSON itself, where every key is an own property (zod's record would drop `__proto__`).
-	const entries = (json as {entries: Record<string, MemoryEntry>}).entries;
+	const entries = (read.json as {entries: Record<string, MemoryEntry>}).entries;
 	return new Map(Object.entries(entries).map(([key, entry]) => [key, {text: entry.text, updated_at: entry.updated_at}]));
 }
 
@@ -70,8 +48,7 @@ export async function readMemory(path: string): Promise<Memory> {
  * sees a whole file. `change` may throw to leave the file as it was.
  */
 export async function updateMemory<T>(path: string, change: (memory: Memory) => T): Promise<T> {
-	await mkdir(dirname(path), {recursive: true});
-	return withLock(`${path}.lock`, async () => {
+	return withStateFile(path, async () => {
 		const memory = await readMemory(path);
 		const result = change(memory);
 		await writeFileAtomic(path, serialize(memory));

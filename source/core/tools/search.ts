@@ -10,8 +10,8 @@ import {toParameters} from './parameters.js';
 import {outsideWorkspaceAsk, pathArgument, resolvePath, type ResolvedPath} from './paths.js';
 import {ToolInputError, type Tool, type ToolContext, type ToolResult} from './types.js';
 import {describeWalkLimit, walkFiles, type WalkedFile, type WalkResult} from './walk.js';
-import {Worker} from 'node:worker_threads';
-import {scanFiles, type ScanPattern, type ScanResult, type Tally} from './search-scan.js';
+import {scanFiles, type ScanPattern, type Tally} from './search-scan.js';
+import {scanInWorker} from './search-thread.js';
 
 export const DEFAULT_SEARCH_RESULTS = 200;
 export const MAX_SEARCH_RESULTS = 1000;
@@ -120,54 +120,6 @@ async function search(input: SearchInput, regex: RegExp, root: ResolvedPath, isF
 	} finally {
 		second?.stop();
 	}
-}
-
-interface SearchThread {
-	worker: Worker;
-	next: number;
-	waiting: Map<number, {resolve: (result: ScanResult) => void; reject: (error: Error) => void}>;
-}
-
-/** Started by the first big search and kept: a thread's start-up (tens of ms) would eat what it saves. */
-let resident: SearchThread | null = null;
-
-function searchThread(): SearchThread {
-	if (resident) return resident;
-	const worker = new Worker(new URL('search-worker.js', import.meta.url));
-	const thread: SearchThread = {worker, next: 0, waiting: new Map()};
-	const fail = (error: Error) => {
-		if (resident === thread) resident = null;
-		for (const waiter of thread.waiting.values()) waiter.reject(error);
-		thread.waiting.clear();
-	};
-
-	worker.on('message', ({id, result}: {id: number; result: ScanResult}) => {
-		thread.waiting.get(id)?.resolve(result);
-		thread.waiting.delete(id);
-		if (thread.waiting.size === 0) worker.unref();
-	});
-	worker.on('error', fail);
-	worker.on('exit', code => fail(new Error(`the search worker thread ended (${code})`)));
-	// Idle, it must not keep the process alive (a pending scan refs it); after the listeners, which ref it again.
-	worker.unref();
-	resident = thread;
-	return thread;
-}
-
-/** Scans `files` on the search thread. An abort stops the thread (the next big search starts another). */
-function scanInWorker(files: string[], pattern: ScanPattern, maxResults: number, signal: AbortSignal): {result: Promise<ScanResult>; stop: () => void} {
-	const thread = searchThread();
-	const id = thread.next++;
-	const onAbort = () => void thread.worker.terminate();
-	signal.addEventListener('abort', onAbort, {once: true});
-	const result = new Promise<ScanResult>((resolve, reject) => {
-		thread.waiting.set(id, {resolve, reject});
-		thread.worker.ref();
-		thread.worker.postMessage({id, files, pattern, maxResults});
-	}).finally(() => signal.removeEventListener('abort', onAbort));
-	// Never an unhandled rejection when the first half filled the results and nobody waits for this one.
-	result.catch(() => {});
-	return {result, stop: () => signal.removeEventListener('abort', onAbort)};
 }
 
 function formatResult(

@@ -1,0 +1,60 @@
+import {mkdir, open, type FileHandle} from 'node:fs/promises';
+import {dirname} from 'node:path';
+import type * as z from 'zod/mini';
+import {describeIssues} from '../config/describe-issues.js';
+import {withLock} from './file-lock.js';
+
+/** How a state file is named in errors, and what the person can do about one that is too big or broken. */
+export interface StateFileWords {
+	/** `memory file`, `cache stats`. */
+	label: string;
+	maxBytes: number;
+	/** After "N bytes is over the limit of M; ". */
+	tooBig: string;
+	/** After "is corrupt (why); ". */
+	corrupt: string;
+}
+
+/**
+ * A JSON state file a worker keeps in the workspace state folder (memory,
+ * cache statistics): its parsed JSON and `schema`'s reading of it, or
+ * undefined when there is no file yet. A file that is too big, not JSON or
+ * not in the shape is an error naming it; it is never reset behind the
+ * person's back, since what it holds lives only there.
+ */
+export async function readStateFile<T>(path: string, schema: z.ZodMiniType<T>, words: StateFileWords): Promise<{json: unknown; data: T} | undefined> {
+	let handle: FileHandle;
+	try {
+		handle = await open(path, 'r');
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+		throw new Error(`${words.label} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+	}
+
+	let text: string;
+	try {
+		const {size} = await handle.stat();
+		if (size > words.maxBytes) throw new Error(`${words.label} ${path}: ${size} bytes is over the limit of ${words.maxBytes}; ${words.tooBig}`);
+		text = await handle.readFile('utf8');
+	} finally {
+		await handle.close();
+	}
+
+	const corrupt = (why: string) => new Error(`${words.label} ${path} is corrupt (${why}); ${words.corrupt}`);
+	let json: unknown;
+	try {
+		json = JSON.parse(text);
+	} catch (error) {
+		throw corrupt(`not valid JSON: ${(error as Error).message}`);
+	}
+
+	const parsed = schema.safeParse(json);
+	if (!parsed.success) throw corrupt(describeIssues(parsed.error.issues.slice(0, 1), json));
+	return {json, data: parsed.data};
+}
+
+/** Runs a read-change-write of the state file at `path` under `<path>.lock`, its folder made first. */
+export async function withStateFile<T>(path: string, update: () => Promise<T>): Promise<T> {
+	await mkdir(dirname(path), {recursive: true});
+	return withLock(`${path}.lock`, update);
+}

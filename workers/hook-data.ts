@@ -1,0 +1,19 @@
+import * as z from 'zod/mini';
+import '../source/core/zod-english.js';
+import {describeIssues} from '../source/core/config/describe-issues.js';
+import {messageSchema} from '../source/core/agent/session-schema.js';
+import type {Message} from '../source/core/messages.js';
+
+/** A hook's data as `schema` reads it, or an error naming the event and the field: `before_turn data: …`. */
+export function parseHookData<T>(event: string, schema: z.ZodMiniType<T>, data: Record<string, unknown>): T {
+	const parsed = schema.safeParse(data);
+	if (!parsed.success) throw new Error(`${event} data: ${describeIssues(parsed.error.issues, data)}`);
+	return parsed.data;
+}
+
+const messagesSchema = z.looseObject({messages: z.array(messageSchema)});
+
+/** The `messages` of a `before_turn` or `before_compact_commit` hook's data. */
+export function messagesOf(event: string, data: Record<string, unknown>): Message[] {
+	return parseHookData(event, messagesSchema, data).messages as Message[];
+}
