@@ -1,12 +1,10 @@
 import {createHash, randomUUID} from 'node:crypto';
-import {mkdir, open, type FileHandle} from 'node:fs/promises';
 import {join} from 'node:path';
 import * as z from 'zod/mini';
 import '../zod-english.js';
 import {UsageError} from '../errors.js';
 import {writeFileAtomic} from '../fs/atomic-write.js';
-import {withLock} from '../fs/file-lock.js';
-import {describeIssues} from './describe-issues.js';
+import {readStateFile, withStateFile} from '../fs/state-file.js';
 import type {PlatformDirs} from './dirs.js';
 
 /** Seed §3: the registry holds at most 10000 workspaces… */
@@ -57,8 +55,7 @@ export async function workspaceId(workspace: string, dirs: PlatformDirs): Promis
 	const known = (await readRegistry(path)).workspaces[digest];
 	if (known !== undefined) return known;
 
-	await mkdir(dirs.data_dir, {recursive: true});
-	return withLock(`${path}.lock`, async () => {
+	return withStateFile(path, async () => {
 		// Read again under the lock: another process may have added it meanwhile.
 		const registry = await readRegistry(path);
 		const found = registry.workspaces[digest];
@@ -79,37 +76,12 @@ export async function workspaceId(workspace: string, dirs: PlatformDirs): Promis
 }
 
 async function readRegistry(path: string): Promise<Registry> {
-	let handle: FileHandle;
-	try {
-		handle = await open(path, 'r');
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {version: 1, workspaces: {}};
-		throw new UsageError(`workspace registry ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-	}
-
-	let text: string;
-	try {
-		const {size} = await handle.stat();
-		if (size > MAX_REGISTRY_BYTES) {
-			throw new UsageError(`workspace registry ${path}: ${size} bytes is over the limit of ${MAX_REGISTRY_BYTES}; it is not read. Move it away to start a new one (workspaces then get new IDs)`);
-		}
-
-		text = await handle.readFile('utf8');
-	} finally {
-		await handle.close();
-	}
-
-	const corrupt = (why: string) =>
-		new UsageError(`workspace registry ${path} is corrupt (${why}); it is never replaced automatically: repair it, or move it away to start a new one (workspaces then get new IDs)`);
-	let json: unknown;
-	try {
-		json = JSON.parse(text);
-	} catch (error) {
-		throw corrupt(`not valid JSON: ${(error as Error).message}`);
-	}
-
-	const parsed = registrySchema.safeParse(json);
-	if (!parsed.success) throw corrupt(describeIssues(parsed.error.issues.slice(0, 1), json));
-
-	return parsed.data;
+	const read = await readStateFile(path, registrySchema, {
+		label: 'workspace registry',
+		maxBytes: MAX_REGISTRY_BYTES,
+		tooBig: 'it is not read. Move it away to start a new one (workspaces then get new IDs)',
+		corrupt: 'it is never replaced automatically: repair it, or move it away to start a new one (workspaces then get new IDs)',
+		error: UsageError,
+	});
+	return read?.data ?? {version: 1, workspaces: {}};
 }

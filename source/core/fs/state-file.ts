@@ -13,6 +13,8 @@ export interface StateFileWords {
 	tooBig: string;
 	/** After "is corrupt (why); ". */
 	corrupt: string;
+	/** The kind of error thrown (a core file's problem is a usage error, exit 2); plain Error by default. */
+	error?: new (message: string) => Error;
 }
 
 /**
@@ -23,24 +25,25 @@ export interface StateFileWords {
  * person's back, since what it holds lives only there.
  */
 export async function readStateFile<T>(path: string, schema: z.ZodMiniType<T>, words: StateFileWords): Promise<{json: unknown; data: T} | undefined> {
+	const Failure = words.error ?? Error;
 	let handle: FileHandle;
 	try {
 		handle = await open(path, 'r');
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-		throw new Error(`${words.label} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+		throw new Failure(`${words.label} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
 	}
 
 	let text: string;
 	try {
 		const {size} = await handle.stat();
-		if (size > words.maxBytes) throw new Error(`${words.label} ${path}: ${size} bytes is over the limit of ${words.maxBytes}; ${words.tooBig}`);
+		if (size > words.maxBytes) throw new Failure(`${words.label} ${path}: ${size} bytes is over the limit of ${words.maxBytes}; ${words.tooBig}`);
 		text = await handle.readFile('utf8');
 	} finally {
 		await handle.close();
 	}
 
-	const corrupt = (why: string) => new Error(`${words.label} ${path} is corrupt (${why}); ${words.corrupt}`);
+	const corrupt = (why: string) => new Failure(`${words.label} ${path} is corrupt (${why}); ${words.corrupt}`);
 	let json: unknown;
 	try {
 		json = JSON.parse(text);
