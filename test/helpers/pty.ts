@@ -138,7 +138,9 @@ export function spawnInTerminal(file: string, args: string[], options: TerminalO
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			await settled();
-			if (check()) return;
+			// Inside a synchronized update (DEC 2026) the program is between the writes of one frame: a real
+			// terminal shows nothing of it yet, so neither does this one.
+			if (!terminal.modes.synchronizedOutputMode && check()) return;
 			if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; ${describe()}`);
 			await new Promise(resolve => setTimeout(resolve, 25));
 		}
