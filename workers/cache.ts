@@ -2,8 +2,8 @@ import {createHash, randomUUID} from 'node:crypto';
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
 import {cacheConfigSchema, statsPath, type CacheConfig} from './cache/config.js';
-import {predict, tipOf, wireShape} from './cache/prediction.js';
-import {updateStats, type CacheStats} from './cache/stats-file.js';
+import {predict, tipOf, WireShaper} from './cache/prediction.js';
+import {StatsWriter, type CacheStats} from './cache/stats-file.js';
 import {cacheUsage} from './cache/usage.js';
 import {moduleConfigLoader} from './module-config-loader.js';
 import {parseHookData as parse} from './hook-data.js';
@@ -79,6 +79,8 @@ function findRecord(stats: CacheStats, id: string) {
 export async function runWorker(args: string[]): Promise<number> {
 	const options = parseWorkerOptions('cache', args);
 	const config = moduleConfigLoader('cache', cacheConfigSchema, options.config);
+	const shaper = new WireShaper();
+	const stats = new StatsWriter();
 	return serve({
 		name: 'cache',
 		hooks: {
@@ -89,21 +91,24 @@ export async function runWorker(args: string[]): Promise<number> {
 				const path = statsFile(loaded, context, 'before_request');
 				const key = cacheKey(loaded, context.workspace_id!, request.model);
 				const body = prepareBody(loaded, request.body, key);
-				const shape = wireShape(body);
+				const shape = shaper.shape(body);
 				const id = randomUUID();
-				const prediction = await updateStats(path, stats => {
-					const index = stats.streams.findIndex(stream => stream.key === key);
-					const prediction = predict(index === -1 ? undefined : stats.streams[index], shape);
+				const at = new Date().toISOString();
+				// Read from the view: the writes of earlier requests may still be on their way.
+				const view = await stats.view(path);
+				const prediction = predict(view.streams.find(stream => stream.key === key), shape);
+				await stats.change(path, current => {
+					const index = current.streams.findIndex(stream => stream.key === key);
 					// Most recently used last: the least recently used stream is the one evicted.
-					if (index !== -1) stats.streams.splice(index, 1);
-					stats.streams.push({key, ...tipOf(shape)});
-					stats.totals.requests++;
-					stats.totals.prepared++;
-					stats.totals.predictions[prediction]++;
-					stats.records.push({
+					if (index !== -1) current.streams.splice(index, 1);
+					current.streams.push({key, ...tipOf(shape)});
+					current.totals.requests++;
+					current.totals.prepared++;
+					current.totals.predictions[prediction]++;
+					current.records.push({
 						id,
 						stream: key,
-						at: new Date().toISOString(),
+						at,
 						protocol: request.protocol,
 						model: request.model,
 						prediction,
@@ -113,8 +118,8 @@ export async function runWorker(args: string[]): Promise<number> {
 						usage: null,
 						unknown_usage: false,
 					});
-					return prediction;
 				});
+				context.afterAnswer(async () => stats.flush());
 				return {...data, body, request_meta: {...request.request_meta, cache: {id, stream: key, prediction}}};
 			},
 
@@ -124,11 +129,12 @@ export async function runWorker(args: string[]): Promise<number> {
 				const meta = cacheMeta(parse('request_retry', retrySchema, data).request_meta);
 				// Not prepared by this module (it was off then): nothing of ours to count.
 				if (!meta) return data;
-				await updateStats(statsFile(loaded, context, 'request_retry'), stats => {
-					stats.totals.prepared++;
-					const record = findRecord(stats, meta.id);
+				await stats.change(statsFile(loaded, context, 'request_retry'), current => {
+					current.totals.prepared++;
+					const record = findRecord(current, meta.id);
 					if (record) record.prepared++;
 				});
+				context.afterAnswer(async () => stats.flush());
 				return data;
 			},
 
@@ -139,23 +145,24 @@ export async function runWorker(args: string[]): Promise<number> {
 				const meta = cacheMeta(answer.request_meta);
 				if (!meta) return data;
 				const usage = cacheUsage(answer.response.protocol, answer.response.usage);
-				await updateStats(statsFile(loaded, context, 'after_response'), stats => {
-					stats.totals.observed++;
+				await stats.change(statsFile(loaded, context, 'after_response'), current => {
+					current.totals.observed++;
 					if (usage) {
-						stats.totals.input_tokens += usage.input;
-						stats.totals.cache_read_tokens += usage.cache_read;
-						stats.totals.cache_write_tokens += usage.cache_write;
+						current.totals.input_tokens += usage.input;
+						current.totals.cache_read_tokens += usage.cache_read;
+						current.totals.cache_write_tokens += usage.cache_write;
 					} else {
-						stats.totals.unknown_usage++;
+						current.totals.unknown_usage++;
 					}
 
-					const record = findRecord(stats, meta.id);
+					const record = findRecord(current, meta.id);
 					if (record) {
 						record.observed = true;
 						record.usage = usage;
 						record.unknown_usage = usage === null;
 					}
 				});
+				context.afterAnswer(async () => stats.flush());
 				return data;
 			},
 		},

@@ -13,7 +13,22 @@ export function parseHookData<T>(event: string, schema: z.ZodMiniType<T>, data: 
 
 const messagesSchema = z.looseObject({messages: z.array(messageSchema)});
 
-/** The `messages` of a `before_turn` or `before_compact_commit` hook's data. */
+/** Messages already found valid that cannot change since (frozen by prefix reuse): each is checked once per worker. */
+const validMessages = new WeakSet<object>();
+
+/**
+ * The `messages` of a `before_turn` or `before_compact_commit` hook's data,
+ * the very objects given (the schema only checks; nothing is rewritten).
+ */
 export function messagesOf(event: string, data: Record<string, unknown>): Message[] {
-	return parseHookData(event, messagesSchema, data).messages as Message[];
+	const {messages} = data;
+	if (!Array.isArray(messages)) return parseHookData(event, messagesSchema, data).messages as Message[];
+	for (const message of messages) {
+		if (typeof message === 'object' && message !== null && validMessages.has(message)) continue;
+		// A bad one: the whole parse, for the message naming which and why.
+		if (!messageSchema.safeParse(message).success) parseHookData(event, messagesSchema, data);
+		if (typeof message === 'object' && message !== null && Object.isFrozen(message)) validMessages.add(message);
+	}
+
+	return messages as Message[];
 }

@@ -3,6 +3,8 @@ import {validateRequestContext} from '../source/core/config/request-context.js';
 import {errorMessage} from '../source/core/errors.js';
 import {lifecycleEvents, toolEvent, type LifecycleEvent} from '../source/core/hooks/event-names.js';
 import {encodeFrame, FrameDecoder, FrameError} from '../source/core/pool/frames.js';
+import {AfterAnswer} from './after-answer.js';
+import {ReuseReceiver} from './reuse-receiver.js';
 
 /** What a handler knows about the request beyond its data (seed §3). */
 export interface WorkerContext {
@@ -12,6 +14,14 @@ export interface WorkerContext {
 	workspace_id: string | undefined;
 	/** The request's `paths`, else the I_*_DIR folders (defaults under ~/.i). */
 	paths: PlatformDirs;
+	/**
+	 * Runs `task` after the answer, in the background, after the tasks
+	 * added before it and before the worker exits: work the answer does not
+	 * wait for (a statistics write). The next requests are served meanwhile.
+	 * If it fails, the next answer is that error, or the worker exits 1
+	 * naming it at EOF, so a failure is never silent.
+	 */
+	afterAnswer(task: () => Promise<void>): void;
 }
 
 /** Returns the full data (hooks) or the tool's result; throwing answers with an error frame. */
@@ -50,16 +60,29 @@ export async function serve(worker: WorkerDefinition): Promise<number> {
 	console.debug = console.error;
 	const fallbackPaths = resolveDirs();
 	const decoder = new FrameDecoder();
+	const reuse = new ReuseReceiver();
+	const later = new AfterAnswer();
+	const contexts = new ContextCache();
 	try {
-		for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+		await eachChunk(process.stdin, async chunk => {
 			for (const text of decoder.push(chunk)) {
-				const response = await respond(worker, text, fallbackPaths);
+				const response = await respond(worker, text, {fallbackPaths, contexts, reuse, later});
 				await writeFrame(response);
+				later.release();
 			}
-		}
+		});
 	} catch (error) {
+		// What earlier answers left to do is still done: the host may be gone, the statistics are not.
+		await later.settle();
 		if (!(error instanceof FatalFrameError || error instanceof FrameError || error instanceof StdoutError)) throw error;
 		process.stderr.write(`i worker ${worker.name}: ${errorMessage(error)}\n`);
+		return 1;
+	}
+
+	await later.settle();
+	const failed = later.takeFailure();
+	if (failed !== undefined) {
+		process.stderr.write(`i worker ${worker.name}: ${failed}\n`);
 		return 1;
 	}
 
@@ -71,7 +94,31 @@ export async function serve(worker: WorkerDefinition): Promise<number> {
 	return 0;
 }
 
-async function respond(worker: WorkerDefinition, text: string, fallbackPaths: PlatformDirs): Promise<Buffer> {
+interface ServeState {
+	fallbackPaths: PlatformDirs;
+	contexts: ContextCache;
+	reuse: ReuseReceiver;
+	later: AfterAnswer;
+}
+
+/**
+ * The request context, checked once: a host's workspace and folders are
+ * fixed for a worker's life (seed §2), so a frame repeating the last ones
+ * exactly is not checked again (the check resolves real paths on disk).
+ */
+class ContextCache {
+	#last: {key: string; context: ReturnType<typeof validateRequestContext>} | undefined;
+
+	validate(frame: Record<string, unknown>): ReturnType<typeof validateRequestContext> {
+		const key = JSON.stringify([frame.workspace, frame.workspace_id, frame.paths]);
+		if (this.#last?.key === key) return this.#last.context;
+		const context = validateRequestContext(frame);
+		this.#last = {key, context};
+		return context;
+	}
+}
+
+async function respond(worker: WorkerDefinition, text: string, state: ServeState): Promise<Buffer> {
 	let request: unknown;
 	try {
 		request = JSON.parse(text);
@@ -83,27 +130,38 @@ async function respond(worker: WorkerDefinition, text: string, fallbackPaths: Pl
 	const frame = request as Record<string, unknown>;
 	const {id} = frame;
 	if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) throw new FatalFrameError(`a request frame has no unsigned integer "id" (got ${JSON.stringify(id)})`);
-	let data: Record<string, unknown>;
+	let answer: {data: Record<string, unknown>; reuse?: Record<string, number>};
 	try {
-		data = await dispatch(worker, frame, fallbackPaths);
+		// A host that sends `reuse` reads it back (prefix-reuse.ts); the data the handlers see is whole either way.
+		const restored = Object.hasOwn(frame, 'reuse') && isRecord(frame.data) ? state.reuse.restore(frame.data, frame.reuse) : undefined;
+		// An earlier answer's follow-up work failed: this request reports it (and the host stops the worker).
+		const failure = state.later.takeFailure();
+		if (failure !== undefined) throw new Error(failure);
+		const data = await dispatch(worker, frame, state);
+		answer = restored ? restored.answer(data) : {data};
 	} catch (error) {
 		return encodeFrame({id, error: errorMessage(error)});
 	}
 
 	try {
-		return encodeFrame({id, data});
+		return encodeFrame({id, ...answer});
 	} catch (error) {
 		if (!(error instanceof FrameError)) throw error;
 		return encodeFrame({id, error: `the ${worker.name} worker's response is too large: ${error.message}`});
 	}
 }
 
-async function dispatch(worker: WorkerDefinition, frame: Record<string, unknown>, fallbackPaths: PlatformDirs): Promise<Record<string, unknown>> {
+async function dispatch(worker: WorkerDefinition, frame: Record<string, unknown>, state: ServeState): Promise<Record<string, unknown>> {
 	const {event, data} = frame;
 	if (typeof event !== 'string') throw new Error(`field "event" must be a string (got ${JSON.stringify(event)})`);
 	if (!isRecord(data)) throw new Error('field "data" must be an object');
-	const given = validateRequestContext(frame);
-	const context: WorkerContext = {workspace: given.workspace, workspace_id: given.workspace_id, paths: given.paths ?? fallbackPaths};
+	const given = state.contexts.validate(frame);
+	const context: WorkerContext = {
+		workspace: given.workspace,
+		workspace_id: given.workspace_id,
+		paths: given.paths ?? state.fallbackPaths,
+		afterAnswer: task => state.later.add(task),
+	};
 	const handler = pickHandler(worker, event, data);
 	// Hooks return full data: an event this worker does not handle passes through unchanged.
 	if (!handler) return data;
@@ -124,6 +182,29 @@ function pickHandler(worker: WorkerDefinition, event: string, data: Record<strin
 
 	if (!lifecycle.has(event)) throw new Error(`unknown event "${event}" for the ${worker.name} worker`);
 	return worker.hooks?.[event as LifecycleEvent];
+}
+
+/**
+ * Hands `stream`'s chunks to `handle` one at a time, the stream paused
+ * while one is handled; resolves at EOF. Plain 'data' events: the async
+ * iterator of a stream costs a worker that sits idle between calls more
+ * on each wake-up.
+ */
+async function eachChunk(stream: NodeJS.ReadStream, handle: (chunk: Buffer) => Promise<void>): Promise<void> {
+	return new Promise((resolve, reject) => {
+		stream.on('data', (chunk: Buffer) => {
+			stream.pause();
+			handle(chunk).then(
+				() => stream.resume(),
+				(error: unknown) => {
+					stream.destroy();
+					reject(error as Error);
+				},
+			);
+		});
+		stream.once('end', () => resolve());
+		stream.once('error', reject);
+	});
 }
 
 function writeFrame(frame: Buffer): Promise<void> {

@@ -198,3 +198,31 @@ test('a manifest file is at most 1 MiB, JSON, and an object', async t => {
 	const list = manifest('list.json', []);
 	await rejectsWith(load(dirs, [list]), `manifest ${list}: must be a JSON object`);
 });
+
+test('prefix_reuse opts a tool or hook worker into prefix-reuse frames; it must be a boolean, and one worker’s entries must agree', async t => {
+	const {dirs, folder, worker, tool, hook, manifest} = setup(t);
+	const path = manifest('reuse.json', {tools: [tool('counted', {prefix_reuse: true})], hooks: [hook(['before_turn'], {prefix_reuse: true}), hook(['finish'], {exec: ['./worker', 'plain']})]});
+	const {plugins} = await load(dirs, [path]);
+	assert.deepEqual(plugins.tools[0]!.worker, {exec: [worker], cwd: folder, prefixReuse: true});
+	assert.deepEqual(
+		plugins.hooks.map(entry => entry.worker),
+		[
+			{exec: [worker], cwd: folder, prefixReuse: true},
+			{exec: [worker, 'plain'], cwd: folder},
+		],
+	);
+
+	const wrong = manifest('wrong.json', {hooks: [hook(['before_turn'], {prefix_reuse: 'yes'})]});
+	await rejectsWith(load(dirs, [wrong]), `manifest ${wrong}`, 'hooks[0]', /prefix_reuse/);
+	const provider = manifest('provider.json', {provider: {exec: ['./worker'], prefix_reuse: true}});
+	await rejectsWith(load(dirs, [provider]), `manifest ${provider}`, 'provider', /prefix_reuse/);
+
+	// Two manifests naming one worker (argv and cwd), one with the flag and one without.
+	const other = manifest('other.json', {hooks: [hook(['after_save'])]});
+	await rejectsWith(
+		load(dirs, [path, other]),
+		`tool "counted" of ${path} sets "prefix_reuse": true but the after_save hook in ${other} does not`,
+		`both run worker ${JSON.stringify([worker])} in ${folder}`,
+		'every entry for it must agree',
+	);
+});

@@ -78,14 +78,14 @@ test('built modules run this program as `--runtime worker NAME`; unbuilt ones ar
 	const built = profiles.standard.filter(module => officialModules[module].built);
 	const unbuilt = profiles.standard.filter(module => !officialModules[module].built);
 	assert.deepEqual(manifest.hooks, [
-		{events: ['system_prompt'], exec: official('prompts'), module: 'prompts'},
-		{events: ['before_turn', 'before_compact_commit'], exec: official('memory'), module: 'memory'},
-		...(officialModules.skills.built ? [{events: ['before_turn', 'before_compact_commit'], exec: official('skills'), module: 'skills'}] : []),
-		{events: ['context_budget'], exec: official('budget'), module: 'budget'},
-		{events: ['compact_plan', 'before_compact', 'after_compact', 'before_compact_commit'], exec: official('compact'), module: 'compact'},
-		{events: ['before_request', 'request_retry'], exec: official('cache'), module: 'cache'},
-		{events: ['after_response'], exec: official('cache'), module: 'cache'},
-		{events: ['tool_approval'], exec: official('approval'), module: 'approval'},
+		{events: ['system_prompt'], exec: official('prompts'), prefix_reuse: true, module: 'prompts'},
+		{events: ['before_turn', 'before_compact_commit'], exec: official('memory'), prefix_reuse: true, module: 'memory'},
+		...(officialModules.skills.built ? [{events: ['before_turn', 'before_compact_commit'], exec: official('skills'), prefix_reuse: true, module: 'skills'}] : []),
+		{events: ['context_budget'], exec: official('budget'), prefix_reuse: true, module: 'budget'},
+		{events: ['compact_plan', 'before_compact', 'after_compact', 'before_compact_commit'], exec: official('compact'), prefix_reuse: true, module: 'compact'},
+		{events: ['before_request', 'request_retry'], exec: official('cache'), prefix_reuse: true, module: 'cache'},
+		{events: ['after_response'], exec: official('cache'), prefix_reuse: true, module: 'cache'},
+		{events: ['tool_approval'], exec: official('approval'), prefix_reuse: true, module: 'approval'},
 	]);
 	assert.ok((['prompts', 'approval', 'budget', 'compact', 'cache', 'memory'] as const).every(module => built.includes(module)));
 	if (unbuilt.length === 0) assert.deepEqual(warnings, []);
@@ -98,7 +98,7 @@ test('built modules run this program as `--runtime worker NAME`; unbuilt ones ar
 	assert.deepEqual(generateManifest({profile: 'budget', program}).warnings, []);
 	const memory = generateManifest({profile: 'memory', program});
 	assert.deepEqual(memory.warnings, []);
-	assert.deepEqual(memory.manifest.hooks, [{events: ['before_turn', 'before_compact_commit'], exec: official('memory'), module: 'memory'}]);
+	assert.deepEqual(memory.manifest.hooks, [{events: ['before_turn', 'before_compact_commit'], exec: official('memory'), prefix_reuse: true, module: 'memory'}]);
 	assert.deepEqual(
 		memory.manifest.tools.map(tool => [tool.name, tool.exec, tool.module]),
 		['memory_read', 'memory_write', 'memory_delete'].map(name => [name, official('memory'), 'memory']),
@@ -110,8 +110,8 @@ test('the smoke profile runs the smoke worker on both sides of the request', () 
 	const {manifest, warnings} = generateManifest({profile: 'smoke', program});
 	assert.deepEqual(warnings, []);
 	assert.deepEqual(manifest.hooks, [
-		{events: ['before_request'], exec: official('smoke'), module: 'smoke'},
-		{events: ['after_response'], exec: official('smoke'), module: 'smoke'},
+		{events: ['before_request'], exec: official('smoke'), prefix_reuse: true, module: 'smoke'},
+		{events: ['after_response'], exec: official('smoke'), prefix_reuse: true, module: 'smoke'},
 	]);
 });
 

@@ -6,6 +6,7 @@ import {test} from 'node:test';
 import {UsageError} from '../../source/core/errors.js';
 import type {Message} from '../../source/core/messages.js';
 import {openSession, sessionPathForName} from '../../source/core/agent/session-store.js';
+import {isDeepFrozen} from '../../source/core/immutable.js';
 import {stepFor, tempWorkspace} from './helpers.js';
 
 const mib = 1024 * 1024;
@@ -371,4 +372,18 @@ test('sessionPathForName: 1-64 characters of [A-Za-z0-9._-], not starting with a
 			return true;
 		});
 	}
+});
+
+test('the session’s messages are frozen all the way down, as loaded and as appended, and known as such', async t => {
+	const workspace = await tempWorkspace(t);
+	const {path} = await sessionWithSteps(workspace, 2);
+	const session = await openSession({path, workspace});
+	await session.appendStep([{role: 'assistant', content: null, tool_calls: [{id: 'c', type: 'function', function: {name: 'read', arguments: '{}'}}]}]);
+	assert.ok(session.messages.length >= 3);
+	for (const message of session.messages) assert.ok(isDeepFrozen(message) && Object.isFrozen(message));
+	const last = session.messages.at(-1) as {tool_calls: Array<{function: {name: string}}>};
+	assert.throws(() => {
+		last.tool_calls[0]!.function.name = 'write';
+	}, TypeError);
+	await session.close();
 });

@@ -1,5 +1,6 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
+import {setTimeout as delay} from 'node:timers/promises';
 import {runCli} from '../helpers/cli.js';
 import type {Folders, FrameWorker} from './frame-worker.js';
 
@@ -16,6 +17,27 @@ export function statsFile(folders: Folders, workspaceId: string, stats = 'metric
 
 export async function readStatsFile(folders: Folders, workspaceId: string): Promise<Record<string, any>> {
 	return JSON.parse(await readFile(statsFile(folders, workspaceId), 'utf8')) as Record<string, any>;
+}
+
+/**
+ * The stats file once `ready` says it shows what the test expects: the
+ * worker writes after its answers, off their path, so a test that reads
+ * while the worker runs waits for the write (10 s at most).
+ */
+export async function statsWhen(folders: Folders, workspaceId: string, ready: (stats: Record<string, any>) => boolean, stats?: string): Promise<Record<string, any>> {
+	const deadline = Date.now() + 10_000;
+	for (;;) {
+		let read: Record<string, any> | undefined;
+		try {
+			read = JSON.parse(await readFile(statsFile(folders, workspaceId, stats), 'utf8')) as Record<string, any>;
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+		}
+
+		if (read !== undefined && ready(read)) return read;
+		if (Date.now() > deadline) throw new Error(`the stats file never got there; last read: ${JSON.stringify(read)?.slice(0, 300)}`);
+		await delay(10);
+	}
 }
 
 export function chatBody(messages: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {makeFolders, startOfficialWorker} from './frame-worker.js';
-import {beforeRequest, chatBody, hook, readStatsFile, registerWorkspace, roundTrip} from './cache-helpers.js';
+import {beforeRequest, chatBody, hook, readStatsFile, registerWorkspace, roundTrip, statsWhen} from './cache-helpers.js';
 
 test('eight worker processes updating one stats file lose no count', async t => {
 	const folders = await makeFolders(t);
@@ -40,21 +40,22 @@ test('the last 200 records and the 256 most recently used streams are kept, at t
 	const send = async (n: number) => (await hook(worker, id, 'before_request', beforeRequest(body, {model: `model-${n}`}))).request_meta.cache as {prediction: string; stream: string};
 	const first = await send(0);
 	for (let n = 1; n < 200; n++) await send(n);
-	let stats = await readStatsFile(folders, id);
+	const sent = (count: number) => async () => statsWhen(folders, id, stats => stats.totals.requests === count);
+	let stats = await sent(200)();
 	assert.equal(stats.records.length, 200);
 	assert.equal(stats.records[0].model, 'model-0');
 	await send(200);
-	stats = await readStatsFile(folders, id);
+	stats = await sent(201)();
 	assert.equal(stats.records.length, 200, 'one past: the oldest record goes');
 	assert.equal(stats.records[0].model, 'model-1');
 	assert.equal(stats.records.at(-1).model, 'model-200');
 
 	for (let n = 201; n < 256; n++) await send(n);
-	stats = await readStatsFile(folders, id);
+	stats = await sent(256)();
 	assert.equal(stats.streams.length, 256);
 	assert.equal(stats.streams[0].key, first.stream, 'at the limit the first stream is still kept');
 	await send(256);
-	stats = await readStatsFile(folders, id);
+	stats = await sent(257)();
 	assert.equal(stats.streams.length, 256, 'one past: the least recently used stream goes');
 	assert.ok(!stats.streams.some((stream: {key: string}) => stream.key === first.stream));
 	// model-1's stream is still known, model-0's was forgotten.

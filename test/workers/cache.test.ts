@@ -4,7 +4,7 @@ import {writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {test} from 'node:test';
 import {makeFolders, startOfficialWorker} from './frame-worker.js';
-import {beforeRequest, chatBody, hook, readStatsFile, registerWorkspace, statsFile} from './cache-helpers.js';
+import {beforeRequest, chatBody, hook, readStatsFile, registerWorkspace, statsFile, statsWhen} from './cache-helpers.js';
 
 const history = [
 	{role: 'system', content: 'You are i.'},
@@ -122,6 +122,7 @@ test('a stats path that is absolute or climbs out with .. is refused naming the 
 test('a relative stats path lands under the workspace state folder; without a workspace_id the worker says stats cannot be written', async t => {
 	const {folders, id, worker} = await setup(t, {stats: 'deep/er/stats.json'});
 	await hook(worker, id, 'before_request', beforeRequest(chatBody(history)));
+	await statsWhen(folders, id, stats => stats.totals.requests === 1, 'deep/er/stats.json');
 	assert.ok(existsSync(statsFile(folders, id, 'deep/er/stats.json')));
 	const response = await worker.request({id: 7, event: 'before_request', data: beforeRequest(chatBody(history))});
 	assert.match(String(response.error), /no workspace_id, so the cache statistics \("stats": "deep\/er\/stats.json", relative to the workspace state folder\) cannot be written/);
@@ -173,6 +174,8 @@ test('predictions: new, append, reset, compact; a retry counts another prepared 
 test('a corrupt stats file is an error naming it, never silently reset', async t => {
 	const {folders, id, worker} = await setup(t);
 	await hook(worker, id, 'before_request', beforeRequest(chatBody(history)));
+	// Once the worker has written its stats, a person breaks the file: the next request reads it again and says so.
+	await statsWhen(folders, id, stats => stats.totals.requests === 1);
 	const file = statsFile(folders, id);
 	await writeFile(file, '{"version":1,"totals":');
 	const response = await worker.request({id: 5, event: 'before_request', workspace_id: id, data: beforeRequest(chatBody(history))});

@@ -30,13 +30,23 @@ export interface WorkerExit {
 	stderr: string;
 }
 
+/** How to stop each worker a test started: its folders are removed only once they are all gone (a worker may still be writing). */
+const running = new WeakMap<TestContext, Array<() => Promise<void>>>();
+
 /** Starts `argv` (a program and its arguments) and decodes its stdout strictly as frames: anything else fails the test. */
 export function startWorker(t: TestContext, argv: string[], options: {env?: NodeJS.ProcessEnv; cwd?: string} = {}): FrameWorker {
 	const [program, ...args] = argv;
 	const child = spawn(program!, args, {cwd: options.cwd, env: options.env ?? {PATH: process.env.PATH}, stdio: ['pipe', 'pipe', 'pipe']});
-	t.after(() => {
+	const stopped = new Promise<void>(resolve => child.once('close', () => resolve()));
+	const stop = async () => {
 		if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-	});
+		await stopped;
+	};
+
+	let stops = running.get(t);
+	if (!stops) running.set(t, (stops = []));
+	stops.push(stop);
+	t.after(stop);
 	const decoder = new FrameDecoder();
 	const frames: Frame[] = [];
 	const queue: Frame[] = [];
@@ -110,7 +120,10 @@ export interface Folders {
 /** A temp root with a workspace and the four platform folders, removed after the test. */
 export async function makeFolders(t: TestContext): Promise<Folders> {
 	const root = await realpath(await mkdtemp(join(tmpdir(), 'i-workers-')));
-	t.after(() => rm(root, {recursive: true, force: true}));
+	t.after(async () => {
+		await Promise.all((running.get(t) ?? []).map(async stop => stop()));
+		await rm(root, {recursive: true, force: true, maxRetries: 5});
+	});
 	const [workspace, config, data, cache, runtime] = ['workspace', 'config', 'data', 'cache', 'runtime'].map(name => join(root, name)) as [string, string, string, string, string];
 	await Promise.all([workspace, config].map(async dir => mkdir(dir)));
 	return {

@@ -18,20 +18,61 @@ export interface WireShape {
 	summary: boolean;
 }
 
-export function wireShape(body: Record<string, unknown>): WireShape {
-	const items = Array.isArray(body.messages) ? body.messages : Array.isArray(body.input) ? body.input : [];
-	const elements: unknown[] = [body.tools ?? null, body.system ?? body.instructions ?? null, ...items];
-	const chain: string[] = [];
-	let previous = '';
-	let summary = false;
-	for (const element of elements) {
-		const text = JSON.stringify(element) ?? 'null';
-		if (text.includes(SUMMARY_PREFIX)) summary = true;
-		previous = createHash('sha256').update(previous).update('\n').update(text).digest('hex');
-		chain.push(previous);
-	}
+/**
+ * Wire shapes, one request after another: an element that is the very
+ * frozen object at the same place in the previous request (prefix-reuse
+ * frames hand the worker the same frozen messages again) keeps its digest,
+ * as long as everything before it did; the rest is hashed.
+ */
+export class WireShaper {
+	#last: {head: string[]; elements: unknown[]; chain: string[]; summaries: boolean[]} = {head: [], elements: [], chain: [], summaries: []};
 
-	return {chain, summary};
+	shape(body: Record<string, unknown>): WireShape {
+		const items = Array.isArray(body.messages) ? body.messages : Array.isArray(body.input) ? body.input : [];
+		// The tools and the system prompt are small and rebuilt with every request: compared by text.
+		const head = [JSON.stringify(body.tools ?? null) ?? 'null', JSON.stringify(body.system ?? body.instructions ?? null) ?? 'null'];
+		const last = this.#last;
+		const chain: string[] = [];
+		const summaries: boolean[] = [];
+		let previous = '';
+		let same = true;
+		const add = (text: string) => {
+			summaries.push(text.includes(SUMMARY_PREFIX));
+			previous = createHash('sha256').update(previous).update('\n').update(text).digest('hex');
+			chain.push(previous);
+		};
+
+		for (const [index, text] of head.entries()) {
+			same &&= text === last.head[index];
+			if (same) {
+				previous = last.chain[index]!;
+				chain.push(previous);
+				summaries.push(last.summaries[index]!);
+			} else {
+				add(text);
+			}
+		}
+
+		for (const [index, element] of items.entries()) {
+			const at = index + head.length;
+			// Frozen here means deeply frozen (only prefix reuse freezes), so the same object is the same text.
+			same &&= element === last.elements[index] && typeof element === 'object' && element !== null && Object.isFrozen(element);
+			if (same) {
+				previous = last.chain[at]!;
+				chain.push(previous);
+				summaries.push(last.summaries[at]!);
+			} else {
+				add(JSON.stringify(element) ?? 'null');
+			}
+		}
+
+		this.#last = {head, elements: items, chain, summaries};
+		return {chain, summary: summaries.includes(true)};
+	}
+}
+
+export function wireShape(body: Record<string, unknown>): WireShape {
+	return new WireShaper().shape(body);
 }
 
 /** What a stream's last request looked like: its element count and the digest of all its elements. */

@@ -8,6 +8,7 @@ import type {Message} from '../messages.js';
 import {checkStep, loadSessionFile, maxSessionBytes, sessionHeaderLine, type LoadedSession} from './session-file.js';
 import {acquireSessionLock, type SessionLock} from './session-lock.js';
 import {sessionFormatVersion, type SessionHeader} from './session-schema.js';
+import {freezeDeep} from '../immutable.js';
 
 /**
  * Sessions on disk, as JSON Lines: a header line
@@ -151,6 +152,7 @@ class FileSession implements Session {
 		this.workspace = init.header.workspace;
 		this.created = init.created;
 		this.messages = init.messages;
+		for (const message of this.messages) freezeDeep(message);
 		this.dropped = init.dropped;
 		this.#handle = init.handle;
 		this.#lock = init.lock;
@@ -213,7 +215,8 @@ class FileSession implements Session {
 		this.#steps = n;
 		// In place: callers hold this array.
 		if (step.replacesHistory) this.messages.length = 0;
-		this.messages.push(...step.messages);
+		// Frozen: parsed from the line, they are the session's alone, and stay as saved.
+		for (const message of step.messages) this.messages.push(freezeDeep(message));
 	}
 
 	async #rollBack(): Promise<void> {

@@ -1,4 +1,5 @@
 import {randomUUID} from 'node:crypto';
+import type {BigIntStats} from 'node:fs';
 import {link, open, rename, rm, type FileHandle} from 'node:fs/promises';
 import {basename, dirname, join} from 'node:path';
 
@@ -12,20 +13,25 @@ const unsupportedDirectorySync = new Set(['EISDIR', 'EPERM', 'EACCES', 'EINVAL',
  * rename, then fsync of the folder so the rename itself survives a power loss.
  * With `exclusive`, an existing `path` is never replaced: the temp file is
  * hard-linked into place, which fails with EEXIST if anything is there.
+ * Resolves with the written file's stats, taken before it was moved into
+ * place: another writer's file never passes for this one.
  */
 export async function writeFileAtomic(
 	path: string,
 	data: string | Uint8Array | AsyncIterable<Uint8Array>,
 	options: {mode?: number; exclusive?: boolean} = {},
-): Promise<void> {
+): Promise<BigIntStats> {
 	const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomUUID()}.tmp`);
 	let handle: FileHandle | undefined;
+	let written: BigIntStats;
 	try {
 		handle = await open(temp, 'wx', options.mode ?? 0o666);
 		if (typeof data === 'string' || data instanceof Uint8Array) await handle.writeFile(data);
 		// In chunks, so a large copy never has to be held in memory whole.
 		else for await (const chunk of data) await writeAll(handle, chunk);
 		await handle.sync();
+		// What was written, as the file will stat once in place (a rename keeps the inode and its times).
+		written = await handle.stat({bigint: true});
 		await handle.close();
 		handle = undefined;
 		if (options.exclusive) {
@@ -40,6 +46,7 @@ export async function writeFileAtomic(
 		throw error;
 	}
 	await syncDirectory(dirname(path));
+	return written;
 }
 
 async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {

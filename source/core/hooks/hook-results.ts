@@ -42,6 +42,12 @@ const messagesSchema = z.looseObject({messages: z.array(messageSchema)});
  * prompt and history prefix are never rewritten).
  */
 export function readBeforeTurn(data: Record<string, unknown>, given: readonly Message[]): Message[] {
+	// A worker on prefix-reuse frames hands back the very messages it was given: only what it appended needs reading.
+	const returned = data.messages;
+	if (Array.isArray(returned) && returned.length >= given.length && given.every((message, index) => returned[index] === message)) {
+		return read('before_turn', messagesSchema, {messages: returned.slice(given.length)}).messages as Message[];
+	}
+
 	const {messages} = read('before_turn', messagesSchema, data);
 	// Compared as values: a hook in another language may well write object keys in another order.
 	if (messages.length < given.length || given.some((message, index) => !isDeepStrictEqual(message, messages[index]))) {

@@ -5,9 +5,11 @@ import {profileModules, type ProfileName} from './profiles.js';
 import type {WorkerBinding} from './resolve-worker.js';
 
 /** A manifest as JSON, the form `i --runtime manifest` prints and manifest files hold. */
+type Entry = WorkerBinding & {module: ModuleName; prefix_reuse?: true};
+
 export interface GeneratedManifest {
-	tools: Array<{name: string; description: string; parameters: Record<string, unknown>} & WorkerBinding & {module: ModuleName}>;
-	hooks: Array<{events: LifecycleEvent[]} & WorkerBinding & {module: ModuleName}>;
+	tools: Array<{name: string; description: string; parameters: Record<string, unknown>} & Entry>;
+	hooks: Array<{events: LifecycleEvent[]} & Entry>;
 	provider?: WorkerBinding;
 }
 
@@ -31,7 +33,9 @@ export function generateManifest(options: GenerateOptions): {manifest: Generated
 	const selected = profileModules(options.profile, options.disabled);
 	const bound = (module: ModuleName): boolean => bindings[module] !== undefined;
 	const included = (module: ModuleName): boolean => selected.includes(module) && (officialModules[module].built || bound(module));
-	const worker = (module: ModuleName): WorkerBinding => bindings[module] ?? {exec: [...options.program, '--runtime', 'worker', module]};
+	// Official workers read prefix-reuse frames; a bound worker gets plain seed §2 frames unless its own manifest says otherwise.
+	const worker = (module: ModuleName): WorkerBinding & {prefix_reuse?: true} =>
+		bindings[module] ?? {exec: [...options.program, '--runtime', 'worker', module], prefix_reuse: true};
 
 	const warnings: string[] = [];
 	const missing = selected.filter(module => !included(module));

@@ -59,5 +59,31 @@ export async function loadPlugins(
 
 	const explicit = loaded.config.provider;
 	if (explicit) plugins.provider = resolveWorker(explicit, configFolder, `config ${loaded.path}: "provider"`);
+	checkPrefixReuse(plugins);
 	return {plugins, warnings};
+}
+
+/**
+ * One (exec, cwd) is one resident process (seed §2), so its entries must
+ * agree on whether it reads prefix-reuse frames: a worker cannot speak both.
+ */
+function checkPrefixReuse(plugins: LoadedPlugins): void {
+	const seen = new Map<string, {reuse: boolean; where: string}>();
+	const entries = [
+		...plugins.tools.map(tool => ({worker: tool.worker, where: `tool "${tool.name}" of ${tool.manifest}`})),
+		...plugins.hooks.map(hook => ({worker: hook.worker, where: `the ${hook.events.join(', ')} hook${hook.module ? ` of module "${hook.module}"` : ''} in ${hook.manifest}`})),
+	];
+	for (const {worker, where} of entries) {
+		const key = JSON.stringify([worker.exec, worker.cwd]);
+		const reuse = worker.prefixReuse === true;
+		const earlier = seen.get(key);
+		if (earlier === undefined) {
+			seen.set(key, {reuse, where});
+		} else if (earlier.reuse !== reuse) {
+			const [on, off] = reuse ? [where, earlier.where] : [earlier.where, where];
+			throw new UsageError(
+				`${on} sets "prefix_reuse": true but ${off} does not, and both run worker ${JSON.stringify(worker.exec)} in ${worker.cwd}; one worker process reads one kind of frame, so every entry for it must agree`,
+			);
+		}
+	}
 }

@@ -18,6 +18,9 @@ const workerFields = {
 	module: z.optional(z.string().check(z.minLength(1))),
 };
 
+/** Tool and hook entries may opt their worker into prefix-reuse frames (source/core/pool/prefix-reuse.ts). */
+const entryFields = {...workerFields, prefix_reuse: z.optional(z.boolean())};
+
 const manifestSchema = z.strictObject({
 	tools: z._default(
 		z.array(
@@ -25,12 +28,12 @@ const manifestSchema = z.strictObject({
 				name: z.string(),
 				description: z.string(),
 				parameters: z.record(z.string(), z.unknown()),
-				...workerFields,
+				...entryFields,
 			}),
 		),
 		[],
 	),
-	hooks: z._default(z.array(z.strictObject({events: z.array(z.string()).check(z.minLength(1)), ...workerFields})), []),
+	hooks: z._default(z.array(z.strictObject({events: z.array(z.string()).check(z.minLength(1)), ...entryFields})), []),
 	provider: z.optional(z.strictObject(workerFields)),
 });
 
@@ -81,7 +84,7 @@ export async function parseManifest(json: unknown, options: ParseManifestOptions
 			name: entry.name,
 			description: entry.description,
 			parameters: entry.parameters,
-			worker: resolveWorker(entry, options.baseDir, where),
+			worker: entryWorker(entry, options.baseDir, where),
 			...(entry.module === undefined ? {} : {module: entry.module}),
 			manifest: options.file,
 		});
@@ -93,7 +96,7 @@ export async function parseManifest(json: unknown, options: ParseManifestOptions
 		checkEvents(entry.events, where);
 		return {
 			events: entry.events,
-			worker: resolveWorker(entry, options.baseDir, where),
+			worker: entryWorker(entry, options.baseDir, where),
 			...(entry.module === undefined ? {} : {module: entry.module}),
 			manifest: options.file,
 		};
@@ -101,6 +104,11 @@ export async function parseManifest(json: unknown, options: ParseManifestOptions
 
 	const provider: WorkerSpec | null = manifest.provider ? resolveWorker(manifest.provider, options.baseDir, `${label}: provider`) : null;
 	return {tools, hooks, provider};
+}
+
+function entryWorker(entry: {exec: string[]; cwd?: string | undefined; prefix_reuse?: boolean | undefined}, baseDir: string, where: string): WorkerSpec {
+	const spec = resolveWorker(entry, baseDir, where);
+	return entry.prefix_reuse === true ? {...spec, prefixReuse: true} : spec;
 }
 
 function checkToolName(name: string, where: string, declared: Map<string, string>): void {

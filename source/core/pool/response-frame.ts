@@ -1,7 +1,7 @@
 import {FrameError} from './frames.js';
 
 /** What a worker may answer (seed §2): `{"id":N,"data":{…}}` or `{"id":N,"error":"…"}`. */
-export type Response = {data: Record<string, unknown>} | {error: string};
+export type Response = {data: Record<string, unknown>; reuse?: unknown} | {error: string};
 
 /** How much of an offending line a message quotes. */
 const QUOTED_CHARACTERS = 80;
@@ -37,7 +37,8 @@ export function readResponse(text: string, id: number | undefined): Response {
 	if (!hasData) throw new FrameError('answered with neither "data" nor "error"');
 	const data = frame['data'];
 	if (!isObject(data)) throw new FrameError(`answered with "data" that is not a JSON object: ${show(data)}`);
-	return {data};
+	// `reuse` is read only from workers that opted into prefix reuse; for any other it is an unknown field.
+	return Object.hasOwn(frame, 'reuse') ? {data, reuse: frame['reuse']} : {data};
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

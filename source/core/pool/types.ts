@@ -8,6 +8,12 @@ import type {PlatformDirs} from '../config/dirs.js';
 export interface WorkerSpec {
 	exec: string[];
 	cwd: string;
+	/**
+	 * The worker reads and writes prefix-reuse frames (prefix-reuse.ts): its
+	 * manifest entries say `"prefix_reuse": true`. Every entry of one
+	 * (exec, cwd) must agree.
+	 */
+	prefixReuse?: boolean;
 }
 
 /**

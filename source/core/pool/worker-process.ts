@@ -1,6 +1,8 @@
 import {spawn, spawnSync, type ChildProcessWithoutNullStreams} from 'node:child_process';
 import {encodeFrame, FrameDecoder, type FrameError} from './frames.js';
+import {arrayAt, readReuse, restoreArrays} from './prefix-reuse.js';
 import {readResponse, type Response} from './response-frame.js';
+import {ReuseSender} from './reuse-sender.js';
 import {StderrTail} from './stderr-tail.js';
 import {WorkerError, type RequestContext, type WorkerFailureKind, type WorkerSpec} from './types.js';
 
@@ -10,6 +12,8 @@ import {WorkerError, type RequestContext, type WorkerFailureKind, type WorkerSpe
  * group can hold them open.
  */
 const END_DRAIN_MS = 500;
+/** How long closing gives an idle worker, after EOF, to exit by itself before its group is killed. */
+const CLOSE_GRACE_MS = 500;
 /** How long closing waits for a killed worker to be reaped (SIGKILL cannot be caught). */
 const REAP_WAIT_MS = 2000;
 
@@ -57,6 +61,8 @@ export class WorkerProcess {
 	readonly #stderr: StderrTail;
 	readonly #queue: Call[] = [];
 	readonly #reaped: Promise<void>;
+	/** Prefix reuse, when the worker's manifest entries opt in. */
+	readonly #reuse: ReuseSender | undefined;
 	#current: Call | undefined;
 	#nextId = 1;
 	#ended = false;
@@ -70,6 +76,7 @@ export class WorkerProcess {
 		this.#options = options;
 		this.#name = describeWorker(options.spec);
 		this.#stderr = new StderrTail(options.ioLimitBytes);
+		this.#reuse = options.spec.prefixReuse === true ? new ReuseSender() : undefined;
 		const [program, ...args] = options.spec.exec;
 		let child: ChildProcessWithoutNullStreams | undefined;
 		try {
@@ -127,10 +134,23 @@ export class WorkerProcess {
 		});
 	}
 
-	/** Ends the worker (pending calls fail, kind 'exit') and waits, briefly, until it is reaped. */
+	/**
+	 * Ends the worker (pending calls fail, kind 'exit') and waits, briefly,
+	 * until it is reaped. An idle worker first gets EOF and a moment to finish
+	 * what its last answer left to do (a statistics write) and exit by itself;
+	 * a busy one, or one that lingers, has its group killed.
+	 */
 	async close(reason: string): Promise<void> {
-		this.#fail('exit', reason);
 		const child = this.#child;
+		if (child?.pid !== undefined && !this.#ended && this.#exit === undefined && this.#current === undefined && this.#queue.length === 0) {
+			this.#hold(true);
+			child.stdin.end();
+			let timer: NodeJS.Timeout | undefined;
+			await Promise.race([this.#reaped, new Promise(resolve => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
+			clearTimeout(timer);
+		}
+
+		this.#fail('exit', reason);
 		if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
 		let timer: NodeJS.Timeout | undefined;
 		await Promise.race([this.#reaped, new Promise(resolve => (timer = setTimeout(resolve, REAP_WAIT_MS)))]);
@@ -188,15 +208,16 @@ export class WorkerProcess {
 		const {context} = this.#options;
 		const {config_dir, data_dir, cache_dir, runtime_dir} = context.paths;
 		let frame: Buffer;
+		let commit: (() => void) | undefined;
 		try {
-			frame = encodeFrame({
-				id: call.id,
-				event: call.event,
-				workspace: context.workspace,
-				workspace_id: context.workspace_id,
-				paths: {config_dir, data_dir, cache_dir, runtime_dir},
-				data: call.data,
-			});
+			const header = {id: call.id, event: call.event, workspace: context.workspace, workspace_id: context.workspace_id, paths: {config_dir, data_dir, cache_dir, runtime_dir}};
+			if (this.#reuse) {
+				const prepared = this.#reuse.prepare(call.data);
+				commit = prepared.commit;
+				frame = encodeFrame({...header, data: prepared.data, reuse: prepared.reuse});
+			} else {
+				frame = encodeFrame({...header, data: call.data});
+			}
 		} catch (error) {
 			// Nothing was written: the worker and its stream are untouched, so it stays.
 			clearTimeout(call.timer);
@@ -207,6 +228,7 @@ export class WorkerProcess {
 		}
 
 		this.#nextId++;
+		commit?.();
 		// A failed start (an invalid argv) fails this call from its microtask.
 		const stdin = this.#child?.stdin;
 		if (stdin === undefined) return;
@@ -243,6 +265,15 @@ export class WorkerProcess {
 			}
 
 			// readResponse threw if no call was pending.
+			if (this.#reuse && response.reuse !== undefined) {
+				try {
+					restoreArrays(response.data, readReuse(response.reuse), pointer => arrayAt(call!.data, pointer));
+				} catch (error) {
+					this.#fail('protocol', `the worker broke the protocol: its answer's ${(error as FrameError).message}`);
+					return;
+				}
+			}
+
 			clearTimeout(call!.timer);
 			this.#current = undefined;
 			call!.resolve(response.data);

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import {mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {test, type TestContext} from 'node:test';
+import {StatsWriter, updateStats, type CacheStats} from '../../workers/cache/stats-file.js';
+
+async function statsPath(t: TestContext): Promise<string> {
+	const root = await mkdtemp(join(tmpdir(), 'i-stats-'));
+	t.after(() => rm(root, {recursive: true, force: true}));
+	return join(root, 'metrics', 'cache-stats.json');
+}
+
+async function onDisk(path: string): Promise<CacheStats> {
+	return JSON.parse(await readFile(path, 'utf8')) as CacheStats;
+}
+
+const count = (stats: CacheStats) => {
+	stats.totals.requests++;
+};
+
+test('changes show in the view at once and reach the file at the flush, several in one write', async t => {
+	const path = await statsPath(t);
+	const writer = new StatsWriter();
+	await writer.change(path, count);
+	await writer.change(path, count);
+	assert.equal((await writer.view(path)).totals.requests, 2);
+	await assert.rejects(readFile(path), {code: 'ENOENT'}, 'nothing is written before the flush');
+	await writer.flush();
+	assert.equal((await onDisk(path)).totals.requests, 2);
+	// Changes queued while a write is on its way go in the next one; a flush resolves once all are written.
+	await writer.change(path, count);
+	const flushing = writer.flush();
+	await writer.change(path, count);
+	await Promise.all([flushing, writer.flush()]);
+	assert.equal((await onDisk(path)).totals.requests, 4);
+	assert.equal((await writer.view(path)).totals.requests, 4);
+});
+
+test('another process’s update is kept, and the view reads the file again once nothing of ours is queued', async t => {
+	const path = await statsPath(t);
+	const writer = new StatsWriter();
+	await writer.change(path, count);
+	await writer.flush();
+	await updateStats(path, stats => {
+		stats.totals.observed = 7;
+	});
+	assert.equal((await writer.view(path)).totals.observed, 7);
+	await writer.change(path, count);
+	await writer.flush();
+	const stats = await onDisk(path);
+	assert.equal(stats.totals.requests, 2);
+	assert.equal(stats.totals.observed, 7);
+});
+
+test('a file broken between requests is an error of the next view; a failed write keeps its changes for the next flush', async t => {
+	const path = await statsPath(t);
+	const writer = new StatsWriter();
+	await writer.change(path, count);
+	await writer.flush();
+	await writeFile(path, '{"version":1');
+	await assert.rejects(writer.view(path), /cache stats .* is corrupt \(not valid JSON/);
+
+	const other = new StatsWriter();
+	const blocked = await statsPath(t);
+	await mkdir(join(blocked, '..', '..'), {recursive: true});
+	// The stats folder's place is taken by a file: the write cannot happen.
+	await writeFile(join(blocked, '..'), 'not a folder');
+	await assert.rejects(other.view(blocked), /cannot read it \(ENOTDIR\)/);
+	await rm(join(blocked, '..'));
+	await other.change(blocked, count);
+	await writeFile(join(blocked, '..'), 'not a folder');
+	await assert.rejects(other.flush(), /^Error: cache stats .*cache-stats\.json: cannot write them \(E(EXIST|NOTDIR).*\); the changes are kept for the next write$/);
+	await rm(join(blocked, '..'));
+	await other.change(blocked, count);
+	await other.flush();
+	assert.equal((await onDisk(blocked)).totals.requests, 2, 'the failed change was written with the next');
+});
