@@ -1,5 +1,4 @@
-import type {BigIntStats} from 'node:fs';
-import {stat} from 'node:fs/promises';
+import {statSync, type BigIntStats} from 'node:fs';
 import * as z from 'zod/mini';
 import {errorMessage} from '../../source/core/errors.js';
 import '../../source/core/zod-english.js';
@@ -101,10 +100,10 @@ function identityFrom(info: BigIntStats): string {
 	return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}`;
 }
 
-/** The identity of the file now at `path`; undefined when there is none. */
-async function identityOf(path: string): Promise<string | undefined> {
+/** The identity of the file now at `path`; undefined when there is none. Synchronous: one stat, asked before every prediction. */
+function identityOf(path: string): string | undefined {
 	try {
-		return identityFrom(await stat(path, {bigint: true}));
+		return identityFrom(statSync(path, {bigint: true}));
 	} catch {
 		return undefined;
 	}
@@ -114,7 +113,7 @@ async function identityOf(path: string): Promise<string | undefined> {
 async function currentStats(path: string): Promise<CacheStats> {
 	const last = lastWritten;
 	lastWritten = undefined;
-	if (last?.path === path && last.identity === (await identityOf(path))) return last.stats;
+	if (last?.path === path && last.identity === identityOf(path)) return last.stats;
 	return (await readStats(path)) ?? emptyStats();
 }
 
@@ -164,7 +163,7 @@ export class StatsWriter {
 	async view(path: string): Promise<CacheStats> {
 		let view = this.#views.get(path);
 		if (view !== undefined && (this.#queued.has(path) || this.#writing !== undefined)) return view.stats;
-		const identity = await identityOf(path);
+		const identity = identityOf(path);
 		if (view === undefined || view.identity !== identity) {
 			view = {stats: (await readStats(path)) ?? emptyStats(), identity};
 			this.#views.set(path, view);

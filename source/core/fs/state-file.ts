@@ -1,4 +1,5 @@
-import {mkdir, open, type FileHandle} from 'node:fs/promises';
+import {closeSync, fstatSync, openSync, readFileSync} from 'node:fs';
+import {mkdir} from 'node:fs/promises';
 import {dirname} from 'node:path';
 import type * as z from 'zod/mini';
 import {describeIssues} from '../config/describe-issues.js';
@@ -26,9 +27,11 @@ export interface StateFileWords {
  */
 export async function readStateFile<T>(path: string, schema: z.ZodMiniType<T>, words: StateFileWords): Promise<{json: unknown; data: T} | undefined> {
 	const Failure = words.error ?? Error;
-	let handle: FileHandle;
+	// Synchronous inside: a state file is small (capped), read on every turn by a worker that serves one request
+	// at a time, and three calls through the thread pool cost more than the reading.
+	let fd: number;
 	try {
-		handle = await open(path, 'r');
+		fd = openSync(path, 'r');
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
 		throw new Failure(`${words.label} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
@@ -36,11 +39,11 @@ export async function readStateFile<T>(path: string, schema: z.ZodMiniType<T>, w
 
 	let text: string;
 	try {
-		const {size} = await handle.stat();
+		const {size} = fstatSync(fd);
 		if (size > words.maxBytes) throw new Failure(`${words.label} ${path}: ${size} bytes is over the limit of ${words.maxBytes}; ${words.tooBig}`);
-		text = await handle.readFile('utf8');
+		text = readFileSync(fd, 'utf8');
 	} finally {
-		await handle.close();
+		closeSync(fd);
 	}
 
 	const corrupt = (why: string) => new Failure(`${words.label} ${path} is corrupt (${why}); ${words.corrupt}`);
