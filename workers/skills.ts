@@ -71,7 +71,7 @@ export async function runWorker(args: string[]): Promise<number> {
 			async skill_read(data, context) {
 				const {name, path: relative} = argumentsOf('skill_read', readArguments, data);
 				const skill = await find(context, name);
-				const file = await resolveInSkill(skill.folder, relative);
+				const file = resolveInSkill(skill.folder, relative);
 				return {output: await readSkillText(file, `${JSON.stringify(relative)} of skill "${name}"`)};
 			},
 		},

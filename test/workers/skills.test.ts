@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {mkdir, symlink, writeFile} from 'node:fs/promises';
+import {mkdir, symlink, utimes, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {test, type TestContext} from 'node:test';
 import {SUMMARY_MARKER} from '../../source/core/agent/compaction.js';
@@ -95,6 +95,35 @@ test('skills: the default roots are searched and only names, descriptions and so
 	assert.match(await run.error('tool', {name: 'skill_load', arguments: {}}), /^skill_load arguments: missing field "name"/);
 	const exit = await run.worker.close();
 	assert.equal(exit.code, 0, exit.stderr);
+});
+
+test('skills: a SKILL.md is read again whenever it changed, also when it was remembered from an earlier turn', async t => {
+	const run = await start(t);
+	const root = join(run.folders.workspace, '.agents/skills');
+	const file = await simpleSkill(root, 'pdf', 'First words.');
+	// Settled files (untouched for a while) are remembered between turns.
+	const old = new Date(Date.now() - 60_000);
+	await utimes(file, old, old);
+	assert.equal((await run.index()).pdf, 'First words.\nsource: .agents/skills/pdf/SKILL.md');
+	assert.equal((await run.index()).pdf, 'First words.\nsource: .agents/skills/pdf/SKILL.md');
+	// Another size, the same old time: read again.
+	await simpleSkill(root, 'pdf', 'Second, longer words.');
+	await utimes(file, old, old);
+	assert.equal((await run.index()).pdf, 'Second, longer words.\nsource: .agents/skills/pdf/SKILL.md');
+	// The same size, another time: read again.
+	await simpleSkill(root, 'pdf', 'Second, longer WORDS.');
+	const older = new Date(Date.now() - 120_000);
+	await utimes(file, older, older);
+	assert.equal((await run.index()).pdf, 'Second, longer WORDS.\nsource: .agents/skills/pdf/SKILL.md');
+	// Broken now: the error, not the remembered skill.
+	await writeFile(file, '---\nname: pdf\n---\n');
+	await utimes(file, old, old);
+	assert.match(await turnError(run), /description/);
+	// A recent change is never remembered, so an edit within the clock's granularity is still seen.
+	await simpleSkill(root, 'pdf', 'Fresh.');
+	assert.equal((await run.index()).pdf, 'Fresh.\nsource: .agents/skills/pdf/SKILL.md');
+	await simpleSkill(root, 'pdf', 'FRESH.');
+	assert.equal((await run.index()).pdf, 'FRESH.\nsource: .agents/skills/pdf/SKILL.md');
 });
 
 test('skills: an external root is searched only when skills.json names it, relative to that file, not to the cwd', async t => {

@@ -1,5 +1,4 @@
-import {realpathSync, statSync} from 'node:fs';
-import {opendir, realpath, stat} from 'node:fs/promises';
+import {opendirSync, realpathSync, statSync} from 'node:fs';
 import path from 'node:path';
 import {FrontMatterError, parseSkillFile} from './front-matter.js';
 import {MAX_ROOT_ENTRIES, MAX_SKILLS_PER_ROOT, SKILL_FILE} from './limits.js';
@@ -61,8 +60,9 @@ export async function discoverSkills(roots: readonly SkillRoot[]): Promise<Skill
 
 /**
  * The root's real path, or null for a default root that is not there.
- * Synchronous: two metadata calls, on every turn, in a worker that serves
- * one request at a time, are quicker without a trip through the thread pool.
+ * Discovery runs on every turn: its metadata calls are synchronous (quicker
+ * without a trip through the thread pool, in a worker that serves one
+ * request at a time), and a SKILL.md is read again only when it changed.
  */
 function realRoot(root: SkillRoot): string | null {
 	let real: string;
@@ -79,10 +79,10 @@ function realRoot(root: SkillRoot): string | null {
 }
 
 async function rootSkills(root: SkillRoot, real: string): Promise<Skill[]> {
-	const names = await entryNames(root, real);
+	const names = entryNames(root, real);
 	const found: Array<{dir: string; folder: string}> = [];
 	for (const dir of names) {
-		const folder = await skillFolder(path.join(real, dir));
+		const folder = skillFolder(path.join(real, dir));
 		if (folder !== null) found.push({dir, folder});
 	}
 
@@ -94,30 +94,29 @@ async function rootSkills(root: SkillRoot, real: string): Promise<Skill[]> {
 }
 
 /** The root's entry names, sorted; reading stops one past the limit. */
-async function entryNames(root: SkillRoot, real: string): Promise<string[]> {
+function entryNames(root: SkillRoot, real: string): string[] {
 	const names: string[] = [];
-	const dir = await opendir(real);
+	const dir = opendirSync(real);
 	try {
-		for await (const entry of dir) {
+		for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
 			names.push(entry.name);
 			if (names.length > MAX_ROOT_ENTRIES) {
 				throw new SkillsError(`skills ${root.origin} ${root.path} has more than ${MAX_ROOT_ENTRIES} entries; a root may have at most ${MAX_ROOT_ENTRIES} (keep only skill folders in it)`);
 			}
 		}
 	} finally {
-		// A for-await that ends early closes the dir itself; closing twice throws.
-		await dir.close().catch(() => {});
+		dir.closeSync();
 	}
 
 	return names.sort();
 }
 
 /** The real path of `entry` when it is a folder (or a symlink to one) holding a SKILL.md, else null. */
-async function skillFolder(entry: string): Promise<string | null> {
+function skillFolder(entry: string): string | null {
 	try {
-		if (!(await stat(entry)).isDirectory()) return null;
-		const folder = await realpath(entry);
-		await stat(path.join(folder, SKILL_FILE));
+		if (!statSync(entry).isDirectory()) return null;
+		const folder = realpathSync.native(entry);
+		statSync(path.join(folder, SKILL_FILE));
 		return folder;
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
@@ -127,13 +126,48 @@ async function skillFolder(entry: string): Promise<string | null> {
 	}
 }
 
+/** A SKILL.md read before, by its real path: what it said, and the file it was (device, inode, size, modification time). */
+const parsedSkills = new Map<string, {identity: string; skill: Omit<Skill, 'file' | 'folder'>}>();
+
+/**
+ * A file changed this recently may change again within the clock's
+ * granularity without its identity changing, so it is read again until it
+ * has been still for this long (as git treats "racy" timestamps).
+ */
+const SETTLED_MS = 2000;
+
 async function readSkill(file: string, folder: string): Promise<Skill> {
+	let real: string;
+	try {
+		real = resolveInSkill(folder, SKILL_FILE);
+	} catch (error) {
+		throw skillsError(error, file);
+	}
+
+	let identity: string | undefined;
+	let settled = false;
+	try {
+		const info = statSync(real, {bigint: true});
+		identity = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}`;
+		settled = Date.now() - Number(info.mtimeMs) > SETTLED_MS;
+	} catch {
+		// Reading it says what is wrong.
+	}
+
+	const known = parsedSkills.get(real);
+	if (known !== undefined && identity !== undefined && known.identity === identity) return {...known.skill, file, folder};
+	parsedSkills.delete(real);
+	const skill = await parseSkill(real, file);
+	if (settled && identity !== undefined) parsedSkills.set(real, {identity, skill});
+	return {...skill, file, folder};
+}
+
+async function parseSkill(real: string, file: string): Promise<Omit<Skill, 'file' | 'folder'>> {
 	let text: string;
 	try {
-		text = await readSkillText(await resolveInSkill(folder, SKILL_FILE), file);
+		text = await readSkillText(real, file);
 	} catch (error) {
-		if (error instanceof SkillFileError) throw new SkillsError(error.message.startsWith(file) ? error.message : `${file}: ${error.message}`);
-		throw error;
+		throw skillsError(error, file);
 	}
 
 	let parsed;
@@ -146,5 +180,11 @@ async function readSkill(file: string, folder: string): Promise<Skill> {
 
 	const checked = checkSkillFields(parsed.fields, parsed.lines);
 	if ('error' in checked) throw new SkillsError(`${file}: ${checked.error}`);
-	return {name: checked.fields.name, description: checked.fields.description, fields: checked.fields, file, folder, body: parsed.body};
+	return {name: checked.fields.name, description: checked.fields.description, fields: checked.fields, body: parsed.body};
+}
+
+/** A skill file's problem as a discovery error naming the file. */
+function skillsError(error: unknown, file: string): unknown {
+	if (!(error instanceof SkillFileError)) return error;
+	return new SkillsError(error.message.startsWith(file) ? error.message : `${file}: ${error.message}`);
 }

@@ -1,5 +1,5 @@
-import type {Stats} from 'node:fs';
-import {open, realpath, stat} from 'node:fs/promises';
+import {realpathSync, type Stats} from 'node:fs';
+import {open, stat} from 'node:fs/promises';
 import path from 'node:path';
 import {MAX_SKILL_FILE_BYTES} from './limits.js';
 
@@ -11,8 +11,9 @@ export class SkillFileError extends Error {}
  * real path), refusing: an empty path, a NUL byte, an absolute path, any
  * ".." segment, and a path whose symlinks resolve outside the folder
  * (checked on the canonical path, so a symlinked folder on the way counts).
+ * Synchronous: one realpath, for every skill on every turn.
  */
-export async function resolveInSkill(folder: string, relative: string): Promise<string> {
+export function resolveInSkill(folder: string, relative: string): string {
 	if (relative.includes('\0')) throw new SkillFileError('the path contains a NUL byte');
 	if (relative.trim() === '') throw new SkillFileError('the path is empty; name a file relative to the skill\'s folder');
 	if (path.isAbsolute(relative) || path.win32.isAbsolute(relative)) throw new SkillFileError(`${JSON.stringify(relative)} is absolute; name a file relative to the skill's folder`);
@@ -20,7 +21,7 @@ export async function resolveInSkill(folder: string, relative: string): Promise<
 	const joined = path.join(folder, relative);
 	let real: string;
 	try {
-		real = await realpath(joined);
+		real = realpathSync.native(joined);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === 'ENOENT' || code === 'ENOTDIR') throw new SkillFileError(`${JSON.stringify(relative)} does not exist in the skill's folder`);
