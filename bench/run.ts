@@ -1,7 +1,8 @@
 // `npm run bench`: start-up and one-shot print turn figures, each against a
 // baseline measured in the same run, as medians of RUNS runs; then the
-// resident worker pool against spawn-per-call (bench/pool.ts), hooks, the
-// input editor, and the chat screen streaming 100k tokens (bench/tui.ts).
+// resident worker pool against spawn-per-call (bench/pool.ts), hooks,
+// skills, the input editor, the budget, the chat screen streaming 100k
+// tokens (bench/tui.ts), the prompt cache, web_fetch and search.
 import {cpus, totalmem} from 'node:os';
 import {mkdtempSync, mkdirSync, writeFileSync, realpathSync} from 'node:fs';
 import {tmpdir} from 'node:os';
@@ -15,6 +16,7 @@ import {benchHooks} from './hooks.js';
 import {benchBudget} from './budget.js';
 import {benchPool} from './pool.js';
 import {benchSearch} from './search.js';
+import {benchSkills} from './skills.js';
 import {benchTui} from './tui.js';
 import {benchWebFetch} from './web.js';
 
@@ -79,6 +81,7 @@ console.log(`i -p: ${median(print).toFixed(1)} ms against a baseline of ${baseli
 
 await benchPool();
 await benchHooks();
+await benchSkills();
 await benchEditor();
 await benchBudget();
 await benchTui();
