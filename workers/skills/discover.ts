@@ -1,4 +1,4 @@
-import {opendirSync, realpathSync, statSync} from 'node:fs';
+import {lstatSync, opendirSync, realpathSync, statSync} from 'node:fs';
 import path from 'node:path';
 import {FrontMatterError, parseSkillFile} from './front-matter.js';
 import {MAX_ROOT_ENTRIES, MAX_SKILLS_PER_ROOT, SKILL_FILE} from './limits.js';
@@ -111,11 +111,14 @@ function entryNames(root: SkillRoot, real: string): string[] {
 	return names.sort();
 }
 
-/** The real path of `entry` when it is a folder (or a symlink to one) holding a SKILL.md, else null. */
+/** The real path of `entry` (in a real root) when it is a folder (or a symlink to one) holding a SKILL.md, else null. */
 function skillFolder(entry: string): string | null {
 	try {
-		if (!statSync(entry).isDirectory()) return null;
-		const folder = realpathSync.native(entry);
+		const link = lstatSync(entry);
+		if (!link.isSymbolicLink() && !link.isDirectory()) return null;
+		if (link.isSymbolicLink() && !statSync(entry).isDirectory()) return null;
+		// A folder right inside the real root is its own real path; only a symlink needs resolving.
+		const folder = link.isSymbolicLink() ? realpathSync.native(entry) : entry;
 		statSync(path.join(folder, SKILL_FILE));
 		return folder;
 	} catch (error) {

@@ -1,4 +1,4 @@
-import {realpathSync, type Stats} from 'node:fs';
+import {lstatSync, realpathSync, type Stats} from 'node:fs';
 import {open, stat} from 'node:fs/promises';
 import path from 'node:path';
 import {MAX_SKILL_FILE_BYTES} from './limits.js';
@@ -21,7 +21,8 @@ export function resolveInSkill(folder: string, relative: string): string {
 	const joined = path.join(folder, relative);
 	let real: string;
 	try {
-		real = realpathSync.native(joined);
+		// A name right inside the (real) folder that is no symlink is its own real path: no walk through every folder above it.
+		real = isPlainEntry(folder, relative, joined) ? joined : realpathSync.native(joined);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === 'ENOENT' || code === 'ENOTDIR') throw new SkillFileError(`${JSON.stringify(relative)} does not exist in the skill's folder`);
@@ -30,6 +31,12 @@ export function resolveInSkill(folder: string, relative: string): string {
 
 	if (!isInside(folder, real)) throw new SkillFileError(`${JSON.stringify(relative)} is a symlink (or passes through one) that resolves outside the skill's folder, to ${real}`);
 	return real;
+}
+
+/** Whether `relative` is a single name (no separator at all) whose entry `joined` in `folder` exists and is not a symlink. */
+function isPlainEntry(folder: string, relative: string, joined: string): boolean {
+	if (/[\\/]/.test(relative) || path.dirname(joined) !== folder) return false;
+	return !lstatSync(joined).isSymbolicLink();
 }
 
 export function isInside(folder: string, candidate: string): boolean {
