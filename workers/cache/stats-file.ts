@@ -87,20 +87,14 @@ export async function readStats(path: string): Promise<CacheStats | undefined> {
 	return read?.data;
 }
 
-/**
- * The stats this process wrote last, with the identity of the file it left
- * (inode, size, modification time in ns): while the file is still that
- * one, reading it again would give the same stats, so they are reused. Any
- * other writer replaces the file (atomic rename), which changes its
- * identity. Forgotten whenever a write fails.
- */
-let lastWritten: {path: string; identity: string; stats: CacheStats} | undefined;
+/** One update of the stats; it must give the same result applied to any copy (no clock, no randomness inside). */
+export type StatsChange = (stats: CacheStats) => void;
 
 function identityFrom(info: BigIntStats): string {
 	return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}`;
 }
 
-/** The identity of the file now at `path`; undefined when there is none. Synchronous: one stat, asked before every prediction. */
+/** The identity of the file now at `path` (device, inode, size, modification time); undefined when there is none. Synchronous: one stat, asked before a prediction. */
 function identityOf(path: string): string | undefined {
 	try {
 		return identityFrom(statSync(path, {bigint: true}));
@@ -109,36 +103,27 @@ function identityOf(path: string): string | undefined {
 	}
 }
 
-/** The stats to change: taken over from the last write when the file is still that one (a change that fails halfway is never reused). */
-async function currentStats(path: string): Promise<CacheStats> {
-	const last = lastWritten;
-	lastWritten = undefined;
-	if (last?.path === path && last.identity === identityOf(path)) return last.stats;
-	return (await readStats(path)) ?? emptyStats();
-}
-
-async function writeStats(path: string, stats: CacheStats): Promise<void> {
-	const written = await writeFileAtomic(path, `${JSON.stringify(stats)}\n`);
-	lastWritten = {path, identity: identityFrom(written), stats};
-}
-
 /**
  * Reads, changes and writes the stats under `<path>.lock` with an atomic
- * write, so concurrent processes never lose an update; then trims records
- * and streams to their limits.
+ * write, so concurrent processes never lose an update; records and streams
+ * are trimmed to their limits. Resolves with the stats written and the
+ * identity of the file they went to (taken before the rename, so another
+ * writer's file never passes for this one).
  */
-export async function updateStats<T>(path: string, change: (stats: CacheStats) => T): Promise<T> {
+async function rewrite(path: string, change: StatsChange): Promise<{stats: CacheStats; identity: string}> {
 	return withStateFile(path, async () => {
-		const stats = await currentStats(path);
-		const result = change(stats);
+		const stats = (await readStats(path)) ?? emptyStats();
+		change(stats);
 		trim(stats);
-		await writeStats(path, stats);
-		return result;
+		const written = await writeFileAtomic(path, `${JSON.stringify(stats)}\n`);
+		return {stats, identity: identityFrom(written)};
 	});
 }
 
-/** One update of the stats; it must give the same result applied to any copy (no clock, no randomness inside). */
-export type StatsChange = (stats: CacheStats) => void;
+/** One locked read-change-write of the stats (see `rewrite`). */
+export async function updateStats(path: string, change: StatsChange): Promise<void> {
+	await rewrite(path, change);
+}
 
 /**
  * The cache worker's statistics, written off the answer's path. A change
@@ -172,9 +157,9 @@ export class StatsWriter {
 		return view.stats;
 	}
 
-	/** Applies `change` to the view now and queues it for the file. */
+	/** Applies `change` to the view now (the one a prediction just read, if any) and queues it for the file. */
 	async change(path: string, change: StatsChange): Promise<void> {
-		const view = await this.view(path);
+		const view = this.#views.get(path)?.stats ?? (await this.view(path));
 		change(view);
 		trim(view);
 		this.#queued.set(path, [...(this.#queued.get(path) ?? []), change]);
@@ -191,21 +176,20 @@ export class StatsWriter {
 	async #writeBatch(): Promise<void> {
 		for (const [path, changes] of [...this.#queued]) {
 			this.#queued.delete(path);
+			let written: {stats: CacheStats; identity: string};
 			try {
-				await updateStats(path, stats => {
+				written = await rewrite(path, stats => {
 					for (const change of changes) change(stats);
 				});
 			} catch (error) {
 				this.#queued.set(path, [...changes, ...(this.#queued.get(path) ?? [])]);
-				const message = errorMessage(error);
-				// Our own errors name the file already; a system error gets named here.
-				throw message.includes(path) && !(error as NodeJS.ErrnoException).code ? error : new Error(`cache stats ${path}: cannot write them (${message}); the changes are kept for the next write`);
+				// Our own errors name the file already; a system error (it has a code) gets named here.
+				if (!(error as NodeJS.ErrnoException).code) throw error;
+				throw new Error(`cache stats ${path}: cannot write them (${errorMessage(error)}); the changes are kept for the next write`);
 			}
 
 			// Nothing of ours is waiting: the view becomes the file as written, with what other processes wrote before.
-			if (!this.#queued.has(path) && lastWritten?.path === path) {
-				this.#views.set(path, {stats: structuredClone(lastWritten.stats), identity: lastWritten.identity});
-			}
+			if (!this.#queued.has(path)) this.#views.set(path, written);
 		}
 	}
 }

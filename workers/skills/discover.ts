@@ -80,7 +80,7 @@ function realRoot(root: SkillRoot): string | null {
 
 async function rootSkills(root: SkillRoot, real: string): Promise<Skill[]> {
 	const names = entryNames(root, real);
-	const found: Array<{dir: string; folder: string}> = [];
+	const found: Array<{dir: string; folder: SkillFolder}> = [];
 	for (const dir of names) {
 		const folder = skillFolder(path.join(real, dir));
 		if (folder !== null) found.push({dir, folder});
@@ -111,16 +111,23 @@ function entryNames(root: SkillRoot, real: string): string[] {
 	return names.sort();
 }
 
-/** The real path of `entry` (in a real root) when it is a folder (or a symlink to one) holding a SKILL.md, else null. */
-function skillFolder(entry: string): string | null {
+/** A skill's folder (its real path) and what its SKILL.md (followed through a symlink) is: device, inode, size, modification time. */
+interface SkillFolder {
+	path: string;
+	identity: string;
+	mtimeMs: number;
+}
+
+/** `entry` (in a real root) when it is a folder (or a symlink to one) holding a SKILL.md, else null. */
+function skillFolder(entry: string): SkillFolder | null {
 	try {
 		const link = lstatSync(entry);
 		if (!link.isSymbolicLink() && !link.isDirectory()) return null;
 		if (link.isSymbolicLink() && !statSync(entry).isDirectory()) return null;
 		// A folder right inside the real root is its own real path; only a symlink needs resolving.
 		const folder = link.isSymbolicLink() ? realpathSync.native(entry) : entry;
-		statSync(path.join(folder, SKILL_FILE));
-		return folder;
+		const info = statSync(path.join(folder, SKILL_FILE), {bigint: true});
+		return {path: folder, identity: `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}`, mtimeMs: Number(info.mtimeMs)};
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		// A dangling symlink or a folder without SKILL.md is not a skill.
@@ -139,30 +146,20 @@ const parsedSkills = new Map<string, {identity: string; skill: Omit<Skill, 'file
  */
 const SETTLED_MS = 2000;
 
-async function readSkill(file: string, folder: string): Promise<Skill> {
+async function readSkill(file: string, folder: SkillFolder): Promise<Skill> {
 	let real: string;
 	try {
-		real = resolveInSkill(folder, SKILL_FILE);
+		real = resolveInSkill(folder.path, SKILL_FILE);
 	} catch (error) {
 		throw skillsError(error, file);
 	}
 
-	let identity: string | undefined;
-	let settled = false;
-	try {
-		const info = statSync(real, {bigint: true});
-		identity = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}`;
-		settled = Date.now() - Number(info.mtimeMs) > SETTLED_MS;
-	} catch {
-		// Reading it says what is wrong.
-	}
-
 	const known = parsedSkills.get(real);
-	if (known !== undefined && identity !== undefined && known.identity === identity) return {...known.skill, file, folder};
+	if (known !== undefined && known.identity === folder.identity) return {...known.skill, file, folder: folder.path};
 	parsedSkills.delete(real);
 	const skill = await parseSkill(real, file);
-	if (settled && identity !== undefined) parsedSkills.set(real, {identity, skill});
-	return {...skill, file, folder};
+	if (Date.now() - folder.mtimeMs > SETTLED_MS) parsedSkills.set(real, {identity: folder.identity, skill});
+	return {...skill, file, folder: folder.path};
 }
 
 async function parseSkill(real: string, file: string): Promise<Omit<Skill, 'file' | 'folder'>> {

@@ -37,13 +37,13 @@ export class ReuseSender {
 		const next = new Map<string, string[]>();
 		let shortened = data;
 		for (const [pointer, array] of reusableArrays(data)) {
-			const texts = array.map(element => textOf(element));
+			const current = array.map(element => textOf(element));
 			const previous = this.#sent.get(pointer) ?? [];
-			const most = Math.min(texts.length, previous.length);
+			const most = Math.min(current.length, previous.length);
 			let count = 0;
-			while (count < most && texts[count] === previous[count]) count++;
+			while (count < most && current[count] === previous[count]) count++;
 			reuse[pointer] = count;
-			next.set(pointer, texts);
+			next.set(pointer, current);
 			if (count > 0) shortened = withArrayAt(shortened, pointer, array.slice(count));
 		}
 
@@ -51,7 +51,7 @@ export class ReuseSender {
 			data: shortened,
 			reuse,
 			commit: () => {
-				for (const [pointer, texts] of next) this.#sent.set(pointer, texts);
+				for (const [pointer, sent] of next) this.#sent.set(pointer, sent);
 			},
 		};
 	}
