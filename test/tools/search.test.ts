@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
 import {mkdirSync, writeFileSync} from 'node:fs';
 import {mkdir, symlink, truncate, writeFile} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
 import {test} from 'node:test';
 import {createSearchTool} from '../../source/core/tools/search.js';
+import {scanInWorker} from '../../source/core/tools/search-thread.js';
 import {ToolInputError} from '../../source/core/tools/types.js';
 import {run, tempDir, toolContext} from './helpers.js';
 
@@ -88,6 +90,26 @@ test('lines over 10000 characters are not scanned; long matching lines are shown
 	assert.match(result.output, /skipped: 1 line over 10000 characters/);
 });
 
+test('a file with no match still counts its long lines, and a long line is never run through the regex as a whole text', async t => {
+	const dir = await tempDir(t);
+	// A regex that backtracks over a whole long line: run over the text it would take seconds, skipped it takes nothing.
+	await tree(dir, {'min.js': `${'foo '.repeat(100_000)}\nshort line\n`, 'plain.txt': 'nothing here\n'});
+	for (const input of [{pattern: 'needle'}, {pattern: 'foo.*bar', regex: true}]) {
+		const result = await run(search, input, toolContext(dir));
+		assert.match(result.output, /^No matches/, JSON.stringify(input));
+		assert.match(result.output, /skipped: 1 line over 10000 characters/, JSON.stringify(input));
+		assert.doesNotMatch(result.output, /timed out|took too long/, JSON.stringify(input));
+	}
+});
+
+test('a FIFO named as the path is counted unreadable, never read as an empty file', async t => {
+	const dir = await tempDir(t);
+	execFileSync('mkfifo', [join(dir, 'pipe')]);
+	const result = await run(search, {pattern: 'x', path: 'pipe'}, toolContext(dir));
+	assert.match(result.output, /skipped: 1 unreadable file/);
+	assert.doesNotMatch(result.output, /1 file searched/);
+});
+
 test('max_results stops the search and says so', async t => {
 	const dir = await tempDir(t);
 	await tree(dir, {'many.txt': 'hit\n'.repeat(50)});
@@ -162,6 +184,22 @@ test('a big search split with the search thread: an abort stops both halves, and
 	const result = await run(search, {pattern: 'needle'}, toolContext(dir));
 	assert.match(result.output, /\(3 matches in 3 files; 3000 files searched\)$/);
 	assert.deepEqual(result.output.split('\n').slice(0, 3), ['f0999.txt:1: needle here', 'f1999.txt:1: needle here', 'f2999.txt:1: needle here'], 'matches of both halves, in walk order');
+});
+
+test('the search thread: a scan nobody wants any more, or aborted before it began, stops and leaves the thread for the next one', async t => {
+	const dir = await tempDir(t);
+	const files = Array.from({length: 1500}, (_, index) => join(dir, `f${index}.txt`));
+	for (const file of files) writeFileSync(file, 'needle\n');
+	const pattern = {source: 'needle', flags: '', literal: 'needle'};
+	const stopped = scanInWorker(files, pattern, 10_000, new AbortController().signal);
+	stopped.stop();
+	assert.equal(await stopped.result, null);
+	const controller = new AbortController();
+	controller.abort();
+	assert.equal(await scanInWorker(files, pattern, 10_000, controller.signal).result, null);
+	const whole = await scanInWorker(files, pattern, 10_000, new AbortController().signal).result;
+	assert.equal(whole?.hits.length, 1500);
+	assert.equal(whole?.tally.searched, 1500);
 });
 
 test('a generated tree of 12000 files in 120 folders: the search stops at 10000 files and says so, with every match it found', async t => {

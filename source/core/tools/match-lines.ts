@@ -29,9 +29,18 @@ const matcher = new vm.Script(`
 	(() => {
 		const matches = [];
 		let longLinesSkipped = 0;
+		// A line too long to scan: the whole-text filter would run the regex over it too (and the tally counts it).
+		const hasLongLine = text => {
+			for (let start = 0; ; ) {
+				const end = text.indexOf('\\n', start);
+				if ((end === -1 ? text.length : end) - start > maxLineChars) return true;
+				if (end === -1) return false;
+				start = end + 1;
+			}
+		};
 		scan: for (let text = 0; text < texts.length; text++) {
 			// Most files match nowhere: one pass over the whole text rules them out before any line is split.
-			if (prefilter !== null && !texts[text].includes('\\r') && !prefilter.test(texts[text])) continue;
+			if (prefilter !== null && !texts[text].includes('\\r') && !hasLongLine(texts[text]) && !prefilter.test(texts[text])) continue;
 			const lines = texts[text].split('\\n');
 			for (let index = 0; index < lines.length; index++) {
 				let line = lines[index];

@@ -1,6 +1,6 @@
-import {closeSync, constants, openSync, readSync} from 'node:fs';
+import {closeSync, constants, fstatSync, openSync, readSync} from 'node:fs';
 import {looksBinary} from './file-content.js';
-import {matchLines, type LineMatch} from './match-lines.js';
+import {matchLines, MAX_SCANNED_LINE_CHARS, type LineMatch} from './match-lines.js';
 
 /** Seed §9: oversized files are skipped. */
 export const MAX_SEARCH_FILE_BYTES = 1024 * 1024;
@@ -83,8 +83,9 @@ const readBuffer = Buffer.allocUnsafe(MAX_SEARCH_FILE_BYTES + 1);
 /**
  * A file's text for searching, or null (counted in the tally) when it is not
  * a readable regular text file within the size limit. Three system calls:
- * open (non-blocking, so a FIFO put where a file was walked cannot hang it;
- * reading one then fails, as reading a folder does), read, close.
+ * open (non-blocking, so a FIFO put where a file was walked cannot hang it),
+ * read, close; and a stat when nothing or too much was read, so a FIFO or a
+ * device counts as unreadable, as a folder (whose read fails) does.
  */
 function readSearchable(file: string, tally: Tally, cannotMatch: (bytes: Buffer) => boolean): string | null {
 	let fd: number;
@@ -98,6 +99,12 @@ function readSearchable(file: string, tally: Tally, cannotMatch: (bytes: Buffer)
 	try {
 		let length = 0;
 		for (let read = -1; read !== 0 && length < readBuffer.length; length += read) read = readSync(fd, readBuffer, length, readBuffer.length - length, null);
+		// Nothing or too much read: a FIFO without a writer or a device may be behind the name, not a file.
+		if ((length === 0 || length > MAX_SEARCH_FILE_BYTES) && !fstatSync(fd).isFile()) {
+			tally.unreadable++;
+			return null;
+		}
+
 		if (length > MAX_SEARCH_FILE_BYTES) {
 			tally.oversized++;
 			return null;
@@ -109,14 +116,24 @@ function readSearchable(file: string, tally: Tally, cannotMatch: (bytes: Buffer)
 			return null;
 		}
 
-		// Searched, and found to hold no match without decoding it.
-		if (cannotMatch(content)) return '';
+		// Searched, and found to hold no match without decoding it (a line too long to scan is still decoded, to be counted).
+		if (cannotMatch(content) && !hasLongLine(content)) return '';
 		return content.toString('utf8');
 	} catch {
 		tally.unreadable++;
 		return null;
 	} finally {
 		closeSync(fd);
+	}
+}
+
+/** Whether some line has more bytes than a scanned line may have characters (so it may be too long to scan). */
+function hasLongLine(bytes: Buffer): boolean {
+	for (let start = 0; ; ) {
+		const end = bytes.indexOf(10, start);
+		if ((end === -1 ? bytes.length : end) - start > MAX_SCANNED_LINE_CHARS) return true;
+		if (end === -1) return false;
+		start = end + 1;
 	}
 }
 

@@ -10,7 +10,7 @@ import type {ScanPattern, ScanResult} from './search-scan.js';
 interface SearchThread {
 	worker: Worker;
 	next: number;
-	waiting: Map<number, {resolve: (result: ScanResult) => void; reject: (error: Error) => void}>;
+	waiting: Map<number, {resolve: (result: ScanResult | null) => void; reject: (error: Error) => void}>;
 }
 
 /** Started by the first big search and kept: a thread's start-up (tens of ms) would eat what it saves. */
@@ -26,7 +26,7 @@ function searchThread(): SearchThread {
 		thread.waiting.clear();
 	};
 
-	worker.on('message', ({id, result}: {id: number; result: ScanResult}) => {
+	worker.on('message', ({id, result}: {id: number; result: ScanResult | null}) => {
 		thread.waiting.get(id)?.resolve(result);
 		thread.waiting.delete(id);
 		if (thread.waiting.size === 0) worker.unref();
@@ -39,18 +39,28 @@ function searchThread(): SearchThread {
 	return thread;
 }
 
-/** Scans `files` on the search thread. An abort stops the thread (the next big search starts another). */
-export function scanInWorker(files: string[], pattern: ScanPattern, maxResults: number, signal: AbortSignal): {result: Promise<ScanResult>; stop: () => void} {
+/**
+ * Scans `files` on the search thread. `stop` (nobody wants the result any
+ * more) and an abort both cancel the scan: it ends at its next pause, and
+ * the thread stays for the next search. A cancelled scan resolves with null.
+ */
+export function scanInWorker(files: string[], pattern: ScanPattern, maxResults: number, signal: AbortSignal): {result: Promise<ScanResult | null>; stop: () => void} {
 	const thread = searchThread();
 	const id = thread.next++;
-	const onAbort = () => void thread.worker.terminate();
-	signal.addEventListener('abort', onAbort, {once: true});
-	const result = new Promise<ScanResult>((resolve, reject) => {
+	const cancel = new Int32Array(new SharedArrayBuffer(4));
+	const stop = () => {
+		Atomics.store(cancel, 0, 1);
+		signal.removeEventListener('abort', stop);
+	};
+
+	if (signal.aborted) stop();
+	else signal.addEventListener('abort', stop, {once: true});
+	const result = new Promise<ScanResult | null>((resolve, reject) => {
 		thread.waiting.set(id, {resolve, reject});
 		thread.worker.ref();
-		thread.worker.postMessage({id, files, pattern, maxResults});
-	}).finally(() => signal.removeEventListener('abort', onAbort));
+		thread.worker.postMessage({id, files, pattern, maxResults, cancel});
+	}).finally(() => signal.removeEventListener('abort', stop));
 	// Never an unhandled rejection when the first half filled the results and nobody waits for this one.
 	result.catch(() => {});
-	return {result, stop: () => signal.removeEventListener('abort', onAbort)};
+	return {result, stop};
 }

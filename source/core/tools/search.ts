@@ -111,6 +111,9 @@ async function search(input: SearchInput, regex: RegExp, root: ResolvedPath, isF
 		// The second half's matches come after the first's, in walk order, only while there is room for them.
 		if (second && hits.length < input.max_results && !tally.timedOut) {
 			const rest = await second.result;
+			// Cancelled by an abort while this half waited for it.
+			context.signal.throwIfAborted();
+			if (rest === null) throw new Error('the search thread stopped a scan nobody had cancelled');
 			for (const hit of rest.hits) if (hits.length < input.max_results) hits.push({file: files[half + hit.file]!, match: hit.match});
 			for (const key of ['searched', 'binary', 'oversized', 'unreadable', 'longLines'] as const) tally[key] += rest.tally[key];
 			tally.timedOut = rest.tally.timedOut;
