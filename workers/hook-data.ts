@@ -11,6 +11,13 @@ export function parseHookData<T>(event: string, schema: z.ZodMiniType<T>, data: 
 	return parsed.data;
 }
 
+/** A tool call's `arguments` as `schema` reads them, or an error naming the tool and the field: `web_fetch arguments: …`. */
+export function parseToolArguments<T>(tool: string, schema: z.ZodMiniType<T>, data: Record<string, unknown>): T {
+	const parsed = schema.safeParse(data.arguments);
+	if (!parsed.success) throw new Error(`${tool} arguments: ${describeIssues(parsed.error.issues, data.arguments)}`);
+	return parsed.data;
+}
+
 const messagesSchema = z.looseObject({messages: z.array(messageSchema)});
 
 /** Messages already found valid that cannot change since (frozen by prefix reuse): each is checked once per worker. */

@@ -1,15 +1,15 @@
 import path from 'node:path';
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
-import {describeIssues} from '../source/core/config/describe-issues.js';
 import {resolveFromConfig} from '../source/core/config/module-config.js';
 import {contextUpdate, restoreForCommit, type Entries} from './context-snapshot.js';
 import {moduleConfigLoader} from './module-config-loader.js';
-import {messagesOf} from './hook-data.js';
+import {messagesOf, parseToolArguments} from './hook-data.js';
 import {serve, type WorkerContext} from './serve.js';
 import {discoverSkills, type Skill, type SkillRoot} from './skills/discover.js';
 import {DEFAULT_ROOTS} from './skills/limits.js';
-import {isInside, readSkillText, resolveInSkill} from './skills/safe-read.js';
+import {isInside} from '../source/core/tools/paths.js';
+import {readSkillText, resolveInSkill} from './skills/safe-read.js';
 import {parseWorkerOptions} from './worker-options.js';
 
 /** `skills.json` (seed §4, §9): extra roots, each relative to this file's folder or absolute. */
@@ -65,11 +65,11 @@ export async function runWorker(args: string[]): Promise<number> {
 		},
 		tools: {
 			async skill_load(data, context) {
-				const {name} = argumentsOf('skill_load', loadArguments, data);
+				const {name} = parseToolArguments('skill_load', loadArguments, data);
 				return {output: (await find(context, name)).body};
 			},
 			async skill_read(data, context) {
-				const {name, path: relative} = argumentsOf('skill_read', readArguments, data);
+				const {name, path: relative} = parseToolArguments('skill_read', readArguments, data);
 				const skill = await find(context, name);
 				const file = resolveInSkill(skill.folder, relative);
 				return {output: await readSkillText(file, `${JSON.stringify(relative)} of skill "${name}"`)};
@@ -84,9 +84,3 @@ function index(skills: readonly Skill[], context: WorkerContext): Entries {
 	return Object.fromEntries(skills.map(skill => [skill.name, `${skill.description.trim()}\nsource: ${shown(skill.file)}`]));
 }
 
-
-function argumentsOf<T>(tool: string, schema: z.ZodMiniType<T>, data: Record<string, unknown>): T {
-	const parsed = schema.safeParse(data.arguments);
-	if (!parsed.success) throw new Error(`${tool} arguments: ${describeIssues(parsed.error.issues, data.arguments)}`);
-	return parsed.data;
-}

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
-import {describeIssues} from '../source/core/config/describe-issues.js';
 import {moduleConfigLoader} from './module-config-loader.js';
 import {serve, type WorkerContext} from './serve.js';
 import {createAddressPolicy} from './web/address-policy.js';
@@ -12,6 +11,7 @@ import {pageOutput} from './web/page-output.js';
 import {createResolver} from './web/resolve.js';
 import {readCredential, redact, search, type SearchResult} from './web/search.js';
 import {parseWorkerOptions} from './worker-options.js';
+import {parseToolArguments} from './hook-data.js';
 
 const fetchArgs = z.strictObject({
 	url: z.string().check(z.minLength(1), z.maxLength(8192)),
@@ -37,14 +37,14 @@ export async function runWorker(args: string[]): Promise<number> {
 		name: 'web',
 		tools: {
 			async web_fetch(data, context) {
-				const {url, max_chars: maxChars} = parseArgs('web_fetch', fetchArgs, data);
+				const {url, max_chars: maxChars} = parseToolArguments('web_fetch', fetchArgs, data);
 				const guard = await guardFor(context);
 				const page = await fetchPage(url, guard);
 				return {output: pageOutput(page, maxChars ?? MAX_OUTPUT_CHARS)};
 			},
 
 			async web_search(data, context) {
-				const {query, count} = parseArgs('web_search', searchArgs, data);
+				const {query, count} = parseToolArguments('web_search', searchArgs, data);
 				const loaded = await config(context);
 				const settings = loaded.config.search;
 				if (!settings) throw new Error(`web search is not configured: add a "search" section to ${loaded.path} (see config/examples/web.config.json)`);
@@ -64,12 +64,6 @@ export async function runWorker(args: string[]): Promise<number> {
 function guardOf(settings: WebConfig) {
 	const policy = createAddressPolicy({hosts: settings.trusted_hosts, networks: settings.trusted_networks});
 	return createCallGuard(policy, createResolver(settings.hosts));
-}
-
-function parseArgs<T>(tool: string, schema: z.ZodMiniType<T>, data: Record<string, unknown>): T {
-	const parsed = schema.safeParse(data.arguments);
-	if (!parsed.success) throw new Error(`${tool} arguments: ${describeIssues(parsed.error.issues, data.arguments)}`);
-	return parsed.data;
 }
 
 function formatResults(query: string, results: SearchResult[]): string {

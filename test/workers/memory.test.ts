@@ -339,3 +339,36 @@ test('with memory.json {"inject": false} (default file or --config) both hooks p
 	const response = await bad.worker.request({id: 1, event: 'before_turn', workspace_id: bad.workspaceId, paths: folders.paths, data: {messages: [system]}});
 	assert.match(response.error, /memory config .*memory\.json: field "inject"/);
 });
+
+test('the listing without a key is cut at 40000 characters: entries that fit are shown, the rest named by key', async t => {
+	const memory = await startMemory(t);
+	const itemSize = (key: string, chars: number) => JSON.stringify({key, text: 'x'.repeat(chars), updated_at: new Date().toISOString()}).length;
+	const empty = itemSize('a', 0);
+	// a, b, c and d fill the 40000 characters exactly; e is one entry past them.
+	const sizes = [9000, 9000, 9000, 40_000 - 4 * empty - 27_000];
+	for (const [index, chars] of sizes.entries()) await memory.call('memory_write', {key: 'abcd'[index]!, text: 'x'.repeat(chars)});
+	const full = JSON.parse(await memory.call('memory_read', {}));
+	assert.equal(full.entries.length, 4, 'at the limit every entry is shown');
+	assert.equal(full.note, undefined);
+	await memory.call('memory_write', {key: 'e', text: 'y'});
+	const cut = JSON.parse(await memory.call('memory_read', {}));
+	assert.equal(cut.count, 5);
+	assert.deepEqual(
+		cut.entries.map((entry: {key: string}) => entry.key),
+		['a', 'b', 'c', 'd'],
+	);
+	assert.deepEqual(cut.omitted, ['e']);
+	assert.equal(cut.note, '1 entries left out to keep this short; read each with memory_read and its key');
+	assert.equal(JSON.parse(await memory.call('memory_read', {key: 'e'})).text, 'y');
+});
+
+test('a memory.json over 2 MiB is not read: an error naming the file; at 2 MiB it is read', async t => {
+	const memory = await startMemory(t);
+	await mkdir(join(memory.file, '..'), {recursive: true});
+	const json = JSON.stringify({version: 1, entries: {a: {text: 'kept', updated_at: new Date().toISOString()}}});
+	await writeFile(memory.file, json.padEnd(2 * 1024 * 1024, ' '));
+	assert.equal(JSON.parse(await memory.call('memory_read', {key: 'a'})).text, 'kept');
+	await writeFile(memory.file, json.padEnd(2 * 1024 * 1024 + 1, ' '));
+	const error = await memory.fails('memory_read', {key: 'a'});
+	assert.equal(error, `memory file ${memory.file}: ${2 * 1024 * 1024 + 1} bytes is over the limit of ${2 * 1024 * 1024}; it was not written by i: repair it or move it away`);
+});

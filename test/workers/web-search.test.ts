@@ -1,6 +1,7 @@
 import {test, type TestContext} from 'node:test';
 import assert from 'node:assert/strict';
-import {mkdirSync, writeFileSync} from 'node:fs';
+import {execFileSync} from 'node:child_process';
+import {mkdirSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {startWebServer, type Route, type WebServer} from '../fixtures/web-server.js';
 import {makeFolders, startOfficialWorker, type Frame} from './frame-worker.js';
@@ -141,3 +142,44 @@ async function searchWorkerWithout(t: TestContext): Promise<Frame> {
 	const worker = startOfficialWorker(t, 'web', [], {env: folders.env});
 	return worker.request({id: 1, event: 'tool', data: {name: 'web_search', arguments: {query: 'q'}}});
 }
+
+test('web_search: a redirect from the endpoint is refused, so the credential never goes anywhere else; count is 1–20', async t => {
+	const api = await server(t, {
+		'/search': (_request, response) => response.writeHead(302, {location: '/elsewhere'}).end(),
+		'/elsewhere': searchApi(() => ({results: []})),
+		'/list': searchApi((_query, count) => ({results: Array.from({length: Number(count)}, (_, index) => ({title: `r${index}`, url: `https://r${index}.example/`}))})),
+	});
+	const config = {credentials_file: 'secrets/search.key', credentials_prefix: 'Bearer ', results_path: 'results'};
+	const moved = await searchWorker(t, {...config, url: `${api.origin}/search`});
+	assert.equal((await moved.search({query: 'q'})).error, `the search endpoint ${api.origin}/search redirected (HTTP 302); redirects are not followed, so set search.url in web.json to the final address`);
+	assert.deepEqual(
+		api.hits.map(hit => hit.path),
+		['/search?q=q'],
+		'the redirect target was never asked',
+	);
+
+	const web = await searchWorker(t, {...config, url: `${api.origin}/list`, count_param: 'count'});
+	const twenty = (await web.search({query: 'q', count: 20})).data.output as string;
+	assert.match(twenty, /\n20\. r19\n/);
+	assert.match((await web.search({query: 'q', count: 21})).error, /^web_search arguments: .*count/);
+	assert.match((await web.search({query: 'q', count: 0})).error, /^web_search arguments: .*count/);
+});
+
+test('web_search: the credentials file must be one line of at most 16 KiB in a regular file', async t => {
+	const api = await server(t, {'/search': searchApi(() => ({results: []}))});
+	const web = await searchWorker(t, {url: `${api.origin}/search`, credentials_file: 'secrets/search.key', credentials_prefix: 'Bearer ', results_path: 'results'});
+	const file = join(web.folders.config, 'secrets', 'search.key');
+	const where = `the web search credentials file ${file} (search.credentials_file in ${join(web.folders.config, 'web.json')})`;
+	writeFileSync(file, `${KEY}${' '.repeat(16 * 1024 - KEY.length)}`);
+	assert.equal((await web.search({query: 'q'})).data.output, 'No results for "q".', 'exactly 16 KiB (trailing space trimmed)');
+	writeFileSync(file, `${KEY}${' '.repeat(16 * 1024 - KEY.length + 1)}`);
+	assert.equal((await web.search({query: 'q'})).error, `${where} is ${16 * 1024 + 1} bytes; a key file holds at most ${16 * 1024}`);
+	writeFileSync(file, ' \n');
+	assert.equal((await web.search({query: 'q'})).error, `${where} is empty; put the search API key in it`);
+	writeFileSync(file, `${KEY}\nsecond line\n`);
+	assert.equal((await web.search({query: 'q'})).error, `${where} must hold the key on one line`);
+	rmSync(file);
+	execFileSync('mkfifo', [file]);
+	assert.equal((await web.search({query: 'q'})).error, `cannot read ${where}: it is not a regular file`, 'a FIFO is refused, never waited on');
+	assert.equal(api.hits.length, 1, 'only the good key was ever sent');
+});

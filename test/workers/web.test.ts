@@ -209,3 +209,15 @@ test('bad web.json and bad arguments are clear errors', async t => {
 	const fine = await webWorker(t, {});
 	assert.match((await fine.fetch('http://example.com/', {max_chars: 10})).error, /^web_fetch arguments: .*max_chars/);
 });
+
+test('max_chars is 200–50000: both ends are taken, one past either is refused', async t => {
+	const page = `<p>${'word '.repeat(20_000)}</p>`;
+	const site = await server(t, {'/': (_request, response) => response.writeHead(200, {'content-type': 'text/html'}).end(page)});
+	const web = await webWorker(t, {trusted_hosts: ['127.0.0.1']});
+	for (const chars of [200, 50_000]) {
+		const output = (await web.fetch(`${site.origin}/`, {max_chars: chars})).data.output as string;
+		assert.match(output, new RegExp(`cut at ${chars} characters`), `max_chars ${chars}`);
+	}
+
+	for (const chars of [199, 50_001]) assert.match((await web.fetch(`${site.origin}/`, {max_chars: chars})).error, /^web_fetch arguments: .*max_chars/, `max_chars ${chars}`);
+});

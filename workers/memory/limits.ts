@@ -7,7 +7,6 @@ import {MAX_ENTRY_BYTES, MAX_SNAPSHOT_BYTES} from '../context-snapshot.js';
  * together by what one full snapshot may hold (256 KiB), so whatever is
  * stored can always be shown to the model and restored after a compaction.
  */
-export {MAX_MEMORY_KEY_CHARS} from '../../source/core/plugins/memory-tools.js';
 /** One entry's text, in UTF-8 bytes. */
 export const MAX_TEXT_BYTES = MAX_ENTRY_BYTES;
 /** Entries in one workspace's memory. */

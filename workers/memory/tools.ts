@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import '../../source/core/zod-english.js';
-import {describeIssues} from '../../source/core/config/describe-issues.js';
 import {ContextSnapshotError, renderContextMessage} from '../context-snapshot-message.js';
 import {MAX_ENTRIES, MAX_LISTING_CHARS, MAX_TOTAL_BYTES, checkKey, checkText} from './limits.js';
 import {findSecret} from './secrets.js';
 import {readMemory, updateMemory, type Memory} from './store.js';
+import {parseToolArguments} from '../hook-data.js';
 
 /** The snapshot source name the entries are shown under. */
 export const MEMORY_SOURCE = 'memory';
@@ -13,12 +13,6 @@ const readArgs = z.strictObject({key: z.optional(z.string())});
 const writeArgs = z.strictObject({key: z.string(), text: z.string()});
 const deleteArgs = z.strictObject({key: z.string()});
 
-function args<T>(tool: string, schema: z.ZodMiniType<T>, data: Record<string, unknown>): T {
-	const parsed = schema.safeParse(data.arguments);
-	if (!parsed.success) throw new Error(`${tool} arguments: ${describeIssues(parsed.error.issues, data.arguments)}`);
-	return parsed.data;
-}
-
 /** The entries as key → text, the form the context snapshot shows. */
 export function entriesOf(memory: Memory): Record<string, string> {
 	return Object.fromEntries([...memory].map(([key, entry]) => [key, entry.text]));
@@ -26,7 +20,7 @@ export function entriesOf(memory: Memory): Record<string, string> {
 
 /** memory_read: one entry with `key`, else every entry, the listing cut at MAX_LISTING_CHARS with the rest named by key. */
 export async function memoryRead(data: Record<string, unknown>, path: string): Promise<{output: string}> {
-	const {key} = args('memory_read', readArgs, data);
+	const {key} = parseToolArguments('memory_read', readArgs, data);
 	const memory = await readMemory(path);
 	if (key !== undefined) {
 		checkKey(key);
@@ -56,7 +50,7 @@ export async function memoryRead(data: Record<string, unknown>, path: string): P
 
 /** memory_write: creates or replaces one entry, refusing secrets and anything over a limit; the file is unchanged on refusal. */
 export async function memoryWrite(data: Record<string, unknown>, path: string): Promise<{output: string}> {
-	const {key, text} = args('memory_write', writeArgs, data);
+	const {key, text} = parseToolArguments('memory_write', writeArgs, data);
 	checkKey(key);
 	checkText(key, text);
 	const secret = findSecret(`${key}\n${text}`);
@@ -75,7 +69,7 @@ export async function memoryWrite(data: Record<string, unknown>, path: string): 
 
 /** memory_delete: removes one entry; a missing key is an error and changes nothing. */
 export async function memoryDelete(data: Record<string, unknown>, path: string): Promise<{output: string}> {
-	const {key} = args('memory_delete', deleteArgs, data);
+	const {key} = parseToolArguments('memory_delete', deleteArgs, data);
 	checkKey(key);
 	return updateMemory(path, memory => {
 		if (!memory.delete(key)) throw new Error(`no memory entry "${key}" to delete; nothing was changed`);

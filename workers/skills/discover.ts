@@ -3,7 +3,7 @@ import path from 'node:path';
 import {FrontMatterError, parseSkillFile} from './front-matter.js';
 import {MAX_ROOT_ENTRIES, MAX_SKILLS_PER_ROOT, SKILL_FILE} from './limits.js';
 import {readSkillText, resolveInSkill, SkillFileError} from './safe-read.js';
-import {checkSkillFields, type SkillFields} from './skill-schema.js';
+import {checkSkillFields} from './skill-schema.js';
 
 /** A folder searched for skills. */
 export interface SkillRoot {
@@ -18,7 +18,6 @@ export interface SkillRoot {
 export interface Skill {
 	name: string;
 	description: string;
-	fields: SkillFields;
 	/** The SKILL.md as found under its root (not resolved), for messages and the index. */
 	file: string;
 	/** The skill folder's real path: skill_read never leaves it. */
@@ -180,7 +179,7 @@ async function parseSkill(real: string, file: string): Promise<Omit<Skill, 'file
 
 	const checked = checkSkillFields(parsed.fields, parsed.lines);
 	if ('error' in checked) throw new SkillsError(`${file}: ${checked.error}`);
-	return {name: checked.fields.name, description: checked.fields.description, fields: checked.fields, body: parsed.body};
+	return {name: checked.fields.name, description: checked.fields.description, body: parsed.body};
 }
 
 /** A skill file's problem as a discovery error naming the file. */

@@ -1,6 +1,7 @@
 import {lstatSync, realpathSync, type Stats} from 'node:fs';
 import {open, stat} from 'node:fs/promises';
 import path from 'node:path';
+import {isInside} from '../../source/core/tools/paths.js';
 import {MAX_SKILL_FILE_BYTES} from './limits.js';
 
 /** A file a skill may not give out; the message says which rule. */
@@ -39,10 +40,6 @@ function isPlainEntry(folder: string, relative: string, joined: string): boolean
 	return !lstatSync(joined).isSymbolicLink();
 }
 
-export function isInside(folder: string, candidate: string): boolean {
-	const relative = path.relative(folder, candidate);
-	return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
-}
 
 /**
  * The UTF-8 text of the regular file at `file`, refusing folders and other

@@ -6,8 +6,8 @@ import type {ModuleTool} from './modules.js';
  * never be `__proto__` or a path like `../x`. The memory worker checks the
  * same rule; the schema only lets the core refuse a bad call early.
  */
-export const MEMORY_KEY_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:/-]{0,199}$';
 export const MAX_MEMORY_KEY_CHARS = 200;
+export const MEMORY_KEY_PATTERN = `^[A-Za-z0-9][A-Za-z0-9._:/-]{0,${MAX_MEMORY_KEY_CHARS - 1}}$`;
 
 const key = {
 	type: 'string',

@@ -53,7 +53,8 @@ async function canonicalPath(absolute: string): Promise<string> {
 	}
 }
 
-function isInside(root: string, candidate: string): boolean {
+/** Whether `candidate` is `root` or inside it (both absolute). */
+export function isInside(root: string, candidate: string): boolean {
 	const relative = path.relative(root, candidate);
 	return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
