@@ -1,23 +1,13 @@
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
+import {budgetFields, removedTokenizers} from '../source/core/config/schema.js';
 
-/** Seed §7: the BPE tables were removed; naming one is an error, never a silent fallback. */
-export const removedTokenizers = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'] as const;
+const DEFAULT_THRESHOLD = 0.8;
+const DEFAULT_SAFETY = 0.02;
+const DEFAULT_TOOL_RATIO = 0.02;
 
-export const DEFAULT_THRESHOLD = 0.8;
-export const DEFAULT_SAFETY = 0.02;
-export const DEFAULT_TOOL_RATIO = 0.02;
-
-/** The API config's `budget`, as the core hands it over. */
-export const budgetSchema = z.strictObject({
-	window: z.int().check(z.positive()),
-	reserve_output: z.optional(z.int().check(z.nonnegative())),
-	threshold: z.optional(z.number().check(z.gt(0), z.lte(1))),
-	safety: z.optional(z.number().check(z.gte(0), z.lt(1))),
-	tool_ratio: z.optional(z.number().check(z.gt(0), z.lte(1))),
-	image_tokens: z.optional(z.int().check(z.nonnegative())),
-	tokenizer: z.optional(z.string()),
-});
+/** The API config's `budget`, as the core hands it over; a tokenizer is checked by planLimits, with its own words. */
+export const budgetSchema = z.strictObject({...budgetFields, tokenizer: z.optional(z.string())});
 
 export type Budget = z.infer<typeof budgetSchema>;
 
@@ -40,7 +30,7 @@ export interface Limits {
  */
 export function planLimits(budget: Budget, maxTokens: number | null): Limits {
 	if (budget.tokenizer !== undefined && budget.tokenizer !== 'utf8_bytes') {
-		const removed = (removedTokenizers as readonly string[]).includes(budget.tokenizer);
+		const removed = removedTokenizers.includes(budget.tokenizer);
 		throw new Error(
 			removed
 				? `budget.tokenizer "${budget.tokenizer}": the BPE tokenizers were removed; omit tokenizer or use "utf8_bytes" (a conservative estimate from UTF-8 bytes)`

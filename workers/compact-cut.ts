@@ -1,4 +1,4 @@
-import {latestRequestIndex} from '../source/core/agent/compaction.js';
+import {cutProblem, latestRequestIndex} from '../source/core/agent/compaction.js';
 import type {Message} from '../source/core/messages.js';
 
 /**
@@ -9,11 +9,9 @@ import type {Message} from '../source/core/messages.js';
  */
 export function chooseCut(history: readonly Message[], keepRecent: number): number | null {
 	if (history[0]?.role !== 'system') return null;
-	const latest = latestRequestIndex(history);
-	for (let cut = Math.min(latest, history.length - keepRecent); cut >= 2; cut--) {
-		const first = history[cut]!;
-		if (first.role === 'tool' || (first.role === 'user' && first._tool_call_id !== undefined)) continue;
-		return cut;
+	for (let cut = Math.min(latestRequestIndex(history), history.length - keepRecent); cut >= 2; cut--) {
+		// The core's own rule for a cut, so the two never disagree.
+		if (cutProblem(history, cut) === null) return cut;
 	}
 
 	return null;

@@ -131,6 +131,14 @@ test('the budget worker answers fits, estimate, limit and the tool budget; witho
 	assert.equal(small.data.estimate, history.reduce((sum, message) => sum + bytes(message), 0));
 	assert.deepEqual(small.data.history, history, 'the full data comes back');
 
+	// At the limit it fits, one token past it it does not (threshold 1 and no safety: the limit is the window).
+	const estimate = small.data.estimate as number;
+	const edge = (window: number) => ({...data, budget: {window, threshold: 1, safety: 0}, max_tokens: null});
+	const atLimit = await worker.request({id: 11, event: 'context_budget', data: edge(estimate)});
+	assert.deepEqual([atLimit.data.fits, atLimit.data.limit], [true, estimate]);
+	const past = await worker.request({id: 12, event: 'context_budget', data: edge(estimate - 1)});
+	assert.deepEqual([past.data.fits, past.data.limit], [false, estimate - 1]);
+
 	const big = [...history, {role: 'user', content: 'x'.repeat(600)}];
 	assert.equal((await worker.request({id: 2, event: 'context_budget', data: {...data, history: big}})).data.fits, false);
 

@@ -184,3 +184,14 @@ test('a corrupt stats file is an error naming it, never silently reset', async t
 	const shape = await worker.request({id: 6, event: 'before_request', workspace_id: id, data: beforeRequest(chatBody(history))});
 	assert.match(String(shape.error), /is corrupt \(missing field "totals\.requests"\); it is never reset automatically/);
 });
+
+test('retention in_memory and ttl 5m are sent as configured; another ttl is refused naming the field', async t => {
+	const memory = await setup(t, {mode: 'openai', retention: 'in_memory'});
+	assert.equal((await hook(memory.worker, memory.id, 'before_request', beforeRequest(chatBody(history)))).body.prompt_cache_retention, 'in_memory');
+	const body = {model: 'm', system: 'You are i.', messages: [{role: 'user', content: 'hi'}], max_tokens: 100};
+	const short = await setup(t, {mode: 'anthropic', ttl: '5m'});
+	assert.deepEqual((await hook(short.worker, short.id, 'before_request', beforeRequest(body, {protocol: 'anthropic'}))).body.cache_control, {type: 'ephemeral', ttl: '5m'});
+	const wrong = await setup(t, {mode: 'anthropic', ttl: '2h'});
+	const refused = await wrong.worker.request({id: 1, event: 'before_request', workspace_id: wrong.id, data: beforeRequest(body, {protocol: 'anthropic'})});
+	assert.match(String(refused.error), /field "ttl"/);
+});

@@ -1,15 +1,20 @@
 import * as z from 'zod/mini';
 
 /** Names the seed removed: explicit BPE tokenizers fail instead of silently degrading. */
-const removedTokenizers = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'];
+export const removedTokenizers: readonly string[] = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'];
 
-const budgetSchema = z.strictObject({
+/** The API config's `budget` (seed §7) but its `tokenizer`: the budget worker reads the same fields from its data. */
+export const budgetFields = {
 	window: z.int().check(z.positive(), z.describe('context window in tokens')),
 	reserve_output: z.optional(z.int().check(z.nonnegative())),
 	threshold: z.optional(z.number().check(z.gt(0), z.lte(1))),
 	safety: z.optional(z.number().check(z.gte(0), z.lt(1))),
 	tool_ratio: z.optional(z.number().check(z.gt(0), z.lte(1))),
 	image_tokens: z.optional(z.int().check(z.nonnegative())),
+};
+
+const budgetSchema = z.strictObject({
+	...budgetFields,
 	tokenizer: z.optional(
 		z.string().check(
 			z.refine(value => !removedTokenizers.includes(value), {
