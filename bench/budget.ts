@@ -6,7 +6,7 @@
 // new content, not with the history.
 import {planLimits} from '../workers/budget-plan.js';
 import {BudgetEstimator} from '../workers/budget-estimate.js';
-import {median} from './measure.js';
+import {median, timeSync} from './measure.js';
 
 const SIZES = [1000, 10_000, 100_000, 1_000_000];
 const TURNS = 15;
@@ -34,12 +34,6 @@ function historyOf(tokens: number): unknown[] {
 	return history;
 }
 
-function time(run: () => void): number {
-	const start = process.hrtime.bigint();
-	run();
-	return Number(process.hrtime.bigint() - start) / 1e6;
-}
-
 export async function benchBudget(): Promise<void> {
 	const limits = planLimits({window: 2_000_000}, null);
 	console.log('');
@@ -56,8 +50,8 @@ export async function benchBudget(): Promise<void> {
 			// As the core sends it: a fresh copy of the history (parsed from a frame), one turn longer.
 			history = structuredClone([...history, ...turn(100_000 + index)]);
 			const anchor = {model: 'm', input: size, output: 10, request_messages: history.length - 3};
-			incremental.push(time(() => estimator.estimate({history, tools, model: 'm', anchor, limits, request: true})));
-			full.push(time(() => new BudgetEstimator().estimate({history, tools, model: 'm', anchor: null, limits, request: true})));
+			incremental.push(timeSync(() => estimator.estimate({history, tools, model: 'm', anchor, limits, request: true})));
+			full.push(timeSync(() => new BudgetEstimator().estimate({history, tools, model: 'm', anchor: null, limits, request: true})));
 		}
 
 		const label = size >= 1_000_000 ? `${size / 1_000_000}M` : `${size / 1000}k`;
@@ -65,5 +59,5 @@ export async function benchBudget(): Promise<void> {
 	}
 
 	console.log('');
-	console.log('incremental: new messages are serialised and hashed; the unchanged prefix is only compared in place (string equality), which is what still grows with the history');
+	console.log('incremental: new messages are serialised and hashed; the unchanged prefix is only compared in place, value by value (here each history is parsed apart; prefix-reuse frames hand the worker the same objects, which compare at once), which is what still grows with the history');
 }

@@ -3,19 +3,13 @@
 // around the caret), against the baseline of a plain-string editor, which
 // copies the whole text on every key. Two pastes: many lines of mixed
 // ASCII/CJK/emoji, and the same as one line (minified JSON's shape).
-import {median} from './measure.js';
+import {median, timeSync} from './measure.js';
 import {backspace, createEditor, insert, moveUp, wordLeft, type EditorState} from '../source/tui/editor-model.js';
 import {viewport} from '../source/tui/editor-layout.js';
 
 const KEYS = 200;
 const geometry = {width: 100, promptWidth: 2};
 const ROWS = 12;
-
-function time(run: () => void): number {
-	const start = process.hrtime.bigint();
-	run();
-	return Number(process.hrtime.bigint() - start) / 1e6;
-}
 
 function paste(multiLine: boolean): string {
 	const line = 'const 变量 = {"key": "值", list: [1, 2, 3]}; // 注释 👍🏽 e\u0301 and some ASCII to fill the line';
@@ -30,12 +24,12 @@ function measure(text: string) {
 		top = viewport(state.text, state.caret, geometry, ROWS, top).top;
 	};
 
-	const pasted = time(() => {
+	const pasted = timeSync(() => {
 		state = insert(state, text);
 		view();
 	});
 	const key = (edit: (state: EditorState) => EditorState) =>
-		time(() => {
+		timeSync(() => {
 			state = edit(state);
 			view();
 		});
@@ -56,7 +50,7 @@ function measure(text: string) {
 	for (let count = 0; count < KEYS; count++) {
 		const at = plain.length >> 1;
 		baseline.push(
-			time(() => {
+			timeSync(() => {
 				plain = plain.slice(0, at) + '字' + plain.slice(at);
 				plain.lastIndexOf('\n', at);
 			}),

@@ -29,3 +29,9 @@ export async function timeAsync(run: () => Promise<void>): Promise<number> {
 	await run();
 	return Number(process.hrtime.bigint() - start) / 1e6;
 }
+
+export function timeSync(run: () => void): number {
+	const start = process.hrtime.bigint();
+	run();
+	return Number(process.hrtime.bigint() - start) / 1e6;
+}

@@ -9,7 +9,7 @@ import {mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {createSearchTool} from '../source/core/tools/search.js';
-import {median} from './measure.js';
+import {median, timeAsync, timeSync} from './measure.js';
 
 const FOLDERS = 100;
 const FILES_PER_FOLDER = 100;
@@ -41,17 +41,6 @@ function makeTree(root: string): void {
 	}
 }
 
-function timeSync(run: () => void): number {
-	const start = process.hrtime.bigint();
-	run();
-	return Number(process.hrtime.bigint() - start) / 1e6;
-}
-
-async function timeAsync(run: () => Promise<void>): Promise<number> {
-	const start = process.hrtime.bigint();
-	await run();
-	return Number(process.hrtime.bigint() - start) / 1e6;
-}
 
 export async function benchSearch(): Promise<void> {
 	const rg = ripgrep();

@@ -5,7 +5,7 @@ import {useStdout} from 'ink';
 const CLEAR_TERMINAL = '\u001B[2J\u001B[3J\u001B[H';
 
 /** A burst of resizes (a window dragged) repaints once, this long after the last. */
-export const REPAINT_DELAY_MS = 120;
+const REPAINT_DELAY_MS = 120;
 
 export interface TerminalSize {
 	columns: number;

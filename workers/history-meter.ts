@@ -1,7 +1,5 @@
 import {createHash} from 'node:crypto';
-
-/** Local metadata keys that still reach the wire: replayed verbatim by the Anthropic and Responses adapters. */
-const WIRE_METADATA = new Set(['_anthropic_content', '_responses_output']);
+import {WIRE_METADATA} from '../source/core/agent/compaction.js';
 
 export interface Measured {
 	/** Estimated tokens of each message: UTF-8 bytes of what goes on the wire, images as planned. */
@@ -19,8 +17,9 @@ interface Entry {
 /**
  * Measures a history for the budget, remembering the last one it measured:
  * a history that extends it (the usual next request) only costs its new
- * messages, since the old ones are compared in place (string equality,
- * which is a memory compare) instead of serialised and hashed again.
+ * messages, since the old ones are compared in place (as parsed values, at
+ * once when they are the very objects measured last) instead of serialised
+ * and hashed again.
  * Fingerprints ignore top-level `_` metadata except the two keys adapters
  * replay (seed §7).
  */

@@ -85,10 +85,6 @@ export class ChatStore {
 		this.#update({busy}, true);
 	}
 
-	setStatus(change: Partial<StatusInfo>): void {
-		this.#update({status: {...this.#state.status, ...change}}, true);
-	}
-
 	/** The agent is set up: messages can be sent. */
 	started(status: Partial<StatusInfo>): void {
 		this.#update({starting: false, status: {...this.#state.status, ...status}}, true);

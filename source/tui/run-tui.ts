@@ -28,7 +28,6 @@ export async function runTui(options: CliOptions): Promise<number> {
 	const history: string[] = [];
 	let turn: AbortController | null = null;
 	let running: Promise<void> = Promise.resolve();
-	let leftDuringSetup = false;
 	let finish!: (code: number) => void;
 	const finished = new Promise<number>(resolve => {
 		finish = resolve;
@@ -112,7 +111,6 @@ export async function runTui(options: CliOptions): Promise<number> {
 	const onInterrupt = () => {
 		if (store.getSnapshot().starting) {
 			// Ctrl-C or Esc while the plugins start: leave, as a signal would.
-			leftDuringSetup = true;
 			setupController.abort();
 			return;
 		}
@@ -137,7 +135,8 @@ export async function runTui(options: CliOptions): Promise<number> {
 		instance.clear();
 		instance.unmount();
 		interrupts.dispose();
-		if (interrupts.exitCode() !== null || leftDuringSetup) return interrupts.exitCode() ?? exitCodes.interrupted;
+		// Left during setup (a signal, Ctrl-C or Esc): not an error to report.
+		if (setupController.signal.aborted) return interrupts.exitCode() ?? exitCodes.interrupted;
 		const {reportSetupError} = core ?? (await import('./chat-core.js'));
 		return reportSetupError(error, () => {}, false);
 	}

@@ -70,11 +70,14 @@ export function commitProblem(history: readonly Message[], cut: number, candidat
 	return null;
 }
 
+/** Local `_` metadata keys that still reach the wire: replayed verbatim by the Anthropic and Responses adapters. */
+export const WIRE_METADATA: ReadonlySet<string> = new Set(['_anthropic_content', '_responses_output']);
+
 /**
  * The estimate both histories are compared by: UTF-8 bytes of what goes on
  * the wire, a conservative stand-in for tokens that counts the same way for
  * both sides (never bytes saved passed off as tokens saved on one side only).
  */
 export function estimateBytes(messages: readonly Message[]): number {
-	return Buffer.byteLength(JSON.stringify(messages, (key, value: unknown) => (key.startsWith('_') && key !== '_anthropic_content' && key !== '_responses_output' ? undefined : value)));
+	return Buffer.byteLength(JSON.stringify(messages, (key, value: unknown) => (key.startsWith('_') && !WIRE_METADATA.has(key) ? undefined : value)));
 }

@@ -3,7 +3,7 @@ import {looksBinary} from './file-content.js';
 import {matchLines, MAX_SCANNED_LINE_CHARS, type LineMatch} from './match-lines.js';
 
 /** Seed §9: oversized files are skipped. */
-export const MAX_SEARCH_FILE_BYTES = 1024 * 1024;
+const MAX_SEARCH_FILE_BYTES = 1024 * 1024;
 /** Files are matched in batches of about this much text, each under one regex time limit. */
 const BATCH_CHARS = 1024 * 1024;
 /** Files read between two turns of the event loop. */
@@ -18,7 +18,7 @@ export interface Tally {
 	timedOut: boolean;
 }
 
-export const emptyTally = (): Tally => ({searched: 0, binary: 0, oversized: 0, unreadable: 0, longLines: 0, timedOut: false});
+const emptyTally = (): Tally => ({searched: 0, binary: 0, oversized: 0, unreadable: 0, longLines: 0, timedOut: false});
 
 /** What a scan looks for: a regex by source and flags (so it can cross to a worker thread), and the literal it came from, if any. */
 export interface ScanPattern {
