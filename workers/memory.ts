@@ -1,11 +1,10 @@
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
-import {contextUpdate, restoreForCommit} from './context-snapshot.js';
 import {readMemory, memoryPath} from './memory/store.js';
 import {MEMORY_SOURCE, entriesOf, memoryDelete, memoryRead, memoryWrite} from './memory/tools.js';
 import {moduleConfigLoader} from './module-config-loader.js';
-import {messagesOf} from './hook-data.js';
 import {serve, type WorkerContext} from './serve.js';
+import {snapshotHooks} from './snapshot-hooks.js';
 import {parseWorkerOptions} from './worker-options.js';
 
 /** `memory.json` (seed §4, §9). */
@@ -41,20 +40,9 @@ export async function runWorker(args: string[]): Promise<number> {
 			memory_write: async (data, context) => memoryWrite(data, pathFor('memory_write', context)),
 			memory_delete: async (data, context) => memoryDelete(data, pathFor('memory_delete', context)),
 		},
-		hooks: {
-			async before_turn(data, context) {
-				if (!(await config(context)).config.inject) return data;
-				const messages = messagesOf('before_turn', data);
-				const entries = entriesOf(await readMemory(pathFor('before_turn', context)));
-				// The given messages go back as they came (the core compares them); the update only appends.
-				return {...data, messages: [...(data.messages as unknown[]), ...contextUpdate(messages, MEMORY_SOURCE, entries)]};
-			},
-			async before_compact_commit(data, context) {
-				if (!(await config(context)).config.inject) return data;
-				const messages = messagesOf('before_compact_commit', data);
-				const entries = entriesOf(await readMemory(pathFor('before_compact_commit', context)));
-				return {...data, messages: restoreForCommit(messages, MEMORY_SOURCE, entries)};
-			},
-		},
+		// With `inject: false` both hooks pass their data through.
+		hooks: snapshotHooks(MEMORY_SOURCE, async (event, context) =>
+			(await config(context)).config.inject ? entriesOf(await readMemory(pathFor(event, context))) : null,
+		),
 	});
 }

@@ -2,10 +2,11 @@ import path from 'node:path';
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
 import {resolveFromConfig} from '../source/core/config/module-config.js';
-import {contextUpdate, restoreForCommit, type Entries} from './context-snapshot.js';
+import {type Entries} from './context-snapshot.js';
 import {moduleConfigLoader} from './module-config-loader.js';
-import {messagesOf, parseToolArguments} from './hook-data.js';
+import {parseToolArguments} from './hook-data.js';
 import {serve, type WorkerContext} from './serve.js';
+import {snapshotHooks} from './snapshot-hooks.js';
 import {discoverSkills, type Skill, type SkillRoot} from './skills/discover.js';
 import {DEFAULT_ROOTS} from './skills/limits.js';
 import {isInside} from '../source/core/tools/paths.js';
@@ -53,16 +54,7 @@ export async function runWorker(args: string[]): Promise<number> {
 
 	return serve({
 		name: 'skills',
-		hooks: {
-			async before_turn(data, context) {
-				const messages = messagesOf('before_turn', data);
-				// The given messages go back as they came; the update only appends.
-				return {...data, messages: [...(data.messages as unknown[]), ...contextUpdate(messages, source, index(await skills(context), context))]};
-			},
-			async before_compact_commit(data, context) {
-				return {...data, messages: restoreForCommit(messagesOf('before_compact_commit', data), source, index(await skills(context), context))};
-			},
-		},
+		hooks: snapshotHooks(source, async (_event, context) => index(await skills(context), context)),
 		tools: {
 			async skill_load(data, context) {
 				const {name} = parseToolArguments('skill_load', loadArguments, data);
