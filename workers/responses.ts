@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
-import {describeIssues} from '../source/core/config/describe-issues.js';
 import {messageSchema} from '../source/core/agent/session-schema.js';
 import {UsageError} from '../source/core/errors.js';
 import type {AssistantMessage} from '../source/core/messages.js';
@@ -8,6 +7,7 @@ import {ReplayMemory} from './responses-replay.js';
 import {checkReply} from './responses-reply.js';
 import {toResponsesRequest} from './responses-request.js';
 import {serve} from './serve.js';
+import {parseHookData} from './hook-data.js';
 
 const requestSchema = z.looseObject({url: z.string(), protocol: z.string(), body: z.record(z.string(), z.unknown())});
 const responseSchema = z.looseObject({
@@ -33,16 +33,13 @@ export async function runWorker(args: string[]): Promise<number> {
 		name: 'responses',
 		hooks: {
 			async before_request(data) {
-				const parsed = requestSchema.safeParse(data);
-				if (!parsed.success) throw new Error(`responses module: before_request data: ${describeIssues(parsed.error.issues, data)}`);
-				if (parsed.data.protocol !== 'openai') return data;
-				const {url, body} = toResponsesRequest(parsed.data.url, parsed.data.body, memory);
+				const request = parseHookData('responses module: before_request', requestSchema, data);
+				if (request.protocol !== 'openai') return data;
+				const {url, body} = toResponsesRequest(request.url, request.body, memory);
 				return {...data, url, body, protocol: 'responses', wire: 'responses'};
 			},
 			async after_response(data) {
-				const parsed = responseSchema.safeParse(data);
-				if (!parsed.success) throw new Error(`responses module: after_response data: ${describeIssues(parsed.error.issues, data)}`);
-				const {protocol, message, finish_reason: finishReason} = parsed.data.response;
+				const {protocol, message, finish_reason: finishReason} = parseHookData('responses module: after_response', responseSchema, data).response;
 				if (protocol !== 'responses') return data;
 				if (message.role !== 'assistant') throw new Error(`responses module: the response message is a ${message.role} message, not the assistant's`);
 				const reply = message as AssistantMessage;

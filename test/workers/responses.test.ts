@@ -187,6 +187,9 @@ test('after_response refuses an incomplete or empty Responses reply and a reply 
 	assert.deepEqual((await answer(text, 'completed')).data.response.message, text);
 	// Replies of other protocols are not this module's to judge.
 	assert.deepEqual((await answer({role: 'assistant', content: null}, 'stop', 'anthropic')).data.response.message, {role: 'assistant', content: null});
+	assert.equal((await answer({role: 'user', content: 'hi'}, 'completed')).error, 'responses module: the response message is a user message, not the assistant\'s');
+	assert.match((await worker.request({id: nextId++, event: 'after_response', data: {response: {protocol: 'responses'}}})).error, /^responses module: after_response data: .*message/);
+	assert.match((await worker.request({id: nextId++, event: 'before_request', data: {url: 5, body: {}, protocol: 'openai'}})).error, /^responses module: before_request data: .*url/);
 	await worker.close();
 });
 
