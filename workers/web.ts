@@ -6,20 +6,21 @@ import {createAddressPolicy} from './web/address-policy.js';
 import {webConfigSchema, type WebConfig} from './web/config.js';
 import {fetchPage} from './web/fetch-page.js';
 import {createCallGuard} from './web/guarded-request.js';
-import {MAX_OUTPUT_CHARS, MAX_SEARCH_RESULTS} from './web/limits.js';
+import {DEFAULT_SEARCH_RESULTS, MAX_OUTPUT_CHARS, MAX_QUERY_CHARS, MAX_SEARCH_RESULTS, MAX_URL_CHARS, MIN_OUTPUT_CHARS} from '../source/core/plugins/web-tools.js';
 import {pageOutput} from './web/page-output.js';
 import {createResolver} from './web/resolve.js';
 import {readCredential, redact, search, type SearchResult} from './web/search.js';
 import {parseWorkerOptions} from './worker-options.js';
 import {parseToolArguments} from './hook-data.js';
 
+// The checks the tools' parameters state (source/core/plugins/web-tools.ts), with the same limits.
 const fetchArgs = z.strictObject({
-	url: z.string().check(z.minLength(1), z.maxLength(8192)),
-	max_chars: z.optional(z.int().check(z.minimum(200), z.maximum(MAX_OUTPUT_CHARS))),
+	url: z.string().check(z.minLength(1), z.maxLength(MAX_URL_CHARS)),
+	max_chars: z.optional(z.int().check(z.minimum(MIN_OUTPUT_CHARS), z.maximum(MAX_OUTPUT_CHARS))),
 });
 
 const searchArgs = z.strictObject({
-	query: z.string().check(z.minLength(1), z.maxLength(2000)),
+	query: z.string().check(z.minLength(1), z.maxLength(MAX_QUERY_CHARS)),
 	count: z.optional(z.int().check(z.minimum(1), z.maximum(MAX_SEARCH_RESULTS))),
 });
 
@@ -49,7 +50,7 @@ export async function runWorker(args: string[]): Promise<number> {
 				const settings = loaded.config.search;
 				if (!settings) throw new Error(`web search is not configured: add a "search" section to ${loaded.path} (see config/examples/web.config.json)`);
 				const credential = settings.credentials_file === undefined ? undefined : await readCredential(loaded.path, settings.credentials_file);
-				const results = await search(settings, query, count ?? 5, credential, guardOf(loaded.config));
+				const results = await search(settings, query, count ?? DEFAULT_SEARCH_RESULTS, credential, guardOf(loaded.config));
 				const output = formatResults(query, results);
 				return {output: credential === undefined ? output : redact(output, credential)};
 			},
