@@ -12,6 +12,7 @@ import {createResolver} from './web/resolve.js';
 import {readCredential, redact, search, type SearchResult} from './web/search.js';
 import {parseWorkerOptions} from './worker-options.js';
 import {parseToolArguments} from './hook-data.js';
+import {joinWithinLimit, plural} from '../source/core/tools/format.js';
 
 // The checks the tools' parameters state (source/core/plugins/web-tools.ts), with the same limits.
 const fetchArgs = z.strictObject({
@@ -69,6 +70,13 @@ function guardOf(settings: WebConfig) {
 
 function formatResults(query: string, results: SearchResult[]): string {
 	if (results.length === 0) return `No results for ${JSON.stringify(query)}.`;
-	const lines = results.map((result, index) => [`${index + 1}. ${result.title || result.url}`, `   ${result.url}`, ...(result.snippet ? [`   ${result.snippet}`] : [])].join('\n'));
-	return `Results for ${JSON.stringify(query)}:\n\n${lines.join('\n\n')}`.slice(0, MAX_OUTPUT_CHARS);
+	const head = `Results for ${JSON.stringify(query)}:\n\n`;
+	// Each result after the first starts with the blank line that parts it from the one before.
+	const blocks = results.map((result, index) => [...(index > 0 ? [''] : []), `${index + 1}. ${result.title || result.url}`, `   ${result.url}`, ...(result.snippet ? [`   ${result.snippet}`] : [])].join('\n'));
+	const note = (omitted: number) => `\n\n[${plural(omitted, 'more result')} left out: the output is limited to ${MAX_OUTPUT_CHARS} characters]`;
+	const whole = joinWithinLimit(blocks, MAX_OUTPUT_CHARS - head.length);
+	if (whole.omitted === 0) return head + whole.text;
+	// Whole results only, and room for the note that says how many are left out.
+	const {text, omitted} = joinWithinLimit(blocks, MAX_OUTPUT_CHARS - head.length - note(results.length).length);
+	return head + text + note(omitted);
 }

@@ -183,3 +183,14 @@ test('web_search: the credentials file must be one line of at most 16 KiB in a r
 	assert.equal((await web.search({query: 'q'})).error, `cannot read ${where}: it is not a regular file`, 'a FIFO is refused, never waited on');
 	assert.equal(api.hits.length, 1, 'only the good key was ever sent');
 });
+
+test('web_search output stays within 50000 characters: whole results only, and a note says how many were left out', async t => {
+	const snippet = 'z'.repeat(3000);
+	const api = await server(t, {'/search': searchApi(() => ({results: Array.from({length: 20}, (_, index) => ({title: `r${index}`, url: `https://r${index}.example/`, snippet}))}))});
+	const web = await searchWorker(t, {url: `${api.origin}/search`, credentials_file: 'secrets/search.key', credentials_prefix: 'Bearer ', results_path: 'results', fields: {title: 'title', url: 'url', snippet: 'snippet'}});
+	const output = (await web.search({query: 'q', count: 20})).data.output as string;
+	assert.ok(output.length <= 50_000, `${output.length} characters`);
+	const shown = output.match(/^\d+\. r\d+$/gm)!.length;
+	assert.ok(shown > 10 && shown < 20, `${shown} results shown`);
+	assert.ok(output.endsWith(`\n   ${snippet}\n\n[${20 - shown} more results left out: the output is limited to 50000 characters]`), output.slice(-200));
+});
