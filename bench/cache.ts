@@ -7,30 +7,16 @@
 // ratio cache-report observes, the share of the cacheable prefix the mock
 // actually served (1.0 when every request's prefix is byte-identical to the
 // previous request), and the ideal ratio of this workload as the baseline.
-import {spawn} from 'node:child_process';
 import {mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:fs';
 import {cpus, tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockReply} from '../test/fixtures/mock-provider.js';
+import {runCli} from '../test/helpers/cli.js';
 
 const TURNS = 50;
 /** The pasted brief: about 100k tokens at 4 bytes a token. */
 const BRIEF_BYTES = 400_000;
-const cli = fileURLToPath(new URL('../bundle/cli.js', import.meta.url));
-
-function run(args: string[], env: NodeJS.ProcessEnv, input: string): Promise<{code: number | null; stdout: string; stderr: string}> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [cli, ...args], {env, stdio: ['pipe', 'pipe', 'pipe']});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.setEncoding('utf8').on('data', chunk => (stdout += chunk));
-		child.stderr.setEncoding('utf8').on('data', chunk => (stderr += chunk));
-		child.on('error', reject);
-		child.on('close', code => resolve({code, stdout, stderr}));
-		child.stdin.end(input);
-	});
-}
 
 /** Deterministic file contents of varied size (64 B to about 3 KB). */
 function sourceFile(n: number): string {
@@ -67,10 +53,10 @@ export async function benchCache(): Promise<void> {
 		}
 
 		const started = performance.now();
-		const session = await run(['-C', workspace], env, `${lines.join('\n')}\n`);
+		const session = await runCli(['-C', workspace], {env, input: `${lines.join('\n')}\n`, timeoutMs: 600_000});
 		const seconds = (performance.now() - started) / 1000;
 		if (session.code !== 0) throw new Error(`the workload failed (exit ${session.code}): ${session.stderr.slice(-2000)}`);
-		const report = await run(['--runtime', 'cache-report', '-C', workspace, '--json'], env, '');
+		const report = await runCli(['--runtime', 'cache-report', '-C', workspace, '--json'], {env});
 		if (report.code !== 0) throw new Error(`cache-report failed: ${report.stderr}`);
 		const figures = JSON.parse(report.stdout) as {observed_token_hit_ratio: number; target_hit_ratio: number; target_met: boolean | null; requests: number; input_tokens: number; cache_read_tokens: number};
 
