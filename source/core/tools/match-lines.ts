@@ -31,6 +31,7 @@ const matcher = new vm.Script(`
 		let longLinesSkipped = 0;
 		// A line too long to scan: the whole-text filter would run the regex over it too (and the tally counts it).
 		const hasLongLine = text => {
+			if (text.length <= maxLineChars) return false;
 			for (let start = 0; ; ) {
 				const end = text.indexOf('\\n', start);
 				if ((end === -1 ? text.length : end) - start > maxLineChars) return true;

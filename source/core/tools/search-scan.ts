@@ -129,6 +129,7 @@ function readSearchable(file: string, tally: Tally, cannotMatch: (bytes: Buffer)
 
 /** Whether some line has more bytes than a scanned line may have characters (so it may be too long to scan). */
 function hasLongLine(bytes: Buffer): boolean {
+	if (bytes.length <= MAX_SCANNED_LINE_CHARS) return false;
 	for (let start = 0; ; ) {
 		const end = bytes.indexOf(10, start);
 		if ((end === -1 ? bytes.length : end) - start > MAX_SCANNED_LINE_CHARS) return true;
