@@ -1,4 +1,5 @@
 import {spawn} from 'node:child_process';
+import {readFileSync} from 'node:fs';
 
 export function median(values: number[]): number {
 	const sorted = [...values].sort((a, b) => a - b);
@@ -34,4 +35,26 @@ export function timeSync(run: () => void): number {
 	const start = process.hrtime.bigint();
 	run();
 	return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** CPU (user + system) of this process's reaped children so far, in milliseconds (Linux /proc: cutime + cstime). */
+export function childrenCpuMs(): number {
+	const stat = readFileSync('/proc/self/stat', 'utf8');
+	// The command name may hold spaces and parentheses: count fields after its last ')'.
+	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+	return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS;
+}
+
+/** USER_HZ on Linux: /proc reports times in these ticks. */
+const CLOCK_TICKS = 100;
+
+/**
+ * Wall and CPU time of one run of a command, in milliseconds. The CPU is the
+ * whole tree the command waited for (its workers included, since `i` reaps
+ * them before it exits), read from this process's children's times.
+ */
+export async function timeCommandCpu(command: string, args: string[], options: {env?: NodeJS.ProcessEnv} = {}): Promise<{wallMs: number; cpuMs: number}> {
+	const before = childrenCpuMs();
+	const wallMs = await timeCommand(command, args, options);
+	return {wallMs, cpuMs: childrenCpuMs() - before};
 }

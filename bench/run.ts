@@ -1,5 +1,6 @@
 // `npm run bench`: start-up and one-shot print turn figures, each against a
-// baseline measured in the same run, as medians of RUNS runs; then the
+// baseline measured in the same run, as medians of RUNS runs; the default
+// profile's start-up against no plugins (bench/startup.ts); then the
 // resident worker pool against spawn-per-call (bench/pool.ts), hooks,
 // skills, the input editor, the budget, the chat screen streaming 100k
 // tokens (bench/tui.ts), the prompt cache, web_fetch and search.
@@ -17,6 +18,7 @@ import {benchBudget} from './budget.js';
 import {benchPool} from './pool.js';
 import {benchSearch} from './search.js';
 import {benchSkills} from './skills.js';
+import {benchStartup} from './startup.js';
 import {benchTui} from './tui.js';
 import {benchWebFetch} from './web.js';
 
@@ -79,6 +81,7 @@ console.log('');
 console.log(`i --version: ${(median(version) / median(bare)).toFixed(2)}× bare node (target ≤ 1.5×)`);
 console.log(`i -p: ${median(print).toFixed(1)} ms against a baseline of ${baseline.toFixed(1)} ms (node -e 0 plus the mock's own response time): ${overhead.toFixed(1)} ms over it (target ≤ 150 ms)`);
 
+await benchStartup();
 await benchPool();
 await benchHooks();
 await benchSkills();

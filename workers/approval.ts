@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
 import {moduleConfigLoader} from './module-config-loader.js';
 import {parseHookData} from './hook-data.js';
-import {serve} from './serve.js';
+import {type WorkerDefinition} from './serve.js';
 import {parseWorkerOptions} from './worker-options.js';
 
 /** `approval.json` (seed §4). */
@@ -25,10 +25,10 @@ const approvalDataSchema = z.looseObject({
  * core or an earlier hook stays a deny (auto mode skips questions, it does
  * not overrule vetoes); in ask mode the proposed decision unchanged.
  */
-export async function runWorker(args: string[]): Promise<number> {
+export function createWorker(args: string[]): WorkerDefinition {
 	const options = parseWorkerOptions('approval', args);
 	const config = moduleConfigLoader('approval', approvalConfigSchema, options.config);
-	return serve({
+	return {
 		name: 'approval',
 		hooks: {
 			async tool_approval(data, context) {
@@ -39,5 +39,5 @@ export async function runWorker(args: string[]): Promise<number> {
 				return data;
 			},
 		},
-	});
+	};
 }

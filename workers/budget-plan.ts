@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
-import {budgetFields, removedTokenizers} from '../source/core/config/schema.js';
+import {budgetFields, tokenizerProblem} from '../source/core/config/schema.js';
 
 const DEFAULT_THRESHOLD = 0.8;
 const DEFAULT_SAFETY = 0.02;
@@ -29,14 +29,8 @@ export interface Limits {
  * else the request's `max_tokens`, else nothing beyond the safety margin.
  */
 export function planLimits(budget: Budget, maxTokens: number | null): Limits {
-	if (budget.tokenizer !== undefined && budget.tokenizer !== 'utf8_bytes') {
-		const removed = removedTokenizers.includes(budget.tokenizer);
-		throw new Error(
-			removed
-				? `budget.tokenizer "${budget.tokenizer}": the BPE tokenizers were removed; omit tokenizer or use "utf8_bytes" (a conservative estimate from UTF-8 bytes)`
-				: `budget.tokenizer "${budget.tokenizer}" is unknown; the only tokenizer is "utf8_bytes"`,
-		);
-	}
+	const problem = budget.tokenizer === undefined ? null : tokenizerProblem(budget.tokenizer);
+	if (problem !== null) throw new Error(`budget.tokenizer: ${problem}`);
 
 	const {window} = budget;
 	const reserveOutput = budget.reserve_output ?? maxTokens ?? 0;

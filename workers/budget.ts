@@ -3,8 +3,8 @@ import '../source/core/zod-english.js';
 import {BudgetEstimator} from './budget-estimate.js';
 import {budgetSchema, planLimits, toolShare} from './budget-plan.js';
 import {parseHookData} from './hook-data.js';
-import {serve} from './serve.js';
-import {parseWorkerOptions} from './worker-options.js';
+import {type WorkerDefinition} from './serve.js';
+import {UsageError} from '../source/core/errors.js';
 
 const count = z.int().check(z.nonnegative());
 
@@ -36,10 +36,14 @@ const dataSchema = z.looseObject({
  * `tool_budget` (what each result may take). Resident state: the last
  * history measured and the fingerprints of recent requests, for anchoring.
  */
-export async function runWorker(args: string[]): Promise<number> {
-	parseWorkerOptions('budget', args);
+export function createWorker(args: string[]): WorkerDefinition {
+	if (args.length > 0) {
+		const what = args.includes('--config') || args.some(arg => arg.startsWith('--config=')) ? '--config: it reads no file of its own' : `options (got ${args.join(' ')})`;
+		throw new UsageError(`worker budget takes no ${what}; its budget is the model config's "budget" field, which the core sends with each context_budget request`);
+	}
+
 	const estimator = new BudgetEstimator();
-	return serve({
+	return {
 		name: 'budget',
 		hooks: {
 			async context_budget(data) {
@@ -72,5 +76,5 @@ export async function runWorker(args: string[]): Promise<number> {
 				return answer;
 			},
 		},
-	});
+	};
 }

@@ -7,7 +7,7 @@ import {StatsWriter, type CacheStats} from './cache/stats-file.js';
 import {cacheUsage} from './cache/usage.js';
 import {moduleConfigLoader} from './module-config-loader.js';
 import {parseHookData as parse} from './hook-data.js';
-import {serve, type WorkerContext} from './serve.js';
+import {type WorkerContext, type WorkerDefinition} from './serve.js';
 import {parseWorkerOptions} from './worker-options.js';
 
 const metaRecord = z.optional(z.nullable(z.record(z.string(), z.unknown())));
@@ -76,12 +76,12 @@ function findRecord(stats: CacheStats, id: string) {
  * provider's usage with that provider's accounting. Everything goes to the
  * workspace's stats file under a lock; `enabled: false` does nothing at all.
  */
-export async function runWorker(args: string[]): Promise<number> {
+export function createWorker(args: string[]): WorkerDefinition {
 	const options = parseWorkerOptions('cache', args);
 	const config = moduleConfigLoader('cache', cacheConfigSchema, options.config);
 	const shaper = new WireShaper();
 	const stats = new StatsWriter();
-	return serve({
+	return {
 		name: 'cache',
 		hooks: {
 			async before_request(data, context) {
@@ -166,5 +166,5 @@ export async function runWorker(args: string[]): Promise<number> {
 				return data;
 			},
 		},
-	});
+	};
 }

@@ -7,7 +7,7 @@ import {jsonBytes, prefixImages, summaryText} from './compact-text.js';
 import {moduleConfigLoader} from './module-config-loader.js';
 import {readPromptFile} from './prompt-file.js';
 import {parseHookData} from './hook-data.js';
-import {serve} from './serve.js';
+import {type WorkerDefinition} from './serve.js';
 import {parseWorkerOptions} from './worker-options.js';
 
 /** `compact.json` (seed §7). */
@@ -16,7 +16,7 @@ const compactConfigSchema = z.strictObject({
 	/** Messages after the cut, at least. */
 	keep_recent: z._default(z.int().check(z.minimum(1), z.maximum(1000)), 4),
 	/** Images of the summarised part go with the summary request (keep) or not (drop). */
-	images: z._default(z.enum(['keep', 'drop']), 'drop'),
+	images: z._default(z.enum(['keep', 'drop']), 'keep'),
 	/** A prompt file for the summary request, relative to this config's folder; else the embedded one. */
 	prompt: z.optional(z.string().check(z.minLength(1))),
 });
@@ -49,10 +49,10 @@ const stateSchema = z.looseObject({limit: z.number()});
  * prefix's images when `images` is keep); `after_compact` trims the
  * summary. The core validates all of it and commits or changes nothing.
  */
-export async function runWorker(args: string[]): Promise<number> {
+export function createWorker(args: string[]): WorkerDefinition {
 	const options = parseWorkerOptions('compact', args);
 	const config = moduleConfigLoader('compact', compactConfigSchema, options.config);
-	return serve({
+	return {
 		name: 'compact',
 		hooks: {
 			async compact_plan(data, context) {
@@ -93,5 +93,5 @@ export async function runWorker(args: string[]): Promise<number> {
 				return {...data, summary: parseHookData('after_compact', afterSchema, data).summary.trim()};
 			},
 		},
-	});
+	};
 }

@@ -3,7 +3,7 @@ import '../source/core/zod-english.js';
 import {readMemory, memoryPath} from './memory/store.js';
 import {MEMORY_SOURCE, entriesOf, memoryDelete, memoryRead, memoryWrite} from './memory/tools.js';
 import {moduleConfigLoader} from './module-config-loader.js';
-import {serve, type WorkerContext} from './serve.js';
+import {type WorkerContext, type WorkerDefinition} from './serve.js';
 import {snapshotHooks} from './snapshot-hooks.js';
 import {parseWorkerOptions} from './worker-options.js';
 
@@ -30,10 +30,10 @@ function pathFor(what: string, context: WorkerContext): string {
  * before_compact_commit restores the full one a compaction removed; with
  * `inject: false` both pass their data through. No vector search.
  */
-export async function runWorker(args: string[]): Promise<number> {
+export function createWorker(args: string[]): WorkerDefinition {
 	const options = parseWorkerOptions('memory', args);
 	const config = moduleConfigLoader('memory', memoryConfigSchema, options.config);
-	return serve({
+	return {
 		name: 'memory',
 		tools: {
 			memory_read: async (data, context) => memoryRead(data, pathFor('memory_read', context)),
@@ -44,5 +44,5 @@ export async function runWorker(args: string[]): Promise<number> {
 		hooks: snapshotHooks(MEMORY_SOURCE, async (event, context) =>
 			(await config(context)).config.inject ? entriesOf(await readMemory(pathFor(event, context))) : null,
 		),
-	});
+	};
 }

@@ -3,7 +3,7 @@ import '../source/core/zod-english.js';
 import {resolveFromConfig} from '../source/core/config/module-config.js';
 import {moduleConfigLoader} from './module-config-loader.js';
 import {readPromptFile} from './prompt-file.js';
-import {serve, type Handler} from './serve.js';
+import {type Handler, type WorkerDefinition} from './serve.js';
 import {parseWorkerOptions} from './worker-options.js';
 
 /** `prompts.json` (seed §4): prompt files, relative to the config's folder. */
@@ -19,7 +19,7 @@ const promptsConfigSchema = z.strictObject({
  * is: the core's embedded default. Files are read at each request, so an
  * edited prompt applies to the next turn.
  */
-export async function runWorker(args: string[]): Promise<number> {
+export function createWorker(args: string[]): WorkerDefinition {
 	const options = parseWorkerOptions('prompts', args);
 	const config = moduleConfigLoader('prompts', promptsConfigSchema, options.config);
 	const promptFrom =
@@ -31,5 +31,5 @@ export async function runWorker(args: string[]): Promise<number> {
 			return {...data, prompt: await readPromptFile(resolveFromConfig(loaded.path, file), context.workspace)};
 		};
 
-	return serve({name: 'prompts', hooks: {system_prompt: promptFrom('system'), before_compact: promptFrom('compact')}});
+	return {name: 'prompts', hooks: {system_prompt: promptFrom('system'), before_compact: promptFrom('compact')}};
 }

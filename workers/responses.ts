@@ -6,7 +6,7 @@ import type {AssistantMessage} from '../source/core/messages.js';
 import {ReplayMemory} from './responses-replay.js';
 import {checkReply} from './responses-reply.js';
 import {toResponsesRequest} from './responses-request.js';
-import {serve} from './serve.js';
+import {type WorkerDefinition} from './serve.js';
 import {parseHookData} from './hook-data.js';
 
 const requestSchema = z.looseObject({url: z.string(), protocol: z.string(), body: z.record(z.string(), z.unknown())});
@@ -26,10 +26,10 @@ const responseSchema = z.looseObject({
  * (the cache observes before it, so a refused reply is still counted) and
  * remembers its output items, which later requests replay verbatim.
  */
-export async function runWorker(args: string[]): Promise<number> {
+export function createWorker(args: string[]): WorkerDefinition {
 	if (args.length > 0) throw new UsageError(`worker responses takes no options (got ${args.map(arg => JSON.stringify(arg)).join(' ')})`);
 	const memory = new ReplayMemory();
-	return serve({
+	return {
 		name: 'responses',
 		hooks: {
 			async before_request(data) {
@@ -48,5 +48,5 @@ export async function runWorker(args: string[]): Promise<number> {
 				return data;
 			},
 		},
-	});
+	};
 }

@@ -28,7 +28,7 @@ export interface WorkerContext {
 export type Handler = (data: Record<string, unknown>, context: WorkerContext) => Promise<Record<string, unknown>>;
 
 export interface WorkerDefinition {
-	/** For messages. */
+	/** For messages: the module's name. */
 	name: string;
 	hooks?: Partial<Record<LifecycleEvent, Handler>>;
 	/** By tool name; a `tool` request is dispatched on its `data.name`. */
@@ -44,6 +44,21 @@ class StdoutError extends Error {}
 const lifecycle = new Set<string>(lifecycleEvents);
 
 /**
+ * Several modules in one process (the official host, seed §2 for one
+ * resident worker): each request names its module at the top level,
+ * beside `workspace` and `paths`, and is served by that module's
+ * definition, made on its first request.
+ */
+export interface ModuleHost {
+	/** For messages: `official`. */
+	name: string;
+	/** The modules it serves. */
+	modules: readonly string[];
+	/** The definition of one of `modules`; called once per module. */
+	load(module: string): Promise<WorkerDefinition>;
+}
+
+/**
  * Serves NDJSON requests on stdin until EOF (seed §2), one at a time and in
  * order, writing exactly one response frame per request and waiting for it
  * to be flushed before reading on. A request with a usable ID but bad parts
@@ -53,7 +68,7 @@ const lifecycle = new Set<string>(lifecycleEvents);
  * host evicts a worker on any protocol failure anyway. Returns the exit code:
  * 0 at a clean EOF.
  */
-export async function serve(worker: WorkerDefinition): Promise<number> {
+export async function serve(worker: WorkerDefinition | ModuleHost): Promise<number> {
 	// stdout carries frames only; a stray console.log from a handler goes to stderr.
 	console.log = console.error;
 	console.info = console.error;
@@ -63,10 +78,11 @@ export async function serve(worker: WorkerDefinition): Promise<number> {
 	const reuse = new ReuseReceiver();
 	const later = new AfterAnswer();
 	const contexts = new ContextCache();
+	const pick = 'load' in worker ? hostPicker(worker) : async () => worker;
 	try {
 		await eachChunk(process.stdin, async chunk => {
 			for (const text of decoder.push(chunk)) {
-				const response = await respond(worker, text, {fallbackPaths, contexts, reuse, later});
+				const response = await respond(text, {pick, fallbackPaths, contexts, reuse, later});
 				await writeFrame(response);
 				later.release();
 			}
@@ -94,7 +110,30 @@ export async function serve(worker: WorkerDefinition): Promise<number> {
 	return 0;
 }
 
+/** The definition that serves a request: the one module, or the host's module the frame names. */
+type Picker = (frame: Record<string, unknown>) => Promise<WorkerDefinition>;
+
+function hostPicker(host: ModuleHost): Picker {
+	const loaded = new Map<string, Promise<WorkerDefinition>>();
+	return async frame => {
+		const {module} = frame;
+		if (typeof module !== 'string' || !host.modules.includes(module)) {
+			const got = module === undefined ? 'none' : JSON.stringify(module);
+			throw new Error(`the ${host.name} worker serves several modules, so each request names one in a top-level "module" (got ${got}); modules: ${host.modules.join(', ')}`);
+		}
+
+		let definition = loaded.get(module);
+		if (definition === undefined) {
+			definition = host.load(module);
+			loaded.set(module, definition);
+		}
+
+		return definition;
+	};
+}
+
 interface ServeState {
+	pick: Picker;
 	fallbackPaths: PlatformDirs;
 	contexts: ContextCache;
 	reuse: ReuseReceiver;
@@ -118,7 +157,7 @@ class ContextCache {
 	}
 }
 
-async function respond(worker: WorkerDefinition, text: string, state: ServeState): Promise<Buffer> {
+async function respond(text: string, state: ServeState): Promise<Buffer> {
 	let request: unknown;
 	try {
 		request = JSON.parse(text);
@@ -131,12 +170,14 @@ async function respond(worker: WorkerDefinition, text: string, state: ServeState
 	const {id} = frame;
 	if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) throw new FatalFrameError(`a request frame has no unsigned integer "id" (got ${JSON.stringify(id)})`);
 	let answer: {data: Record<string, unknown>; reuse?: Record<string, number>};
+	let worker: WorkerDefinition | undefined;
 	try {
 		// A host that sends `reuse` reads it back (prefix-reuse.ts); the data the handlers see is whole either way.
 		const restored = Object.hasOwn(frame, 'reuse') && isRecord(frame.data) ? state.reuse.restore(frame.data, frame.reuse) : undefined;
 		// An earlier answer's follow-up work failed: this request reports it (and the host stops the worker).
 		const failure = state.later.takeFailure();
 		if (failure !== undefined) throw new Error(failure);
+		worker = await state.pick(frame);
 		const data = await dispatch(worker, frame, state);
 		answer = restored ? restored.answer(data) : {data};
 	} catch (error) {
@@ -147,7 +188,7 @@ async function respond(worker: WorkerDefinition, text: string, state: ServeState
 		return encodeFrame({id, ...answer});
 	} catch (error) {
 		if (!(error instanceof FrameError)) throw error;
-		return encodeFrame({id, error: `the ${worker.name} worker's response is too large: ${error.message}`});
+		return encodeFrame({id, error: `the ${worker!.name} worker's response is too large: ${error.message}`});
 	}
 }
 
@@ -192,17 +233,23 @@ function pickHandler(worker: WorkerDefinition, event: string, data: Record<strin
  */
 async function eachChunk(stream: NodeJS.ReadStream, handle: (chunk: Buffer) => Promise<void>): Promise<void> {
 	return new Promise((resolve, reject) => {
+		// The chunk being handled: EOF can come while it is (stdin closed right after a frame), and its answer is still owed.
+		let handling: Promise<void> = Promise.resolve();
 		stream.on('data', (chunk: Buffer) => {
 			stream.pause();
-			handle(chunk).then(
-				() => stream.resume(),
+			handling = handle(chunk).then(
+				() => {
+					stream.resume();
+				},
 				(error: unknown) => {
 					stream.destroy();
 					reject(error as Error);
 				},
 			);
 		});
-		stream.once('end', () => resolve());
+		stream.once('end', () => {
+			void handling.then(() => resolve());
+		});
 		stream.once('error', reject);
 	});
 }

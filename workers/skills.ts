@@ -5,7 +5,7 @@ import {resolveFromConfig} from '../source/core/config/module-config.js';
 import {type Entries} from './context-snapshot.js';
 import {moduleConfigLoader} from './module-config-loader.js';
 import {parseToolArguments} from './hook-data.js';
-import {serve, type WorkerContext} from './serve.js';
+import {type WorkerContext, type WorkerDefinition} from './serve.js';
 import {snapshotHooks} from './snapshot-hooks.js';
 import {discoverSkills, type Skill, type SkillRoot} from './skills/discover.js';
 import {DEFAULT_ROOTS} from './skills/limits.js';
@@ -32,7 +32,7 @@ const readArguments = z.strictObject({name: z.string(), path: z.string()});
  * skill_read a file inside the skill's folder. Nothing here runs a skill's
  * scripts: the model has to use the shell tool, which asks for approval.
  */
-export async function runWorker(args: string[]): Promise<number> {
+export function createWorker(args: string[]): WorkerDefinition {
 	const options = parseWorkerOptions('skills', args);
 	const config = moduleConfigLoader('skills', skillsConfigSchema, options.config);
 	const skills = async (context: WorkerContext): Promise<Skill[]> => {
@@ -52,7 +52,7 @@ export async function runWorker(args: string[]): Promise<number> {
 		throw new Error(`no skill is named ${JSON.stringify(name)}; ${known.length === 0 ? 'no skills were found' : `the skills are: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''}`}`);
 	};
 
-	return serve({
+	return {
 		name: 'skills',
 		hooks: snapshotHooks(source, async (_event, context) => index(await skills(context), context)),
 		tools: {
@@ -67,7 +67,7 @@ export async function runWorker(args: string[]): Promise<number> {
 				return {output: await readSkillText(file, `${JSON.stringify(relative)} of skill "${name}"`)};
 			},
 		},
-	});
+	};
 }
 
 /** What the model sees of each skill: its name (the key), description and source, never its body. */

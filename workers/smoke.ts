@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
 import {UsageError} from '../source/core/errors.js';
 import {moduleConfigLoader} from './module-config-loader.js';
-import {serve} from './serve.js';
+import {type WorkerDefinition} from './serve.js';
 import {parseWorkerOptions} from './worker-options.js';
 
 /** Seed §10: the output cap is 1..1024 tokens, 32 unless set. */
@@ -38,11 +38,11 @@ const responseSchema = z.looseObject({response: z.looseObject({message: z.record
  * cache observation into `metrics/smoke-cache.json` comes with the cache
  * module, in a later issue.)
  */
-export async function runWorker(args: string[]): Promise<number> {
+export function createWorker(args: string[]): WorkerDefinition {
 	const options = parseWorkerOptions('smoke', args, {'output-cap': {type: 'string'}});
 	const flagCap = options['output-cap'] === undefined ? undefined : parseOutputCap(options['output-cap']);
 	const config = moduleConfigLoader('smoke', smokeConfigSchema, options.config);
-	return serve({
+	return {
 		name: 'smoke',
 		hooks: {
 			async before_request(data, context) {
@@ -63,7 +63,7 @@ export async function runWorker(args: string[]): Promise<number> {
 				return data;
 			},
 		},
-	});
+	};
 }
 
 function parseOutputCap(text: string): number {

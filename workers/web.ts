@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
 import {moduleConfigLoader} from './module-config-loader.js';
-import {serve, type WorkerContext} from './serve.js';
+import {type WorkerContext, type WorkerDefinition} from './serve.js';
 import {createAddressPolicy} from './web/address-policy.js';
 import {webConfigSchema, type WebConfig} from './web/config.js';
 import {fetchPage} from './web/fetch-page.js';
@@ -32,10 +32,10 @@ const searchArgs = z.strictObject({
  * addresses only unless web.json trusts them, checked after DNS and on
  * each redirect, 5 requests, 8 s, no proxy.
  */
-export async function runWorker(args: string[]): Promise<number> {
+export function createWorker(args: string[]): WorkerDefinition {
 	const options = parseWorkerOptions('web', args);
 	const config = moduleConfigLoader('web', webConfigSchema, options.config);
-	return serve({
+	return {
 		name: 'web',
 		tools: {
 			async web_fetch(data, context) {
@@ -56,7 +56,7 @@ export async function runWorker(args: string[]): Promise<number> {
 				return {output: credential === undefined ? output : redact(output, credential)};
 			},
 		},
-	});
+	};
 
 	async function guardFor(context: WorkerContext) {
 		return guardOf((await config(context)).config);

@@ -17,7 +17,7 @@ import type {TurnContext} from '../core/agent/run-turn.js';
 import type {EmitEvent} from '../core/events.js';
 import {createHookChain, emptyHookChain, HookError, type HookChain} from '../core/hooks/hook-chain.js';
 import {readSystemPrompt} from '../core/hooks/hook-results.js';
-import type {LoadedPlugins, WorkerPool} from '../core/pool/types.js';
+import type {LoadedPlugins, WorkerPool, WorkerSpec} from '../core/pool/types.js';
 import type {Tool} from '../core/tools/types.js';
 
 /** What a head needs to run turns: everything but the input and the signal, and a way to end. */
@@ -68,6 +68,8 @@ export async function setupAgent(options: CliOptions, emit: EmitEvent, askPerson
 	const {plugins, warnings} = await loadConfiguredPlugins(loaded, dirs);
 	for (const message of warnings) emit({type: 'warning', message});
 	const pool = needsPool(plugins) ? await startPool(workspace, dirs, config.io_limit_bytes) : null;
+	// The workers every turn calls start now, their start-up overlapping the rest of set-up, not at their first call.
+	if (pool) for (const spec of workersEveryTurnCalls(plugins)) pool.start(spec);
 	let session: Session | undefined;
 	try {
 		const hooks = pool ? createHookChain(plugins.hooks, pool) : emptyHookChain;
@@ -118,6 +120,18 @@ async function loadConfiguredPlugins(loaded: LoadedConfig, dirs: PlatformDirs): 
 
 function needsPool(plugins: LoadedPlugins): boolean {
 	return plugins.hooks.length > 0 || plugins.tools.length > 0 || plugins.provider !== null;
+}
+
+/** Events that every turn (or every start) raises: a worker with a hook for one of them is called in any session. */
+const everyTurn: ReadonlySet<string> = new Set(['*', 'session_load', 'system_prompt', 'user_input', 'before_turn', 'context_budget', 'before_request', 'after_response', 'before_save', 'after_save', 'finish']);
+
+/** The provider worker and the workers of hooks every turn raises, once each (one process per exec and cwd). */
+function workersEveryTurnCalls(plugins: LoadedPlugins): WorkerSpec[] {
+	const specs = new Map<string, WorkerSpec>();
+	const add = (spec: WorkerSpec) => specs.set(JSON.stringify([spec.exec, spec.cwd]), spec);
+	if (plugins.provider) add(plugins.provider);
+	for (const hook of plugins.hooks) if (hook.events.some(event => everyTurn.has(event))) add(hook.worker);
+	return [...specs.values()];
 }
 
 /** The pool, its request context and the workers' environment: only built when some plugin needs a worker. */

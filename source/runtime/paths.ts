@@ -5,14 +5,14 @@ import {configPath} from '../core/config/load-config.js';
 import {moduleConfigPath} from '../core/config/module-config.js';
 import {workspaceId, workspaceStateDir} from '../core/config/workspace-registry.js';
 import {errorMessage, exitCodes} from '../core/errors.js';
-import {officialWorkers} from './worker.js';
+import {modulesWithConfigFile} from '../core/plugins/modules.js';
 import {workspaceFolder} from './workspace-folder.js';
 
 interface ResolvedPaths extends PlatformDirs {
 	workspace: string;
 	workspace_id: string;
 	workspace_state_dir: string;
-	/** The config file the core and each official module would read (they may not exist). */
+	/** The config file the core and each official module that has one would read (they may not exist). */
 	config_files: Record<string, string>;
 }
 
@@ -40,7 +40,7 @@ async function resolvePaths(dir: string): Promise<ResolvedPaths> {
 	const dirs = checkedDirs();
 	const id = await workspaceId(workspace, dirs);
 	const configFiles: Record<string, string> = {core: configPath(undefined, dirs.config_dir)};
-	for (const module of officialWorkers) configFiles[module] = moduleConfigPath(module, undefined, dirs);
+	for (const module of modulesWithConfigFile) configFiles[module] = moduleConfigPath(module, undefined, dirs);
 	return {workspace, workspace_id: id, ...dirs, workspace_state_dir: workspaceStateDir(dirs, id), config_files: configFiles};
 }
 

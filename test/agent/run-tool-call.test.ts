@@ -4,6 +4,7 @@ import {runToolCall, type ToolCallContext} from '../../source/core/agent/run-too
 import {createApprovalGate} from '../../source/core/agent/approval-gate.js';
 import {ToolInputError, ToolRunError, type Tool, type ToolPlan, type ToolResult} from '../../source/core/tools/types.js';
 import type {CoreEvent} from '../../source/core/events.js';
+import type {HookChain} from '../../source/core/hooks/hook-chain.js';
 
 function fakeTool(name: string, plan: (args: Record<string, unknown>) => Promise<ToolPlan>): Tool {
 	return {name, description: name, parameters: {type: 'object'}, plan};
@@ -91,4 +92,53 @@ test('cancellation propagates instead of becoming a result', async () => {
 		},
 	}));
 	await assert.rejects(runToolCall(call('slow'), context([tool], {signal: controller.signal})), /interrupted/);
+});
+
+const png = `data:image/png;base64,${Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64')}`;
+const image = (url = png) => ({type: 'image_url', image_url: {url}});
+const link = image('https://example.com/a.png');
+
+/** An after_tool hook chain that answers with `rewrite(data)`. */
+function afterTool(rewrite: (data: Record<string, unknown>) => Record<string, unknown>): HookChain & {seen: Array<Record<string, unknown>>} {
+	const seen: Array<Record<string, unknown>> = [];
+	return {
+		seen,
+		has: event => event === 'after_tool',
+		run: async (_event, data) => {
+			seen.push(data);
+			return rewrite(data);
+		},
+	};
+}
+
+test('a result goes through after_tool before its images are checked (seed §5): a hook can repair or drop them', async () => {
+	const tool = fakeTool('shot', returning({output: 'took a picture', images: [link]}));
+	// Without a hook the link is refused, naming the tool.
+	const refused = await runToolCall(call('shot'), context([tool]));
+	assert.match(refused.message.content, /^Error: shot returned images that were refused: images\[0\]: the url must be a base64 data URL/);
+	assert.deepEqual(refused.images, []);
+
+	const repairing = afterTool(data => ({...data, images: [image()]}));
+	const repaired = await runToolCall(call('shot'), context([tool], {hooks: repairing}));
+	assert.deepEqual(repairing.seen[0]!.images, [link], 'the hook saw the images as the tool returned them');
+	assert.equal(repaired.message.content, 'took a picture');
+	assert.deepEqual(repaired.images, [image()]);
+
+	const dropped = await runToolCall(call('shot'), context([tool], {hooks: afterTool(data => ({...data, images: []}))}));
+	assert.equal(dropped.message.content, 'took a picture');
+	assert.equal('_is_error' in dropped.message, false);
+});
+
+test('the 8-image cap holds per batch of tool calls: a result that would take the batch past 8 is refused', async () => {
+	const five = fakeTool('five', returning({output: 'five pictures', images: Array.from({length: 5}, () => image())}));
+	const first = await runToolCall(call('five'), context([five], {imagesLeft: 8}));
+	assert.equal(first.images.length, 5);
+	const second = await runToolCall(call('five'), context([five], {imagesLeft: 8 - first.images.length}));
+	assert.deepEqual(second.images, []);
+	assert.equal(second.message._is_error, true);
+	assert.equal(second.message.content, 'Error: five returned 5 images, which were refused: a batch of tool calls carries at most 8 images and earlier calls of this batch took 5');
+	// At the limit: exactly what is left fits.
+	const three = fakeTool('three', returning({output: 'three', images: Array.from({length: 3}, () => image())}));
+	assert.equal((await runToolCall(call('three'), context([three], {imagesLeft: 3}))).images.length, 3);
+	assert.equal((await runToolCall(call('three'), context([three], {imagesLeft: 2}))).images.length, 0);
 });

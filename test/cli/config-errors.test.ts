@@ -60,10 +60,17 @@ test('extra_body may not override a reserved field', async () => {
 	assert.match(run.stderr, /"extra_body" may not set "system"/);
 });
 
-test('an explicit BPE tokenizer fails instead of degrading', async () => {
-	const {run} = await runWith({...base, api_key_env: 'TEST_API_KEY', budget: {window: 128000, tokenizer: 'cl100k_base'}});
+test('an explicit BPE tokenizer fails instead of degrading, with one message naming the value and the fix', async () => {
+	const {run, path} = await runWith({...base, api_key_env: 'TEST_API_KEY', budget: {window: 128000, tokenizer: 'cl100k_base'}});
 	assert.equal(run.code, 2);
-	assert.match(run.stderr, /BPE tokenizers were removed/);
+	assert.equal(
+		run.stderr,
+		`i: config ${path}: field "budget.tokenizer": "cl100k_base" is a BPE tokenizer, and BPE tokenizers were removed; omit "tokenizer" or set it to "utf8_bytes" (a conservative estimate from UTF-8 bytes)\n`,
+	);
+	const unknown = await runWith({...base, api_key_env: 'TEST_API_KEY', budget: {window: 128000, tokenizer: 'gpt2'}});
+	assert.equal(unknown.run.code, 2);
+	assert.equal((unknown.run.stderr.match(/tokenizer/g) ?? []).length, 3, unknown.run.stderr);
+	assert.match(unknown.run.stderr, /"gpt2" is not a tokenizer; omit "tokenizer" or set it to "utf8_bytes"/);
 });
 
 test('no config at all says where it looked and what to do', async () => {

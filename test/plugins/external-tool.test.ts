@@ -36,6 +36,7 @@ function fakePool(reply: Record<string, unknown> | Error) {
 			if (reply instanceof Error) throw reply;
 			return reply;
 		},
+		start() {},
 		async close() {},
 	};
 	return {pool, calls};
@@ -94,14 +95,11 @@ test('run sends a tool frame with the parsed arguments and returns output and ch
 	assert.deepEqual(await runWith({output: 'plain'}), {output: 'plain'});
 });
 
-test('a response without string output, with unknown fields or bad images is a tool error naming the tool', async () => {
+test('a response without string output or with unknown fields is a tool error naming the tool', async () => {
 	const cases: Array<[Record<string, unknown>, string]> = [
 		[{}, 'returned an invalid result: output is required'],
 		[{output: 3}, 'output must be a string'],
 		[{output: 'x', image: []}, 'unknown field "image"'],
-		[{output: 'x', images: {}}, 'returned a bad image: images must be an array'],
-		[{output: 'x', images: [{type: 'image_url', image_url: {url: 'https://example.com/a.png'}}]}, 'images[0]: the url must be a base64 data URL'],
-		[{output: 'x', images: [{type: 'image_url', image_url: {url: png.replace('image/png', 'image/gif')}}]}, 'declared as image/gif but the data is image/png'],
 	];
 	for (const [reply, message] of cases) {
 		await assert.rejects(runWith(reply), (error: unknown) => {
@@ -111,6 +109,12 @@ test('a response without string output, with unknown fields or bad images is a t
 			return true;
 		});
 	}
+});
+
+test('images come back unchecked: the core checks them after after_tool (seed §5), which may repair them', async () => {
+	const link = [{type: 'image_url', image_url: {url: 'https://example.com/a.png'}}];
+	assert.deepEqual(await runWith({output: 'x', images: link}), {output: 'x', images: link});
+	assert.deepEqual(await runWith({output: 'x', images: {}}), {output: 'x', images: {}});
 });
 
 test('a worker failure becomes a tool error carrying its message', async () => {

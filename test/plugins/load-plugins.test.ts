@@ -14,21 +14,21 @@ test('builtin.json resolves the configured profile afresh at every start, from t
 	const builtin = writeJson(join(dirs.config_dir, 'builtin.json'), descriptor);
 	const first = await load(dirs, ['builtin.json'], {}, program);
 	assert.deepEqual(first.plugins.hooks, [
-		{events: ['system_prompt'], worker: {exec: [...program, '--runtime', 'worker', 'prompts'], cwd: dirs.config_dir, prefixReuse: true}, module: 'prompts', manifest: builtin},
-		{events: ['before_turn', 'before_compact_commit'], worker: {exec: [...program, '--runtime', 'worker', 'memory'], cwd: dirs.config_dir, prefixReuse: true}, module: 'memory', manifest: builtin},
+		{events: ['system_prompt'], worker: {exec: [...program, '--runtime', 'worker', 'official'], cwd: dirs.config_dir, prefixReuse: true}, module: 'prompts', manifest: builtin},
+		{events: ['before_turn', 'before_compact_commit'], worker: {exec: [...program, '--runtime', 'worker', 'official'], cwd: dirs.config_dir, prefixReuse: true}, module: 'memory', manifest: builtin},
 		...(officialModules.skills.built
-			? [{events: ['before_turn', 'before_compact_commit'], worker: {exec: [...program, '--runtime', 'worker', 'skills'], cwd: dirs.config_dir, prefixReuse: true}, module: 'skills', manifest: builtin}]
+			? [{events: ['before_turn', 'before_compact_commit'], worker: {exec: [...program, '--runtime', 'worker', 'official'], cwd: dirs.config_dir, prefixReuse: true}, module: 'skills', manifest: builtin}]
 			: []),
-		{events: ['context_budget'], worker: {exec: [...program, '--runtime', 'worker', 'budget'], cwd: dirs.config_dir, prefixReuse: true}, module: 'budget', manifest: builtin},
+		{events: ['context_budget'], worker: {exec: [...program, '--runtime', 'worker', 'official'], cwd: dirs.config_dir, prefixReuse: true}, module: 'budget', manifest: builtin},
 		{
 			events: ['compact_plan', 'before_compact', 'after_compact', 'before_compact_commit'],
-			worker: {exec: [...program, '--runtime', 'worker', 'compact'], cwd: dirs.config_dir, prefixReuse: true},
+			worker: {exec: [...program, '--runtime', 'worker', 'official'], cwd: dirs.config_dir, prefixReuse: true},
 			module: 'compact',
 			manifest: builtin,
 		},
-		{events: ['before_request', 'request_retry'], worker: {exec: [...program, '--runtime', 'worker', 'cache'], cwd: dirs.config_dir, prefixReuse: true}, module: 'cache', manifest: builtin},
-		{events: ['after_response'], worker: {exec: [...program, '--runtime', 'worker', 'cache'], cwd: dirs.config_dir, prefixReuse: true}, module: 'cache', manifest: builtin},
-		{events: ['tool_approval'], worker: {exec: [...program, '--runtime', 'worker', 'approval'], cwd: dirs.config_dir, prefixReuse: true}, module: 'approval', manifest: builtin},
+		{events: ['before_request', 'request_retry'], worker: {exec: [...program, '--runtime', 'worker', 'official'], cwd: dirs.config_dir, prefixReuse: true}, module: 'cache', manifest: builtin},
+		{events: ['after_response'], worker: {exec: [...program, '--runtime', 'worker', 'official'], cwd: dirs.config_dir, prefixReuse: true}, module: 'cache', manifest: builtin},
+		{events: ['tool_approval'], worker: {exec: [...program, '--runtime', 'worker', 'official'], cwd: dirs.config_dir, prefixReuse: true}, module: 'approval', manifest: builtin},
 	]);
 	assert.ok(!first.warnings.some(warning => warning.includes('"memory"')), first.warnings.join('\n'));
 
@@ -52,7 +52,7 @@ test('builtin.json applies bindings.json, with no fallback when the bound worker
 	assert.deepEqual(
 		plugins.hooks.map(hook => [hook.module, hook.worker.exec]),
 		[
-			['budget', [...program, '--runtime', 'worker', 'budget']],
+			['budget', [...program, '--runtime', 'worker', 'official']],
 			['compact', [compact, '--keep', '6']],
 		],
 	);

@@ -9,7 +9,8 @@ import {readSelection} from '../../source/core/plugins/selection.js';
 import {rejectsWith, tempRoot, writeJson} from './helpers.js';
 
 const program = ['/usr/bin/node', '/opt/i/cli.js'];
-const official = (module: string) => [...program, '--runtime', 'worker', module];
+/** Every official module runs in the one official host; its entries name the module. */
+const official = (_module: string) => [...program, '--runtime', 'worker', 'official'];
 
 /** Binding every module makes every hook entry appear, built or not: the whole order is visible. */
 const everyModuleBound: Bindings = Object.fromEntries(moduleNames.map(module => [module, {exec: [`/bin/${module}`], cwd: '/c'}]));
@@ -73,7 +74,7 @@ test('standard is full without the Responses transformation', () => {
 	);
 });
 
-test('built modules run this program as `--runtime worker NAME`; unbuilt ones are named in a warning, never skipped silently', () => {
+test('built modules run in the one official host of this program (`--runtime worker official`), each entry naming its module; unbuilt ones are named in a warning, never skipped silently', () => {
 	const {manifest, warnings} = generateManifest({profile: 'standard', program});
 	const built = profiles.standard.filter(module => officialModules[module].built);
 	const unbuilt = profiles.standard.filter(module => !officialModules[module].built);

@@ -65,20 +65,20 @@ test('manifest PROFILE prints JSON naming this program; unbuilt modules are warn
 	const memoryTools = printed.tools.filter((tool: any) => tool.module === 'memory');
 	assert.deepEqual(
 		memoryTools.map((tool: any) => [tool.name, tool.exec]),
-		['memory_read', 'memory_write', 'memory_delete'].map(name => [name, [...program, '--runtime', 'worker', 'memory']]),
+		['memory_read', 'memory_write', 'memory_delete'].map(name => [name, [...program, '--runtime', 'worker', 'official']]),
 	);
 	assert.deepEqual(Object.keys(memoryTools[1]).sort(), ['description', 'exec', 'module', 'name', 'parameters', 'prefix_reuse']);
 	assert.deepEqual(printed, {
 		tools: printed.tools,
 		hooks: [
-			{events: ['system_prompt'], exec: [...program, '--runtime', 'worker', 'prompts'], prefix_reuse: true, module: 'prompts'},
-			{events: ['before_turn', 'before_compact_commit'], exec: [...program, '--runtime', 'worker', 'memory'], prefix_reuse: true, module: 'memory'},
-			...(officialModules.skills.built ? [{events: ['before_turn', 'before_compact_commit'], exec: [...program, '--runtime', 'worker', 'skills'], prefix_reuse: true, module: 'skills'}] : []),
-			{events: ['context_budget'], exec: [...program, '--runtime', 'worker', 'budget'], prefix_reuse: true, module: 'budget'},
-			{events: ['compact_plan', 'before_compact', 'after_compact', 'before_compact_commit'], exec: [...program, '--runtime', 'worker', 'compact'], prefix_reuse: true, module: 'compact'},
-			{events: ['before_request', 'request_retry'], exec: [...program, '--runtime', 'worker', 'cache'], prefix_reuse: true, module: 'cache'},
-			{events: ['after_response'], exec: [...program, '--runtime', 'worker', 'cache'], prefix_reuse: true, module: 'cache'},
-			{events: ['tool_approval'], exec: [...program, '--runtime', 'worker', 'approval'], prefix_reuse: true, module: 'approval'},
+			{events: ['system_prompt'], exec: [...program, '--runtime', 'worker', 'official'], prefix_reuse: true, module: 'prompts'},
+			{events: ['before_turn', 'before_compact_commit'], exec: [...program, '--runtime', 'worker', 'official'], prefix_reuse: true, module: 'memory'},
+			...(officialModules.skills.built ? [{events: ['before_turn', 'before_compact_commit'], exec: [...program, '--runtime', 'worker', 'official'], prefix_reuse: true, module: 'skills'}] : []),
+			{events: ['context_budget'], exec: [...program, '--runtime', 'worker', 'official'], prefix_reuse: true, module: 'budget'},
+			{events: ['compact_plan', 'before_compact', 'after_compact', 'before_compact_commit'], exec: [...program, '--runtime', 'worker', 'official'], prefix_reuse: true, module: 'compact'},
+			{events: ['before_request', 'request_retry'], exec: [...program, '--runtime', 'worker', 'official'], prefix_reuse: true, module: 'cache'},
+			{events: ['after_response'], exec: [...program, '--runtime', 'worker', 'official'], prefix_reuse: true, module: 'cache'},
+			{events: ['tool_approval'], exec: [...program, '--runtime', 'worker', 'official'], prefix_reuse: true, module: 'approval'},
 		],
 	});
 	assert.doesNotMatch(run.stderr, /"memory"/);

@@ -50,7 +50,7 @@ test('exactly 8 MiB is attached and one byte more is refused, without failing th
 	await writeFile(join(dir, 'over.png'), Buffer.concat([exact, Buffer.from([0])]));
 	const result = await run(viewImage, {paths: ['exact.png', 'over.png', 'missing.png']}, toolContext(dir));
 	assert.notEqual(result.isError, true);
-	assert.equal(result.images?.length, 1);
+	assert.equal((result.images as unknown[]).length, 1);
 	assert.equal(
 		result.output,
 		['Attached 1 image:', '- exact.png (image/png, 8388608 bytes)', '- Error: over.png is over the 8 MiB image limit', '- Error: missing.png does not exist'].join('\n'),
@@ -61,7 +61,7 @@ test('8 images are fine and 9 are refused', async t => {
 	const dir = await tempDir(t);
 	await writeFile(join(dir, 'p.png'), signatures['image/png']);
 	const eight = await run(viewImage, {paths: Array.from({length: 8}, () => 'p.png')}, toolContext(dir));
-	assert.equal(eight.images?.length, 8);
+	assert.equal((eight.images as unknown[]).length, 8);
 	await assert.rejects(viewImage.plan({paths: Array.from({length: 9}, () => 'p.png')}, toolContext(dir)), (error: unknown) => {
 		assert.ok(error instanceof ToolInputError);
 		assert.equal(error.message, 'view_image: paths must list at most 8 items (got 9)');

@@ -107,6 +107,6 @@ test('an unknown option or worker name is a usage error (exit 2)', async t => {
 	assert.match(option.stderr, /^i: worker approval: Unknown option '--mode'/);
 	const name = await startOfficialWorker(t, 'nope', [], {env: folders.env}).close();
 	assert.equal(name.code, 2);
-	assert.equal(name.stderr, `i: --runtime worker has no worker "nope"; official workers: ${officialWorkers.join(', ')}\n`);
+	assert.equal(name.stderr, `i: --runtime worker has no worker "nope"; workers: ${officialWorkers.join(', ')}, official\n`);
 	assert.ok(['approval', 'budget', 'cache', 'compact', 'prompts', 'smoke'].every(worker => officialWorkers.includes(worker)));
 });

@@ -24,10 +24,10 @@ test('the trigger is min(window × threshold, window − reserve − safety), wi
 
 test('BPE tokenizer names fail with a clear error; utf8_bytes and no tokenizer are the byte estimate', () => {
 	for (const name of ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base']) {
-		assert.throws(() => planLimits({window: 1000, tokenizer: name}, null), new RegExp(`budget.tokenizer "${name}": the BPE tokenizers were removed`));
+		assert.throws(() => planLimits({window: 1000, tokenizer: name}, null), new RegExp(`^Error: budget.tokenizer: "${name}" is a BPE tokenizer, and BPE tokenizers were removed; omit "tokenizer" or set it to "utf8_bytes"`));
 	}
 
-	assert.throws(() => planLimits({window: 1000, tokenizer: 'gpt2'}, null), /unknown; the only tokenizer is "utf8_bytes"/);
+	assert.throws(() => planLimits({window: 1000, tokenizer: 'gpt2'}, null), /budget.tokenizer: "gpt2" is not a tokenizer; omit "tokenizer" or set it to "utf8_bytes" \(a conservative estimate from UTF-8 bytes\), the only one/);
 	assert.equal(planLimits({window: 1000, tokenizer: 'utf8_bytes'}, null).trigger, 800);
 });
 

@@ -115,6 +115,23 @@ test('the compact worker: images of the old part go along when kept and planned;
 	await worker.close();
 });
 
+test('compact.json "images" defaults to keep, as in the seed\'s example; "drop" leaves them out', async t => {
+	const image = {type: 'image_url', image_url: {url: `data:image/png;base64,${'A'.repeat(400)}`}};
+	const prefix = [user('look at this'), {role: 'user', content: [{type: 'text', text: 'Images from tool call c1:'}, image]}, answer('a cat')];
+	const request = {id: 1, event: 'before_compact', data: {messages: prefix, cut: 4, state: {limit: 6400}, model: 'm', protocol: 'openai', budget: {window: 8000, image_tokens: 100}}};
+	const unconfigured = await makeFolders(t);
+	const byDefault = startOfficialWorker(t, 'compact', [], {env: unconfigured.env});
+	assert.deepEqual((await byDefault.request(request)).data.images, [image]);
+	await byDefault.close();
+	const dropping = await makeFolders(t);
+	await writeFile(join(dropping.config, 'compact.json'), JSON.stringify({images: 'drop'}));
+	const dropped = startOfficialWorker(t, 'compact', [], {env: dropping.env});
+	const answered = await dropped.request(request);
+	assert.equal(answered.data.images, undefined);
+	assert.match(answered.data.text, /assistant: a cat/);
+	await dropped.close();
+});
+
 test('compact.json: keep_recent, a prompt file relative to it, and errors naming the file and field', async t => {
 	const folders = await makeFolders(t);
 	await writeFile(join(folders.config, 'summary.md'), 'Summarise {{workspace}} tersely.');

@@ -2,7 +2,7 @@ import type {ImagePart, ToolCall, ToolMessage} from '../messages.js';
 import type {EmitEvent} from '../events.js';
 import type {Tool, ToolResult} from '../tools/types.js';
 import {ToolInputError, ToolRunError} from '../tools/types.js';
-import {checkImageParts} from '../tools/images.js';
+import {checkImageParts, MAX_IMAGES_PER_BATCH} from '../tools/images.js';
 import {truncateOutput} from '../tools/truncate.js';
 import {emptyHookChain, type HookChain} from '../hooks/hook-chain.js';
 import {readAfterTool, readBeforeTool} from '../hooks/hook-results.js';
@@ -17,6 +17,8 @@ export interface ToolCallContext {
 	signal: AbortSignal;
 	outputLimit: number;
 	hooks?: HookChain;
+	/** Images this call's result may still add: a batch of calls carries at most 8 (seed §5). */
+	imagesLeft?: number;
 }
 
 export interface ToolCallOutcome {
@@ -27,7 +29,8 @@ export interface ToolCallOutcome {
 /**
  * Runs one validated call: `before_tool` (which may replace the call),
  * arguments, plan, approval, execution, then `after_tool` (on errors too),
- * the image checks and the size cut (seed §5). Every failure the model can
+ * the image checks (each image, and the batch's cap of 8 through
+ * `imagesLeft`) and the size cut (seed §5). Every failure the model can
  * act on becomes an error result; a failing hook and cancellation propagate.
  */
 export async function runToolCall(original: ToolCall, context: ToolCallContext): Promise<ToolCallOutcome> {
@@ -35,16 +38,23 @@ export async function runToolCall(original: ToolCall, context: ToolCallContext):
 	const call = hooks.has('before_tool') ? await replaceCall(original, hooks) : original;
 	const {name} = call.function;
 	const finish = async (result: ToolResult): Promise<ToolCallOutcome> => {
-		let {output, images: rawImages = [], isError = false} = result;
-		let images: unknown = rawImages;
+		let {output, isError = false} = result;
+		let images: unknown = result.images ?? [];
 		if (hooks.has('after_tool')) {
 			const data = await hooks.run('after_tool', {id: call.id, name, output, images, is_error: isError});
 			({output, images, isError} = readAfterTool(data, isError));
 		}
 
 		let checked: ImagePart[] = [];
+		const left = context.imagesLeft ?? MAX_IMAGES_PER_BATCH;
 		if (!Array.isArray(images)) {
 			output = `Error: ${name} returned images that were refused: images must be a list`;
+			isError = true;
+		} else if (images.length > left) {
+			const taken = MAX_IMAGES_PER_BATCH - left;
+			output =
+				`Error: ${name} returned ${images.length} images, which were refused: a batch of tool calls carries at most ${MAX_IMAGES_PER_BATCH} images` +
+				(taken > 0 ? ` and earlier calls of this batch took ${taken}` : '');
 			isError = true;
 		} else if (images.length > 0) {
 			try {

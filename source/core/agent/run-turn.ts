@@ -11,6 +11,7 @@ import type {ApprovalGate} from './approval-gate.js';
 import type {Session} from './session-store.js';
 import type {ModelCaller} from './model-caller.js';
 import {runToolCall} from './run-tool-call.js';
+import {MAX_IMAGES_PER_BATCH} from '../tools/images.js';
 import {compactHistory, CompactionError, type CompactionIo} from './compact-history.js';
 import {validateBatch} from './validate-batch.js';
 import {toolOutputLimit} from './tool-output-limit.js';
@@ -102,9 +103,11 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 			const step: Message[] = [reply.message];
 			const images: Array<{id: string; images: ImagePart[]}> = [];
 			const outputLimit = await toolResultLimit(context, hooks, schemas, [...session.messages, reply.message], calls.length);
+			let imagesLeft = MAX_IMAGES_PER_BATCH;
 			for (const call of calls) {
-				const outcome = await runToolCall(call, {tools: toolMap, gate: context.gate, emit, workspace: context.workspace, signal, outputLimit, hooks});
+				const outcome = await runToolCall(call, {tools: toolMap, gate: context.gate, emit, workspace: context.workspace, signal, outputLimit, hooks, imagesLeft});
 				step.push(outcome.message);
+				imagesLeft -= outcome.images.length;
 				if (outcome.images.length > 0) images.push({id: call.id, images: outcome.images});
 			}
 

@@ -3,6 +3,19 @@ import * as z from 'zod/mini';
 /** Names the seed removed: explicit BPE tokenizers fail instead of silently degrading. */
 export const removedTokenizers: readonly string[] = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'];
 
+/** The one tokenizer (seed §7): a conservative estimate from UTF-8 bytes. */
+export const UTF8_BYTES_TOKENIZER = 'utf8_bytes';
+
+/** Why `budget.tokenizer` cannot be `value`, naming the value and the fix; null for the one valid value. */
+export function tokenizerProblem(value: unknown): string | null {
+	if (value === UTF8_BYTES_TOKENIZER) return null;
+	const given = JSON.stringify(value);
+	const fix = `omit "tokenizer" or set it to "${UTF8_BYTES_TOKENIZER}" (a conservative estimate from UTF-8 bytes)`;
+	return typeof value === 'string' && removedTokenizers.includes(value)
+		? `${given} is a BPE tokenizer, and BPE tokenizers were removed; ${fix}`
+		: `${given} is not a tokenizer; ${fix}, the only one`;
+}
+
 /** The API config's `budget` (seed §7) but its `tokenizer`: the budget worker reads the same fields from its data. */
 export const budgetFields = {
 	window: z.int().check(z.positive(), z.describe('context window in tokens')),
@@ -15,14 +28,7 @@ export const budgetFields = {
 
 const budgetSchema = z.strictObject({
 	...budgetFields,
-	tokenizer: z.optional(
-		z.string().check(
-			z.refine(value => !removedTokenizers.includes(value), {
-				message: 'BPE tokenizers were removed; omit tokenizer or use "utf8_bytes"',
-			}),
-			z.refine(value => value === 'utf8_bytes', {message: 'the only tokenizer is "utf8_bytes"'}),
-		),
-	),
+	tokenizer: z.optional(z.string().check(z.refine(value => tokenizerProblem(value) === null, {error: issue => tokenizerProblem(issue.input) ?? ''}))),
 });
 
 /** A worker binding as configs spell it: an argv (never a shell line) and an optional folder. */

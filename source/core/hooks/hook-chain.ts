@@ -50,7 +50,7 @@ export function createHookChain(hooks: readonly ManifestHook[], pool: WorkerPool
 			let current = data;
 			for (const hook of hooksFor(event)) {
 				try {
-					current = await pool.call(hook.worker, event, current, signal ? {signal} : {});
+					current = await pool.call(hook.worker, event, current, {...(signal ? {signal} : {}), ...(hook.module === undefined ? {} : {module: hook.module})});
 				} catch (error) {
 					const who = hook.module ? `the ${hook.module} module` : JSON.stringify(hook.worker.exec);
 					throw new HookError(`${event} hook of ${who} (${hook.manifest}) failed: ${(error as Error).message}`, event);

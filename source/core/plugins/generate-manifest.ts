@@ -1,6 +1,7 @@
 import type {LifecycleEvent} from '../hooks/event-names.js';
 import type {Bindings} from './bindings.js';
 import {moduleHooks, moduleNames, officialModules, type ModuleName} from './modules.js';
+import {officialHostArgv} from './official-host.js';
 import {profileModules, type ProfileName} from './profiles.js';
 import type {WorkerBinding} from './resolve-worker.js';
 
@@ -18,12 +19,14 @@ export interface GenerateOptions {
 	disabled?: readonly ModuleName[];
 	/** From bindings.json: a bound module's entries all run the bound worker, built or not. */
 	bindings?: Bindings;
-	/** The argv that starts this program (`programArgv()`): official workers run as `PROGRAM --runtime worker NAME`. */
+	/** The argv that starts this program (`programArgv()`): official modules run in `PROGRAM --runtime worker official`. */
 	program: readonly string[];
 }
 
 /**
- * The manifest of a profile (seed §1). Official entries carry no `cwd`, so
+ * The manifest of a profile (seed §1). Every official entry runs the one
+ * official host and names its module (sent with each request, so the host
+ * knows which module serves it). Official entries carry no `cwd`, so
  * they run in the folder of the manifest that holds them. A module that is
  * not built and not bound is left out with a warning the caller prints:
  * a profile never silently runs without part of itself.
@@ -33,9 +36,10 @@ export function generateManifest(options: GenerateOptions): {manifest: Generated
 	const selected = profileModules(options.profile, options.disabled);
 	const bound = (module: ModuleName): boolean => bindings[module] !== undefined;
 	const included = (module: ModuleName): boolean => selected.includes(module) && (officialModules[module].built || bound(module));
-	// Official workers read prefix-reuse frames; a bound worker gets plain seed §2 frames unless its own manifest says otherwise.
-	const worker = (module: ModuleName): WorkerBinding & {prefix_reuse?: true} =>
-		bindings[module] ?? {exec: [...options.program, '--runtime', 'worker', module], prefix_reuse: true};
+	// Official modules share one host process, which reads prefix-reuse frames; a bound module leaves
+	// the host for its own worker, which gets plain seed §2 frames unless its own manifest says otherwise.
+	const host = officialHostArgv(options.program);
+	const worker = (module: ModuleName): WorkerBinding & {prefix_reuse?: true} => bindings[module] ?? {exec: [...host], prefix_reuse: true};
 
 	const warnings: string[] = [];
 	const missing = selected.filter(module => !included(module));

@@ -28,32 +28,37 @@ export interface OfficialModule {
 	built: boolean;
 	/** The tools it registers; null while the module is not built and its tools are not defined yet. */
 	tools: readonly ModuleTool[] | null;
+	/** It reads `<config_dir>/<name>.json` (or its worker's `--config FILE`); the others take no config file. */
+	configFile: boolean;
 }
 
 export const officialModules: Record<ModuleName, OfficialModule> = {
 	// The system prompt from prompts.json (seed §4, §9).
-	prompts: {built: true, tools: []},
+	prompts: {built: true, tools: [], configFile: true},
 	// The tool_approval policy from approval.json: mode ask|auto, deny_tools.
-	approval: {built: true, tools: []},
-	// Context budget measurement (seed §7).
-	budget: {built: true, tools: []},
+	approval: {built: true, tools: [], configFile: true},
+	// Context budget measurement (seed §7): the budget comes from the model config's "budget".
+	budget: {built: true, tools: [], configFile: false},
 	// Compaction: cut point, summary, commit (seed §7).
-	compact: {built: true, tools: []},
+	compact: {built: true, tools: [], configFile: true},
 	// Prompt-cache preparation and observation (seed §8).
-	cache: {built: true, tools: []},
+	cache: {built: true, tools: [], configFile: true},
 	// The Responses wire transformation of requests and responses.
-	responses: {built: true, tools: []},
+	responses: {built: true, tools: [], configFile: false},
 	// Memory tools and background injection (seed §9).
-	memory: {built: true, tools: memoryTools},
+	memory: {built: true, tools: memoryTools, configFile: true},
 	// Skill tools and name/description injection (seed §9).
-	skills: {built: true, tools: skillTools},
+	skills: {built: true, tools: skillTools, configFile: true},
 	// Web search and fetch tools (seed §9).
-	web: {built: true, tools: webTools},
+	web: {built: true, tools: webTools, configFile: true},
 	// glob and search became built-in tools: the module stays selectable but registers nothing.
-	search: {built: true, tools: []},
+	search: {built: true, tools: [], configFile: false},
 	// The low-cost connectivity policy: no tools, output capped, tool calls rejected (seed §10).
-	smoke: {built: true, tools: []},
+	smoke: {built: true, tools: [], configFile: true},
 };
+
+/** The modules that read a config file of their own, in table order. */
+export const modulesWithConfigFile: readonly ModuleName[] = moduleNames.filter(name => officialModules[name].configFile);
 
 export interface ModuleHook {
 	module: ModuleName;

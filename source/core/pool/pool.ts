@@ -1,5 +1,5 @@
 import {describeWorker, WorkerProcess} from './worker-process.js';
-import {WorkerError, type RequestContext, type WorkerPool} from './types.js';
+import {WorkerError, type RequestContext, type WorkerPool, type WorkerSpec} from './types.js';
 
 /** Seed §2: each call, from serialisation to the answer. */
 export const DEFAULT_CALL_TIMEOUT_MS = 15_000;
@@ -17,7 +17,7 @@ export interface WorkerPoolOptions {
 
 /**
  * The resident worker pool (seed §2): one process per (exec, cwd), started
- * by the first call and kept until it fails or the pool closes. A failed
+ * by `start` or the first call and kept until it fails or the pool closes. A failed
  * worker is gone, its whole process group killed; nothing is retried, and
  * the next call to its spec starts a fresh one.
  *
@@ -35,37 +35,49 @@ export interface WorkerPoolOptions {
  */
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 	const workers = new Map<string, WorkerProcess>();
+	/** Every process not yet reaped, evicted ones finishing their last work included: closing waits for them, the exit kills them. */
+	const alive = new Set<WorkerProcess>();
 	let closing: Promise<void> | undefined;
 	const killAll = () => {
-		for (const worker of workers.values()) worker.kill();
+		for (const worker of alive) worker.kill();
+	};
+
+	const workerFor = (spec: WorkerSpec): WorkerProcess => {
+		const key = JSON.stringify([spec.exec, spec.cwd]);
+		const running = workers.get(key);
+		if (running !== undefined) return running;
+		const started: WorkerProcess = new WorkerProcess({
+			spec,
+			context: options.context,
+			env: options.env,
+			ioLimitBytes: options.ioLimitBytes,
+			onEnd: () => {
+				if (workers.get(key) === started) workers.delete(key);
+			},
+		});
+		workers.set(key, started);
+		alive.add(started);
+		void started.reaped.then(() => alive.delete(started));
+		return started;
 	};
 
 	process.on('exit', killAll);
 	return {
 		call(spec, event, data, callOptions) {
 			if (closing) return Promise.reject(new WorkerError(`${describeWorker(spec)}: call "${event}" failed: the worker pool is closed`, 'spawn'));
-			const key = JSON.stringify([spec.exec, spec.cwd]);
-			let worker = workers.get(key);
-			if (worker === undefined) {
-				const started: WorkerProcess = new WorkerProcess({
-					spec,
-					context: options.context,
-					env: options.env,
-					ioLimitBytes: options.ioLimitBytes,
-					onEnd: () => {
-						if (workers.get(key) === started) workers.delete(key);
-					},
-				});
-				worker = started;
-				workers.set(key, worker);
-			}
-
-			return worker.call(event, data, callOptions?.timeoutMs ?? options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, callOptions?.signal);
+			return workerFor(spec).call(event, data, {
+				timeoutMs: callOptions?.timeoutMs ?? options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+				...(callOptions?.signal ? {signal: callOptions.signal} : {}),
+				...(callOptions?.module === undefined ? {} : {module: callOptions.module}),
+			});
+		},
+		start(spec) {
+			if (!closing) workerFor(spec);
 		},
 		close() {
 			if (closing === undefined) {
 				process.off('exit', killAll);
-				const all = [...workers.values()];
+				const all = [...alive];
 				workers.clear();
 				// Each close SIGKILLs its group at once, then waits for the process to be reaped.
 				closing = Promise.all(all.map(worker => worker.close('the worker pool was closed'))).then(() => {});

@@ -31,6 +31,12 @@ export interface CallOptions {
 	timeoutMs?: number;
 	/** Cancels the call: a queued one is dropped, a running one stops its worker. */
 	signal?: AbortSignal;
+	/**
+	 * The module of the manifest entry the call is for, sent at the top of
+	 * the frame: a worker serving several modules (the official host)
+	 * dispatches on it.
+	 */
+	module?: string;
 }
 
 /** Calls into resident NDJSON workers (seed §2). */
@@ -41,6 +47,12 @@ export interface WorkerPool {
 	 * evicts the worker; a request too large to send leaves it in place.
 	 */
 	call(spec: WorkerSpec, event: string, data: Record<string, unknown>, options?: CallOptions): Promise<Record<string, unknown>>;
+	/**
+	 * Starts the worker for `spec` now, if none runs, without a call: its
+	 * start-up overlaps whatever the caller does before the first call. A
+	 * start that fails is reported by that call.
+	 */
+	start(spec: WorkerSpec): void;
 	/** Ends every worker (its whole process group). Idempotent. */
 	close(): Promise<void>;
 }
@@ -70,7 +82,7 @@ export interface ManifestTool {
 	description: string;
 	parameters: Record<string, unknown>;
 	worker: WorkerSpec;
-	/** The official module it belongs to, for identification and bindings; never sent to the model. */
+	/** The module it belongs to, for identification, bindings and the request frame's `module`; never sent to the model. */
 	module?: string;
 	/** The manifest file it came from, for messages. */
 	manifest: string;
@@ -80,6 +92,7 @@ export interface ManifestHook {
 	/** Lifecycle event names, or `*` for all. */
 	events: string[];
 	worker: WorkerSpec;
+	/** As ManifestTool's: sent as the request frame's `module`. */
 	module?: string;
 	manifest: string;
 }

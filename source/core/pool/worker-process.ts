@@ -30,6 +30,8 @@ interface Call {
 	/** Given when the call's turn comes: IDs count up per worker, in the order requests are written. */
 	id: number;
 	event: string;
+	/** Sent at the frame's top level when set (a host of several modules dispatches on it). */
+	module: string | undefined;
 	data: Record<string, unknown>;
 	timeoutMs: number;
 	resolve: (data: Record<string, unknown>) => void;
@@ -99,7 +101,8 @@ export class WorkerProcess {
 	 * drops a queued call, and stops the worker in the middle of a running
 	 * one (the only way to stop what it is doing).
 	 */
-	call(event: string, data: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<Record<string, unknown>> {
+	call(event: string, data: Record<string, unknown>, options: {timeoutMs: number; signal?: AbortSignal; module?: string}): Promise<Record<string, unknown>> {
+		const {timeoutMs, signal} = options;
 		if (signal?.aborted) return Promise.reject(new WorkerError(`${this.#name}: call "${event}" was cancelled before it started`, 'aborted'));
 		return new Promise((resolve, reject) => {
 			const onAbort = () => {
@@ -116,6 +119,7 @@ export class WorkerProcess {
 			const call: Call = {
 				id: 0,
 				event,
+				module: options.module,
 				data,
 				timeoutMs,
 				resolve(value) {
@@ -160,6 +164,11 @@ export class WorkerProcess {
 	/** SIGKILLs the group now, synchronously: for the process 'exit' event, when nothing asynchronous runs any more. */
 	kill(): void {
 		if (this.#child && this.#exit === undefined) killGroup(this.#child.pid);
+	}
+
+	/** Resolves once the process is gone (at once when it never started). */
+	get reaped(): Promise<void> {
+		return this.#reaped;
 	}
 
 	#watch(child: ChildProcessWithoutNullStreams): void {
@@ -210,7 +219,14 @@ export class WorkerProcess {
 		let frame: Buffer;
 		let commit: (() => void) | undefined;
 		try {
-			const header = {id: call.id, event: call.event, workspace: context.workspace, workspace_id: context.workspace_id, paths: {config_dir, data_dir, cache_dir, runtime_dir}};
+			const header = {
+				id: call.id,
+				event: call.event,
+				...(call.module === undefined ? {} : {module: call.module}),
+				workspace: context.workspace,
+				workspace_id: context.workspace_id,
+				paths: {config_dir, data_dir, cache_dir, runtime_dir},
+			};
 			if (this.#reuse) {
 				const prepared = this.#reuse.prepare(call.data);
 				commit = prepared.commit;
@@ -327,7 +343,14 @@ export class WorkerProcess {
 		this.#current = undefined;
 		const child = this.#child;
 		if (child) {
-			if (this.#exit === undefined) killGroup(child.pid);
+			if (this.#exit === undefined) {
+				// An error frame left the stream intact: the worker gets EOF and a moment to finish what earlier
+				// answers left to do (another module's statistics write, in the official host) before its group
+				// is killed. Any other failure kills it now.
+				if (kind === 'error') setTimeout(() => this.kill(), CLOSE_GRACE_MS).unref();
+				else killGroup(child.pid);
+			}
+
 			child.stdin.destroy();
 			child.stdout.destroy();
 			child.stderr.destroy();

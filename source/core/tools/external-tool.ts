@@ -3,7 +3,6 @@ import {toolEvent} from '../hooks/event-names.js';
 import {compileJsonSchema, describeSchemaErrors} from '../plugins/json-schema.js';
 import {WorkerError, type ManifestTool, type WorkerPool, type WorkerSpec} from '../pool/types.js';
 import {describeIssues} from './arguments.js';
-import {checkImageParts} from './images.js';
 import {ToolInputError, ToolRunError, type Tool, type ToolResult} from './types.js';
 
 /** A tool a manifest declares, run by its worker. The approval gate asks for every call unless --yolo. */
@@ -25,7 +24,7 @@ const responseSchema = z.strictObject({
 export function createExternalTool(tool: ManifestTool, pool: WorkerPool): ExternalTool {
 	// Compiled on the first call, not at start: ajv is only loaded once an external tool is used.
 	let validator: ReturnType<typeof compileJsonSchema> | undefined;
-	const where = `external tool "${tool.name}" (${tool.manifest})`;
+	const where = `external tool "${tool.name}"${tool.module === undefined ? '' : ` of the ${tool.module} module`} (${tool.manifest})`;
 	return {
 		name: tool.name,
 		description: tool.description,
@@ -56,7 +55,7 @@ export function createExternalTool(tool: ManifestTool, pool: WorkerPool): Extern
 async function callWorker(tool: ManifestTool, pool: WorkerPool, args: Record<string, unknown>, where: string, signal: AbortSignal): Promise<ToolResult> {
 	let data: Record<string, unknown>;
 	try {
-		data = await pool.call(tool.worker, toolEvent, {name: tool.name, arguments: args}, {signal});
+		data = await pool.call(tool.worker, toolEvent, {name: tool.name, arguments: args}, {signal, ...(tool.module === undefined ? {} : {module: tool.module})});
 	} catch (error) {
 		if (error instanceof WorkerError) throw new ToolRunError(`${where} failed: ${error.message}`);
 		throw error;
@@ -65,11 +64,6 @@ async function callWorker(tool: ManifestTool, pool: WorkerPool, args: Record<str
 	const parsed = responseSchema.safeParse(data);
 	if (!parsed.success) throw new ToolRunError(`${where} returned an invalid result: ${describeIssues(parsed.error.issues, data, 'its data')}`);
 	const {output, images} = parsed.data;
-	if (images === undefined) return {output};
-	try {
-		return {output, images: checkImageParts(images)};
-	} catch (error) {
-		if (error instanceof ToolRunError) throw new ToolRunError(`${where} returned a bad image: ${error.message}`);
-		throw error;
-	}
+	// Checked by the core after after_tool (seed §5: the result goes through after_tool first).
+	return images === undefined ? {output} : {output, images};
 }

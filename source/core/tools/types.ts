@@ -1,5 +1,3 @@
-import type {ImagePart} from '../messages.js';
-
 export interface ToolContext {
 	/** Canonical absolute workspace path. */
 	workspace: string;
@@ -11,7 +9,12 @@ export interface ToolContext {
 export interface ToolResult {
 	/** What the model sees. */
 	output: string;
-	images?: ImagePart[];
+	/**
+	 * Image parts (`ImagePart[]` from the native tools). An external tool's
+	 * come unchecked from its worker: every result's images are checked after
+	 * `after_tool` (seed §5), which may repair or drop them.
+	 */
+	images?: unknown;
 	isError?: boolean;
 	/** What a person sees, when it should differ from `output` (a short summary). */
 	display?: string;

@@ -1,0 +1,43 @@
+import {UsageError} from '../source/core/errors.js';
+import {OFFICIAL_HOST} from '../source/core/plugins/official-host.js';
+import {serve, type WorkerDefinition} from './serve.js';
+
+/** A worker module: its definition from its command-line options (a UsageError for bad ones). */
+export type WorkerModule = {createWorker(args: string[]): WorkerDefinition};
+
+/** The official worker modules, each loaded at its first use. */
+export const officialWorkerModules: Record<string, () => Promise<WorkerModule>> = {
+	approval: async () => import('./approval.js'),
+	budget: async () => import('./budget.js'),
+	cache: async () => import('./cache.js'),
+	compact: async () => import('./compact.js'),
+	memory: async () => import('./memory.js'),
+	prompts: async () => import('./prompts.js'),
+	responses: async () => import('./responses.js'),
+	skills: async () => import('./skills.js'),
+	smoke: async () => import('./smoke.js'),
+	web: async () => import('./web.js'),
+};
+
+/**
+ * `i --runtime worker official`: every official module in one resident
+ * process (issue 11). Each request names its module at the top level and
+ * is served by it; a module is loaded at its first request, with its
+ * default config discovery (`<config_dir>/<module>.json`). A module that
+ * needs options of its own (`--config FILE`) runs as `i --runtime worker
+ * NAME …`, bound in bindings.json.
+ */
+export async function runOfficialHost(args: string[]): Promise<number> {
+	if (args.length > 0) {
+		throw new UsageError(
+			`worker ${OFFICIAL_HOST} takes no options (got ${args.join(' ')}); to give a module options, bind it to \`i --runtime worker NAME …\` in bindings.json`,
+		);
+	}
+
+	return serve({
+		name: OFFICIAL_HOST,
+		modules: Object.keys(officialWorkerModules),
+		// `serve` asks only for names in `modules`.
+		load: async module => (await officialWorkerModules[module]!()).createWorker([]),
+	});
+}
