@@ -3,14 +3,13 @@
 // standard profile) against the same turn with no plugins and against bare
 // `node -e 0`, wall and CPU (the process tree, workers included), as medians
 // of RUNS whole-process runs measured alternately in the same run. Also: the
-// worker processes one default-profile one-shot starts, counted by running
-// `i` through a wrapper script that logs every start of the program (the
-// generated manifests start workers through the same script), and the chat
-// screen's launch to first frame with the default profile.
+// worker processes one default-profile one-shot starts, counted by a module
+// preloaded into `i` that logs the children it spawns, and the chat screen's
+// launch to first frame with the default profile.
 import {mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {fileURLToPath, pathToFileURL} from 'node:url';
+import {fileURLToPath} from 'node:url';
 import {startMockProvider} from '../test/fixtures/mock-provider.js';
 import {spawnInTerminal, type TerminalRun} from '../test/helpers/pty.js';
 import {median, timeCommand, timeCommandCpu} from './measure.js';
@@ -18,6 +17,7 @@ import {median, timeCommand, timeCommandCpu} from './measure.js';
 const RUNS = Math.max(10, Number(process.env.BENCH_RUNS ?? 15));
 const FIRST_FRAME_LAUNCHES = 10;
 const cli = fileURLToPath(new URL('../../bin/i.js', import.meta.url));
+const countSpawns = new URL('../../test/fixtures/count-spawns.mjs', import.meta.url).href;
 const node = process.execPath;
 
 interface Setup {
@@ -75,17 +75,12 @@ export async function benchStartup(): Promise<void> {
 		runs.standard.push(await timeCommandCpu(node, oneShot(standard), {env: standard.env}));
 	}
 
-	// Worker processes per one-shot: every start of the wrapper is logged, the one-shot itself included.
-	const log = join(root, 'starts.log');
-	const wrapper = join(root, 'i-counted.mjs');
-	writeFileSync(
-		wrapper,
-		`import {appendFileSync} from 'node:fs';\nappendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)) + '\\n');\nawait import(${JSON.stringify(pathToFileURL(cli).href)});\n`,
-	);
+	// Worker processes per one-shot: a module preloaded into `i` logs each child it spawns (workers get an emptied environment).
+	const log = join(root, 'spawns.log');
 	writeFileSync(log, '');
 	mock.enqueue(answer);
-	await timeCommand(node, [wrapper, ...oneShot(standard).slice(1)], {env: standard.env});
-	const starts = readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).length - 1;
+	await timeCommand(node, oneShot(standard), {env: {...standard.env, NODE_OPTIONS: `--import ${countSpawns}`, SPAWN_LOG: log}});
+	const starts = readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).length;
 
 	const firstFrame = async (setup: Setup): Promise<number> => {
 		const times: number[] = [];

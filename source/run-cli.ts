@@ -52,12 +52,20 @@ export async function runCli(argv: string[]): Promise<number> {
 		const {importWithoutFetch} = await import('./tui/import-without-fetch.js');
 		const {runTui} = await importWithoutFetch(async () => import('./tui/run-tui.js'));
 		code = await runTui(options);
-	} else if (options.print === undefined) {
-		const {runLineMode} = await import('./modes/line-mode.js');
-		code = await runLineMode(options);
 	} else {
-		const {runPrintMode} = await import('./modes/print-mode.js');
-		code = await runPrintMode(options);
+		// The config and the manifests first, then the head's own modules, which load while the workers
+		// start (issue 11). Not concurrently: loading and running the head's modules would hold up the
+		// reads and imports that lead to the workers' start. The head's set-up reports a failure.
+		const {startPlugins} = await import('./modes/plugin-start.js');
+		const started = startPlugins(options);
+		await started.catch(() => {});
+		if (options.print === undefined) {
+			const {runLineMode} = await import('./modes/line-mode.js');
+			code = await runLineMode(options, started);
+		} else {
+			const {runPrintMode} = await import('./modes/print-mode.js');
+			code = await runPrintMode(options, started);
+		}
 	}
 
 	await flushOutput();

@@ -1,3 +1,4 @@
+import './zod-jitless.js';
 import {UsageError} from '../source/core/errors.js';
 import {OFFICIAL_HOST} from '../source/core/plugins/official-host.js';
 import {serve, type WorkerDefinition} from './serve.js';
@@ -19,6 +20,9 @@ export const officialWorkerModules: Record<string, () => Promise<WorkerModule>> 
 	web: async () => import('./web.js'),
 };
 
+/** What every turn of the default profile calls, in the order it does: loaded before the first request for them. */
+const warmFirst = ['prompts', 'memory', 'skills', 'budget', 'cache'];
+
 /**
  * `i --runtime worker official`: every official module in one resident
  * process (issue 11). Each request names its module at the top level and
@@ -39,5 +43,6 @@ export async function runOfficialHost(args: string[]): Promise<number> {
 		modules: Object.keys(officialWorkerModules),
 		// `serve` asks only for names in `modules`.
 		load: async module => (await officialWorkerModules[module]!()).createWorker([]),
+		warm: warmFirst,
 	});
 }

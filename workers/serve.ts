@@ -56,6 +56,12 @@ export interface ModuleHost {
 	modules: readonly string[];
 	/** The definition of one of `modules`; called once per module. */
 	load(module: string): Promise<WorkerDefinition>;
+	/**
+	 * Modules to load before their first request, one at a time while no
+	 * request is waiting: the host starts before the core needs it, and
+	 * what it loads meanwhile is not waited for later.
+	 */
+	warm?: readonly string[];
 }
 
 /**
@@ -79,6 +85,7 @@ export async function serve(worker: WorkerDefinition | ModuleHost): Promise<numb
 	const later = new AfterAnswer();
 	const contexts = new ContextCache();
 	const pick = 'load' in worker ? hostPicker(worker) : async () => worker;
+	if ('load' in worker) warmUp(worker.warm ?? [], pick);
 	try {
 		await eachChunk(process.stdin, async chunk => {
 			for (const text of decoder.push(chunk)) {
@@ -130,6 +137,25 @@ function hostPicker(host: ModuleHost): Picker {
 
 		return definition;
 	};
+}
+
+/**
+ * Loads each module in turn, a macrotask apart, so a request that arrives
+ * meanwhile is read and served between two of them. A module that fails to
+ * load is reported by its first request, which retries nothing: the same
+ * failed load answers it.
+ */
+function warmUp(modules: readonly string[], pick: Picker): void {
+	const next = (index: number) => {
+		const module = modules[index];
+		if (module === undefined) return;
+		pick({module}).then(
+			() => setImmediate(next, index + 1),
+			() => setImmediate(next, index + 1),
+		);
+	};
+
+	setImmediate(next, 0);
 }
 
 interface ServeState {

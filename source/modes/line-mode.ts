@@ -4,6 +4,7 @@ import {runTurn} from '../core/agent/run-turn.js';
 import {createJsonRenderer} from './render-json.js';
 import {createTextRenderer} from './render-text.js';
 import {setupAgent, type Agent} from './setup.js';
+import type {StartedPlugins} from './plugin-start.js';
 import {handleInterrupts} from './interrupt.js';
 import {turnExitCode} from './exit-code.js';
 import {InputIdleError, readLines} from './line-reader.js';
@@ -17,7 +18,7 @@ import {writeErr} from './output.js';
  * code is 0 when every turn finished, 1 when any failed, 2 when a pipe on
  * stdin sent nothing at all, 130 on SIGINT.
  */
-export async function runLineMode(options: CliOptions): Promise<number> {
+export async function runLineMode(options: CliOptions, started?: Promise<StartedPlugins>): Promise<number> {
 	const emit = options.json ? createJsonRenderer() : createTextRenderer({announceSession: true});
 	// Listening from the start: an interrupt during setup must not kill the process before it can clean up.
 	// An interrupt while waiting for input has no turn to stop: it ends the input.
@@ -25,7 +26,7 @@ export async function runLineMode(options: CliOptions): Promise<number> {
 	const interrupts = handleInterrupts(controller, () => process.stdin.destroy());
 	let agent: Agent;
 	try {
-		agent = await setupAgent(options, emit, undefined, controller.signal);
+		agent = await setupAgent(options, emit, undefined, controller.signal, started);
 	} catch (error) {
 		interrupts.dispose();
 		return interrupts.exitCode() ?? reportSetupError(error, emit, options.json);

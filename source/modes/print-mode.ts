@@ -4,12 +4,13 @@ import {createJsonRenderer} from './render-json.js';
 import {createTextRenderer} from './render-text.js';
 import {readPromptFromStdin} from './read-prompt.js';
 import {setupAgent, type Agent} from './setup.js';
+import type {StartedPlugins} from './plugin-start.js';
 import {handleInterrupts} from './interrupt.js';
 import {turnExitCode} from './exit-code.js';
 import {reportSetupError} from './report-setup-error.js';
 
 /** `i -p`: one turn, the answer on stdout, exit. */
-export async function runPrintMode(options: CliOptions): Promise<number> {
+export async function runPrintMode(options: CliOptions, started?: Promise<StartedPlugins>): Promise<number> {
 	const emit = options.json ? createJsonRenderer() : createTextRenderer({announceSession: false});
 	// Listening from the start: an interrupt during setup must not kill the process before it can clean up.
 	const controller = new AbortController();
@@ -19,7 +20,7 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
 		let prompt: string;
 		try {
 			prompt = options.print === '' || options.print === undefined ? await readPromptFromStdin() : options.print;
-			agent = await setupAgent(options, emit, undefined, controller.signal);
+			agent = await setupAgent(options, emit, undefined, controller.signal, started);
 		} catch (error) {
 			return interrupts.exitCode() ?? reportSetupError(error, emit, options.json);
 		}

@@ -1,11 +1,8 @@
 import {randomBytes} from 'node:crypto';
-import {realpathSync, statSync} from 'node:fs';
 import {join, resolve} from 'node:path';
 import type {CliOptions} from '../run-cli.js';
-import {StartVetoError, UsageError, errorMessage} from '../core/errors.js';
-import type {PlatformDirs} from '../core/config/dirs.js';
-import {checkedDirs} from '../core/config/checked-dirs.js';
-import {builtinProtocol, configPath, loadModelConfig, readApiKey, type LoadedConfig} from '../core/config/load-config.js';
+import {StartVetoError, errorMessage} from '../core/errors.js';
+import {builtinProtocol, readApiKey, type LoadedConfig} from '../core/config/load-config.js';
 import {createAdapter} from '../core/providers/index.js';
 import {createWorkerProviderCaller} from '../core/providers/worker-provider.js';
 import {createNativeTools} from '../core/tools/native-tools.js';
@@ -17,7 +14,8 @@ import type {TurnContext} from '../core/agent/run-turn.js';
 import type {EmitEvent} from '../core/events.js';
 import {createHookChain, emptyHookChain, HookError, type HookChain} from '../core/hooks/hook-chain.js';
 import {readSystemPrompt} from '../core/hooks/hook-results.js';
-import type {LoadedPlugins, WorkerPool, WorkerSpec} from '../core/pool/types.js';
+import type {LoadedPlugins, WorkerPool} from '../core/pool/types.js';
+import {startPlugins, type StartedPlugins} from './plugin-start.js';
 import type {Tool} from '../core/tools/types.js';
 
 /** What a head needs to run turns: everything but the input and the signal, and a way to end. */
@@ -34,19 +32,6 @@ export const denyWithoutTerminal: AskPerson = async () => ({
 	reason: 'approval is needed and there is no terminal to ask on; rerun with --yolo to allow tools without asking',
 });
 
-export function resolveWorkspace(cwd: string | undefined): string {
-	const path = resolve(cwd ?? '.');
-	let real: string;
-	try {
-		real = realpathSync(path);
-	} catch {
-		throw new UsageError(`workspace ${path} does not exist (-C)`);
-	}
-
-	if (!statSync(real).isDirectory()) throw new UsageError(`workspace ${path} is not a folder (-C)`);
-	return real;
-}
-
 export function sessionPath(options: CliOptions, workspace: string, dataDir: string): string {
 	if (options.session !== undefined) return resolve(options.session);
 	if (options.sessionName !== undefined) return sessionPathForName(workspace, options.sessionName);
@@ -55,21 +40,23 @@ export function sessionPath(options: CliOptions, workspace: string, dataDir: str
 }
 
 /**
- * Loads config, plugins, tools and session and runs the start-phase hooks.
+ * Loads config, plugins, tools and session and runs the start-phase hooks;
+ * `started` is the config and plugins part, when the head began it earlier
+ * (startPlugins).
  * A problem with flags or files is a UsageError (exit 2); a start-phase hook
  * that fails vetoes the start (exit 3). Anything set up before a failure is
  * torn down again.
  */
-export async function setupAgent(options: CliOptions, emit: EmitEvent, askPerson: AskPerson = denyWithoutTerminal, signal?: AbortSignal): Promise<Agent> {
-	const dirs = checkedDirs();
-	const workspace = resolveWorkspace(options.cwd);
-	const loaded = loadModelConfig(configPath(options.config, dirs.config_dir), options.config !== undefined);
+export async function setupAgent(
+	options: CliOptions,
+	emit: EmitEvent,
+	askPerson: AskPerson = denyWithoutTerminal,
+	signal?: AbortSignal,
+	started: Promise<StartedPlugins> = startPlugins(options),
+): Promise<Agent> {
+	const {dirs, workspace, loaded, plugins, warnings, pool} = await started;
 	const {config} = loaded;
-	const {plugins, warnings} = await loadConfiguredPlugins(loaded, dirs);
 	for (const message of warnings) emit({type: 'warning', message});
-	const pool = needsPool(plugins) ? await startPool(workspace, dirs, config.io_limit_bytes) : null;
-	// The workers every turn calls start now, their start-up overlapping the rest of set-up, not at their first call.
-	if (pool) for (const spec of workersEveryTurnCalls(plugins)) pool.start(spec);
 	let session: Session | undefined;
 	try {
 		const hooks = pool ? createHookChain(plugins.hooks, pool) : emptyHookChain;
@@ -110,39 +97,6 @@ export async function setupAgent(options: CliOptions, emit: EmitEvent, askPerson
 		await Promise.all([session?.close(), pool?.close()]);
 		throw error;
 	}
-}
-
-async function loadConfiguredPlugins(loaded: LoadedConfig, dirs: PlatformDirs): Promise<{plugins: LoadedPlugins; warnings: string[]}> {
-	if (loaded.config.plugins.length === 0 && !loaded.config.provider) return {plugins: {tools: [], hooks: [], provider: null}, warnings: []};
-	const {loadPlugins} = await import('../core/plugins/load-plugins.js');
-	return loadPlugins(loaded, dirs);
-}
-
-function needsPool(plugins: LoadedPlugins): boolean {
-	return plugins.hooks.length > 0 || plugins.tools.length > 0 || plugins.provider !== null;
-}
-
-/** Events that every turn (or every start) raises: a worker with a hook for one of them is called in any session. */
-const everyTurn: ReadonlySet<string> = new Set(['*', 'session_load', 'system_prompt', 'user_input', 'before_turn', 'context_budget', 'before_request', 'after_response', 'before_save', 'after_save', 'finish']);
-
-/** The provider worker and the workers of hooks every turn raises, once each (one process per exec and cwd). */
-function workersEveryTurnCalls(plugins: LoadedPlugins): WorkerSpec[] {
-	const specs = new Map<string, WorkerSpec>();
-	const add = (spec: WorkerSpec) => specs.set(JSON.stringify([spec.exec, spec.cwd]), spec);
-	if (plugins.provider) add(plugins.provider);
-	for (const hook of plugins.hooks) if (hook.events.some(event => everyTurn.has(event))) add(hook.worker);
-	return [...specs.values()];
-}
-
-/** The pool, its request context and the workers' environment: only built when some plugin needs a worker. */
-async function startPool(workspace: string, dirs: PlatformDirs, ioLimitBytes: number): Promise<WorkerPool> {
-	const [{workspaceId}, {createWorkerPool}, {workerEnvironment}] = await Promise.all([
-		import('../core/config/workspace-registry.js'),
-		import('../core/pool/pool.js'),
-		import('../core/pool/worker-environment.js'),
-	]);
-	const id = await workspaceId(workspace, dirs);
-	return createWorkerPool({context: {workspace, workspace_id: id, paths: dirs}, env: workerEnvironment(process.env, dirs), ioLimitBytes});
 }
 
 async function externalTools(plugins: LoadedPlugins, pool: WorkerPool): Promise<Tool[]> {

@@ -1,17 +1,19 @@
 // The default profile's official modules run in one worker process (issue 11),
-// end to end through bin/i.js against the mock provider. Processes are
-// counted by running `i` through a wrapper script that logs each start of
-// the program: the generated manifests start workers through the same script
-// (programArgv is the running script), so every worker start is logged too.
+// end to end through bin/i.js against the mock provider. Worker starts are
+// counted by a module preloaded into `i` (NODE_OPTIONS) that logs every child
+// process it spawns: workers get an emptied environment, so only `i` logs.
 import {test, before, after, type TestContext} from 'node:test';
 import assert from 'node:assert/strict';
-import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {fileURLToPath, pathToFileURL} from 'node:url';
+import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {jsonEvents, makeSandbox, runCli, waitFor, type Sandbox} from '../helpers/cli.js';
 
 const bin = fileURLToPath(new URL('../../../bin/i.js', import.meta.url));
+const countSpawns = new URL('../../../test/fixtures/count-spawns.mjs', import.meta.url).href;
+/** Written by the build beside the host's snapshot when this node could build one. */
+const snapshotNote = fileURLToPath(new URL('../../host/official.blob.json', import.meta.url));
 
 let mock: MockProvider;
 before(async () => {
@@ -20,27 +22,17 @@ before(async () => {
 after(async () => mock.close());
 
 interface Counted extends Sandbox {
-	/** The program's starts so far: pid and arguments, the run itself first. */
-	starts(): Array<{pid: number; args: string[]}>;
-	/** Runs `i` through the counting wrapper. */
+	/** The worker processes `i` started so far, each as its argv after the program's script. */
+	starts(): Array<{pid: number; argv: string[]; args: string[]}>;
+	/** Runs bin/i.js with the spawn log. */
 	run(args: string[], options?: Parameters<typeof runCli>[1]): ReturnType<typeof runCli>;
 }
 
-/** A sandbox set up as `i --runtime init` leaves it, with the mock's model filled in; `i` runs through the counting wrapper. */
+/** A sandbox set up as `i --runtime init` leaves it, with the mock's model filled in; `i` runs with the spawn log. */
 async function initialised(t: TestContext, extra: Record<string, unknown> = {}): Promise<Counted> {
 	const box = makeSandbox();
-	const log = join(box.root, 'starts.log');
-	const wrapper = join(box.root, 'i-counted.mjs');
-	writeFileSync(log, '');
-	writeFileSync(
-		wrapper,
-		[
-			"import {appendFileSync} from 'node:fs';",
-			`appendFileSync(${JSON.stringify(log)}, JSON.stringify({pid: process.pid, args: process.argv.slice(2)}) + '\\n');`,
-			`await import(${JSON.stringify(pathToFileURL(bin).href)});`,
-		].join('\n'),
-	);
-	const init = await runCli(['--runtime', 'init'], {env: box.env, entry: wrapper});
+	const log = join(box.root, 'spawns.log');
+	const init = await runCli(['--runtime', 'init'], {env: box.env, entry: bin});
 	assert.equal(init.code, 0, init.stderr);
 	const config = JSON.parse(readFileSync(join(box.configDir, 'config.json'), 'utf8')) as Record<string, unknown>;
 	box.writeConfig({...config, protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', ...extra});
@@ -51,13 +43,16 @@ async function initialised(t: TestContext, extra: Record<string, unknown> = {}):
 			readFileSync(log, 'utf8')
 				.split('\n')
 				.filter(Boolean)
-				.map(line => JSON.parse(line) as {pid: number; args: string[]}),
-		run: (args: string[], options: Parameters<typeof runCli>[1] = {}) => runCli(args, {env: box.env, ...options, entry: wrapper}),
+				.map(line => JSON.parse(line) as {pid: number; argv: string[]})
+				// The part from `--runtime` on: the program before it is node and bin/i.js, with or without the host's snapshot.
+				.map(({pid, argv}) => ({pid, argv, args: argv.slice(argv.indexOf('--runtime'))})),
+		run: (args: string[], options: Parameters<typeof runCli>[1] = {}) =>
+			runCli(args, {...options, env: {...box.env, NODE_OPTIONS: `--import ${countSpawns}`, SPAWN_LOG: log}, entry: bin}),
 	});
 }
 
 const host = ['--runtime', 'worker', 'official'];
-const workersOf = (box: Counted) => box.starts().slice(1);
+const workersOf = (box: Counted) => box.starts();
 
 test('the default profile: "Say hello" starts exactly one worker process, the official host', async t => {
 	const box = await initialised(t);
@@ -70,6 +65,9 @@ test('the default profile: "Say hello" starts exactly one worker process, the of
 		workersOf(box).map(each => each.args),
 		[host],
 	);
+	// Built by this node, the host starts from its snapshot; without one (another node) from its bundle.
+	const [started] = workersOf(box);
+	assert.equal(started!.argv.includes('--snapshot-blob'), existsSync(snapshotNote), started!.argv.join(' '));
 	// The hooks ran: the prompts module's system prompt reached the request.
 	const [request] = mock.requests.slice(start);
 	assert.match(request!.body.messages[0].content, /You are i, a coding agent/);
@@ -105,8 +103,7 @@ test('a tool turn with memory, skills, budget, cache and approval still starts o
 
 test('a module bound to its own exec runs in its own process; the others share the host', async t => {
 	const box = await initialised(t, {budget: {window: 100_000}});
-	const wrapper = join(box.root, 'i-counted.mjs');
-	writeFileSync(join(box.configDir, 'bindings.json'), JSON.stringify({budget: {exec: [process.execPath, wrapper, '--runtime', 'worker', 'budget']}}));
+	writeFileSync(join(box.configDir, 'bindings.json'), JSON.stringify({budget: {exec: [process.execPath, bin, '--runtime', 'worker', 'budget']}}));
 	mock.enqueue({text: 'bound'});
 	const run = await box.run(['-p', 'hi', '--json', '-C', box.workspace]);
 	assert.equal(run.code, 0, run.stderr);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
-import {createNativeTools, nativeToolNames} from '../../source/core/tools/native-tools.js';
+import {createNativeTools} from '../../source/core/tools/native-tools.js';
+import {nativeToolNames} from '../../source/core/tools/native-tool-names.js';
 import {ToolInputError} from '../../source/core/tools/types.js';
 import {tempDir, toolContext} from './helpers.js';
 

@@ -3,14 +3,14 @@ import type {PlatformDirs} from '../config/dirs.js';
 import type {LoadedConfig} from '../config/load-config.js';
 import {UsageError} from '../errors.js';
 import type {LoadedPlugins} from '../pool/types.js';
-import {programArgv} from './program.js';
+import {hostProgramArgv, programArgv} from './program.js';
 import {BUILTIN_FILE, isBuiltinDescriptor, resolveBuiltin} from './builtin-descriptor.js';
 import {parseManifest} from './manifest-file.js';
 import {readJsonFile} from './read-json-file.js';
 import {resolveWorker} from './resolve-worker.js';
 
 export interface LoadPluginsOptions {
-	/** The argv that starts this program, for builtin descriptors; `programArgv()` unless a test names another. */
+	/** The argv that starts this program, for builtin descriptors; `programArgv()` (and its host `hostProgramArgv()`) unless a test names another. */
 	program?: readonly string[];
 }
 
@@ -48,7 +48,7 @@ export async function loadPlugins(
 
 		const baseDir = dirname(file);
 		if (isBuiltinDescriptor(json)) {
-			const builtin = await resolveBuiltin(json, file, dirs.config_dir, options.program ?? programArgv());
+			const builtin = options.program ? await resolveBuiltin(json, file, dirs.config_dir, options.program) : await resolveBuiltin(json, file, dirs.config_dir, programArgv(), hostProgramArgv());
 			warnings.push(...builtin.warnings);
 			add(await parseManifest(builtin.manifest, {label: builtin.label, file, baseDir, declaredTools, checkSchemas: false}));
 			add(await parseManifest({tools: builtin.tools}, {label: `builtin descriptor ${file}`, file, baseDir, declaredTools, checkSchemas: true}));

@@ -4,7 +4,7 @@ import {UsageError} from '../errors.js';
 import {lifecycleEvents} from '../hooks/event-names.js';
 import type {LoadedPlugins, ManifestHook, ManifestTool, WorkerSpec} from '../pool/types.js';
 import {describeIssues} from '../tools/arguments.js';
-import {nativeToolNames} from '../tools/native-tools.js';
+import {nativeToolNames} from '../tools/native-tool-names.js';
 import {compileJsonSchema} from './json-schema.js';
 import {resolveWorker} from './resolve-worker.js';
 

@@ -7,7 +7,7 @@
  */
 export const OFFICIAL_HOST = 'official';
 
-/** The argv of the official host for the program `programArgv()` names. */
+/** The argv of the official host, started by `program` (`hostProgramArgv()`). */
 export function officialHostArgv(program: readonly string[]): string[] {
 	return [...program, '--runtime', 'worker', OFFICIAL_HOST];
 }

@@ -1,4 +1,5 @@
-import {realpathSync} from 'node:fs';
+import {readFileSync, realpathSync, statSync} from 'node:fs';
+import {fileURLToPath} from 'node:url';
 
 /**
  * The argv that starts this same program: node and the absolute, canonical
@@ -9,4 +10,42 @@ export function programArgv(): string[] {
 	const script = process.argv[1];
 	if (!script) throw new Error('cannot tell which script is running: process.argv[1] is empty');
 	return [process.execPath, realpathSync(script)];
+}
+
+/**
+ * The start-up snapshot of the official host (scripts/bundle.js builds it
+ * beside the host's bundle, `dist/host`, for the Node.js that ran the
+ * build): the blob and what it was built with.
+ */
+const snapshotBlob = new URL('../host/official.blob', import.meta.url);
+const snapshotInfo = new URL('../host/official.blob.json', import.meta.url);
+
+/**
+ * The argv that starts the official host: `node --snapshot-blob BLOB SCRIPT`
+ * when a snapshot was built by this very Node.js binary (same version,
+ * platform, path, size and modification time: a blob from another build
+ * would make node refuse to start), else `programArgv()`. Either way the
+ * rest is `--runtime worker official`.
+ */
+export function hostProgramArgv(snapshot: {blob: URL; note: URL} = {blob: snapshotBlob, note: snapshotInfo}): string[] {
+	const program = programArgv();
+	return snapshotFits(snapshot.note) ? [program[0]!, '--snapshot-blob', fileURLToPath(snapshot.blob), ...program.slice(1)] : program;
+}
+
+function snapshotFits(note: URL): boolean {
+	let info: unknown;
+	try {
+		info = JSON.parse(readFileSync(note, 'utf8'));
+	} catch {
+		// No snapshot (or an unreadable note of one): the host starts from its bundle.
+		return false;
+	}
+
+	const node = statSync(process.execPath, {throwIfNoEntry: false});
+	return JSON.stringify(info) === JSON.stringify(snapshotBuild(node));
+}
+
+/** What a snapshot must have been built with to run on this Node.js; scripts/bundle.js writes the same fields. */
+export function snapshotBuild(node = statSync(process.execPath, {throwIfNoEntry: false})): Record<string, unknown> {
+	return {node: process.version, platform: process.platform, arch: process.arch, execPath: process.execPath, size: node?.size ?? null, mtimeMs: node?.mtimeMs ?? null};
 }

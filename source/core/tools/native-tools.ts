@@ -7,11 +7,7 @@ import type {Tool} from './types.js';
 import {createViewImageTool} from './view-image.js';
 import {createWriteTool} from './write.js';
 
-export const nativeToolNames = ['read', 'write', 'edit', 'shell', 'glob', 'search', 'view_image'] as const;
-
-export type NativeToolName = (typeof nativeToolNames)[number];
-
-/** The built-in tools, in `nativeToolNames` order. */
+/** The built-in tools, in `nativeToolNames` order (native-tool-names.ts). */
 export function createNativeTools(): Tool[] {
 	return [createReadTool(), createWriteTool(), createEditTool(), createShellTool(), createGlobTool(), createSearchTool(), createViewImageTool()];
 }
