@@ -6,6 +6,7 @@ import {builtinProtocol, readApiKey, type LoadedConfig} from '../core/config/loa
 import {createAdapter} from '../core/providers/index.js';
 import {createWorkerProviderCaller} from '../core/providers/worker-provider.js';
 import {createNativeTools} from '../core/tools/native-tools.js';
+import type {Secrets} from '../core/tools/run-command.js';
 import {openSession, sessionPathForName, type Session} from '../core/agent/session-store.js';
 import {createApprovalGate, type AskPerson} from '../core/agent/approval-gate.js';
 import {renderSystemPrompt} from '../core/agent/system-prompt.js';
@@ -61,7 +62,7 @@ export async function setupAgent(
 	try {
 		const hooks = pool ? createHookChain(plugins.hooks, pool) : emptyHookChain;
 		const caller = modelCaller(loaded, plugins, pool);
-		const tools = [...createNativeTools(), ...(pool ? await externalTools(plugins, pool) : [])];
+		const tools = [...createNativeTools({secrets: sessionSecrets(loaded)}), ...(pool ? await externalTools(plugins, pool) : [])];
 		session = await openSession({path: sessionPath(options, workspace, dirs.data_dir), workspace});
 		emit({
 			type: 'session',
@@ -103,6 +104,19 @@ async function externalTools(plugins: LoadedPlugins, pool: WorkerPool): Promise<
 	if (plugins.tools.length === 0) return [];
 	const {createExternalTool} = await import('../core/tools/external-tool.js');
 	return plugins.tools.map(tool => createExternalTool(tool, pool));
+}
+
+/**
+ * What the shell tool's commands must not see besides I_APPROVAL_TOKEN:
+ * the variable the config names for the API key, and its value under any
+ * other name, so a model running `env` cannot read its own key into the
+ * session, the next request or the hook frames.
+ */
+function sessionSecrets(loaded: LoadedConfig, env: NodeJS.ProcessEnv = process.env): Secrets {
+	const name = loaded.config.api_key_env;
+	if (name === undefined) return {names: [], values: []};
+	const value = env[name];
+	return {names: [name], values: value === undefined || value === '' ? [] : [value]};
 }
 
 /** The built-in HTTP adapters, or the provider worker when one is bound (the API config's binding wins, see load-plugins). */

@@ -206,3 +206,42 @@ test('control characters from the model never reach the terminal through status 
 	assert.match(run.stderr, /evil\uFFFD/);
 	assert.doesNotMatch(run.stderr, /[\u001B\u0007]/);
 });
+
+test('a model running env through shell never sees its own API key: not in the session, not in the next request', async () => {
+	const sandbox = sandboxFor('openai');
+	// The same key under a second name is left out too.
+	const env = {...sandbox.env, COPY_OF_KEY: sandbox.env.TEST_API_KEY, VISIBLE_TO_SHELL: 'yes'};
+	mock.enqueue({toolCalls: [{id: 'e1', name: 'shell', arguments: JSON.stringify({command: 'env'})}]}, {text: 'done'});
+	const before = mock.requests.length;
+	const session = join(sandbox.root, 's.json');
+	const run = await runCli(['-p', 'show env', '--yolo', '--session', session, '-C', sandbox.workspace], {env});
+	assert.equal(run.code, 0, run.stderr);
+	const followUp = JSON.stringify(mock.requests[before + 1]!.body);
+	assert.match(followUp, /VISIBLE_TO_SHELL=yes/, 'the shell ran env and its output went back');
+	assert.doesNotMatch(followUp, /TEST_API_KEY|COPY_OF_KEY/);
+	assert.doesNotMatch(followUp, new RegExp(sandbox.env.TEST_API_KEY!));
+	assert.doesNotMatch(readFileSync(session, 'utf8'), new RegExp(sandbox.env.TEST_API_KEY!));
+});
+
+test('a batch of tool calls carries at most 8 images: a result that would pass the cap is refused, naming the tool', async () => {
+	const sandbox = sandboxFor('openai');
+	const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a1d5e2ab0000000049454e44ae426082', 'hex');
+	writeFileSync(join(sandbox.workspace, 'dot.png'), png);
+	const five = JSON.stringify({paths: Array.from({length: 5}, () => 'dot.png')});
+	mock.enqueue({toolCalls: [{id: 'v1', name: 'view_image', arguments: five}, {id: 'v2', name: 'view_image', arguments: five}]}, {text: 'seen'});
+	const before = mock.requests.length;
+	const run = await runCli(['-p', 'look', '--json', '-C', sandbox.workspace], {env: sandbox.env});
+	assert.equal(run.code, 0, run.stderr);
+	const results = jsonEvents(run.stdout).filter(event => event.type === 'tool_result');
+	assert.deepEqual(
+		results.map(result => [result.id, result.images, result.is_error]),
+		[
+			['v1', 5, false],
+			['v2', 0, true],
+		],
+	);
+	assert.match(results[1]!.output, /^Error: view_image returned 5 images, which were refused: a batch of tool calls carries at most 8 images and earlier calls of this batch took 5/);
+	const messages = mock.requests[before + 1]!.body.messages as Array<Record<string, any>>;
+	const parts = messages.flatMap(message => (Array.isArray(message.content) ? message.content : [])).filter((part: any) => part.type === 'image_url');
+	assert.equal(parts.length, 5);
+});

@@ -92,6 +92,20 @@ test('the command never sees I_APPROVAL_TOKEN but sees the rest of the environme
 	assert.match(result.output, /^\[\] \[visible\]\n0\n/);
 });
 
+test('the command does not see the session\'s secrets: the API key variable by name, and its value under any name', async t => {
+	const dir = await tempDir(t);
+	process.env['I_TOOLS_TEST_KEY'] = 'sk-canary-1';
+	process.env['I_TOOLS_TEST_COPY'] = 'sk-canary-1';
+	process.env['I_TOOLS_TEST_OTHER'] = 'kept';
+	t.after(() => {
+		for (const name of ['I_TOOLS_TEST_KEY', 'I_TOOLS_TEST_COPY', 'I_TOOLS_TEST_OTHER']) delete process.env[name];
+	});
+	const guarded = createShellTool({names: ['i_tools_test_key'], values: ['sk-canary-1']});
+	const result = await run(guarded, {command: 'env | grep I_TOOLS_TEST_ | sort'}, toolContext(dir));
+	assert.match(result.output, /^I_TOOLS_TEST_OTHER=kept\n/);
+	assert.doesNotMatch(result.output, /canary/);
+});
+
 test('output over 1 MiB keeps the first and last half MiB and says how much was dropped', async t => {
 	const dir = await tempDir(t);
 	const command = "printf 'BEGIN'; head -c 5242880 /dev/zero | tr '\\0' a; printf 'END'";

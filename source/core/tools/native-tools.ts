@@ -3,11 +3,12 @@ import {createGlobTool} from './glob.js';
 import {createReadTool} from './read.js';
 import {createSearchTool} from './search.js';
 import {createShellTool} from './shell.js';
+import type {Secrets} from './run-command.js';
 import type {Tool} from './types.js';
 import {createViewImageTool} from './view-image.js';
 import {createWriteTool} from './write.js';
 
 /** The built-in tools, in `nativeToolNames` order (native-tool-names.ts). */
-export function createNativeTools(): Tool[] {
-	return [createReadTool(), createWriteTool(), createEditTool(), createShellTool(), createGlobTool(), createSearchTool(), createViewImageTool()];
+export function createNativeTools(options: {secrets?: Secrets} = {}): Tool[] {
+	return [createReadTool(), createWriteTool(), createEditTool(), createShellTool(options.secrets), createGlobTool(), createSearchTool(), createViewImageTool()];
 }

@@ -9,8 +9,14 @@ const KILL_GRACE_MS = 2000;
 const GROUP_PROBE_MS = 50;
 /** After the shell exits, how long to wait for processes it left running that still hold the output open. */
 const HELD_OUTPUT_GRACE_MS = 500;
-/** Secrets the command must never see. */
+/** Secrets the command must never see (seed §2), besides the session's own (`CommandOptions.secrets`). */
 const HIDDEN_VARIABLES = new Set(['I_APPROVAL_TOKEN']);
+
+/** What else the command must not see: the model's API key, by its variable's name and by its value wherever it is. */
+export interface Secrets {
+	names: readonly string[];
+	values: readonly string[];
+}
 
 export type CommandEnd =
 	| {kind: 'exit'; code: number}
@@ -30,6 +36,7 @@ export interface CommandOptions {
 	cwd: string;
 	timeoutSeconds: number;
 	signal: AbortSignal;
+	secrets?: Secrets;
 }
 
 /**
@@ -49,7 +56,7 @@ export async function runCommand(command: string, options: CommandOptions): Prom
 		windows ? ['/d', '/s', '/c', `"${command}"`] : ['-c', command],
 		{
 			cwd: options.cwd,
-			env: commandEnvironment(),
+			env: commandEnvironment(options.secrets),
 			extendEnv: false,
 			detached: true,
 			stdin: 'ignore',
@@ -239,6 +246,9 @@ function groupExists(pid: number): boolean {
 	}
 }
 
-function commandEnvironment(): Record<string, string | undefined> {
-	return Object.fromEntries(Object.entries(process.env).filter(([name]) => !HIDDEN_VARIABLES.has(name.toUpperCase())));
+/** The normal environment less the secrets; names compare case-insensitively, as Windows does. */
+function commandEnvironment(secrets: Secrets = {names: [], values: []}): Record<string, string | undefined> {
+	const names = new Set([...HIDDEN_VARIABLES, ...secrets.names.map(name => name.toUpperCase())]);
+	const values = new Set(secrets.values.filter(value => value !== ''));
+	return Object.fromEntries(Object.entries(process.env).filter(([name, value]) => !names.has(name.toUpperCase()) && !(value !== undefined && values.has(value))));
 }

@@ -5,7 +5,7 @@ import {describeFileError} from './file-content.js';
 import {clipLine} from './format.js';
 import {toParameters} from './parameters.js';
 import {pathArgument, resolvePath} from './paths.js';
-import {runCommand, type CommandEnd, type CommandResult} from './run-command.js';
+import {runCommand, type CommandEnd, type CommandResult, type Secrets} from './run-command.js';
 import {truncateOutput} from './truncate.js';
 import {ToolInputError, type Tool, type ToolResult} from './types.js';
 
@@ -24,7 +24,8 @@ const schema = z.strictObject({
 	cwd: z.optional(pathArgument('Working folder, relative to the workspace (default: the workspace)')),
 });
 
-export function createShellTool(): Tool {
+/** `secrets`: what the command's environment leaves out besides I_APPROVAL_TOKEN (the session's API key). */
+export function createShellTool(secrets: Secrets = {names: [], values: []}): Tool {
 	return {
 		name: 'shell',
 		description: [
@@ -40,7 +41,7 @@ export function createShellTool(): Tool {
 			return {
 				ask: {title: clipLine(`Run: ${input.command}`, 85), detail: `${input.command}\n\nin ${cwd.canonical}${where}`},
 				async run() {
-					const result = await runCommand(input.command, {cwd: cwd.canonical, timeoutSeconds: input.timeout, signal: context.signal});
+					const result = await runCommand(input.command, {cwd: cwd.canonical, timeoutSeconds: input.timeout, signal: context.signal, secrets});
 					return shellResult(result, context.outputLimit);
 				},
 			};
