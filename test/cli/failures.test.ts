@@ -1,6 +1,6 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {readFileSync} from 'node:fs';
+import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {jsonEvents, makeSandbox, runCli, waitFor} from '../helpers/cli.js';
@@ -112,4 +112,28 @@ test('SIGINT mid-stream cancels the request, keeps the last checkpoint and exits
 	const steps = sessionLines(session).slice(1);
 	assert.equal(steps.length, 1);
 	assert.deepEqual(steps[0]!.messages.map((message: any) => message.role), ['system', 'user']);
+});
+
+test('a worker error of 5 MiB reaches stderr and the --json error event cut to 8 KiB, saying how much was cut', async () => {
+	const box = sandbox();
+	const worker = join(box.root, 'loud-worker.mjs');
+	writeFileSync(
+		worker,
+		[
+			"process.stdin.on('data', chunk => {",
+			'  const id = JSON.parse(String(chunk).split("\\n")[0]).id;',
+			"  process.stdout.write(JSON.stringify({id, error: 'E'.repeat(5 * 1024 * 1024)}) + '\\n');",
+			'});',
+		].join('\n'),
+	);
+	writeFileSync(join(box.configDir, 'hooks.json'), JSON.stringify({hooks: [{events: ['before_turn'], exec: [process.execPath, worker]}]}));
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', plugins: ['hooks.json']});
+	const plain = await runCli(['-p', 'hi', '-C', box.workspace], {env: box.env});
+	assert.equal(plain.code, 1);
+	assert.ok(plain.stderr.length < 10_000, `stderr has ${plain.stderr.length} characters`);
+	assert.match(plain.stderr, /before_turn hook .* the worker answered with an error: E{8192}… \[5234688 more bytes of the error cut\]/);
+	const json = await runCli(['-p', 'hi', '--json', '-C', box.workspace], {env: box.env});
+	const [error] = jsonEvents(json.stdout).filter(event => event.type === 'error');
+	assert.ok(error!.message.length < 10_000, `the error event has ${error!.message.length} characters`);
+	assert.match(error!.message, /more bytes of the error cut\]/);
 });

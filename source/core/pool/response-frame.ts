@@ -1,3 +1,4 @@
+import {StringDecoder} from 'node:string_decoder';
 import {FrameError} from './frames.js';
 
 /** What a worker may answer (seed §2): `{"id":N,"data":{…}}` or `{"id":N,"error":"…"}`. */
@@ -5,6 +6,8 @@ export type Response = {data: Record<string, unknown>; reuse?: unknown} | {error
 
 /** How much of an offending line a message quotes. */
 const QUOTED_CHARACTERS = 80;
+/** How much of an error frame's text reaches a message (stderr, the --json error event, a tool error): 8 KiB. */
+export const MAX_ERROR_TEXT_BYTES = 8 * 1024;
 
 /**
  * Reads one frame as the answer to request `id` (undefined: no call is
@@ -31,7 +34,7 @@ export function readResponse(text: string, id: number | undefined): Response {
 	if (hasError) {
 		const error = frame['error'];
 		if (typeof error !== 'string') throw new FrameError(`answered with an "error" that is not a string: ${show(error)}`);
-		return {error};
+		return {error: boundedError(error)};
 	}
 
 	if (!hasData) throw new FrameError('answered with neither "data" nor "error"');
@@ -39,6 +42,17 @@ export function readResponse(text: string, id: number | undefined): Response {
 	if (!isObject(data)) throw new FrameError(`answered with "data" that is not a JSON object: ${show(data)}`);
 	// `reuse` is read only from workers that opted into prefix reuse; for any other it is an unknown field.
 	return Object.hasOwn(frame, 'reuse') ? {data, reuse: frame['reuse']} : {data};
+}
+
+/** The first 8 KiB of an error text, cut at a character boundary, and how much more there was. */
+function boundedError(text: string): string {
+	// Every character is at most 3 UTF-8 bytes per UTF-16 unit: shorter texts need no measuring.
+	if (text.length * 3 <= MAX_ERROR_TEXT_BYTES) return text;
+	const bytes = Buffer.from(text, 'utf8');
+	if (bytes.length <= MAX_ERROR_TEXT_BYTES) return text;
+	// The decoder holds back a character cut in two, so the kept part is whole characters.
+	const kept = new StringDecoder('utf8').write(bytes.subarray(0, MAX_ERROR_TEXT_BYTES));
+	return `${kept}… [${bytes.length - Buffer.byteLength(kept)} more bytes of the error cut]`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
