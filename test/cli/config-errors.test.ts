@@ -1,6 +1,8 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {writeFileSync} from 'node:fs';
+import {createServer} from 'node:http';
+import type {AddressInfo} from 'node:net';
 import {join} from 'node:path';
 import {makeSandbox, runCli} from '../helpers/cli.js';
 
@@ -114,5 +116,39 @@ test('--version and --help answer without a config', async () => {
 	assert.equal(help.code, 0);
 	for (const flag of ['--print', '--json', '--config', '--cwd', '--session', '--session-name', '--max-steps', '--yolo', '--dangerously-skip-permissions', '--no-logo', '--version']) {
 		assert.ok(help.stdout.includes(flag), `help mentions ${flag}`);
+	}
+});
+
+/** A config whose extra_body is nested `levels` objects deep (extra_body itself the first), as JSON text: too deep for JSON.stringify here too. */
+function nested(config: Record<string, unknown>, levels: number): string {
+	const body = `${'{"a":'.repeat(levels - 1)}{"end":true}${'}'.repeat(levels - 1)}`;
+	return `${JSON.stringify(config).slice(0, -1)},"extra_body":${body}}`;
+}
+
+test('an extra_body nested too deep to send is a configuration error naming it, and no request is attempted', async () => {
+	const server = createServer((_request, response) => {
+		requests++;
+		response.destroy();
+	});
+	let requests = 0;
+	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+	const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+	try {
+		const config = {...base, base_url: baseUrl, api_key_env: 'TEST_API_KEY', max_retries: 0};
+		const deep = await runWith(nested(config, 5000), {raw: true});
+		assert.equal(deep.run.code, 2, deep.run.stderr);
+		assert.match(
+			deep.run.stderr,
+			/^i: config .*config\.json: field "extra_body" is nested more than 64 levels deep \(at extra_body(\.a){40}…\); a request body that deep cannot be sent: flatten it\n$/,
+		);
+		const past = await runWith(nested(config, 65), {raw: true});
+		assert.equal(past.run.code, 2);
+		assert.equal(requests, 0, 'no request was attempted');
+		// At the limit it is sent.
+		const at = await runWith(nested(config, 64), {raw: true});
+		assert.equal(at.run.code, 1);
+		assert.equal(requests, 1);
+	} finally {
+		server.close();
 	}
 });

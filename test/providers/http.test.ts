@@ -185,3 +185,23 @@ test('a dead server costs at most 2 minutes an attempt; a quiet stream may think
 	assert.equal(HEADERS_TIMEOUT_MS, 120_000);
 	assert.equal(BODY_TIMEOUT_MS, 300_000);
 });
+
+test('a body that cannot be serialised is a request error, with no connection and no retry', async () => {
+	let connections = 0;
+	const target = createServer(() => connections++);
+	target.on('connection', () => connections++);
+	const origin = await listen(target);
+	try {
+		let deep: Record<string, unknown> = {};
+		for (let level = 0; level < 100_000; level++) deep = {a: deep};
+		for (const body of [{model: 'm', deep}, {model: 'm', count: 10n}]) {
+			const error = await failure(postStream({provider: 'openai', request: {url: `${origin}/v1/chat/completions`, body}, headers: {}, options: {maxRetries: 3}}));
+			assert.equal(error.kind, 'request');
+			assert.match(error.message, /^openai: the request body cannot be serialised \(.+\); nothing was sent$/);
+		}
+
+		assert.equal(connections, 0);
+	} finally {
+		await new Promise(resolve => target.close(resolve));
+	}
+});

@@ -71,7 +71,36 @@ export function loadModelConfig(path: string, explicit: boolean): LoadedConfig {
 		}
 	}
 
+	const tooDeep = deeperThan(config.extra_body, MAX_EXTRA_BODY_DEPTH);
+	if (tooDeep !== null) {
+		throw new UsageError(
+			`config ${path}: field "extra_body" is nested more than ${MAX_EXTRA_BODY_DEPTH} levels deep (at extra_body${tooDeep}); ` +
+				'a request body that deep cannot be sent: flatten it',
+		);
+	}
+
 	return {path, config};
+}
+
+/** How deep `extra_body` may nest: it goes into every request body, which must serialise and which providers parse. */
+export const MAX_EXTRA_BODY_DEPTH = 64;
+
+/**
+ * The path (`.a.b[0]…`) to a value nested more than `limit` containers deep,
+ * or null. Iterative: a recursive walk would overflow the stack on exactly
+ * the input it must refuse.
+ */
+function deeperThan(value: unknown, limit: number): string | null {
+	const stack: Array<{value: unknown; depth: number; path: string}> = [{value, depth: 1, path: ''}];
+	while (stack.length > 0) {
+		const {value: current, depth, path} = stack.pop()!;
+		if (current === null || typeof current !== 'object') continue;
+		if (depth > limit) return path.length > 80 ? `${path.slice(0, 80)}…` : path;
+		const entries = Array.isArray(current) ? current.map((item, index) => [`[${index}]`, item] as const) : Object.entries(current).map(([key, item]) => [`.${key}`, item] as const);
+		for (const [step, item] of entries) stack.push({value: item, depth: depth + 1, path: path + step});
+	}
+
+	return null;
 }
 
 export function isProtocol(name: string): name is Protocol {

@@ -1,6 +1,7 @@
 import {TurnError} from '../errors.js';
 
-export type ProviderErrorKind = 'http' | 'stream' | 'network' | 'aborted';
+/** `request`: the request could not be made at all (its body does not serialise); nothing was sent. */
+export type ProviderErrorKind = 'http' | 'stream' | 'network' | 'aborted' | 'request';
 
 export interface ProviderErrorFields {
 	kind: ProviderErrorKind;

@@ -89,8 +89,16 @@ export async function postStream(args: PostStreamArgs): Promise<StreamResponse> 
 		secrets: secretsOf(args.headers),
 	};
 
+	// Once, before any connection: a body that cannot be serialised is no network failure, and no retry helps it.
+	let body: string;
+	try {
+		body = JSON.stringify(args.request.body);
+	} catch (error) {
+		throw new ProviderError(`${args.provider}: the request body cannot be serialised (${(error as Error).message}); nothing was sent`, {kind: 'request'});
+	}
+
 	for (;;) {
-		const outcome = await attemptOnce(args, options, context);
+		const outcome = await attemptOnce(args, body, options, context);
 		if ('response' in outcome) return outcome.response;
 		await retrier.wait(outcome.failure, outcome.reason, outcome.retryAfterMs);
 	}
@@ -99,13 +107,13 @@ export async function postStream(args: PostStreamArgs): Promise<StreamResponse> 
 /** A response, or a failure worth retrying; failures that are not are thrown. */
 type Outcome = {response: StreamResponse} | {failure: ProviderError; reason: string; retryAfterMs?: number};
 
-async function attemptOnce(args: PostStreamArgs, options: HttpOptions, context: Context): Promise<Outcome> {
+async function attemptOnce(args: PostStreamArgs, body: string, options: HttpOptions, context: Context): Promise<Outcome> {
 	if (args.signal?.aborted) throw aborted(context);
 	let response: RawResponse;
 	try {
 		response = await postRaw(args.request.url, {
 			headers: {...args.headers, 'content-type': 'application/json', accept: 'text/event-stream'},
-			body: JSON.stringify(args.request.body),
+			body,
 			signal: args.signal,
 			bodyTimeoutMs: context.bodyTimeoutMs,
 			headersTimeoutMs: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
