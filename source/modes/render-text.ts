@@ -7,8 +7,11 @@ import {summariseArguments} from './summarise-arguments.js';
  * approvals, retries, warnings, errors) as short lines on stderr. No ANSI,
  * no cursor movement.
  */
-export function createTextRenderer(options: {announceSession: boolean}): EmitEvent {
+export function createTextRenderer(options: {announceSession: boolean; terminal?: boolean}): EmitEvent {
 	let openLine = false;
+	// At a terminal the answer's control characters would steer it (a title, colours, an OSC 52 clipboard
+	// write): shown as the chat screen shows them. To a pipe or a file the answer goes byte for byte.
+	const answer = (options.terminal ?? process.stdout.isTTY === true) ? terminalText() : {write: (text: string) => text, end: () => ''};
 	const render = (event: CoreEvent) => {
 		switch (event.type) {
 			case 'session': {
@@ -18,7 +21,7 @@ export function createTextRenderer(options: {announceSession: boolean}): EmitEve
 			}
 
 			case 'text_delta': {
-				writeOut(event.text);
+				writeOut(answer.write(event.text));
 				openLine = !event.text.endsWith('\n');
 				break;
 			}
@@ -77,11 +80,33 @@ export function createTextRenderer(options: {announceSession: boolean}): EmitEve
 	};
 
 	function endLine() {
+		writeOut(answer.end());
 		if (openLine) writeOut('\n');
 		openLine = false;
 	}
 
 	return render;
+}
+
+/**
+ * The answer for a terminal, delta by delta, as the chat screen shows it:
+ * CRLF as a newline, every other control character but tab and newline as
+ * �. A CR that ends a delta waits for the next, which may begin with its LF.
+ */
+function terminalText(): {write(text: string): string; end(): string} {
+	let heldReturn = false;
+	return {
+		write(text) {
+			const joined = (heldReturn ? '\r' : '') + text;
+			heldReturn = joined.endsWith('\r');
+			return printable((heldReturn ? joined.slice(0, -1) : joined).replaceAll('\r\n', '\n'));
+		},
+		end() {
+			const rest = heldReturn ? printable('\r') : '';
+			heldReturn = false;
+			return rest;
+		},
+	};
 }
 
 function firstLine(text: string): string {
