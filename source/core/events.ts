@@ -13,7 +13,7 @@ export type CoreEvent =
 			workspace: string;
 			/** Messages already in the session when it was opened. */
 			resumed_messages: number;
-			/** What a repair cut from a torn file, when it did, and the side file that keeps those bytes. */
+			/** What a repair cut from a torn file or one whose history a provider would refuse, when it did, and the side file that keeps those bytes. */
 			dropped: {bytes: number; lines: number; reason: string; savedTo: string} | null;
 	  }
 	| {type: 'text_delta'; text: string}

@@ -81,7 +81,7 @@ export async function setupAgent(
 			gate: createApprovalGate({
 				yolo: options.yolo,
 				askPerson,
-				...(hooks.has('tool_approval') ? {policy: async (data, signal) => hooks.run('tool_approval', data, signal)} : {}),
+				...(hooks.has('tool_approval') ? {policy: async (data, signal) => hooks.run('tool_approval', data, {signal})} : {}),
 			}),
 			hooks,
 			emit,
@@ -151,9 +151,9 @@ function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerP
 async function startHooks(hooks: HookChain, session: Session, workspace: string, signal: AbortSignal | undefined): Promise<string> {
 	const fallback = renderSystemPrompt(workspace);
 	try {
-		if (hooks.has('session_load')) await hooks.run('session_load', {messages: session.messages, session: {id: session.id, path: session.path}}, signal);
+		if (hooks.has('session_load')) await hooks.run('session_load', {messages: session.messages, session: {id: session.id, path: session.path}}, {signal});
 		if (session.messages.length > 0 || !hooks.has('system_prompt')) return fallback;
-		return readSystemPrompt(await hooks.run('system_prompt', {prompt: fallback, workspace}, signal));
+		return readSystemPrompt(await hooks.run('system_prompt', {prompt: fallback, workspace}, {signal}));
 	} catch (error) {
 		if (signal?.aborted) throw error;
 		if (error instanceof HookError) throw new StartVetoError(`a plugin vetoed the start: ${errorMessage(error)}`);

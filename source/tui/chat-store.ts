@@ -106,7 +106,7 @@ export class ChatStore {
 				this.#update({status: {...this.#state.status, session: event.id}}, true);
 				if (event.resumed_messages > 0) this.notice('info', `resumed ${event.resumed_messages} messages from ${event.path}`);
 				if (event.dropped) {
-					this.notice('warning', `session repaired: dropped ${event.dropped.lines} incomplete line(s), kept in ${event.dropped.savedTo}`);
+					this.notice('warning', `session repaired: dropped ${event.dropped.lines} line(s) (${event.dropped.reason}), kept in ${event.dropped.savedTo}`);
 				}
 
 				break;

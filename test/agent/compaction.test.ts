@@ -148,6 +148,12 @@ const failures: Array<[string, Parameters<typeof harness>[0], Parameters<typeof 
 	['a summary request over the budget', {...plan(4), before_compact: data => ({...data, prompt: 'Summarise.'})}, {summaryFits: false}, /summary request itself does not fit/],
 	['a failed summary call', {...plan(4), before_compact: data => ({...data, prompt: 'Summarise.'})}, {reply: async () => Promise.reject(new Error('HTTP 500'))}, /summary request failed: HTTP 500/],
 	['a commit hook that rewrites the kept tail', {...plan(4), before_compact: data => ({...data, summary: 's'}), before_compact_commit: data => ({messages: [...(data.messages as Message[]).slice(0, -1), {role: 'user', content: 'forged'}]})}, {}, /kept messages changed/],
+	[
+		'a commit hook that slips in a tool result for no call',
+		{...plan(4), before_compact: data => ({...data, summary: 's'}), before_compact_commit: data => ({messages: [...(data.messages as Message[]).slice(0, 2), {role: 'tool', tool_call_id: 'nope', content: 'x'}, ...(data.messages as Message[]).slice(2)]})},
+		{},
+		/before_compact_commit hook returned a history the provider would refuse: message 2 \(tool\): the tool result for "nope" answers no tool call/,
+	],
 	['an after_compact hook without a summary', {...plan(4), before_compact: data => ({...data, summary: 's'}), after_compact: () => ({})}, {}, /after_compact hook returned data/],
 ];
 

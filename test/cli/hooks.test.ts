@@ -419,3 +419,73 @@ test('a provider worker answers instead of the HTTP adapters, with no API key in
 	assert.match(JSON.stringify(log[1].data.body.messages), /n\.txt/);
 	assert.ok(!log[0].env.includes('SECRET_CANARY') && !log[0].env.includes('TEST_API_KEY'));
 });
+
+/** The messages of every step in a session file, in order. */
+function savedMessages(path: string): any[] {
+	return readFileSync(path, 'utf8').trim().split('\n').slice(1).flatMap(line => JSON.parse(line).messages);
+}
+
+const orphan = {role: 'tool', tool_call_id: 'nope', content: 'x'};
+const unanswered = {role: 'assistant', content: null, tool_calls: [{id: 'c9', type: 'function', function: {name: 'read', arguments: '{}'}}]};
+
+for (const [what, appended, problem] of [
+	['a tool result that answers no call', orphan, /message 4 \(tool\): the tool result for "nope" answers no tool call of the assistant message before it/],
+	['an assistant message whose tool calls get no results', unanswered, /message 4 \(assistant\): tool call "c9" \(read\) gets no result/],
+] as const) {
+	test(`a before_turn hook that appends ${what} fails the turn naming the hook; nothing of it is saved, and the session resumes without it`, async () => {
+		const box = sandbox([['s', ['before_turn']]]);
+		const session = join(box.root, 's.json');
+		mock.enqueue({text: 'first answer'});
+		assert.equal((await runCli(['-p', 'one', '--session', session, '-C', box.workspace], {env: box.env})).code, 0);
+		const saved = readFileSync(session, 'utf8');
+
+		box.plan({s: {before_turn: {append: {messages: [appended]}}}});
+		let before = mock.requests.length;
+		const run = await runCli(['-p', 'two', '--session', session, '-C', box.workspace], {env: box.env});
+		assert.equal(run.code, 1, run.stderr);
+		assert.match(run.stderr, /before_turn hook of \["[^"]*python3",".*lifecycle\.py","s"\] \(.*hooks\.json\) returned a history the provider would refuse: /);
+		assert.match(run.stderr, problem);
+		assert.equal(mock.requests.length, before, 'nothing was sent');
+		assert.equal(readFileSync(session, 'utf8'), saved, 'the session keeps its last complete checkpoint');
+
+		// The hook removed, the session goes on, and the provider gets a well-formed history.
+		writeFileSync(join(box.configDir, 'hooks.json'), JSON.stringify({hooks: []}));
+		mock.enqueue({text: 'third answer'});
+		before = mock.requests.length;
+		const resumed = await runCli(['-p', 'three', '--session', session, '-C', box.workspace], {env: box.env});
+		assert.equal(resumed.code, 0, resumed.stderr);
+		const sent = mock.requests[before]!.body.messages;
+		assert.deepEqual(sent.map((message: any) => [message.role, message.content]).slice(1), [['user', 'one'], ['assistant', 'first answer'], ['user', 'three']]);
+		assert.doesNotMatch(JSON.stringify(sent), /nope|c9/);
+		assert.doesNotMatch(JSON.stringify(savedMessages(session)), /nope|c9/);
+	});
+}
+
+test('an after_response hook whose reply repeats an earlier tool call ID fails the turn naming the hook, and the reply is not kept', async () => {
+	const box = sandbox([['c', ['after_response']]]);
+	const session = join(box.root, 's.json');
+	writeFileSync(join(box.workspace, 'a.txt'), 'alpha\n');
+	mock.enqueue({toolCalls: [readCall('r1')]}, {text: 'read it'});
+	assert.equal((await runCli(['-p', 'one', '--session', session, '-C', box.workspace], {env: box.env})).code, 0);
+
+	const reused = {role: 'assistant', content: null, tool_calls: [{id: 'r1', type: 'function', function: {name: 'read', arguments: '{}'}}]};
+	box.plan({c: {after_response: {set: {response: {message: reused}}}}});
+	mock.enqueue({text: 'original'});
+	const run = await runCli(['-p', 'two', '--session', session, '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 1, run.stderr);
+	assert.match(run.stderr, /after_response hook of \["[^"]*python3",".*lifecycle\.py","c"\] \(.*hooks\.json\) returned a history the provider would refuse: message 6 \(assistant\): tool call ID "r1" was already used by message 2/);
+	assert.equal(savedMessages(session).filter(message => message.tool_calls).length, 1, 'only the first turn\'s call is saved');
+	assert.doesNotMatch(run.stderr, /tool read/, 'the refused reply\'s call never ran');
+});
+
+test('in a chain of before_turn hooks, the one whose answer breaks the history is the one named', async () => {
+	const box = sandbox([
+		['fine', ['before_turn']],
+		['breaks', ['before_turn']],
+	]);
+	box.plan({fine: {before_turn: {append: {messages: [{role: 'user', content: 'a steering note'}]}}}, breaks: {before_turn: {append: {messages: [orphan]}}}});
+	const run = await runCli(['-p', 'x', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 1, run.stderr);
+	assert.match(run.stderr, /before_turn hook of \[[^\]]*"breaks"\] .*returned a history the provider would refuse: message 3 \(tool\)/);
+	assert.doesNotMatch(run.stderr, /"fine"/);
+});

@@ -1,6 +1,7 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {appendFileSync, mkdirSync, readFileSync, existsSync} from 'node:fs';
+import {randomUUID} from 'node:crypto';
+import {appendFileSync, mkdirSync, readFileSync, existsSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {jsonEvents, makeSandbox, runCli, waitFor} from '../helpers/cli.js';
@@ -76,7 +77,7 @@ test('a torn session file is repaired on open and the resume says what it droppe
 	mock.enqueue({text: 'still fine'});
 	const run = await runCli(['-p', 'two', '--session', session, '-C', box.workspace], {env: box.env});
 	assert.equal(run.code, 0, run.stderr);
-	assert.match(run.stderr, /session repaired: dropped 1 incomplete line/);
+	assert.match(run.stderr, /session repaired: dropped 1 line\(s\), \d+ bytes \(line 4: incomplete/);
 	assert.ok(readFileSync(session, 'utf8').endsWith('\n'));
 });
 
@@ -109,4 +110,45 @@ test('a second process cannot open a session in use', async () => {
 	assert.ok(second);
 	assert.equal(second.code, 2);
 	assert.match(second.stderr, /in use by process \d+/);
+});
+
+test('a session file whose history a provider would refuse is repaired on open to its last well-formed step, and the resume says what it dropped', async () => {
+	const box = sandbox();
+	const session = join(box.root, 'old.json');
+	// Written by hand as an older i would have saved a before_turn hook's orphan tool result.
+	const header = {type: 'i-session', version: 1, id: randomUUID(), workspace: box.workspace, created: new Date().toISOString()};
+	const steps = [
+		[{role: 'system', content: 'You are i.'}, {role: 'user', content: 'one'}],
+		[{role: 'assistant', content: 'first answer'}],
+		[{role: 'user', content: 'two'}, {role: 'tool', tool_call_id: 'nope', content: 'x'}],
+		[{role: 'assistant', content: 'never seen by a provider'}],
+	];
+	const good = [header, ...steps.slice(0, 2).map((messages, index) => ({type: 'step', n: index + 1, messages}))].map(line => `${JSON.stringify(line)}\n`).join('');
+	const cut = steps.slice(2).map((messages, index) => `${JSON.stringify({type: 'step', n: index + 3, messages})}\n`).join('');
+	writeFileSync(session, good + cut);
+
+	mock.enqueue({text: 'fine again'});
+	const before = mock.requests.length;
+	const run = await runCli(['-p', 'three', '--json', '--session', session, '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	const opened = jsonEvents(run.stdout)[0]!;
+	assert.equal(opened.resumed_messages, 3);
+	assert.deepEqual({...opened.dropped, savedTo: undefined}, {
+		bytes: Buffer.byteLength(cut),
+		lines: 2,
+		reason: 'line 4: message 1 (tool): the tool result for "nope" answers no tool call of the assistant message before it',
+		savedTo: undefined,
+	});
+	assert.equal(readFileSync(opened.dropped.savedTo, 'utf8'), cut, 'the dropped steps are kept beside the session');
+	const sent = mock.requests[before]!.body.messages;
+	assert.deepEqual(sent.map((message: any) => [message.role, message.content]), [['system', 'You are i.'], ['user', 'one'], ['assistant', 'first answer'], ['user', 'three']]);
+	assert.ok(readFileSync(session, 'utf8').startsWith(good));
+	assert.doesNotMatch(readFileSync(session, 'utf8'), /nope/);
+
+	// In plain text the person is told too.
+	writeFileSync(session, good + cut);
+	mock.enqueue({text: 'and again'});
+	const text = await runCli(['-p', 'four', '--session', session, '-C', box.workspace], {env: box.env});
+	assert.equal(text.code, 0, text.stderr);
+	assert.match(text.stderr, /session repaired: dropped 2 line\(s\), \d+ bytes \(line 4: message 1 \(tool\): the tool result for "nope" answers no tool call/);
 });

@@ -50,7 +50,7 @@ test('create, append, reopen: same id, same messages, header as specified', asyn
 	const steps: Message[][] = [
 		[{role: 'system', content: 'be brief'}, {role: 'user', content: [{type: 'text', text: 'look'}, {type: 'image_url', image_url: {url: 'data:image/png;base64,AAAA'}}]}],
 		[
-			{role: 'assistant', content: null, reasoning_content: 'think', tool_calls: [{id: 'c1', type: 'function', function: {name: 'read', arguments: '{"path":"a"}'}}], _responses_output: [{type: 'reasoning'}]},
+			{role: 'assistant', content: null, reasoning_content: 'think', tool_calls: [{id: 'c1', type: 'function', function: {name: 'read', arguments: '{"path":"a"}'}}], _responses_output: [{type: 'reasoning'}, {type: 'function_call', call_id: 'c1', name: 'read', arguments: '{"path":"a"}'}]},
 			{role: 'tool', tool_call_id: 'c1', content: 'file text\nwith\u2028separators'},
 			{role: 'user', content: [{type: 'image_url', image_url: {url: 'data:image/png;base64,BBBB'}}], _tool_call_id: 'c1'},
 		],
@@ -185,7 +185,15 @@ test('when the cut bytes cannot be saved, the open is refused and the damaged fi
 test('steps of several MiB, spanning read chunks, reopen whole', async t => {
 	const workspace = await tempWorkspace(t);
 	const path = join(workspace, 's.json');
-	const steps: Message[][] = [stepFor(1), [{role: 'tool', tool_call_id: 'big', content: '界'.repeat(1_500_000)}], stepFor(2), [{role: 'user', content: 'z'.repeat(3 * mib)}]];
+	const steps: Message[][] = [
+		stepFor(1),
+		[
+			{role: 'assistant', content: null, tool_calls: [{id: 'big', type: 'function', function: {name: 'read', arguments: '{}'}}]},
+			{role: 'tool', tool_call_id: 'big', content: '界'.repeat(1_500_000)},
+		],
+		stepFor(2),
+		[{role: 'user', content: 'z'.repeat(3 * mib)}],
+	];
 	const session = await openSession({path, workspace});
 	for (const step of steps) await session.appendStep(step);
 	await session.close();
@@ -378,12 +386,74 @@ test('the session’s messages are frozen all the way down, as loaded and as app
 	const workspace = await tempWorkspace(t);
 	const {path} = await sessionWithSteps(workspace, 2);
 	const session = await openSession({path, workspace});
-	await session.appendStep([{role: 'assistant', content: null, tool_calls: [{id: 'c', type: 'function', function: {name: 'read', arguments: '{}'}}]}]);
-	assert.ok(session.messages.length >= 3);
+	await session.appendStep([
+		{role: 'assistant', content: null, tool_calls: [{id: 'c', type: 'function', function: {name: 'read', arguments: '{}'}}]},
+		{role: 'tool', tool_call_id: 'c', content: 'text'},
+	]);
+	assert.ok(session.messages.length >= 4);
 	for (const message of session.messages) assert.ok(isDeepFrozen(message) && Object.isFrozen(message));
-	const last = session.messages.at(-1) as {tool_calls: Array<{function: {name: string}}>};
+	const last = session.messages.at(-2) as {tool_calls: Array<{function: {name: string}}>};
 	assert.throws(() => {
 		last.tool_calls[0]!.function.name = 'write';
 	}, TypeError);
 	await session.close();
+});
+
+const readCall = (id: string) => ({id, type: 'function' as const, function: {name: 'read', arguments: '{}'}});
+
+test('a step whose history a provider would refuse is cut with everything after it, like a damaged line', async t => {
+	const workspace = await tempWorkspace(t);
+	const {path, bytes} = await sessionWithSteps(workspace, 2);
+	const refused: Array<[string, Message[], string]> = [
+		['an orphan tool result', [{role: 'user', content: 'u'}, {role: 'tool', tool_call_id: 'nope', content: 'x'}], 'line 4: message 1 (tool): the tool result for "nope" answers no tool call of the assistant message before it'],
+		['a call whose result comes a step later', [{role: 'assistant', content: null, tool_calls: [readCall('c')]}], 'line 4: message 0 (assistant): tool call "c" (read) gets no result; every tool call needs exactly one'],
+		['a second system prompt', [{role: 'system', content: 'again'}], 'line 4: message 0 (system): a system message may only come first in the history'],
+	];
+	for (const [name, step, reason] of refused) {
+		const tail = stepLine(3, step) + stepLine(4, stepFor(4));
+		await writeFile(path, Buffer.concat([bytes, Buffer.from(tail)]));
+		const session = await openSession({path, workspace});
+		assert.deepEqual(session.messages, [...stepFor(1), ...stepFor(2)], name);
+		assert.deepEqual({...session.dropped, savedTo: undefined}, {bytes: Buffer.byteLength(tail), lines: 2, reason, savedTo: undefined}, name);
+		assert.deepEqual(await readFile(path), bytes, name);
+		await assertSavedTo(path, session.dropped?.savedTo, Buffer.from(tail), name);
+		// The repaired file takes the next step under the next number.
+		await session.appendStep(stepFor(3));
+		await session.close();
+		const reopened = await openSession({path, workspace});
+		assert.equal(reopened.dropped, null, name);
+		await reopened.close();
+		await writeFile(path, bytes);
+	}
+});
+
+test('a compaction step after a refused one replaces the history it belonged to: nothing is cut', async t => {
+	const workspace = await tempWorkspace(t);
+	const {path, bytes} = await sessionWithSteps(workspace, 1);
+	const compacted: Message[] = [{role: 'system', content: 's'}, {role: 'user', content: 'summary'}, {role: 'assistant', content: null, tool_calls: [readCall('c')]}, {role: 'tool', tool_call_id: 'c', content: 'r'}];
+	const tail = stepLine(2, [{role: 'tool', tool_call_id: 'nope', content: 'x'}]) + `${JSON.stringify({type: 'step', n: 3, messages: compacted, replaces_history: true})}\n` + stepLine(4, stepFor(4));
+	await writeFile(path, Buffer.concat([bytes, Buffer.from(tail)]));
+	const session = await openSession({path, workspace});
+	assert.equal(session.dropped, null);
+	assert.deepEqual(session.messages, [...compacted, ...stepFor(4)]);
+	await session.close();
+});
+
+test('appendStep refuses a step a provider would refuse, unwritten, and the session goes on', async t => {
+	const workspace = await tempWorkspace(t);
+	const path = join(workspace, 's.json');
+	const session = await openSession({path, workspace});
+	await session.appendStep([{role: 'user', content: 'u'}, {role: 'assistant', content: null, tool_calls: [readCall('c')]}, {role: 'tool', tool_call_id: 'c', content: 'r'}]);
+	const size = (await stat(path)).size;
+	await assert.rejects(session.appendStep([{role: 'tool', tool_call_id: 'nope', content: 'x'}]), {
+		message: `cannot save step 2 to session ${path}: message 0 (tool): the tool result for "nope" answers no tool call of the assistant message before it; a provider would refuse that history`,
+	});
+	await assert.rejects(session.appendStep([{role: 'assistant', content: null, tool_calls: [readCall('c')]}, {role: 'tool', tool_call_id: 'c', content: 'r'}]), /message 0 \(assistant\): tool call ID "c" was already used by an earlier step/);
+	assert.equal((await stat(path)).size, size);
+	await session.appendStep([{role: 'assistant', content: null, tool_calls: [readCall('d')]}, {role: 'tool', tool_call_id: 'd', content: 'r'}]);
+	await session.close();
+	const reopened = await openSession({path, workspace});
+	assert.equal(reopened.dropped, null);
+	assert.equal(reopened.messages.length, 5);
+	await reopened.close();
 });

@@ -9,6 +9,7 @@ import {checkImageParts} from '../tools/images.js';
 import {firstIssue, messageSchema} from './session-schema.js';
 import type {Session} from './session-store.js';
 import {buildCandidate, commitProblem, cutProblem, estimateBytes} from './compaction.js';
+import {describeShapeProblem, historyShapeProblem} from './history-shape.js';
 
 /** A compaction that could not be committed; the history is exactly as it was. */
 export class CompactionError extends TurnError {
@@ -46,7 +47,8 @@ const commitSchema = z.looseObject({messages: z.array(messageSchema)});
  * the prompt (and text, images) for a summary request, which itself must
  * fit; after_compact may adjust the summary; before_compact_commit may
  * restore the latest context snapshot; then the core checks that the
- * candidate keeps the system prompt and the kept tail verbatim, is smaller
+ * candidate keeps the system prompt and the kept tail verbatim, is a
+ * history the provider accepts (history-shape.ts), is smaller
  * by the same estimate and fits, and only then commits it as one session
  * step. Any failure throws a CompactionError and commits nothing: the
  * history, on disk and in memory, is exactly as it was.
@@ -83,9 +85,9 @@ export async function compactHistory(io: CompactionIo, budgetAnswer: Record<stri
 	summary = parse('after_compact', afterCompactSchema, await io.hooks.run('after_compact', {summary, state})).summary;
 	if (summary.trim() === '') fail('the summary is empty');
 	const candidate = buildCandidate(history, cut, summary);
-	const committed = parse('before_compact_commit', commitSchema, await io.hooks.run('before_compact_commit', {messages: candidate, cut, state})).messages as Message[];
-	const changed = commitProblem(history, cut, committed);
-	if (changed) fail(`before_compact_commit broke the candidate: ${changed}`);
+	// Each hook's answer is checked as it comes, so a bad one is blamed on its own hook.
+	const answer = await io.hooks.run('before_compact_commit', {messages: candidate, cut, state}, {check: (data, hook) => void readCommit(data, history, cut, hook)});
+	const committed = readCommit(answer, history, cut);
 	const before = estimateBytes(history);
 	const after = estimateBytes(committed);
 	if (after >= before) fail(`the compacted history is not smaller (${after} bytes against ${before})`);
@@ -149,8 +151,22 @@ export function transcript(messages: readonly Message[]): string {
 		.join('\n\n');
 }
 
-function parse<T>(event: string, schema: z.ZodMiniType<T>, data: Record<string, unknown>): T {
+/**
+ * The history `before_compact_commit` hands back: it keeps the system prompt
+ * and the kept tail verbatim, and it is one the provider accepts, for it
+ * replaces the history every later request sends. `hook` names whose answer it is.
+ */
+function readCommit(data: Record<string, unknown>, history: readonly Message[], cut: number, hook = 'before_compact_commit hook'): Message[] {
+	const committed = parse('before_compact_commit', commitSchema, data, hook).messages as Message[];
+	const changed = commitProblem(history, cut, committed);
+	if (changed) throw new CompactionError(`compaction failed, nothing was changed: ${hook} broke the candidate: ${changed}`);
+	const shape = historyShapeProblem(committed);
+	if (shape) throw new CompactionError(`compaction failed, nothing was changed: ${hook} returned a history the provider would refuse: ${describeShapeProblem(shape)}`);
+	return committed;
+}
+
+function parse<T>(event: string, schema: z.ZodMiniType<T>, data: Record<string, unknown>, hook = `${event} hook`): T {
 	const parsed = schema.safeParse(data);
-	if (!parsed.success) throw new CompactionError(`compaction failed, nothing was changed: ${event} hook returned data the core cannot use: ${firstIssue(parsed.error)}`);
+	if (!parsed.success) throw new CompactionError(`compaction failed, nothing was changed: ${hook} returned data the core cannot use: ${firstIssue(parsed.error)}`);
 	return parsed.data;
 }

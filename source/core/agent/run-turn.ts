@@ -14,6 +14,7 @@ import {runToolCall} from './run-tool-call.js';
 import {MAX_IMAGES_PER_BATCH} from '../tools/images.js';
 import {compactHistory, CompactionError, type CompactionIo} from './compact-history.js';
 import {validateBatch} from './validate-batch.js';
+import {describeShapeProblem, historyShapeProblem} from './history-shape.js';
 import {toolOutputLimit} from './tool-output-limit.js';
 
 export interface TurnContext {
@@ -82,7 +83,9 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 		const userStep: Message[] = [...opening, {role: 'user', content}];
 		if (hooks.has('before_turn')) {
 			const given = [...session.messages, ...userStep];
-			userStep.push(...readBeforeTurn(await hooks.run('before_turn', {messages: given}), given));
+			// Each hook's answer is checked as it comes, so a bad one is blamed on its own hook.
+			const answer = await hooks.run('before_turn', {messages: given}, {check: (data, hook) => void readBeforeTurn(data, given, hook)});
+			userStep.push(...readBeforeTurn(answer, given));
 		}
 
 		await save(userStep);
@@ -93,6 +96,9 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 			if (reply.usage) emit({type: 'usage', model: caller.model, usage: reply.usage});
 
 			const calls = validateBatch(reply);
+			// A reply that repeats an earlier call's ID would make every later request fail: refused before its tools run.
+			const shape = historyShapeProblem([...session.messages, reply.message], {awaitingResults: true});
+			if (shape) throw new TurnError(`the model's reply would leave a history the provider refuses: ${describeShapeProblem(shape)}`);
 			if (calls.length === 0) {
 				await save([reply.message]);
 				const reason = reply.finishReason === 'length' || reply.finishReason === 'content_filter' ? reply.finishReason : 'stop';
@@ -250,11 +256,15 @@ async function requestModel(context: TurnContext, hooks: HookChain, messages: Me
 		},
 	});
 	if (hooks.has('after_response')) {
-		const answer = await hooks.run('after_response', {
-			response: {protocol: wire ?? caller.protocol, model: caller.model, message: reply.message, finish_reason: reply.rawFinishReason, usage: reply.usage?.raw ?? null},
-			request_meta: requestMeta,
-		});
-		reply = {...reply, message: readAfterResponse(answer)};
+		const answer = await hooks.run(
+			'after_response',
+			{
+				response: {protocol: wire ?? caller.protocol, model: caller.model, message: reply.message, finish_reason: reply.rawFinishReason, usage: reply.usage?.raw ?? null},
+				request_meta: requestMeta,
+			},
+			{check: (data, hook) => void readAfterResponse(data, messages, hook)},
+		);
+		reply = {...reply, message: readAfterResponse(answer, messages)};
 	}
 
 	return reply;
@@ -262,7 +272,7 @@ async function requestModel(context: TurnContext, hooks: HookChain, messages: Me
 
 /** The chain with the turn's signal on every call: an interrupt stops the hook that is running. */
 function withSignal(hooks: HookChain, signal: AbortSignal): HookChain {
-	return {has: event => hooks.has(event), run: async (event, data) => hooks.run(event, data, signal)};
+	return {has: event => hooks.has(event), run: async (event, data, options) => hooks.run(event, data, {...options, signal})};
 }
 
 /** A hook that only observes (after the fact): its failure is a warning, the turn goes on. */

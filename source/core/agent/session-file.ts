@@ -2,6 +2,7 @@ import {lstat, type FileHandle} from 'node:fs/promises';
 import {errorMessage, UsageError} from '../errors.js';
 import {writeFileAtomic} from '../fs/atomic-write.js';
 import type {Message} from '../messages.js';
+import {describeShapeProblem, HistoryShape} from './history-shape.js';
 import {firstIssue, sessionFormatVersion, sessionHeaderSchema, sessionStepSchema, type SessionHeader} from './session-schema.js';
 import type {SessionDropped} from './session-store.js';
 
@@ -16,6 +17,8 @@ export interface LoadedSession {
 	header: SessionHeader;
 	steps: number;
 	messages: Message[];
+	/** The shape of those messages, which every step written next is checked against. */
+	shape: HistoryShape;
 	/** File size after any repair: where the next step goes. */
 	size: number;
 	dropped: SessionDropped | null;
@@ -29,7 +32,9 @@ const droppedFileMode = 0o600;
 /**
  * Reads a session file through `handle` (opened read-write), refusing a file
  * that is not ours or not this workspace's before changing anything, then cuts
- * a torn or damaged tail back to the last good step. Steps after a bad line
+ * a torn or damaged tail back to the last good step. A step whose history a
+ * provider would refuse (history-shape.ts) is damaged too: kept, it would fail
+ * every request of the session. Steps after a bad line
  * cannot be trusted to follow on from the good ones, so the cut starts there;
  * but the cut bytes are first copied to `<path>.dropped-<time>`, and when that
  * copy fails the file is left as it is and the open refused.
@@ -46,9 +51,14 @@ export async function loadSessionFile(handle: FileHandle, path: string, workspac
 		);
 	}
 	const messages: Message[] = [];
+	const shape = new HistoryShape();
 	let steps = 0;
 	let goodEnd = headerEnd;
 	let bad: {start: number; reason: string} | null = null;
+	// The first step a provider would refuse (written by an older i, a hook it trusted, or by hand), and
+	// where the file stood before it. A later compaction step replaces the history it belongs to, so that
+	// step forgives it; else the cut starts there, as at a damaged line.
+	let refused: {start: number; reason: string; end: number; steps: number; messages: number} | null = null;
 	for await (const line of scanLines(handle, headerEnd, size)) {
 		const lineNumber = steps + 2;
 		const check = line.bytes ? checkStepBytes(line.bytes, steps + 1) : {ok: false as const, problem: 'incomplete (no newline at the end: the write was cut off)'};
@@ -56,17 +66,31 @@ export async function loadSessionFile(handle: FileHandle, path: string, workspac
 			bad = {start: line.start, reason: `line ${lineNumber}: ${check.problem}`};
 			break;
 		}
-		if (check.replacesHistory) messages.length = 0;
+		if (check.replacesHistory) {
+			messages.length = 0;
+			refused = null;
+		}
+		if (!refused) {
+			const problem = shape.problemOf(check.messages, {replaces: check.replacesHistory});
+			if (problem) refused = {start: line.start, reason: `line ${lineNumber}: ${describeShapeProblem(problem)}`, end: goodEnd, steps, messages: messages.length};
+			else shape.add(check.messages, {replaces: check.replacesHistory});
+		}
 		messages.push(...check.messages);
 		steps++;
 		goodEnd = line.end;
 	}
-	if (!bad) return {header, steps, messages, size, dropped: null};
+	if (refused) {
+		bad = {start: refused.start, reason: refused.reason};
+		goodEnd = refused.end;
+		steps = refused.steps;
+		messages.length = refused.messages;
+	}
+	if (!bad) return {header, steps, messages, shape, size, dropped: null};
 	const lines = await countLines(handle, bad.start, size);
 	const savedTo = await saveDropped(handle, path, goodEnd, size, bad.reason);
 	await handle.truncate(goodEnd);
 	await handle.sync();
-	return {header, steps, messages, size: goodEnd, dropped: {bytes: size - goodEnd, lines, reason: bad.reason, savedTo}};
+	return {header, steps, messages, shape, size: goodEnd, dropped: {bytes: size - goodEnd, lines, reason: bad.reason, savedTo}};
 }
 
 /** Copies `[from, to)` of the session to a new side file `<path>.dropped-<UTC time>` and returns its path. */

@@ -7,6 +7,7 @@ import {writeFileAtomic} from '../fs/atomic-write.js';
 import type {Message} from '../messages.js';
 import {checkStep, loadSessionFile, maxSessionBytes, sessionHeaderLine, type LoadedSession} from './session-file.js';
 import {acquireSessionLock, type SessionLock} from './session-lock.js';
+import {describeShapeProblem, type HistoryShape} from './history-shape.js';
 import {sessionFormatVersion, type SessionHeader} from './session-schema.js';
 import {freezeDeep} from '../immutable.js';
 
@@ -24,7 +25,7 @@ export interface SessionDropped {
 	bytes: number;
 	/** Lines among them, a last line without newline included. */
 	lines: number;
-	/** The first bad line and what is wrong with it: `line 7: not valid JSON`. */
+	/** The first bad line and what is wrong with it: `line 7: not valid JSON`, `line 4: message 1 (tool): the tool result for "x" answers no tool call …`. */
 	reason: string;
 	/** The side file `<session path>.dropped-<time>` that holds the cut bytes, unchanged. */
 	savedTo: string;
@@ -138,6 +139,7 @@ class FileSession implements Session {
 	readonly dropped: SessionDropped | null;
 	readonly #handle: FileHandle;
 	readonly #lock: SessionLock;
+	readonly #shape: HistoryShape;
 	#steps: number;
 	#size: number;
 	/** Tail of the write queue; never rejects, so one failed step does not block the next. */
@@ -156,6 +158,7 @@ class FileSession implements Session {
 		this.dropped = init.dropped;
 		this.#handle = init.handle;
 		this.#lock = init.lock;
+		this.#shape = init.shape;
 		this.#steps = init.steps;
 		this.#size = init.size;
 	}
@@ -200,6 +203,8 @@ class FileSession implements Session {
 		// Checked as the next open will check it, so a step we write is never cut off as damaged.
 		const step = checkStep(JSON.parse(line), n);
 		if (!step.ok) throw new Error(`cannot save step ${n} to session ${this.path}: ${step.problem}`);
+		const shape = this.#shape.problemOf(step.messages, {replaces: step.replacesHistory});
+		if (shape) throw new Error(`cannot save step ${n} to session ${this.path}: ${describeShapeProblem(shape)}; a provider would refuse that history`);
 		const bytes = Buffer.from(line);
 		if (this.#size + bytes.length > maxSessionBytes) {
 			throw new UsageError(`session ${this.path} would grow past the limit of ${maxSessionBytes} bytes (256 MiB); start another session`);
@@ -213,6 +218,7 @@ class FileSession implements Session {
 		}
 		this.#size += bytes.length;
 		this.#steps = n;
+		this.#shape.add(step.messages, {replaces: step.replacesHistory});
 		// In place: callers hold this array.
 		if (step.replacesHistory) this.messages.length = 0;
 		// Frozen: parsed from the line, they are the session's alone, and stay as saved.

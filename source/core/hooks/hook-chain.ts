@@ -13,16 +13,30 @@ export class HookError extends TurnError {
 	}
 }
 
+/**
+ * Checks one hook's answer before the next hook or the core uses it, and
+ * throws when it cannot be used. `hook` names the hook that gave it (`before_turn
+ * hook of the memory module (manifest)`), so the error blames that hook, not
+ * whichever came last in the chain.
+ */
+export type AnswerCheck = (answer: Record<string, unknown>, hook: string) => void;
+
+export interface HookRunOptions {
+	/** An abort stops the running hook's worker. */
+	signal?: AbortSignal | undefined;
+	check?: AnswerCheck | undefined;
+}
+
 export interface HookChain {
 	/** Whether any hook listens to `event`: callers skip building data nobody reads. */
 	has(event: LifecycleEvent): boolean;
 	/**
 	 * Runs the hooks for `event` in manifest order, each receiving the full
 	 * `data` the previous one returned (seed §6), and returns the last. With
-	 * no hooks it returns `data` itself. An abort of `signal` stops the
-	 * running hook's worker.
+	 * no hooks it returns `data` itself. Each answer goes through `check`
+	 * before the next hook gets it.
 	 */
-	run(event: LifecycleEvent, data: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>>;
+	run(event: LifecycleEvent, data: Record<string, unknown>, options?: HookRunOptions): Promise<Record<string, unknown>>;
 }
 
 export const emptyHookChain: HookChain = {
@@ -46,15 +60,18 @@ export function createHookChain(hooks: readonly ManifestHook[], pool: WorkerPool
 
 	return {
 		has: event => hooksFor(event).length > 0,
-		async run(event, data, signal) {
+		async run(event, data, {signal, check} = {}) {
 			let current = data;
 			for (const hook of hooksFor(event)) {
+				const who = hook.module ? `the ${hook.module} module` : JSON.stringify(hook.worker.exec);
+				const label = `${event} hook of ${who} (${hook.manifest})`;
 				try {
 					current = await pool.call(hook.worker, event, current, {...(signal ? {signal} : {}), ...(hook.module === undefined ? {} : {module: hook.module})});
 				} catch (error) {
-					const who = hook.module ? `the ${hook.module} module` : JSON.stringify(hook.worker.exec);
-					throw new HookError(`${event} hook of ${who} (${hook.manifest}) failed: ${(error as Error).message}`, event);
+					throw new HookError(`${label} failed: ${(error as Error).message}`, event);
 				}
+
+				check?.(current, label);
 			}
 
 			return current;

@@ -2,6 +2,7 @@ import {isDeepStrictEqual} from 'node:util';
 import * as z from 'zod/mini';
 import '../zod-english.js';
 import type {AssistantMessage, Message, UserContent} from '../messages.js';
+import {describeShapeProblem, historyShapeProblem} from '../agent/history-shape.js';
 import {firstIssue, messageSchema, userContentSchema} from '../agent/session-schema.js';
 import {protocols, type Protocol} from '../providers/types.js';
 import type {LifecycleEvent} from './event-names.js';
@@ -16,10 +17,17 @@ import {HookError} from './hook-chain.js';
 /** Seed §9: a system prompt replacement is 1–32000 characters. */
 export const MAX_SYSTEM_PROMPT_CHARS = 32_000;
 
-function read<T>(event: LifecycleEvent, schema: z.ZodMiniType<T>, data: Record<string, unknown>): T {
+/** `hook` names whose answer it is: the event alone, or the very hook when the chain checks each answer. */
+function read<T>(event: LifecycleEvent, schema: z.ZodMiniType<T>, data: Record<string, unknown>, hook = `${event} hook`): T {
 	const parsed = schema.safeParse(data);
-	if (!parsed.success) throw new HookError(`${event} hook returned data the core cannot use: ${firstIssue(parsed.error)}`, event);
+	if (!parsed.success) throw new HookError(`${hook} returned data the core cannot use: ${firstIssue(parsed.error)}`, event);
 	return parsed.data;
+}
+
+/** A history a hook handed back must be one the provider accepts: saved, it would fail every later request. */
+function checkShape(event: LifecycleEvent, messages: readonly Message[], hook: string, options: {awaitingResults?: boolean} = {}): void {
+	const problem = historyShapeProblem(messages, options);
+	if (problem) throw new HookError(`${hook} returned a history the provider would refuse: ${describeShapeProblem(problem)}`, event);
 }
 
 const systemPromptSchema = z.looseObject({prompt: z.string().check(z.minLength(1), z.maxLength(MAX_SYSTEM_PROMPT_CHARS))});
@@ -39,19 +47,26 @@ const messagesSchema = z.looseObject({messages: z.array(messageSchema)});
 /**
  * `before_turn` may append steering or reference messages; the history it
  * was given is a prefix that must come back unchanged (seed §7: the system
- * prompt and history prefix are never rewritten).
+ * prompt and history prefix are never rewritten), and what it appended must
+ * leave a history the provider accepts. Returns what was appended.
  */
-export function readBeforeTurn(data: Record<string, unknown>, given: readonly Message[]): Message[] {
+export function readBeforeTurn(data: Record<string, unknown>, given: readonly Message[], hook = 'before_turn hook'): Message[] {
+	const appended = appendedMessages(data, given, hook);
+	checkShape('before_turn', [...given, ...appended], hook);
+	return appended;
+}
+
+function appendedMessages(data: Record<string, unknown>, given: readonly Message[], hook: string): Message[] {
 	// A worker on prefix-reuse frames hands back the very messages it was given: only what it appended needs reading.
 	const returned = data.messages;
 	if (Array.isArray(returned) && returned.length >= given.length && given.every((message, index) => returned[index] === message)) {
-		return read('before_turn', messagesSchema, {messages: returned.slice(given.length)}).messages as Message[];
+		return read('before_turn', messagesSchema, {messages: returned.slice(given.length)}, hook).messages as Message[];
 	}
 
-	const {messages} = read('before_turn', messagesSchema, data);
+	const {messages} = read('before_turn', messagesSchema, data, hook);
 	// Compared as values: a hook in another language may well write object keys in another order.
 	if (messages.length < given.length || given.some((message, index) => !isDeepStrictEqual(message, messages[index]))) {
-		throw new HookError('before_turn hook changed the history it was given; a hook may only append messages', 'before_turn');
+		throw new HookError(`${hook} changed the history it was given; a hook may only append messages`, 'before_turn');
 	}
 
 	return messages.slice(given.length) as Message[];
@@ -129,10 +144,13 @@ const afterResponseSchema = z.looseObject({
 /**
  * `after_response` sees the response and may hand back another assistant
  * message (a wire adapter's conversion) or fail it (a policy refusing it).
+ * The message must follow `history`, the messages the request sent, as a
+ * provider accepts it (its tool calls are answered after this).
  */
-export function readAfterResponse(data: Record<string, unknown>): AssistantMessage {
-	const {message} = read('after_response', afterResponseSchema, data).response;
-	if (message.role !== 'assistant') throw new HookError(`after_response hook returned a ${message.role} message as the response; it must stay an assistant message`, 'after_response');
+export function readAfterResponse(data: Record<string, unknown>, history: readonly Message[], hook = 'after_response hook'): AssistantMessage {
+	const {message} = read('after_response', afterResponseSchema, data, hook).response;
+	if (message.role !== 'assistant') throw new HookError(`${hook} returned a ${message.role} message as the response; it must stay an assistant message`, 'after_response');
+	checkShape('after_response', [...history, message as AssistantMessage], hook, {awaitingResults: true});
 	return message as AssistantMessage;
 }
 
