@@ -461,19 +461,20 @@ for (const [what, appended, problem] of [
 	});
 }
 
-test('an after_response hook whose reply repeats an earlier tool call ID fails the turn naming the hook, and the reply is not kept', async () => {
+test('an after_response hook whose reply calls two tools by one ID fails the turn naming the hook, and the reply is not kept', async () => {
 	const box = sandbox([['c', ['after_response']]]);
 	const session = join(box.root, 's.json');
 	writeFileSync(join(box.workspace, 'a.txt'), 'alpha\n');
 	mock.enqueue({toolCalls: [readCall('r1')]}, {text: 'read it'});
 	assert.equal((await runCli(['-p', 'one', '--session', session, '-C', box.workspace], {env: box.env})).code, 0);
 
-	const reused = {role: 'assistant', content: null, tool_calls: [{id: 'r1', type: 'function', function: {name: 'read', arguments: '{}'}}]};
+	const call = {id: 'r2', type: 'function', function: {name: 'read', arguments: '{}'}};
+	const reused = {role: 'assistant', content: null, tool_calls: [call, call]};
 	box.plan({c: {after_response: {set: {response: {message: reused}}}}});
 	mock.enqueue({text: 'original'});
 	const run = await runCli(['-p', 'two', '--session', session, '-C', box.workspace], {env: box.env});
 	assert.equal(run.code, 1, run.stderr);
-	assert.match(run.stderr, /after_response hook of \["[^"]*python3",".*lifecycle\.py","c"\] \(.*hooks\.json\) returned a history the provider would refuse: message 6 \(assistant\): tool call ID "r1" was already used by message 2/);
+	assert.match(run.stderr, /after_response hook of \["[^"]*python3",".*lifecycle\.py","c"\] \(.*hooks\.json\) returned a history the provider would refuse: message 6 \(assistant\): tool call ID "r2" appears twice in this message/);
 	assert.equal(savedMessages(session).filter(message => message.tool_calls).length, 1, 'only the first turn\'s call is saved');
 	assert.doesNotMatch(run.stderr, /tool read/, 'the refused reply\'s call never ran');
 });

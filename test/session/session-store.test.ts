@@ -448,7 +448,7 @@ test('appendStep refuses a step a provider would refuse, unwritten, and the sess
 	await assert.rejects(session.appendStep([{role: 'tool', tool_call_id: 'nope', content: 'x'}]), {
 		message: `cannot save step 2 to session ${path}: message 0 (tool): the tool result for "nope" answers no tool call of the assistant message before it; a provider would refuse that history`,
 	});
-	await assert.rejects(session.appendStep([{role: 'assistant', content: null, tool_calls: [readCall('c')]}, {role: 'tool', tool_call_id: 'c', content: 'r'}]), /message 0 \(assistant\): tool call ID "c" was already used by an earlier step/);
+	await assert.rejects(session.appendStep([{role: 'assistant', content: null, tool_calls: [readCall('e'), readCall('e')]}, {role: 'tool', tool_call_id: 'e', content: 'r'}]), /message 0 \(assistant\): tool call ID "e" appears twice in this message/);
 	assert.equal((await stat(path)).size, size);
 	await session.appendStep([{role: 'assistant', content: null, tool_calls: [readCall('d')]}, {role: 'tool', tool_call_id: 'd', content: 'r'}]);
 	await session.close();

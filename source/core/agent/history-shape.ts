@@ -4,8 +4,8 @@ import type {AssistantMessage, Message} from '../messages.js';
  * The shape of a history that every provider accepts: a system message only
  * first; every tool result answers a tool call of the assistant message
  * before it, in the same step; every tool call gets exactly one result
- * before the next user or assistant message; no tool call ID used twice
- * (Anthropic refuses a repeated tool_use ID anywhere in the request); and an
+ * before the next user or assistant message; no tool call ID twice in one
+ * assistant message (results are matched by it); and an
  * assistant's replayed provider items name the same tool calls as its
  * `tool_calls`, since the Anthropic and Responses adapters send those items
  * instead. A history that breaks one of these is refused with HTTP 400 on
@@ -56,13 +56,9 @@ interface OpenCalls {
 export class HistoryShape {
 	/** Messages in the history so far: a system message may only be the first. */
 	#length = 0;
-	/** Every tool call ID in the history, with the index of the message that made it. */
-	readonly #callIds = new Map<string, number>();
 
 	problemOf(step: readonly Message[], options: StepOptions = {}): ShapeProblem | null {
 		const start = options.replaces ? 0 : this.#length;
-		const earlier: ReadonlyMap<string, number> = options.replaces ? new Map() : this.#callIds;
-		const made = new Map<string, number>();
 		let open: OpenCalls | null = null;
 		for (const [index, message] of step.entries()) {
 			const fault = (problem: string): ShapeProblem => ({index, role: String(message.role), problem});
@@ -81,17 +77,14 @@ export class HistoryShape {
 
 				case 'assistant': {
 					const calls = message.tool_calls ?? [];
+					// An ID an earlier step used is no fault: results pair with the calls of the message before them, and
+					// some OpenAI-compatible servers number their calls afresh in every reply.
+					const seen = new Set<string>();
 					for (const [position, call] of calls.entries()) {
 						if (call.id === '') return fault(`tool call ${position + 1} has no ID`);
 						if (call.function.name === '') return fault(`tool call ${quote(call.id)} has no tool name`);
-						const before = made.get(call.id) ?? earlier.get(call.id);
-						if (before === start + index) return fault(`tool call ID ${quote(call.id)} appears twice in this message`);
-						if (before !== undefined) {
-							const where = before >= start ? `message ${before - start}` : 'an earlier step';
-							return fault(`tool call ID ${quote(call.id)} was already used by ${where}; every tool call needs its own ID`);
-						}
-
-						made.set(call.id, start + index);
+						if (seen.has(call.id)) return fault(`tool call ID ${quote(call.id)} appears twice in this message`);
+						seen.add(call.id);
 					}
 
 					const replay = replayProblem(message, calls.map(call => call.id));
@@ -125,15 +118,7 @@ export class HistoryShape {
 
 	/** Adds a step problemOf found no fault in. */
 	add(step: readonly Message[], options: Pick<StepOptions, 'replaces'> = {}): void {
-		if (options.replaces) {
-			this.#length = 0;
-			this.#callIds.clear();
-		}
-
-		for (const message of step) {
-			if (message.role === 'assistant') for (const call of message.tool_calls ?? []) this.#callIds.set(call.id, this.#length);
-			this.#length++;
-		}
+		this.#length = (options.replaces ? 0 : this.#length) + step.length;
 	}
 }
 

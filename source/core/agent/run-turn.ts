@@ -96,7 +96,7 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 			if (reply.usage) emit({type: 'usage', model: caller.model, usage: reply.usage});
 
 			const calls = validateBatch(reply);
-			// A reply that repeats an earlier call's ID would make every later request fail: refused before its tools run.
+			// A reply that would leave a history every later request fails on (its replay items naming other calls, say): refused before its tools run.
 			const shape = historyShapeProblem([...session.messages, reply.message], {awaitingResults: true});
 			if (shape) throw new TurnError(`the model's reply would leave a history the provider refuses: ${describeShapeProblem(shape)}`);
 			if (calls.length === 0) {
