@@ -5,7 +5,7 @@ import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {cliPath, makeSandbox, runCli} from '../helpers/cli.js';
-import {runInTerminal, spawnInTerminal} from '../helpers/pty.js';
+import {runInTerminal, spawnInTerminal, type TerminalRun} from '../helpers/pty.js';
 
 let mock: MockProvider;
 before(async () => {
@@ -22,21 +22,27 @@ function sandbox() {
 	return box;
 }
 
-test('-p at a terminal: no control character of the answer reaches the screen, tab and newlines stay', async () => {
-	const box = sandbox();
-	mock.enqueue({text: hostile});
-	const run = runInTerminal(['-p', 'hi', '-C', box.workspace], {env: box.env, cwd: box.workspace});
+/** What `run` wrote once it exited, checked to hold no control character of the answer; then closed. */
+async function finished(run: TerminalRun): Promise<string> {
 	try {
 		const {exitCode} = await run.exit();
 		assert.equal(exitCode, 0, run.output());
 		await run.settled();
 		const output = run.output();
 		assert.doesNotMatch(output, /[\u001B\u0007\u009B]/, JSON.stringify(output));
-		assert.match(output, /safe\uFFFD\]0;pwned\uFFFD red:\uFFFD\[31mRED\uFFFD\[0m clip:\uFFFD\]52;c;ZXZpbA==\uFFFD c1:\uFFFD2J tab:\tend\r?\nnext line/);
-		assert.equal(run.terminal.buffer.active.getLine(0)?.translateToString(true).startsWith('safe'), true);
+		return output;
 	} finally {
 		await run.close();
 	}
+}
+
+test('-p at a terminal: no control character of the answer reaches the screen, tab and newlines stay', async () => {
+	const box = sandbox();
+	mock.enqueue({text: hostile});
+	const run = runInTerminal(['-p', 'hi', '-C', box.workspace], {env: box.env, cwd: box.workspace});
+	const output = await finished(run);
+	assert.match(output, /safe\uFFFD\]0;pwned\uFFFD red:\uFFFD\[31mRED\uFFFD\[0m clip:\uFFFD\]52;c;ZXZpbA==\uFFFD c1:\uFFFD2J tab:\tend\r?\nnext line/);
+	assert.equal(run.terminal.buffer.active.getLine(0)?.translateToString(true).startsWith('safe'), true);
 });
 
 test('line mode with its answers at a terminal shows them the same way', async () => {
@@ -44,17 +50,8 @@ test('line mode with its answers at a terminal shows them the same way', async (
 	mock.enqueue({text: hostile});
 	// Input piped, output at the terminal: line mode, as `printf … | i` at a prompt.
 	const command = `printf 'hi\\n' | '${process.execPath}' '${cliPath}' -C '${box.workspace}'`;
-	const run = spawnInTerminal('/bin/sh', ['-c', command], {env: box.env, cwd: box.workspace});
-	try {
-		const {exitCode} = await run.exit();
-		assert.equal(exitCode, 0, run.output());
-		await run.settled();
-		const output = run.output();
-		assert.doesNotMatch(output, /[\u001B\u0007\u009B]/, JSON.stringify(output));
-		assert.match(output, /safe\uFFFD\]0;pwned/);
-	} finally {
-		await run.close();
-	}
+	const output = await finished(spawnInTerminal('/bin/sh', ['-c', command], {env: box.env, cwd: box.workspace}));
+	assert.match(output, /safe\uFFFD\]0;pwned/);
 });
 
 test('-p to a pipe: the answer is byte for byte what the model sent', async () => {
