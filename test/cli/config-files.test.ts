@@ -99,6 +99,25 @@ test('a FIFO listed in "plugins" is refused naming the manifest, exit 2; with a 
 	assert.equal(held.stderr, result.stderr);
 });
 
+test('a FIFO at the workspace registry\'s lock path or a session\'s is refused at once naming it, exit 2', async () => {
+	const box = makeSandbox();
+	writeFileSync(join(box.configDir, 'tools.json'), JSON.stringify({tools: [{name: 't', description: 'd', parameters: {type: 'object'}, exec: ['sh']}]}));
+	box.writeConfig({...base, plugins: ['tools.json']});
+	mkdirSync(box.env.I_DATA_DIR!, {recursive: true});
+	const registryLock = fifo(join(box.env.I_DATA_DIR!, 'workspaces.json.lock'));
+	const registry = await run(box, []);
+	assert.equal(registry.code, 2, registry.stderr);
+	assert.equal(registry.stderr, `i: lock file ${registryLock} is a FIFO (named pipe), not a regular file; only regular files are read\n`);
+
+	const other = makeSandbox();
+	other.writeConfig(base);
+	const session = join(other.root, 'chat.json');
+	const sessionLock = fifo(`${session}.lock`);
+	const locked = await run(other, ['--session', session]);
+	assert.equal(locked.code, 2, locked.stderr);
+	assert.equal(locked.stderr, `i: lock file ${sessionLock} is a FIFO (named pipe), not a regular file; only regular files are read\n`);
+});
+
 /** A sandbox as `i --runtime init` leaves it (the standard profile in the official host), the model pointed nowhere. */
 async function initialised(): Promise<Sandbox> {
 	const box = makeSandbox();

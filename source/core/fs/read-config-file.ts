@@ -6,7 +6,7 @@ import {UsageError} from '../errors.js';
  * How one caller's file is named in errors and how big it may be. Every file
  * `i` reads as configuration (the model config, manifests, plugins.json,
  * bindings.json, module configs, prompt files, credentials a config names)
- * and the state files it reads at start go through this module.
+ * and the state and lock files it reads at start go through this module.
  */
 export interface ConfigFileRule {
 	/** How messages name the file: `config /x/config.json`, `manifest /x/tools.json`. */
@@ -15,6 +15,12 @@ export interface ConfigFileRule {
 	maxBytes: number;
 	/** The end of the too-big message, after "the file is over N bytes, ": `too big for a config file`. */
 	tooBig: string;
+}
+
+export interface RegularFile {
+	bytes: Buffer;
+	/** fstat of the handle the bytes were read from. */
+	stats: Stats;
 }
 
 /**
@@ -36,6 +42,11 @@ const openFlags = constants.O_RDONLY | constants.O_NONBLOCK;
  * the file.
  */
 export async function readConfigFile(path: string, rule: ConfigFileRule): Promise<Buffer | undefined> {
+	return (await readRegularFile(path, rule))?.bytes;
+}
+
+/** `readConfigFile` with the open handle's stats, for a caller that needs them too (a lock's age). */
+export async function readRegularFile(path: string, rule: ConfigFileRule): Promise<RegularFile | undefined> {
 	let handle: FileHandle;
 	try {
 		handle = await open(path, openFlags);
@@ -54,7 +65,7 @@ export async function readConfigFile(path: string, rule: ConfigFileRule): Promis
 			filling.add(bytesRead);
 		}
 
-		return filling.bytes(rule);
+		return {bytes: filling.bytes(rule), stats};
 	} catch (error) {
 		throw readFailure(error, rule);
 	} finally {
@@ -64,6 +75,10 @@ export async function readConfigFile(path: string, rule: ConfigFileRule): Promis
 
 /** `readConfigFile` for a synchronous caller (the model config, read before anything else starts). */
 export function readConfigFileSync(path: string, rule: ConfigFileRule): Buffer | undefined {
+	return readRegularFileSync(path, rule)?.bytes;
+}
+
+export function readRegularFileSync(path: string, rule: ConfigFileRule): RegularFile | undefined {
 	let fd: number;
 	try {
 		fd = openSync(path, openFlags);
@@ -82,7 +97,7 @@ export function readConfigFileSync(path: string, rule: ConfigFileRule): Buffer |
 			filling.add(bytesRead);
 		}
 
-		return filling.bytes(rule);
+		return {bytes: filling.bytes(rule), stats};
 	} catch (error) {
 		throw readFailure(error, rule);
 	} finally {
