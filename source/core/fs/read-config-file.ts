@@ -105,7 +105,7 @@ export function readRegularFileSync(path: string, rule: ConfigFileRule): Regular
 	}
 }
 
-/** The first buffer when stat says the file is empty (a file being written may not be). */
+/** The smallest first buffer: a file that stat calls empty or tiny may be growing while it is read. */
 const MIN_BUFFER_BYTES = 4096;
 
 /**
