@@ -56,14 +56,18 @@ export async function runCli(argv: string[]): Promise<number> {
 		// The config and the manifests first, then the head's own modules, which load while the workers
 		// start (issue 11). Not concurrently: loading and running the head's modules would hold up the
 		// reads and imports that lead to the workers' start. The head's set-up reports a failure.
-		const {startPlugins} = await import('./modes/plugin-start.js');
+		const [{startPlugins}, {exitOnInterrupt}] = await Promise.all([import('./modes/plugin-start.js'), import('./modes/interrupt.js')]);
+		const startup = exitOnInterrupt();
 		const started = startPlugins(options);
 		await started.catch(() => {});
 		if (options.print === undefined) {
 			const {runLineMode} = await import('./modes/line-mode.js');
+			// The head listens from its first synchronous step on: no signal falls between the two.
+			startup.dispose();
 			code = await runLineMode(options, started);
 		} else {
 			const {runPrintMode} = await import('./modes/print-mode.js');
+			startup.dispose();
 			code = await runPrintMode(options, started);
 		}
 	}

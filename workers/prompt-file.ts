@@ -1,5 +1,5 @@
-import {open, type FileHandle} from 'node:fs/promises';
 import {renderSystemPrompt} from '../source/core/agent/system-prompt.js';
+import {readConfigFile} from '../source/core/fs/read-config-file.js';
 
 /** A prompt file holds 1–32000 characters (Unicode code points). */
 const MAX_PROMPT_CHARACTERS = 32_000;
@@ -11,23 +11,8 @@ const maxPromptBytes = MAX_PROMPT_CHARACTERS * 4;
  * `{{workspace}}`. Errors name the file and the rule.
  */
 export async function readPromptFile(path: string, workspace: string | undefined): Promise<string> {
-	let handle: FileHandle;
-	try {
-		handle = await open(path, 'r');
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		throw new Error(code === 'ENOENT' ? `prompt file ${path} does not exist` : `prompt file ${path}: cannot read it (${code ?? String(error)})`);
-	}
-
-	let bytes: Buffer;
-	try {
-		const {size} = await handle.stat();
-		if (size > maxPromptBytes) throw new Error(`prompt file ${path}: ${size} bytes is more than ${MAX_PROMPT_CHARACTERS} characters can take`);
-		bytes = await handle.readFile();
-	} finally {
-		await handle.close();
-	}
-
+	const bytes = await readConfigFile(path, {label: `prompt file ${path}`, maxBytes: maxPromptBytes, tooBig: `more than ${MAX_PROMPT_CHARACTERS} characters can take`});
+	if (bytes === undefined) throw new Error(`prompt file ${path} does not exist`);
 	let text: string;
 	try {
 		text = new TextDecoder('utf-8', {fatal: true}).decode(bytes);

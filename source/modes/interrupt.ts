@@ -34,6 +34,28 @@ export function handleInterrupts(controller: AbortController, onIdle?: () => voi
 	};
 }
 
+/**
+ * Until a head listens for interrupts (handleInterrupts), start-up has
+ * opened nothing that must be saved, so SIGINT or SIGTERM ends the process
+ * at once with its exit code: without this, node's default would kill it
+ * by the signal, skipping the exit handlers that stop the workers already
+ * started and release the registry lock. Start-up itself never waits on
+ * anything a signal could not cut short (config files are opened without
+ * blocking, see core/fs/read-config-file.ts), so exit() returns at once.
+ */
+export function exitOnInterrupt(): {dispose(): void} {
+	const onInt = () => process.exit(signalExitCode('SIGINT'));
+	const onTerm = () => process.exit(signalExitCode('SIGTERM'));
+	process.on('SIGINT', onInt);
+	process.on('SIGTERM', onTerm);
+	return {
+		dispose() {
+			process.off('SIGINT', onInt);
+			process.off('SIGTERM', onTerm);
+		},
+	};
+}
+
 function signalExitCode(signal: 'SIGINT' | 'SIGTERM'): number {
 	return signal === 'SIGINT' ? exitCodes.interrupted : 143;
 }

@@ -55,7 +55,7 @@ export async function setupAgent(
 	signal?: AbortSignal,
 	started: Promise<StartedPlugins> = startPlugins(options),
 ): Promise<Agent> {
-	const {dirs, workspace, loaded, plugins, warnings, pool} = await started;
+	const {dirs, workspace, loaded, plugins, warnings, pool} = await unlessAborted(started, signal);
 	const {config} = loaded;
 	for (const message of warnings) emit({type: 'warning', message});
 	let session: Session | undefined;
@@ -98,6 +98,30 @@ export async function setupAgent(
 		await Promise.all([session?.close(), pool?.close()]);
 		throw error;
 	}
+}
+
+/**
+ * `started`, or the signal's reason as soon as it aborts: a head that began
+ * the start itself (the chat screen) ends at once on a signal instead of
+ * after the start finishes (a registry lock may hold it for seconds). A
+ * start that finishes after all has its workers closed.
+ */
+async function unlessAborted(started: Promise<StartedPlugins>, signal: AbortSignal | undefined): Promise<StartedPlugins> {
+	if (!signal) return started;
+	return new Promise((resolve, reject) => {
+		const onAbort = () => {
+			reject(signal.reason);
+			started.then(async ({pool}) => pool?.close(), () => {}).catch(() => {});
+		};
+
+		if (signal.aborted) {
+			onAbort();
+			return;
+		}
+
+		signal.addEventListener('abort', onAbort, {once: true});
+		started.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+	});
 }
 
 async function externalTools(plugins: LoadedPlugins, pool: WorkerPool): Promise<Tool[]> {

@@ -1,6 +1,7 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {writeFileSync} from 'node:fs';
+import {mkdirSync, writeFileSync} from 'node:fs';
+import {hostname} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
@@ -60,6 +61,25 @@ test('a broken config clears the live area and leaves its error as the last thin
 		// The welcome stays in the scrollback, as written; the live area (spinner, editor, status line) is gone.
 		assert.ok(!text.includes(STARTING) && !text.includes('› ') && !text.includes(MODEL), `the chat screen is gone:\n${text}`);
 		assert.match(text.split('\n').slice(-2).join(' '), /^i: config .*max_tokens/);
+	} finally {
+		await run.close();
+	}
+});
+
+test('SIGTERM while the plugins start (the workspace registry\'s lock held elsewhere) leaves at once with 143, not after the 10 s wait', async () => {
+	const box = makeSandbox();
+	// A tool worker makes the pool wanted, and with it the workspace's ID, whose first registration waits for the lock.
+	writeFileSync(join(box.configDir, 'tools.json'), JSON.stringify({tools: [{name: 't', description: 'd', parameters: {type: 'object'}, exec: ['sh']}]}));
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: MODEL, plugins: ['tools.json']});
+	mkdirSync(box.env.I_DATA_DIR!, {recursive: true});
+	writeFileSync(join(box.env.I_DATA_DIR!, 'workspaces.json.lock'), `${JSON.stringify({pid: process.pid, hostname: hostname(), created: new Date().toISOString()})}\n`);
+	const run = runInTerminal(['-C', box.workspace], {env: box.env, cwd: box.workspace});
+	try {
+		await run.waitFor(screen => screen.includes(STARTING), 'the screen while starting');
+		process.kill(run.pid, 'SIGTERM');
+		// A hang guard below the lock's 10 s wait, which the start used to sit out after the signal.
+		const {exitCode} = await run.exit(5000);
+		assert.equal(exitCode, 143);
 	} finally {
 		await run.close();
 	}

@@ -370,5 +370,5 @@ test('a memory.json over 2 MiB is not read: an error naming the file; at 2 MiB i
 	assert.equal(JSON.parse(await memory.call('memory_read', {key: 'a'})).text, 'kept');
 	await writeFile(memory.file, json.padEnd(2 * 1024 * 1024 + 1, ' '));
 	const error = await memory.fails('memory_read', {key: 'a'});
-	assert.equal(error, `memory file ${memory.file}: ${2 * 1024 * 1024 + 1} bytes is over the limit of ${2 * 1024 * 1024}; it was not written by i: repair it or move it away`);
+	assert.equal(error, `memory file ${memory.file}: the file is over ${2 * 1024 * 1024} bytes, the limit; it was not written by i: repair it or move it away`);
 });

@@ -173,14 +173,14 @@ test('web_search: the credentials file must be one line of at most 16 KiB in a r
 	writeFileSync(file, `${KEY}${' '.repeat(16 * 1024 - KEY.length)}`);
 	assert.equal((await web.search({query: 'q'})).data.output, 'No results for "q".', 'exactly 16 KiB (trailing space trimmed)');
 	writeFileSync(file, `${KEY}${' '.repeat(16 * 1024 - KEY.length + 1)}`);
-	assert.equal((await web.search({query: 'q'})).error, `${where} is ${16 * 1024 + 1} bytes; a key file holds at most ${16 * 1024}`);
+	assert.equal((await web.search({query: 'q'})).error, `${where}: the file is over ${16 * 1024} bytes, too big for a key file`);
 	writeFileSync(file, ' \n');
 	assert.equal((await web.search({query: 'q'})).error, `${where} is empty; put the search API key in it`);
 	writeFileSync(file, `${KEY}\nsecond line\n`);
 	assert.equal((await web.search({query: 'q'})).error, `${where} must hold the key on one line`);
 	rmSync(file);
 	execFileSync('mkfifo', [file]);
-	assert.equal((await web.search({query: 'q'})).error, `cannot read ${where}: it is not a regular file`, 'a FIFO is refused, never waited on');
+	assert.equal((await web.search({query: 'q'})).error, `${where} is a FIFO (named pipe), not a regular file; only regular files are read`, 'a FIFO is refused, never waited on');
 	assert.equal(api.hits.length, 1, 'only the good key was ever sent');
 });
 

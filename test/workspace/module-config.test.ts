@@ -80,7 +80,7 @@ test('a config is read up to 1 MiB: at the limit it is used, one byte over it is
 	assert.deepEqual((await loadModuleConfig('approval', schema, {dirs})).config, {mode: 'auto'});
 	await writeFile(path, json + ' '.repeat(MAX_MODULE_CONFIG_BYTES - json.length + 1));
 	await assert.rejects(loadModuleConfig('approval', schema, {dirs}), {
-		message: `config ${path}: 1048577 bytes is too big for a config file (at most 1048576)`,
+		message: `approval config ${path}: the file is over 1048576 bytes, too big for a config file`,
 	});
 });
 

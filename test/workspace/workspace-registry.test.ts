@@ -90,7 +90,7 @@ test('the registry is read up to 2 MB: at the limit it is used, one byte over it
 	await writeFile(path, json + ' '.repeat(MAX_REGISTRY_BYTES - json.length + 1));
 	await assert.rejects(workspaceId('/big', dirs), {
 		name: 'UsageError',
-		message: `workspace registry ${path}: 2097153 bytes is over the limit of 2097152; it is not read. Move it away to start a new one (workspaces then get new IDs)`,
+		message: `workspace registry ${path}: the file is over 2097152 bytes, the limit; it is not read. Move it away to start a new one (workspaces then get new IDs)`,
 	});
 });
 

@@ -1,5 +1,5 @@
 import {resolveFromConfig} from '../../source/core/config/module-config.js';
-import {readFileUpTo, type FileRead} from '../../source/core/tools/file-content.js';
+import {readConfigFile} from '../../source/core/fs/read-config-file.js';
 import type {SearchConfig} from './config.js';
 import {readCapped, sendGuarded, TimeoutError, type CallGuard} from './guarded-request.js';
 import {MAX_BODY_BYTES, MAX_CREDENTIAL_BYTES} from './limits.js';
@@ -18,19 +18,9 @@ export interface SearchResult {
 export async function readCredential(configPath: string, file: string): Promise<string> {
 	const path = resolveFromConfig(configPath, file);
 	const where = `the web search credentials file ${path} (search.credentials_file in ${configPath})`;
-	let read: FileRead;
-	try {
-		read = await readFileUpTo(path, MAX_CREDENTIAL_BYTES);
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (!code) throw error;
-		throw new Error(`cannot read ${where}: ${code === 'ENOENT' ? 'it does not exist; put the search API key in it' : code}`);
-	}
-
-	// Never a folder or a FIFO (reading one would wait for a writer, past the call's time limit).
-	if (read.kind === 'directory' || read.kind === 'special') throw new Error(`cannot read ${where}: it is not a regular file`);
-	if (read.kind === 'too-large') throw new Error(`${where} is ${read.size} bytes; a key file holds at most ${MAX_CREDENTIAL_BYTES}`);
-	const key = read.bytes.toString('utf8').trim();
+	const bytes = await readConfigFile(path, {label: where, maxBytes: MAX_CREDENTIAL_BYTES, tooBig: 'too big for a key file'});
+	if (bytes === undefined) throw new Error(`cannot read ${where}: it does not exist; put the search API key in it`);
+	const key = bytes.toString('utf8').trim();
 	if (key === '') throw new Error(`${where} is empty; put the search API key in it`);
 	if (/[\r\n\0]/.test(key)) throw new Error(`${where} must hold the key on one line`);
 	return key;

@@ -1,6 +1,6 @@
-import {readFileSync, statSync} from 'node:fs';
 import {join, resolve} from 'node:path';
 import {UsageError} from '../errors.js';
+import {readConfigFileSync} from '../fs/read-config-file.js';
 import '../zod-english.js';
 import {modelConfigSchema, type ModelConfig} from './schema.js';
 import {describeIssues} from './describe-issues.js';
@@ -8,7 +8,7 @@ import {reservedBodyFields} from '../providers/reserved-fields.js';
 import {protocols, type Protocol} from '../providers/types.js';
 
 /** A config is a small hand-written file; anything bigger is a mistake. */
-const MAX_CONFIG_BYTES = 1024 * 1024;
+export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export interface LoadedConfig {
 	path: string;
@@ -21,28 +21,15 @@ export function configPath(explicit: string | undefined, configDir: string): str
 }
 
 export function loadModelConfig(path: string, explicit: boolean): LoadedConfig {
-	let text: string;
-	try {
-		const size = statSync(path).size;
-		if (size > MAX_CONFIG_BYTES) {
-			throw new UsageError(`config ${path}: ${size} bytes is too big for a config file (at most ${MAX_CONFIG_BYTES})`);
-		}
-
-		text = readFileSync(path, 'utf8');
-	} catch (error) {
-		if (error instanceof UsageError) throw error;
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === 'ENOENT') {
-			throw new UsageError(
-				explicit
-					? `config ${path} does not exist`
-					: `no model config: ${path} does not exist; create it (see README, "Configuration") or pass --config FILE`,
-			);
-		}
-
-		throw new UsageError(`config ${path}: cannot read it (${code ?? String(error)})`);
+	// Synchronous: nothing else can start before the config is known, and the reader never waits on a FIFO.
+	const bytes = readConfigFileSync(path, {label: `config ${path}`, maxBytes: MAX_CONFIG_BYTES, tooBig: 'too big for a config file'});
+	if (bytes === undefined) {
+		throw new UsageError(
+			explicit ? `config ${path} does not exist` : `no model config: ${path} does not exist; create it (see README, "Configuration") or pass --config FILE`,
+		);
 	}
 
+	const text = bytes.toString('utf8');
 	let json: unknown;
 	try {
 		json = JSON.parse(text);

@@ -1,8 +1,8 @@
-import {open, type FileHandle} from 'node:fs/promises';
 import {dirname, join, resolve} from 'node:path';
 import type * as z from 'zod/mini';
 import '../zod-english.js';
 import {UsageError} from '../errors.js';
+import {readConfigFile} from '../fs/read-config-file.js';
 import {describeIssues} from './describe-issues.js';
 import type {PlatformDirs} from './dirs.js';
 
@@ -45,7 +45,8 @@ export async function loadModuleConfig<T>(
 	options: {explicit?: string; dirs: PlatformDirs; cwd?: string},
 ): Promise<ModuleConfig<T>> {
 	const path = moduleConfigPath(module, options.explicit, options.dirs, options.cwd);
-	const text = await readCapped(path);
+	const bytes = await readConfigFile(path, {label: `${module} config ${path}`, maxBytes: MAX_MODULE_CONFIG_BYTES, tooBig: 'too big for a config file'});
+	const text = bytes?.toString('utf8');
 	if (text === undefined && options.explicit !== undefined) throw new UsageError(`${module} config ${path} does not exist (named by --config)`);
 	let json: unknown = {};
 	if (text !== undefined) {
@@ -63,27 +64,4 @@ export async function loadModuleConfig<T>(
 	}
 
 	return {path, found: text !== undefined, config: parsed.data};
-}
-
-/** The file's text, or undefined when it does not exist. */
-async function readCapped(path: string): Promise<string | undefined> {
-	let handle: FileHandle;
-	try {
-		handle = await open(path, 'r');
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === 'ENOENT') return undefined;
-		throw new UsageError(`config ${path}: cannot read it (${code ?? String(error)})`);
-	}
-
-	try {
-		const {size} = await handle.stat();
-		if (size > MAX_MODULE_CONFIG_BYTES) throw new UsageError(`config ${path}: ${size} bytes is too big for a config file (at most ${MAX_MODULE_CONFIG_BYTES})`);
-		return await handle.readFile('utf8');
-	} catch (error) {
-		if (error instanceof UsageError) throw error;
-		throw new UsageError(`config ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-	} finally {
-		await handle.close();
-	}
 }

@@ -1,11 +1,14 @@
 import {open, rm, type FileHandle} from 'node:fs/promises';
-import {readFileSync, unlinkSync} from 'node:fs';
+import {unlinkSync} from 'node:fs';
 import {hostname} from 'node:os';
 import {setTimeout as sleep} from 'node:timers/promises';
 import * as z from 'zod/mini';
+import {readConfigFileSync, readRegularFile, type ConfigFileRule} from './read-config-file.js';
 
 /** An unparsable lock younger than this may be mid-write; older, its writer died. */
 const unreadableStaleMs = 10_000;
+/** An owner line takes about 100 bytes; a file far bigger at a lock's path is no lock of ours. */
+const MAX_LOCK_FILE_BYTES = 64 * 1024;
 /** How often to look again while a lock is mid-write, being taken over, or (withLock) held. */
 const retryMs = 20;
 /** `acquireLock` looks again this many times (about 1 s in all) before giving up on a lock that is mid-write or changing hands. */
@@ -188,9 +191,18 @@ function holdLock(path: string, text: string): FileLock {
 	};
 }
 
+/**
+ * Lock files are read through the config reader: a FIFO put at a lock's path
+ * must not block the open (in the thread pool, where it would also keep
+ * process.exit from returning).
+ */
+function lockFileRule(path: string): ConfigFileRule {
+	return {label: `lock file ${path}`, maxBytes: MAX_LOCK_FILE_BYTES, tooBig: 'too big for a lock file; delete it if no i is running'};
+}
+
 function removeIfOurs(path: string, text: string): void {
 	try {
-		if (readFileSync(path, 'utf8') === text) unlinkSync(path);
+		if (readConfigFileSync(path, lockFileRule(path))?.toString('utf8') === text) unlinkSync(path);
 	} catch {
 		// A lock we fail to remove names a process that is gone by then, so the next opener takes it over.
 	}
@@ -199,23 +211,10 @@ function removeIfOurs(path: string, text: string): void {
 }
 
 async function inspectLock(path: string): Promise<LockState> {
-	let handle: FileHandle;
-	try {
-		handle = await open(path, 'r');
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {kind: 'free'};
-		throw error;
-	}
-
-	let text: string;
-	let mtimeMs: number;
-	try {
-		mtimeMs = (await handle.stat()).mtimeMs;
-		text = await handle.readFile('utf8');
-	} finally {
-		await handle.close();
-	}
-
+	const read = await readRegularFile(path, lockFileRule(path));
+	if (!read) return {kind: 'free'};
+	const text = read.bytes.toString('utf8');
+	const {mtimeMs} = read.stats;
 	const owner = parseOwner(text);
 	if (!owner) return Date.now() - mtimeMs > unreadableStaleMs ? {kind: 'stale'} : {kind: 'unreadable'};
 	// A pid can only be checked on its own host; a lock from elsewhere counts as held.

@@ -1,8 +1,9 @@
-import {closeSync, fstatSync, openSync, readFileSync} from 'node:fs';
 import {mkdir} from 'node:fs/promises';
 import {dirname} from 'node:path';
 import type * as z from 'zod/mini';
 import {describeIssues} from '../config/describe-issues.js';
+import {errorMessage} from '../errors.js';
+import {readConfigFileSync} from './read-config-file.js';
 import {withLock} from './file-lock.js';
 
 /** How a state file is named in errors, and what the person can do about one that is too big or broken. */
@@ -10,7 +11,7 @@ export interface StateFileWords {
 	/** `memory file`, `cache stats`. */
 	label: string;
 	maxBytes: number;
-	/** After "N bytes is over the limit of M; ". */
+	/** After "the file is over M bytes, the limit; ". */
 	tooBig: string;
 	/** After "is corrupt (why); ". */
 	corrupt: string;
@@ -28,24 +29,17 @@ export interface StateFileWords {
 export async function readStateFile<T>(path: string, schema: z.ZodMiniType<T>, words: StateFileWords): Promise<{json: unknown; data: T} | undefined> {
 	const Failure = words.error ?? Error;
 	// Synchronous inside: a state file is small (capped), read on every turn by a worker that serves one request
-	// at a time, and three calls through the thread pool cost more than the reading.
-	let fd: number;
+	// at a time, and three calls through the thread pool cost more than the reading. The shared reader never
+	// waits on a FIFO: the workspace registry is read at every start.
+	let bytes: Buffer | undefined;
 	try {
-		fd = openSync(path, 'r');
+		bytes = readConfigFileSync(path, {label: `${words.label} ${path}`, maxBytes: words.maxBytes, tooBig: `the limit; ${words.tooBig}`});
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-		throw new Failure(`${words.label} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+		throw new Failure(errorMessage(error));
 	}
 
-	let text: string;
-	try {
-		const {size} = fstatSync(fd);
-		if (size > words.maxBytes) throw new Failure(`${words.label} ${path}: ${size} bytes is over the limit of ${words.maxBytes}; ${words.tooBig}`);
-		text = readFileSync(fd, 'utf8');
-	} finally {
-		closeSync(fd);
-	}
-
+	if (bytes === undefined) return undefined;
+	const text = bytes.toString('utf8');
 	const corrupt = (why: string) => new Failure(`${words.label} ${path} is corrupt (${why}); ${words.corrupt}`);
 	let json: unknown;
 	try {
