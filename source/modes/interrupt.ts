@@ -21,17 +21,7 @@ export function handleInterrupts(controller: AbortController, onIdle?: () => voi
 		onIdle?.();
 	};
 
-	const onInt = () => handler('SIGINT');
-	const onTerm = () => handler('SIGTERM');
-	process.on('SIGINT', onInt);
-	process.on('SIGTERM', onTerm);
-	return {
-		dispose() {
-			process.off('SIGINT', onInt);
-			process.off('SIGTERM', onTerm);
-		},
-		exitCode: () => (received ? signalExitCode(received) : null),
-	};
+	return {...onSignals(handler), exitCode: () => (received ? signalExitCode(received) : null)};
 }
 
 /**
@@ -44,8 +34,13 @@ export function handleInterrupts(controller: AbortController, onIdle?: () => voi
  * blocking, see core/fs/read-config-file.ts), so exit() returns at once.
  */
 export function exitOnInterrupt(): {dispose(): void} {
-	const onInt = () => process.exit(signalExitCode('SIGINT'));
-	const onTerm = () => process.exit(signalExitCode('SIGTERM'));
+	return onSignals(signal => process.exit(signalExitCode(signal)));
+}
+
+/** Listens for SIGINT and SIGTERM until disposed. */
+function onSignals(handle: (signal: 'SIGINT' | 'SIGTERM') => void): {dispose(): void} {
+	const onInt = () => handle('SIGINT');
+	const onTerm = () => handle('SIGTERM');
 	process.on('SIGINT', onInt);
 	process.on('SIGTERM', onTerm);
 	return {
