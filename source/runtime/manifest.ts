@@ -4,7 +4,7 @@ import {readBindings} from '../core/plugins/bindings.js';
 import {generateManifest} from '../core/plugins/generate-manifest.js';
 import {isProfileName, profileNames} from '../core/plugins/profiles.js';
 import {writeErr, writeOut} from '../modes/output.js';
-import {hostProgramArgv, programArgv} from '../core/plugins/program.js';
+import {programArgv} from '../core/plugins/program.js';
 
 /**
  * `i --runtime manifest PROFILE`: prints the profile's manifest as JSON,
@@ -21,7 +21,8 @@ export async function runCommand(args: string[]): Promise<number> {
 
 	try {
 		const bindings = await readBindings(resolveDirs().config_dir);
-		const {manifest, warnings} = generateManifest({profile, bindings, program: programArgv(), host: hostProgramArgv()});
+		// No start-up snapshot in a printed manifest: it may be kept and outlive this node, which would make node refuse the blob.
+		const {manifest, warnings} = generateManifest({profile, bindings, program: programArgv()});
 		for (const warning of warnings) writeErr(`i: warning: ${warning}\n`);
 		writeOut(`${JSON.stringify(manifest, null, 2)}\n`);
 		return exitCodes.ok;
