@@ -92,7 +92,8 @@ export function createWorker(args: string[]): WorkerDefinition {
 				const key = cacheKey(loaded, context.workspace_id!, request.model);
 				const body = prepareBody(loaded, request.body, key);
 				const shape = shaper.shape(body);
-				const id = randomUUID();
+				// Without node's cache of random bytes: the host's start-up snapshot would hold it, and every host from it would make the same IDs.
+				const id = randomUUID({disableEntropyCache: true});
 				const at = new Date().toISOString();
 				// Read from the view: the writes of earlier requests may still be on their way.
 				const view = await stats.view(path);

@@ -1,11 +1,20 @@
 // The official host as a V8 start-up snapshot (dist/host/official.blob), run as
 // `node --snapshot-blob official.blob bin/i.js --runtime worker official`: the
-// process starts with every module but web loaded and initialised, about the
-// cost of `node -e 0`. scripts/bundle.js builds it with `node --build-snapshot`;
-// web is initialised at its first request (a snapshot cannot hold node:http).
+// process starts with every module but web loaded and initialised, and with
+// what a first turn compiles already compiled (a sample turn is served while
+// the snapshot is built), about the cost of `node -e 0`. scripts/bundle.js
+// builds it with `node --build-snapshot`; web is initialised at its first
+// request (a snapshot cannot hold node:http).
 import * as v8 from 'node:v8';
 import {officialWorkerModules} from './official.js';
 import {runHostFromArgv} from './official-main.js';
+import {warmUp} from './official-warm-up.js';
 
 for (const [module, load] of Object.entries(officialWorkerModules)) if (module !== 'web') void load();
+warmUp().then(
+	problems => {
+		for (const problem of problems) process.stderr.write(`warm-up: ${problem}\n`);
+	},
+	(error: unknown) => process.stderr.write(`warm-up: ${String(error)}\n`),
+);
 v8.startupSnapshot.setDeserializeMainFunction(runHostFromArgv);

@@ -1,7 +1,7 @@
 import './zod-jitless.js';
 import {UsageError} from '../source/core/errors.js';
 import {OFFICIAL_HOST} from '../source/core/plugins/official-host.js';
-import {serve, type WorkerDefinition} from './serve.js';
+import {serve, type ModuleHost, type WorkerDefinition} from './serve.js';
 
 /** A worker module: its definition from its command-line options (a UsageError for bad ones). */
 export type WorkerModule = {createWorker(args: string[]): WorkerDefinition};
@@ -38,11 +38,16 @@ export async function runOfficialHost(args: string[]): Promise<number> {
 		);
 	}
 
-	return serve({
+	return serve(officialHost());
+}
+
+/** The host's modules, each made afresh at its first request. */
+export function officialHost(): ModuleHost {
+	return {
 		name: OFFICIAL_HOST,
 		modules: Object.keys(officialWorkerModules),
 		// `serve` asks only for names in `modules`.
 		load: async module => (await officialWorkerModules[module]!()).createWorker([]),
 		warm: warmFirst,
-	});
+	};
 }

@@ -1,3 +1,4 @@
+import type {Readable} from 'node:stream';
 import {resolveDirs, type PlatformDirs} from '../source/core/config/dirs.js';
 import {validateRequestContext} from '../source/core/config/request-context.js';
 import {errorMessage} from '../source/core/errors.js';
@@ -33,6 +34,12 @@ export interface WorkerDefinition {
 	hooks?: Partial<Record<LifecycleEvent, Handler>>;
 	/** By tool name; a `tool` request is dispatched on its `data.name`. */
 	tools?: Record<string, Handler>;
+}
+
+/** Where requests come from and answers go: stdin and stdout, but for the host's warm-up at build time. */
+export interface WorkerIo {
+	input: Readable;
+	output: NodeJS.WritableStream;
 }
 
 /** A frame that cannot be answered: without a usable ID there is nothing to correlate a reply with. */
@@ -74,7 +81,7 @@ export interface ModuleHost {
  * host evicts a worker on any protocol failure anyway. Returns the exit code:
  * 0 at a clean EOF.
  */
-export async function serve(worker: WorkerDefinition | ModuleHost): Promise<number> {
+export async function serve(worker: WorkerDefinition | ModuleHost, io: WorkerIo = {input: process.stdin, output: process.stdout}): Promise<number> {
 	// stdout carries frames only; a stray console.log from a handler goes to stderr.
 	console.log = console.error;
 	console.info = console.error;
@@ -87,10 +94,10 @@ export async function serve(worker: WorkerDefinition | ModuleHost): Promise<numb
 	const pick = 'load' in worker ? hostPicker(worker) : async () => worker;
 	if ('load' in worker) warmUp(worker.warm ?? [], pick);
 	try {
-		await eachChunk(process.stdin, async chunk => {
+		await eachChunk(io.input, async chunk => {
 			for (const text of decoder.push(chunk)) {
 				const response = await respond(text, {pick, fallbackPaths, contexts, reuse, later});
-				await writeFrame(response);
+				await writeFrame(io.output, response);
 				later.release();
 			}
 		});
@@ -257,7 +264,7 @@ function pickHandler(worker: WorkerDefinition, event: string, data: Record<strin
  * iterator of a stream costs a worker that sits idle between calls more
  * on each wake-up.
  */
-async function eachChunk(stream: NodeJS.ReadStream, handle: (chunk: Buffer) => Promise<void>): Promise<void> {
+async function eachChunk(stream: Readable, handle: (chunk: Buffer) => Promise<void>): Promise<void> {
 	return new Promise((resolve, reject) => {
 		// The chunk being handled: EOF can come while it is (stdin closed right after a frame), and its answer is still owed.
 		let handling: Promise<void> = Promise.resolve();
@@ -280,9 +287,9 @@ async function eachChunk(stream: NodeJS.ReadStream, handle: (chunk: Buffer) => P
 	});
 }
 
-function writeFrame(frame: Buffer): Promise<void> {
+function writeFrame(output: NodeJS.WritableStream, frame: Buffer): Promise<void> {
 	return new Promise((resolve, reject) => {
-		process.stdout.write(frame, error => (error ? reject(new StdoutError(`cannot write to stdout (${errorMessage(error)})`)) : resolve()));
+		output.write(frame, error => (error ? reject(new StdoutError(`cannot write to stdout (${errorMessage(error)})`)) : resolve()));
 	});
 }
 

@@ -21,7 +21,8 @@ export async function writeFileAtomic(
 	data: string | Uint8Array | AsyncIterable<Uint8Array>,
 	options: {mode?: number; exclusive?: boolean} = {},
 ): Promise<BigIntStats> {
-	const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomUUID()}.tmp`);
+	// No cached entropy: a process from a start-up snapshot (the official host) would share the cache's state with every other.
+	const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomUUID({disableEntropyCache: true})}.tmp`);
 	let handle: FileHandle | undefined;
 	let written: BigIntStats;
 	try {
