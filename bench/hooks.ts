@@ -24,7 +24,7 @@ import {createHookChain, emptyHookChain, type HookChain} from '../source/core/ho
 import {createApprovalGate} from '../source/core/agent/approval-gate.js';
 import {openSession, type Session} from '../source/core/agent/session-store.js';
 import {runTurn} from '../source/core/agent/run-turn.js';
-import type {ModelCaller} from '../source/core/agent/model-caller.js';
+import type {ModelCaller} from '../source/core/providers/model-caller.js';
 import type {Message} from '../source/core/messages.js';
 import type {ModelReply} from '../source/core/providers/types.js';
 import {createNativeTools} from '../source/core/tools/native-tools.js';

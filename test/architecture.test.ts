@@ -43,3 +43,15 @@ test('the source uses zod/mini, never classic zod, which cannot be tree-shaken o
 	);
 	assert.deepEqual(offenders, []);
 });
+
+test('workers and provider adapters never import the agent loop: what they share with it lives in core/history', () => {
+	const workers = fileURLToPath(new URL('../../workers', import.meta.url));
+	const checked = [...files(workers), ...files(join(source, 'core', 'providers'))];
+	assert.ok(checked.length > 20, 'the scan found the workers and the adapters');
+	const offenders = checked.flatMap(file =>
+		imports(file)
+			.filter(specifier => /(^|\/)core\/agent\/|^\.\.\/agent\//.test(specifier))
+			.map(specifier => `${file}: ${specifier}`),
+	);
+	assert.deepEqual(offenders, []);
+});

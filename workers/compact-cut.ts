@@ -1,4 +1,4 @@
-import {cutProblem, latestRequestIndex} from '../source/core/agent/compaction.js';
+import {cutProblem, latestRequestIndex} from '../source/core/history/compaction.js';
 import type {Message} from '../source/core/messages.js';
 
 /**

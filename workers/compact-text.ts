@@ -1,4 +1,4 @@
-import {transcript} from '../source/core/agent/compact-history.js';
+import {transcript} from '../source/core/history/transcript.js';
 import type {ImagePart, Message} from '../source/core/messages.js';
 import {truncateOutput} from '../source/core/tools/truncate.js';
 

@@ -1,4 +1,4 @@
-import {CONTEXT_MARKER} from '../source/core/agent/compaction.js';
+import {CONTEXT_MARKER} from '../source/core/history/compaction.js';
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
 import type {Message, UserMessage} from '../source/core/messages.js';
@@ -13,7 +13,7 @@ import type {Message, UserMessage} from '../source/core/messages.js';
  */
 
 /** The local metadata key marking a snapshot message; the core's compaction knows it too (a snapshot is not the person's request). */
-export {CONTEXT_MARKER} from '../source/core/agent/compaction.js';
+export {CONTEXT_MARKER} from '../source/core/history/compaction.js';
 /** One entry's text, in UTF-8 bytes. */
 export const MAX_ENTRY_BYTES = 64 * 1024;
 /** One snapshot message as the model sees it (preamble, wrapper and escaped JSON), in UTF-8 bytes. */

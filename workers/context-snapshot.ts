@@ -1,5 +1,5 @@
 import type {Message} from '../source/core/messages.js';
-import {SUMMARY_MARKER} from '../source/core/agent/compaction.js';
+import {SUMMARY_MARKER} from '../source/core/history/compaction.js';
 import {ContextSnapshotError, contextMark, parseContextMessage, renderContextMessage, type ContextMessage} from './context-snapshot-message.js';
 
 /**

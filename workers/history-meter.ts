@@ -1,5 +1,5 @@
 import {createHash} from 'node:crypto';
-import {WIRE_METADATA} from '../source/core/agent/compaction.js';
+import {WIRE_METADATA} from '../source/core/history/compaction.js';
 
 export interface Measured {
 	/** Estimated tokens of each message: UTF-8 bytes of what goes on the wire, images as planned. */

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
 import {describeIssues} from '../source/core/config/describe-issues.js';
-import {messageSchema} from '../source/core/agent/session-schema.js';
+import {messageSchema} from '../source/core/history/message-schema.js';
 import type {Message} from '../source/core/messages.js';
 
 /** A hook's data as `schema` reads it, or an error naming the event and the field: `before_turn data: …`. */

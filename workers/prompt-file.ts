@@ -1,4 +1,4 @@
-import {renderSystemPrompt} from '../source/core/agent/system-prompt.js';
+import {renderSystemPrompt} from '../source/core/history/system-prompt.js';
 import {readConfigFile} from '../source/core/fs/read-config-file.js';
 
 /** A prompt file holds 1–32000 characters (Unicode code points). */

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
 import {describeIssues} from '../source/core/config/describe-issues.js';
-import {messageSchema} from '../source/core/agent/session-schema.js';
+import {messageSchema} from '../source/core/history/message-schema.js';
 import type {AssistantMessage, Message} from '../source/core/messages.js';
 import {reservedBodyFields} from '../source/core/providers/reserved-fields.js';
 import {responsesBody, withReasoningInclude} from '../source/core/providers/responses.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
-import {messageSchema} from '../source/core/agent/session-schema.js';
+import {messageSchema} from '../source/core/history/message-schema.js';
 import {UsageError} from '../source/core/errors.js';
 import type {AssistantMessage} from '../source/core/messages.js';
 import {ReplayMemory} from './responses-replay.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {mkdtempSync, readFileSync, realpathSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {buildCandidate, commitProblem, cutProblem, estimateBytes, latestRequestIndex} from '../../source/core/agent/compaction.js';
+import {buildCandidate, commitProblem, cutProblem, estimateBytes, latestRequestIndex} from '../../source/core/history/compaction.js';
 import {compactHistory, CompactionError, type CompactionIo} from '../../source/core/agent/compact-history.js';
 import {openSession, type Session} from '../../source/core/agent/session-store.js';
 import type {HookChain} from '../../source/core/hooks/hook-chain.js';

@@ -4,7 +4,7 @@ import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {colours} from '../../brand/glyph.js';
 import {renderAscii} from '../../brand/render-ascii.js';
-import {renderSystemPrompt} from '../../source/core/agent/system-prompt.js';
+import {renderSystemPrompt} from '../../source/core/history/system-prompt.js';
 import {createNativeTools} from '../../source/core/tools/native-tools.js';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {makeSandbox, runCli} from '../helpers/cli.js';

@@ -2,7 +2,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import {cutProblem, summaryMessage} from '../../source/core/agent/compaction.js';
+import {cutProblem, summaryMessage} from '../../source/core/history/compaction.js';
 import type {Message} from '../../source/core/messages.js';
 import {chooseCut} from '../../workers/compact-cut.js';
 import {jsonBytes, prefixImages, summaryText} from '../../workers/compact-text.js';

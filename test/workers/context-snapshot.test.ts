@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
-import {buildCandidate, commitProblem, estimateBytes} from '../../source/core/agent/compaction.js';
-import {messageSchema} from '../../source/core/agent/session-schema.js';
+import {buildCandidate, commitProblem, estimateBytes} from '../../source/core/history/compaction.js';
+import {messageSchema} from '../../source/core/history/message-schema.js';
 import type {Message} from '../../source/core/messages.js';
 import {
 	CONTEXT_MARKER,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {mkdir, symlink, utimes, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {test, type TestContext} from 'node:test';
-import {SUMMARY_MARKER} from '../../source/core/agent/compaction.js';
+import {SUMMARY_MARKER} from '../../source/core/history/compaction.js';
 import {stateFromHistory} from '../../workers/context-snapshot.js';
 import {makeFolders, startOfficialWorker, type Folders, type FrameWorker} from './frame-worker.js';
 

@@ -3,7 +3,7 @@ import {createHash} from 'node:crypto';
 export const predictions = ['new', 'append', 'compact', 'reset'] as const;
 export type Prediction = (typeof predictions)[number];
 
-/** The text `summaryMessage` (source/core/agent/compaction.ts) starts a compaction summary with; its marker field never reaches the wire. */
+/** The text `summaryMessage` (source/core/history/compaction.ts) starts a compaction summary with; its marker field never reaches the wire. */
 const SUMMARY_PREFIX = '"Summary of the earlier conversation';
 
 /**

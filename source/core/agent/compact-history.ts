@@ -6,10 +6,12 @@ import type {ModelReply, ToolSchema} from '../providers/types.js';
 import {TurnError, errorMessage} from '../errors.js';
 import type {HookChain} from '../hooks/hook-chain.js';
 import {checkImageParts} from '../tools/images.js';
-import {firstIssue, messageSchema} from './session-schema.js';
+import {firstIssue} from './session-schema.js';
+import {messageSchema} from '../history/message-schema.js';
 import type {Session} from './session-store.js';
-import {buildCandidate, commitProblem, cutProblem, estimateBytes} from './compaction.js';
+import {buildCandidate, commitProblem, cutProblem, estimateBytes} from '../history/compaction.js';
 import {describeShapeProblem, historyShapeProblem} from './history-shape.js';
+import {transcript} from '../history/transcript.js';
 
 /** A compaction that could not be committed; the history is exactly as it was. */
 export class CompactionError extends TurnError {
@@ -122,33 +124,6 @@ async function summarise(io: CompactionIo, prompt: string, text: string, images:
 
 	if (reply.message.tool_calls?.length) fail('the summary request answered with tool calls instead of a summary');
 	return reply.message.content ?? '';
-}
-
-/** The old prefix as plain text, for a summary request that was given no text of its own. */
-export function transcript(messages: readonly Message[]): string {
-	return messages
-		.map(message => {
-			switch (message.role) {
-				case 'system': {
-					return `system: ${message.content}`;
-				}
-
-				case 'user': {
-					const text = typeof message.content === 'string' ? message.content : message.content.map(part => (part.type === 'text' ? part.text : '[image]')).join('\n');
-					return `user: ${text}`;
-				}
-
-				case 'assistant': {
-					const calls = (message.tool_calls ?? []).map(call => `\n[tool call ${call.function.name} ${call.function.arguments}]`).join('');
-					return `assistant: ${message.content ?? ''}${calls}`;
-				}
-
-				case 'tool': {
-					return `tool result: ${message.content}`;
-				}
-			}
-		})
-		.join('\n\n');
 }
 
 /**

@@ -9,7 +9,7 @@ import {emptyHookChain, HookError, type HookChain} from '../hooks/hook-chain.js'
 import {readAfterResponse, readBeforeRequest, readBeforeTurn, readBudgetFigures, readBudgetFits, readToolBudget, readUserInput} from '../hooks/hook-results.js';
 import type {ApprovalGate} from './approval-gate.js';
 import type {Session} from './session-store.js';
-import type {ModelCaller} from './model-caller.js';
+import type {ModelCaller} from '../providers/model-caller.js';
 import {runToolCall} from './run-tool-call.js';
 import {MAX_IMAGES_PER_BATCH} from '../tools/images.js';
 import {compactHistory, CompactionError, type CompactionIo} from './compact-history.js';

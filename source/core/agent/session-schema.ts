@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import '../zod-english.js';
+import {messageSchema} from '../history/message-schema.js';
 
 /**
  * Shapes of the lines of a session file (JSON Lines). Objects are loose so
@@ -18,35 +19,6 @@ export const sessionHeaderSchema = z.looseObject({
 });
 
 export type SessionHeader = z.infer<typeof sessionHeaderSchema>;
-
-const textPartSchema = z.looseObject({type: z.literal('text'), text: z.string()});
-const imagePartSchema = z.looseObject({type: z.literal('image_url'), image_url: z.looseObject({url: z.string()})});
-
-const toolCallSchema = z.looseObject({
-	id: z.string(),
-	type: z.literal('function'),
-	function: z.looseObject({name: z.string(), arguments: z.string()}),
-});
-
-export const userContentSchema = z.union([z.string(), z.array(z.discriminatedUnion('type', [textPartSchema, imagePartSchema]))]);
-
-export const messageSchema = z.discriminatedUnion('role', [
-	z.looseObject({role: z.literal('system'), content: z.string()}),
-	z.looseObject({
-		role: z.literal('user'),
-		content: userContentSchema,
-		_tool_call_id: z.optional(z.string()),
-	}),
-	z.looseObject({
-		role: z.literal('assistant'),
-		content: z.nullable(z.string()),
-		tool_calls: z.optional(z.array(toolCallSchema)),
-		reasoning_content: z.optional(z.string()),
-		_anthropic_content: z.optional(z.array(z.unknown())),
-		_responses_output: z.optional(z.array(z.unknown())),
-	}),
-	z.looseObject({role: z.literal('tool'), tool_call_id: z.string(), content: z.string(), _is_error: z.optional(z.boolean())}),
-]);
 
 export const sessionStepSchema = z.looseObject({
 	type: z.literal('step'),

@@ -3,7 +3,7 @@ import '../zod-english.js';
 import type {AssistantMessage} from '../messages.js';
 import type {WorkerPool, WorkerSpec} from '../pool/types.js';
 import {providerEvent} from '../hooks/event-names.js';
-import type {ModelCaller} from '../agent/model-caller.js';
+import type {ModelCaller} from './model-caller.js';
 import type {FinishReason, ModelReply} from './types.js';
 import {ProviderError} from './errors.js';
 

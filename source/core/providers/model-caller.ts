@@ -1,6 +1,6 @@
 import type {Message} from '../messages.js';
-import type {Adapter, ModelReply, PreparedRequest, Protocol, StreamEvent, ToolSchema} from '../providers/types.js';
-import {sendRequest, type HttpOptions, type RetryNotice} from '../providers/index.js';
+import type {Adapter, ModelReply, PreparedRequest, Protocol, StreamEvent, ToolSchema} from './types.js';
+import {sendRequest, type HttpOptions, type RetryNotice} from './index.js';
 
 export interface SendIo {
 	signal: AbortSignal;
