@@ -21,7 +21,7 @@ export const officialWorkerModules: Record<string, () => Promise<WorkerModule>> 
 };
 
 /** What every turn of the default profile calls, in the order it does: loaded before the first request for them. */
-const warmFirst = ['prompts', 'memory', 'skills', 'budget', 'cache'];
+const firstTurn = ['prompts', 'memory', 'skills', 'budget', 'cache'];
 
 /**
  * `i --runtime worker official`: every official module in one resident
@@ -48,6 +48,6 @@ export function officialHost(): ModuleHost {
 		modules: Object.keys(officialWorkerModules),
 		// `serve` asks only for names in `modules`.
 		load: async module => (await officialWorkerModules[module]!()).createWorker([]),
-		warm: warmFirst,
+		preload: firstTurn,
 	};
 }

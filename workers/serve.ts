@@ -68,7 +68,7 @@ export interface ModuleHost {
 	 * request is waiting: the host starts before the core needs it, and
 	 * what it loads meanwhile is not waited for later.
 	 */
-	warm?: readonly string[];
+	preload?: readonly string[];
 }
 
 /**
@@ -92,7 +92,7 @@ export async function serve(worker: WorkerDefinition | ModuleHost, io: WorkerIo 
 	const later = new AfterAnswer();
 	const contexts = new ContextCache();
 	const pick = 'load' in worker ? hostPicker(worker) : async () => worker;
-	if ('load' in worker) warmUp(worker.warm ?? [], pick);
+	if ('load' in worker) preload(worker.preload ?? [], pick);
 	try {
 		await eachChunk(io.input, async chunk => {
 			for (const text of decoder.push(chunk)) {
@@ -152,7 +152,7 @@ function hostPicker(host: ModuleHost): Picker {
  * load is reported by its first request, which retries nothing: the same
  * failed load answers it.
  */
-function warmUp(modules: readonly string[], pick: Picker): void {
+function preload(modules: readonly string[], pick: Picker): void {
 	const next = (index: number) => {
 		const module = modules[index];
 		if (module === undefined) return;

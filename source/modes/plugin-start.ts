@@ -5,7 +5,7 @@ import {UsageError} from '../core/errors.js';
 import type {PlatformDirs} from '../core/config/dirs.js';
 import {checkedDirs} from '../core/config/checked-dirs.js';
 import {configPath, loadModelConfig, type LoadedConfig} from '../core/config/load-config.js';
-import type {LoadedPlugins, RequestContext, WorkerPool, WorkerSpec} from '../core/pool/types.js';
+import type {LoadedPlugins, WorkerPool, WorkerSpec} from '../core/pool/types.js';
 
 /** The first part of set-up: the config, the manifests, and the pool with the workers every turn needs already starting. */
 export interface StartedPlugins {
@@ -31,10 +31,10 @@ export async function startPlugins(options: CliOptions): Promise<StartedPlugins>
 	const workspace = resolveWorkspace(options.cwd);
 	const loaded = loadModelConfig(configPath(options.config, dirs.config_dir), options.config !== undefined);
 	// A config that lists plugins nearly always needs the pool: its modules and the workspace's ID are fetched while the manifests are read.
-	const parts = loaded.config.plugins.length > 0 || loaded.config.provider ? poolParts(workspace, dirs) : undefined;
+	const parts = listsPlugins(loaded) ? poolParts(workspace, dirs) : undefined;
 	parts?.catch(() => {});
-	const {plugins, warnings} = await loadConfiguredPlugins(loaded, dirs);
-	const pool = needsPool(plugins) ? startPool(await (parts ?? poolParts(workspace, dirs)), loaded.config.io_limit_bytes) : null;
+	const {plugins, warnings} = parts ? await (await import('../core/plugins/load-plugins.js')).loadPlugins(loaded, dirs) : {plugins: {tools: [], hooks: [], provider: null}, warnings: []};
+	const pool = parts && needsPool(plugins) ? (await parts).create(loaded.config.io_limit_bytes) : null;
 	if (pool) for (const spec of workersEveryTurnCalls(plugins)) pool.start(spec);
 	return {dirs, workspace, loaded, plugins, warnings, pool};
 }
@@ -52,36 +52,25 @@ export function resolveWorkspace(cwd: string | undefined): string {
 	return real;
 }
 
-async function loadConfiguredPlugins(loaded: LoadedConfig, dirs: PlatformDirs): Promise<{plugins: LoadedPlugins; warnings: string[]}> {
-	if (loaded.config.plugins.length === 0 && !loaded.config.provider) return {plugins: {tools: [], hooks: [], provider: null}, warnings: []};
-	const {loadPlugins} = await import('../core/plugins/load-plugins.js');
-	return loadPlugins(loaded, dirs);
+function listsPlugins(loaded: LoadedConfig): boolean {
+	return loaded.config.plugins.length > 0 || loaded.config.provider !== undefined;
 }
 
 function needsPool(plugins: LoadedPlugins): boolean {
 	return plugins.hooks.length > 0 || plugins.tools.length > 0 || plugins.provider !== null;
 }
 
-interface PoolParts {
-	context: RequestContext;
-	createWorkerPool: typeof import('../core/pool/pool.js').createWorkerPool;
-	env: Record<string, string>;
-}
-
-/** What the pool is made of: its module, its request context (the workspace registered) and the workers' environment. */
-async function poolParts(workspace: string, dirs: PlatformDirs): Promise<PoolParts> {
+/** What makes the pool: its module, its request context (the workspace registered) and the workers' environment, ready. */
+async function poolParts(workspace: string, dirs: PlatformDirs): Promise<{create(ioLimitBytes: number): WorkerPool}> {
 	const [{workspaceId}, {createWorkerPool}, {workerEnvironment}] = await Promise.all([
 		import('../core/config/workspace-registry.js'),
 		import('../core/pool/pool.js'),
 		import('../core/pool/worker-environment.js'),
 	]);
 	const id = await workspaceId(workspace, dirs);
-	return {context: {workspace, workspace_id: id, paths: dirs}, createWorkerPool, env: workerEnvironment(process.env, dirs)};
-}
-
-/** The pool: only built when some plugin needs a worker. */
-function startPool(parts: PoolParts, ioLimitBytes: number): WorkerPool {
-	return parts.createWorkerPool({context: parts.context, env: parts.env, ioLimitBytes});
+	const context = {workspace, workspace_id: id, paths: dirs};
+	const env = workerEnvironment(process.env, dirs);
+	return {create: ioLimitBytes => createWorkerPool({context, env, ioLimitBytes})};
 }
 
 /** Events that every turn (or every start) raises: a worker with a hook for one of them is called in any session. */

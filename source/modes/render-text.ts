@@ -7,11 +7,11 @@ import {summariseArguments} from './summarise-arguments.js';
  * approvals, retries, warnings, errors) as short lines on stderr. No ANSI,
  * no cursor movement.
  */
-export function createTextRenderer(options: {announceSession: boolean; terminal?: boolean}): EmitEvent {
+export function createTextRenderer(options: {announceSession: boolean}): EmitEvent {
 	let openLine = false;
 	// At a terminal the answer's control characters would steer it (a title, colours, an OSC 52 clipboard
 	// write): shown as the chat screen shows them. To a pipe or a file the answer goes byte for byte.
-	const answer = (options.terminal ?? process.stdout.isTTY === true) ? terminalText() : {write: (text: string) => text, end: () => ''};
+	const answer = process.stdout.isTTY ? terminalText() : {write: (text: string) => text, end: () => ''};
 	const render = (event: CoreEvent) => {
 		switch (event.type) {
 			case 'session': {

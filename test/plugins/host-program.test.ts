@@ -17,9 +17,9 @@ function snapshotWith(note: unknown): {blob: URL; note: URL} {
 test('the official host starts from its snapshot only when this very node built it', () => {
 	const program = programArgv();
 	const fits = snapshotWith(snapshotBuild());
-	assert.deepEqual(hostProgramArgv(fits), [program[0], '--snapshot-blob', join(new URL('.', fits.blob).pathname, 'official.blob'), ...program.slice(1)]);
+	assert.deepEqual(hostProgramArgv(program, fits), [program[0], '--snapshot-blob', join(new URL('.', fits.blob).pathname, 'official.blob'), ...program.slice(1)]);
 	// Another version, another binary, no note or a broken one: the host's bundle, never a blob node would refuse.
 	for (const note of [{...snapshotBuild(), node: 'v99.0.0'}, {...snapshotBuild(), execPath: '/opt/node/bin/node'}, {...snapshotBuild(), size: 1}, undefined, '{"node":']) {
-		assert.deepEqual(hostProgramArgv(snapshotWith(note)), program, JSON.stringify(note));
+		assert.deepEqual(hostProgramArgv(program, snapshotWith(note)), program, JSON.stringify(note));
 	}
 });

@@ -87,9 +87,10 @@ export async function compactHistory(io: CompactionIo, budgetAnswer: Record<stri
 	summary = parse('after_compact', afterCompactSchema, await io.hooks.run('after_compact', {summary, state})).summary;
 	if (summary.trim() === '') fail('the summary is empty');
 	const candidate = buildCandidate(history, cut, summary);
-	// Each hook's answer is checked as it comes, so a bad one is blamed on its own hook.
-	const answer = await io.hooks.run('before_compact_commit', {messages: candidate, cut, state}, {check: (data, hook) => void readCommit(data, history, cut, hook)});
-	const committed = readCommit(answer, history, cut);
+	// Each hook's answer is checked as it comes, so a bad one is blamed on its own hook; the last check read the final answer.
+	let checked: Message[] | undefined;
+	const answer = await io.hooks.run('before_compact_commit', {messages: candidate, cut, state}, {check: (data, hook) => void (checked = readCommit(data, history, cut, hook))});
+	const committed = checked ?? readCommit(answer, history, cut);
 	const before = estimateBytes(history);
 	const after = estimateBytes(committed);
 	if (after >= before) fail(`the compacted history is not smaller (${after} bytes against ${before})`);

@@ -1,4 +1,4 @@
-import type {ImagePart, Message, UserContent} from '../messages.js';
+import type {AssistantMessage, ImagePart, Message, UserContent} from '../messages.js';
 import type {EmitEvent, CoreEvent} from '../events.js';
 import type {Tool} from '../tools/types.js';
 import type {ModelReply, Protocol, StreamEvent, ToolSchema} from '../providers/types.js';
@@ -84,8 +84,10 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 		if (hooks.has('before_turn')) {
 			const given = [...session.messages, ...userStep];
 			// Each hook's answer is checked as it comes, so a bad one is blamed on its own hook.
-			const answer = await hooks.run('before_turn', {messages: given}, {check: (data, hook) => void readBeforeTurn(data, given, hook)});
-			userStep.push(...readBeforeTurn(answer, given));
+			// The last check read the final answer: it is not read twice.
+			let appended: Message[] | undefined;
+			const answer = await hooks.run('before_turn', {messages: given}, {check: (data, hook) => void (appended = readBeforeTurn(data, given, hook))});
+			userStep.push(...(appended ?? readBeforeTurn(answer, given)));
 		}
 
 		await save(userStep);
@@ -256,15 +258,17 @@ async function requestModel(context: TurnContext, hooks: HookChain, messages: Me
 		},
 	});
 	if (hooks.has('after_response')) {
+		// The last check read the final answer: it is not read twice.
+		let checked: AssistantMessage | undefined;
 		const answer = await hooks.run(
 			'after_response',
 			{
 				response: {protocol: wire ?? caller.protocol, model: caller.model, message: reply.message, finish_reason: reply.rawFinishReason, usage: reply.usage?.raw ?? null},
 				request_meta: requestMeta,
 			},
-			{check: (data, hook) => void readAfterResponse(data, messages, hook)},
+			{check: (data, hook) => void (checked = readAfterResponse(data, messages, hook))},
 		);
-		reply = {...reply, message: readAfterResponse(answer, messages)};
+		reply = {...reply, message: checked ?? readAfterResponse(answer, messages)};
 	}
 
 	return reply;

@@ -48,7 +48,9 @@ export async function loadPlugins(
 
 		const baseDir = dirname(file);
 		if (isBuiltinDescriptor(json)) {
-			const builtin = options.program ? await resolveBuiltin(json, file, dirs.config_dir, options.program) : await resolveBuiltin(json, file, dirs.config_dir, programArgv(), hostProgramArgv());
+			const program = options.program ?? programArgv();
+			// A program a test names has no snapshot; this one's host may start from its own (program.ts).
+			const builtin = await resolveBuiltin(json, file, dirs.config_dir, program, options.program ? program : hostProgramArgv(program));
 			warnings.push(...builtin.warnings);
 			add(await parseManifest(builtin.manifest, {label: builtin.label, file, baseDir, declaredTools, checkSchemas: false}));
 			add(await parseManifest({tools: builtin.tools}, {label: `builtin descriptor ${file}`, file, baseDir, declaredTools, checkSchemas: true}));

@@ -27,9 +27,8 @@ const snapshotInfo = new URL('../host/official.blob.json', import.meta.url);
  * would make node refuse to start), else `programArgv()`. Either way the
  * rest is `--runtime worker official`.
  */
-export function hostProgramArgv(snapshot: {blob: URL; note: URL} = {blob: snapshotBlob, note: snapshotInfo}): string[] {
-	const program = programArgv();
-	return snapshotFits(snapshot.note) ? [program[0]!, '--snapshot-blob', fileURLToPath(snapshot.blob), ...program.slice(1)] : program;
+export function hostProgramArgv(program: readonly string[] = programArgv(), snapshot: {blob: URL; note: URL} = {blob: snapshotBlob, note: snapshotInfo}): string[] {
+	return snapshotFits(snapshot.note) ? [program[0]!, '--snapshot-blob', fileURLToPath(snapshot.blob), ...program.slice(1)] : [...program];
 }
 
 function snapshotFits(note: URL): boolean {
