@@ -22,6 +22,23 @@ import {benchStartup} from './startup.js';
 import {benchTui} from './tui.js';
 import {benchWebFetch} from './web.js';
 
+// BENCH_ONLY=startup,pool runs those tables after the first one; by default every table runs.
+const sections: Array<[string, () => Promise<void>]> = [
+	['startup', benchStartup],
+	['pool', benchPool],
+	['hooks', benchHooks],
+	['skills', benchSkills],
+	['editor', benchEditor],
+	['budget', benchBudget],
+	['tui', benchTui],
+	['cache', benchCache],
+	['web', benchWebFetch],
+	['search', benchSearch],
+];
+const only = process.env.BENCH_ONLY?.split(',').map(name => name.trim()).filter(Boolean);
+const unknown = only?.filter(name => !sections.some(([known]) => known === name)) ?? [];
+if (unknown.length > 0) throw new Error(`BENCH_ONLY names no table ${unknown.join(', ')}; tables: ${sections.map(([name]) => name).join(', ')}`);
+
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const cli = fileURLToPath(new URL('../../bin/i.js', import.meta.url));
 const node = process.execPath;
@@ -81,13 +98,4 @@ console.log('');
 console.log(`i --version: ${(median(version) / median(bare)).toFixed(2)}× bare node (target ≤ 1.5×)`);
 console.log(`i -p: ${median(print).toFixed(1)} ms against a baseline of ${baseline.toFixed(1)} ms (node -e 0 plus the mock's own response time): ${overhead.toFixed(1)} ms over it (target ≤ 150 ms)`);
 
-await benchStartup();
-await benchPool();
-await benchHooks();
-await benchSkills();
-await benchEditor();
-await benchBudget();
-await benchTui();
-await benchCache();
-await benchWebFetch();
-await benchSearch();
+for (const [name, run] of sections) if (!only || only.includes(name)) await run();
