@@ -4,6 +4,7 @@
 // resident worker pool against spawn-per-call (bench/pool.ts), hooks,
 // skills, the input editor, the budget, the chat screen streaming 100k
 // tokens (bench/tui.ts), the prompt cache, web_fetch and search.
+import module from 'node:module';
 import {cpus, totalmem} from 'node:os';
 import {mkdtempSync, mkdirSync, writeFileSync, realpathSync} from 'node:fs';
 import {tmpdir} from 'node:os';
@@ -59,12 +60,19 @@ await timeCommand(node, [cli, '--version']);
 const bare: number[] = [];
 const version: number[] = [];
 const print: number[] = [];
+// Node ≥ 22.1: the same one-shot with the compile cache off (bin/i.js turns it on), to show what it saves.
+const hasCompileCache = typeof (module as {enableCompileCache?: unknown}).enableCompileCache === 'function';
+const printUncached: number[] = [];
 const mockOnly: number[] = [];
 for (let run = 0; run < RUNS; run++) {
 	bare.push(await timeCommand(node, ['-e', '0']));
 	version.push(await timeCommand(node, [cli, '--version']));
 	mock.enqueue(answer);
 	print.push(await timeCommand(node, [cli, '-p', 'What is the answer?', '-C', workspace], {env}));
+	if (hasCompileCache) {
+		mock.enqueue(answer);
+		printUncached.push(await timeCommand(node, [cli, '-p', 'What is the answer?', '-C', workspace], {env: {...env, NODE_DISABLE_COMPILE_CACHE: '1'}}));
+	}
 	mock.enqueue(answer);
 	mockOnly.push(
 		await timeAsync(async () => {
@@ -85,6 +93,7 @@ const rows = [
 	['i --version', median(version), median(version) / median(bare)],
 	['mock response alone (baseline)', median(mockOnly), null],
 	['i -p (one-shot print turn)', median(print), median(print) / median(bare)],
+	...(hasCompileCache ? [['i -p, compile cache off', median(printUncached), median(printUncached) / median(bare)] as const] : []),
 ] as const;
 const baseline = median(bare) + median(mockOnly);
 const overhead = median(print) - baseline;
