@@ -4,6 +4,10 @@ export interface ToolContext {
 	signal: AbortSignal;
 	/** Characters the model-facing output may take; tools may cut smarter, the core cuts anything over. */
 	outputLimit: number;
+	/** The session's ID; absent for an ephemeral session. */
+	sessionId?: string;
+	/** Partial progress while the call runs (extension tools' `ctx.onUpdate`); the core drops it after the call settled. */
+	onUpdate?(text: string): void;
 }
 
 export interface ToolResult {

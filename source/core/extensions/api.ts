@@ -1,0 +1,74 @@
+/**
+ * What an extension sees: the `api` its `register(api)` receives and the
+ * shapes it passes back (../shared/EXTENSIONS.md). Every slot is optional on
+ * purpose (seed 004 §3 capability detection): a host that lacks one leaves it
+ * undefined and the extension degrades with its own message. This host fills
+ * the slots it implements; the rest of the contract (events, resources,
+ * renderers, commands, flags, providers, runtime actions) arrives slot by
+ * slot, each only once it works.
+ */
+
+/** `"1.N"`: an extension written for another major is refused at load. */
+export const EXTENSION_API_VERSION = '1.0';
+export const EXTENSION_API_MAJOR = '1';
+
+export type Platform = 'linux' | 'macos' | 'windows';
+
+export interface Declaration {
+	/** Larger runs first; default 0; ties keep load order. */
+	priority?: number;
+	/** Where the extension's event handlers run; absent: everywhere. */
+	platforms?: Platform[];
+}
+
+/** The reserved key the host adds to a tool's parameters after parsing; the model never sees or sets it. */
+export const HOST_CONTEXT_KEY = '__i';
+
+export interface HostContext {
+	/** The workspace, when the host knows it. */
+	cwd?: string;
+	/** The session's ID, absent for an ephemeral session. */
+	sessionId?: string;
+}
+
+export interface ExtensionImagePart {
+	type: 'image';
+	/** Base64. */
+	data: string;
+	mimeType: string;
+}
+
+/** Seed 000 §5's tool result, or a tool error the model sees. */
+export type ExtensionToolResult = {output: string; images?: ExtensionImagePart[]} | {error: string};
+
+export interface ExtensionToolContext {
+	/** Aborts on cancel (Esc, Ctrl-C, the turn ending); a tool ignoring it gets 2 s, then the call ends as cancelled. */
+	signal: AbortSignal;
+	/** Partial progress shown while the tool runs; calls after the tool settled are dropped. */
+	onUpdate(text: string): void;
+}
+
+export interface ExtensionTool {
+	/** 1–64 of `A-Z a-z 0-9 _ -`; never a name another tool has. */
+	name: string;
+	description: string;
+	/** JSON Schema of the arguments object; it must tolerate the unknown top-level key `__i`. */
+	parameters: Record<string, unknown>;
+	/** A short human name for the chat screen. */
+	label?: string;
+	execute(params: Record<string, unknown> & {[HOST_CONTEXT_KEY]?: HostContext}, ctx: ExtensionToolContext): ExtensionToolResult | Promise<ExtensionToolResult>;
+}
+
+export interface ExtensionApi {
+	readonly apiVersion: string;
+	declare?(declaration: Declaration): void;
+	registerTool?(tool: ExtensionTool): void;
+}
+
+/** What an extension module exports: `default` (or `register`) is called once with the api. */
+export interface ExtensionModule {
+	default?: (api: ExtensionApi) => unknown;
+	register?: (api: ExtensionApi) => unknown;
+	/** The major the extension was written for. */
+	apiVersion?: string;
+}

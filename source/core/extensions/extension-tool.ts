@@ -1,0 +1,138 @@
+import {compileJsonSchema, describeSchemaErrors} from '../plugins/json-schema.js';
+import {ToolInputError, ToolRunError, type Tool, type ToolContext, type ToolResult} from '../tools/types.js';
+import {HOST_CONTEXT_KEY, type ExtensionTool, type HostContext} from './api.js';
+import {describeThrown} from './load-extensions.js';
+
+/** EXTENSIONS.md: a tool that ignores its signal gets this long after a cancel; then the call ends as cancelled. */
+export const CANCEL_GRACE_MS = 2000;
+
+/** What the host knows of the extension that registered a tool. */
+export interface ToolOwner {
+	name: string;
+	/** The module file, shown in the approval. */
+	file: string;
+}
+
+/**
+ * An extension's tool as a core tool: the same batch validation (its JSON
+ * Schema, through ajv), approval (asked like an external tool, unless
+ * --yolo), hooks, output budget and image checks as every tool. The host
+ * context `__i` is added after validation and before `execute`; a model-sent
+ * `__i` is overwritten and never validated, shown or stored.
+ */
+export function createExtensionTool(tool: ExtensionTool, owner: ToolOwner): Tool {
+	let validator: ReturnType<typeof compileJsonSchema> | undefined;
+	const where = `tool "${tool.name}" of extension ${owner.name}`;
+	return {
+		name: tool.name,
+		description: tool.description,
+		parameters: tool.parameters,
+		external: true,
+		async plan(args, context) {
+			const {[HOST_CONTEXT_KEY]: _forged, ...modelArgs} = args;
+			validator ??= compileJsonSchema(tool.parameters);
+			let validate;
+			try {
+				validate = await validator;
+			} catch (error) {
+				throw new ToolRunError(`${where}: its parameters are not a valid JSON Schema (${(error as Error).message})`);
+			}
+
+			if (!validate(modelArgs)) throw new ToolInputError(`${tool.name}: ${describeSchemaErrors(validate.errors ?? [], 'arguments')}`);
+			return {
+				ask: {
+					title: `Run ${tool.label ?? tool.name} (extension ${owner.name})`,
+					detail: `${JSON.stringify(modelArgs, null, 2)}\n\nextension: ${owner.file}`,
+				},
+				run: async () => execute(tool, where, modelArgs, context),
+			};
+		},
+	};
+}
+
+async function execute(tool: ExtensionTool, where: string, args: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
+	const host: HostContext = {cwd: context.workspace, ...(context.sessionId === undefined ? {} : {sessionId: context.sessionId})};
+	const params = {...structuredClone(args), [HOST_CONTEXT_KEY]: host};
+	const controller = new AbortController();
+	let settled = false;
+	const onUpdate = (text: unknown) => {
+		if (!settled && !controller.signal.aborted && typeof text === 'string') context.onUpdate?.(text);
+	};
+
+	const cancelled = context.signal;
+	if (cancelled.aborted) throw cancelled.reason;
+	const forward = () => controller.abort(cancelled.reason);
+	cancelled.addEventListener('abort', forward, {once: true});
+	// Called now, not in a later microtask: the tool's own abort listeners are then in place before a cancel can come.
+	let running: Promise<unknown>;
+	try {
+		running = Promise.resolve(tool.execute(params, {signal: controller.signal, onUpdate}));
+	} catch (error) {
+		running = Promise.reject(error);
+	}
+
+	// Settles unobserved after a cancel: never an unhandled rejection.
+	running.catch(() => {});
+	try {
+		const outcome = await raceCancel(running, cancelled);
+		// A success that came in after the cancel (within its grace) is not the answer either.
+		if (outcome.cancelled || cancelled.aborted) throw cancelled.reason;
+		return readResult(outcome.value, where);
+	} catch (error) {
+		if (cancelled.aborted) throw cancelled.reason;
+		if (error instanceof ToolRunError || error instanceof ToolInputError) throw error;
+		throw new ToolRunError(`${tool.name} failed: ${describeThrown(error)}`);
+	} finally {
+		settled = true;
+		cancelled.removeEventListener('abort', forward);
+	}
+}
+
+/**
+ * The tool's answer, or `cancelled` once the turn's signal aborted and the
+ * tool stopped (or its grace ran out). A success that arrives after the
+ * cancel is never the answer.
+ */
+async function raceCancel(running: Promise<unknown>, signal: AbortSignal): Promise<{cancelled: false; value: unknown} | {cancelled: true}> {
+	let onAbort: (() => void) | undefined;
+	const aborted = new Promise<{cancelled: true}>(resolve => {
+		onAbort = () => {
+			const grace = setTimeout(() => resolve({cancelled: true}), CANCEL_GRACE_MS);
+			running.then(
+				() => {
+					clearTimeout(grace);
+					resolve({cancelled: true});
+				},
+				() => {
+					clearTimeout(grace);
+					resolve({cancelled: true});
+				},
+			);
+		};
+
+		signal.addEventListener('abort', onAbort, {once: true});
+	});
+	try {
+		return await Promise.race([running.then(value => ({cancelled: false as const, value})), aborted]);
+	} finally {
+		if (onAbort) signal.removeEventListener('abort', onAbort);
+	}
+}
+
+function readResult(value: unknown, where: string): ToolResult {
+	if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+		const result = value as Record<string, unknown>;
+		if (typeof result.error === 'string') return {output: `Error: ${result.error}`, isError: true};
+		if (typeof result.output === 'string') return result.images === undefined ? {output: result.output} : {output: result.output, images: result.images};
+	}
+
+	throw new ToolRunError(`${where} returned ${describeValue(value)}; a tool returns {output: string, images?} or {error: string}`);
+}
+
+function describeValue(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'object') return `an object with ${Object.keys(value).length === 0 ? 'no fields' : `the fields ${Object.keys(value).slice(0, 5).join(', ')}`}`;
+	return `a ${typeof value}`;
+}

@@ -1,0 +1,206 @@
+import {pathToFileURL} from 'node:url';
+import {EXTENSION_API_MAJOR, EXTENSION_API_VERSION, type Declaration, type ExtensionApi, type ExtensionModule, type ExtensionTool, type Platform} from './api.js';
+import {resolveEntryPoint} from './entry-point.js';
+import {checkExtensionTool} from './check-tool.js';
+import type {ExtensionCandidate} from './sources.js';
+
+/** EXTENSIONS.md: a `register` that takes longer fails only its extension. */
+export const REGISTER_TIMEOUT_MS = 10_000;
+
+const platforms = new Set<Platform>(['linux', 'macos', 'windows']);
+
+/** One extension whose `register` succeeded, with what it registered. */
+export interface LoadedExtension {
+	name: string;
+	/** The module file. */
+	file: string;
+	candidate: ExtensionCandidate;
+	priority: number;
+	/** Absent: every platform. */
+	platforms: Platform[] | undefined;
+	tools: ExtensionTool[];
+}
+
+export type LoadReport =
+	| {kind: 'failed'; path: string; listedIn: string; message: string}
+	| {kind: 'skipped-untrusted'; path: string; listedIn: string}
+	| {kind: 'shadowed'; path: string; listedIn: string; name: string; by: string};
+
+export interface LoadOptions {
+	candidates: readonly ExtensionCandidate[];
+	/** Project code loads only when the workspace is trusted (EXTENSIONS.md "Trust"). */
+	trusted: boolean;
+	/** Tool names taken before any extension loads (native and worker tools), each with who has it. */
+	takenToolNames: ReadonlyMap<string, string>;
+	registerTimeoutMs?: number;
+}
+
+export interface LoadResult {
+	/** Sorted: larger priority first, ties in load order. */
+	extensions: LoadedExtension[];
+	reports: LoadReport[];
+}
+
+/**
+ * Loads the candidates in order, one at a time (a `register` may depend on
+ * what loaded before it): the first of a name wins; project code is skipped
+ * without trust; a module that fails to import, is written for another API
+ * major, or whose `register` throws, rejects or outlasts its 10 s is reported
+ * with its path and leaves nothing registered. The host goes on in every case.
+ */
+export async function loadExtensions(options: LoadOptions): Promise<LoadResult> {
+	const reports: LoadReport[] = [];
+	const loaded: LoadedExtension[] = [];
+	const names = new Map<string, string>();
+	const toolOwners = new Map(options.takenToolNames);
+	for (const candidate of options.candidates) {
+		if (candidate.project && !options.trusted) {
+			reports.push({kind: 'skipped-untrusted', path: candidate.path, listedIn: candidate.listedIn});
+			continue;
+		}
+
+		const failed = (message: string) => reports.push({kind: 'failed', path: candidate.path, listedIn: candidate.listedIn, message});
+		let entry;
+		try {
+			entry = await resolveEntryPoint(candidate.path);
+		} catch (error) {
+			failed((error as Error).message);
+			continue;
+		}
+
+		const earlier = names.get(entry.name);
+		if (earlier !== undefined) {
+			reports.push({kind: 'shadowed', path: candidate.path, listedIn: candidate.listedIn, name: entry.name, by: earlier});
+			continue;
+		}
+
+		let module: ExtensionModule;
+		try {
+			module = (await import(pathToFileURL(entry.file).href)) as ExtensionModule;
+		} catch (error) {
+			failed(`cannot be loaded: ${describeThrown(error)}`);
+			continue;
+		}
+
+		const register = typeof module.default === 'function' ? module.default : module.register;
+		if (typeof register !== 'function') {
+			failed('exports no register function (export default function register(api) { … })');
+			continue;
+		}
+
+		if (module.apiVersion !== undefined && String(module.apiVersion).split('.')[0] !== EXTENSION_API_MAJOR) {
+			failed(`is written for extension API ${String(module.apiVersion)}; this i has API ${EXTENSION_API_VERSION}`);
+			continue;
+		}
+
+		const staged = stage(entry.name, toolOwners);
+		try {
+			await withTimeout(Promise.resolve().then(() => register(staged.api)), options.registerTimeoutMs ?? REGISTER_TIMEOUT_MS);
+		} catch (error) {
+			failed(error instanceof RegisterTimeout ? `register did not finish within ${error.ms / 1000} s` : `register failed: ${describeThrown(error)}`);
+			continue;
+		} finally {
+			staged.close();
+		}
+
+		names.set(entry.name, candidate.path);
+		for (const tool of staged.tools) toolOwners.set(tool.name, `extension ${entry.name} (${candidate.path})`);
+		loaded.push({name: entry.name, file: entry.file, candidate, priority: staged.declaration.priority ?? 0, platforms: staged.declaration.platforms, tools: staged.tools});
+	}
+
+	// Array.prototype.sort is stable: ties keep load order.
+	loaded.sort((a, b) => b.priority - a.priority);
+	return {extensions: loaded, reports};
+}
+
+/**
+ * The api one extension's `register` gets. What it registers is kept here
+ * until `register` settles; after that (success, failure or timeout) every
+ * slot refuses, so a `register` that outlived its time cannot slip anything
+ * in later.
+ */
+function stage(name: string, toolOwners: ReadonlyMap<string, string>) {
+	let open = true;
+	const tools: ExtensionTool[] = [];
+	const declaration: Declaration = {};
+	const guard = (slot: string) => {
+		if (!open) throw new Error(`extension ${name}: ${slot} was called after register ended; register everything before register returns`);
+	};
+
+	const api: ExtensionApi = Object.freeze({
+		apiVersion: EXTENSION_API_VERSION,
+		declare(value: Declaration) {
+			guard('declare');
+			Object.assign(declaration, checkDeclaration(value));
+		},
+		registerTool(tool: ExtensionTool) {
+			guard('registerTool');
+			const checked = checkExtensionTool(tool);
+			const owner = toolOwners.get(checked.name) ?? (tools.some(other => other.name === checked.name) ? `extension ${name}` : undefined);
+			if (owner !== undefined) throw new Error(`registerTool: the tool name "${checked.name}" is taken by ${owner}; extension tools never shadow another tool`);
+			tools.push(checked);
+		},
+	});
+	return {
+		api,
+		tools,
+		declaration,
+		close() {
+			open = false;
+		},
+	};
+}
+
+function checkDeclaration(value: unknown): Declaration {
+	if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('declare takes an object: {priority?, platforms?}');
+	const {priority, platforms: wanted} = value as Record<string, unknown>;
+	const declaration: Declaration = {};
+	if (priority !== undefined) {
+		if (typeof priority !== 'number' || !Number.isFinite(priority)) throw new Error(`declare: priority must be a finite number (got ${JSON.stringify(priority)})`);
+		declaration.priority = priority;
+	}
+
+	if (wanted !== undefined) {
+		if (!Array.isArray(wanted) || !wanted.every(item => typeof item === 'string' && platforms.has(item as Platform))) {
+			throw new Error(`declare: platforms must be a list of "linux", "macos", "windows" (got ${JSON.stringify(wanted)})`);
+		}
+
+		declaration.platforms = [...new Set(wanted as Platform[])];
+	}
+
+	return declaration;
+}
+
+/** This process's platform in the names `declare` uses. */
+export function currentPlatform(platform: NodeJS.Platform = process.platform): Platform | undefined {
+	if (platform === 'linux') return 'linux';
+	if (platform === 'darwin') return 'macos';
+	if (platform === 'win32') return 'windows';
+	return undefined;
+}
+
+class RegisterTimeout extends Error {
+	constructor(readonly ms: number) {
+		super(`timed out after ${ms} ms`);
+	}
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+	let timer: NodeJS.Timeout | undefined;
+	const timeout = new Promise<never>((_resolve, reject) => {
+		timer = setTimeout(() => reject(new RegisterTimeout(ms)), ms);
+	});
+	try {
+		return await Promise.race([promise, timeout]);
+	} finally {
+		clearTimeout(timer);
+		// A register that never settles, or settles after its time, must not become an unhandled rejection.
+		promise.catch(() => {});
+	}
+}
+
+/** A thrown value in one line: its message, or what it was. */
+export function describeThrown(error: unknown): string {
+	if (error instanceof Error) return error.message.split('\n')[0] || error.name;
+	return `${typeof error === 'string' ? error : JSON.stringify(error) ?? String(error)}`;
+}

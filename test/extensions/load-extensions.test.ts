@@ -1,0 +1,258 @@
+// The extension loader against real modules written to temp folders
+// (../shared/EXTENSIONS.md "The module", "Where extensions come from").
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {mkdirSync, mkdtempSync, realpathSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {loadExtensions, type LoadOptions} from '../../source/core/extensions/load-extensions.js';
+import {findExtensionSources, type ExtensionCandidate} from '../../source/core/extensions/sources.js';
+import {nativeToolNames} from '../../source/core/tools/native-tool-names.js';
+
+function tempDir(): string {
+	return realpathSync(mkdtempSync(join(tmpdir(), 'i-ext-')));
+}
+
+/** Writes `name.mjs` holding `source` and returns its path. */
+function writeExtension(dir: string, name: string, source: string): string {
+	const path = join(dir, `${name}.mjs`);
+	writeFileSync(path, source);
+	return path;
+}
+
+const tool = (name: string) => `{name: '${name}', description: 'd', parameters: {type: 'object', properties: {}}, execute: () => ({output: 'ok'})}`;
+
+function candidate(path: string, project = false): ExtensionCandidate {
+	return {path, origin: project ? 'project-dir' : 'flag', project, listedIn: project ? '.i/extensions' : '--extension'};
+}
+
+const native = new Map(nativeToolNames.map(name => [name, 'the native tools']));
+
+async function load(candidates: ExtensionCandidate[], options: Partial<LoadOptions> = {}) {
+	return loadExtensions({candidates, trusted: true, takenToolNames: native, ...options});
+}
+
+test('an extension registers a tool; the api says its version and the slots this host has', async () => {
+	const dir = tempDir();
+	const path = writeExtension(
+		dir,
+		'hello',
+		`export let seen; export default function register(api) { seen = {version: api.apiVersion, slots: Object.keys(api).sort()}; api.registerTool(${tool('hello')}); }`,
+	);
+	const {extensions, reports} = await load([candidate(path)]);
+	assert.deepEqual(reports, []);
+	assert.equal(extensions.length, 1);
+	assert.equal(extensions[0]!.name, 'hello');
+	assert.deepEqual(
+		extensions[0]!.tools.map(t => t.name),
+		['hello'],
+	);
+	const module = (await import(path)) as {seen: {version: string; slots: string[]}};
+	assert.equal(module.seen.version, '1.0');
+	assert.deepEqual(module.seen.slots, ['apiVersion', 'declare', 'registerTool']);
+});
+
+test('a slot this host lacks is undefined: the extension degrades with its own message', async () => {
+	const dir = tempDir();
+	const path = writeExtension(
+		dir,
+		'needs-provider',
+		`export default function register(api) { if (!api.registerStreamingProvider) throw new Error('this i cannot register streaming providers: upgrade i'); }`,
+	);
+	const {extensions, reports} = await load([candidate(path)]);
+	assert.deepEqual(extensions, []);
+	assert.equal(reports.length, 1);
+	assert.equal(reports[0]!.kind, 'failed');
+	assert.match((reports[0] as {message: string}).message, /register failed: this i cannot register streaming providers: upgrade i/);
+});
+
+test('another API major is refused at load; the same major with another minor loads', async () => {
+	const dir = tempDir();
+	const old = writeExtension(dir, 'old', `export const apiVersion = '2'; export default function register(api) { api.registerTool(${tool('old_tool')}); }`);
+	const minor = writeExtension(dir, 'minor', `export const apiVersion = '1.7'; export default function register(api) {}`);
+	const {extensions, reports} = await load([candidate(old), candidate(minor)]);
+	assert.deepEqual(
+		extensions.map(e => e.name),
+		['minor'],
+	);
+	assert.deepEqual(reports, [{kind: 'failed', path: old, listedIn: '--extension', message: 'is written for extension API 2; this i has API 1.0'}]);
+});
+
+test('a throwing register fails only its extension and withdraws what it registered', async () => {
+	const dir = tempDir();
+	const bad = writeExtension(dir, 'bad', `export default function register(api) { api.registerTool(${tool('half')}); throw new Error('boom'); }`);
+	const good = writeExtension(dir, 'good', `export default async function register(api) { api.registerTool(${tool('half')}); }`);
+	const {extensions, reports} = await load([candidate(bad), candidate(good)]);
+	// The withdrawn tool's name is free again for the next extension.
+	assert.deepEqual(
+		extensions.map(e => [e.name, e.tools.map(t => t.name)]),
+		[['good', ['half']]],
+	);
+	assert.deepEqual(reports, [{kind: 'failed', path: bad, listedIn: '--extension', message: 'register failed: boom'}]);
+});
+
+test('a register that never settles fails after its time, and a late registration is refused', async () => {
+	const dir = tempDir();
+	const path = writeExtension(
+		dir,
+		'slow',
+		`export let late; export default function register(api) { setTimeout(() => { try { api.registerTool(${tool('late')}); late = 'accepted'; } catch (error) { late = error.message; } }, 150); return new Promise(() => {}); }`,
+	);
+	const {extensions, reports} = await load([candidate(path)], {registerTimeoutMs: 50});
+	assert.deepEqual(extensions, []);
+	assert.deepEqual(reports, [{kind: 'failed', path, listedIn: '--extension', message: 'register did not finish within 0.05 s'}]);
+	await new Promise(resolve => setTimeout(resolve, 250));
+	const module = (await import(path)) as {late: string};
+	assert.match(module.late, /registerTool was called after register ended/);
+});
+
+test('a module that does not load, or exports no register, is reported with its path', async () => {
+	const dir = tempDir();
+	const broken = writeExtension(dir, 'broken', 'export default function register(api) {');
+	const empty = writeExtension(dir, 'empty', 'export const nothing = 1;');
+	const {reports} = await load([candidate(broken), candidate(empty), candidate(join(dir, 'missing.mjs'))]);
+	assert.equal(reports.length, 3);
+	assert.match((reports[0] as {message: string}).message, /^cannot be loaded: /);
+	assert.match((reports[1] as {message: string}).message, /exports no register function/);
+	assert.deepEqual(reports[2], {kind: 'failed', path: join(dir, 'missing.mjs'), listedIn: '--extension', message: 'no such file or folder'});
+});
+
+test('declare: larger priority first, ties keep load order; bad declarations fail the extension', async () => {
+	const dir = tempDir();
+	const paths = [
+		writeExtension(dir, 'a', `export default api => api.declare({priority: 1})`),
+		writeExtension(dir, 'b', `export default api => api.declare({priority: 60, platforms: ['linux', 'macos']})`),
+		writeExtension(dir, 'c', `export default api => api.declare({priority: 1})`),
+		writeExtension(dir, 'd', `export default api => {}`),
+		writeExtension(dir, 'e', `export default api => api.declare({platforms: ['beos']})`),
+		writeExtension(dir, 'f', `export default api => api.declare({priority: '9'})`),
+	];
+	const {extensions, reports} = await load(paths.map(path => candidate(path)));
+	assert.deepEqual(
+		extensions.map(e => [e.name, e.priority]),
+		[
+			['b', 60],
+			['a', 1],
+			['c', 1],
+			['d', 0],
+		],
+	);
+	assert.deepEqual(extensions[0]!.platforms, ['linux', 'macos']);
+	assert.equal(extensions[1]!.platforms, undefined);
+	assert.match((reports[0] as {message: string}).message, /platforms must be a list of "linux", "macos", "windows" \(got \["beos"\]\)/);
+	assert.match((reports[1] as {message: string}).message, /priority must be a finite number \(got "9"\)/);
+});
+
+test('tool names: never a native tool, another extension\'s tool or an invalid name; the clash names both', async () => {
+	const dir = tempDir();
+	const first = writeExtension(dir, 'first', `export default api => api.registerTool(${tool('todo')})`);
+	const second = writeExtension(dir, 'second', `export default api => api.registerTool(${tool('todo')})`);
+	const shadow = writeExtension(dir, 'shadow', `export default api => api.registerTool(${tool('read')})`);
+	const invalid = writeExtension(dir, 'invalid', `export default api => api.registerTool(${tool('no spaces')})`);
+	const twice = writeExtension(dir, 'twice', `export default api => { api.registerTool(${tool('same')}); api.registerTool(${tool('same')}); }`);
+	const {extensions, reports} = await load([first, second, shadow, invalid, twice].map(path => candidate(path)));
+	assert.deepEqual(
+		extensions.map(e => e.name),
+		['first'],
+	);
+	const messages = reports.map(report => (report as {message: string}).message);
+	assert.match(messages[0]!, new RegExp(`"todo" is taken by extension first \\(${first}\\)`));
+	assert.match(messages[1]!, /"read" is taken by the native tools/);
+	assert.match(messages[2]!, /name must be 1–64 ASCII letters, digits, "_" or "-" \(got "no spaces"\)/);
+	assert.match(messages[3]!, /"same" is taken by extension twice/);
+});
+
+test('first found wins for a name; project code is skipped without trust', async () => {
+	const dir = tempDir();
+	mkdirSync(join(dir, 'one'));
+	mkdirSync(join(dir, 'two'));
+	const a = writeExtension(join(dir, 'one'), 'same', 'export default api => {}');
+	const b = writeExtension(join(dir, 'two'), 'same', 'export default api => {}');
+	const project = writeExtension(dir, 'project', 'export default api => {}');
+	const {extensions, reports} = await load([candidate(a), candidate(b), candidate(project, true)], {trusted: false});
+	assert.deepEqual(
+		extensions.map(e => e.file),
+		[a],
+	);
+	assert.deepEqual(reports, [
+		{kind: 'shadowed', path: b, listedIn: '--extension', name: 'same', by: a},
+		{kind: 'skipped-untrusted', path: project, listedIn: '.i/extensions'},
+	]);
+});
+
+test('a package folder loads its exports entry; TypeScript entries are refused with the fix', async () => {
+	const dir = tempDir();
+	const pkg = join(dir, 'pkg');
+	mkdirSync(join(pkg, 'dist'), {recursive: true});
+	writeFileSync(join(pkg, 'package.json'), JSON.stringify({name: 'my-ext', type: 'module', exports: {'.': {import: './dist/index.js'}}}));
+	writeFileSync(join(pkg, 'dist', 'index.js'), `export default api => api.registerTool(${tool('pkg_tool')})`);
+	const ts = join(dir, 'ts');
+	mkdirSync(ts);
+	writeFileSync(join(ts, 'package.json'), JSON.stringify({name: 'ts-ext', main: 'index.ts'}));
+	writeFileSync(join(ts, 'index.ts'), 'export default () => {}');
+	const unbuilt = join(dir, 'unbuilt');
+	mkdirSync(unbuilt);
+	writeFileSync(join(unbuilt, 'package.json'), JSON.stringify({name: 'unbuilt', main: 'dist/index.js'}));
+	const {extensions, reports} = await load([candidate(pkg), candidate(ts), candidate(unbuilt)]);
+	assert.deepEqual(
+		extensions.map(e => [e.name, e.file]),
+		[['my-ext', join(pkg, 'dist', 'index.js')]],
+	);
+	assert.match((reports[0] as {message: string}).message, /index\.ts is source code; i loads built JavaScript only: build it first/);
+	assert.match((reports[1] as {message: string}).message, /names dist\/index\.js as its entry, which does not exist; build the package first/);
+});
+
+test('sources in the documented order; settings paths against their own folder; hidden entries skipped', async () => {
+	const root = tempDir();
+	const workspace = join(root, 'ws');
+	const configDir = join(root, 'config');
+	for (const dir of ['flagdir', 'envdir', 'ws/.i/extensions/.dev', 'ws/.i/more', 'config/global-dir']) mkdirSync(join(root, dir), {recursive: true});
+	const flag = writeExtension(root, 'flag', '');
+	const inFlagDir = writeExtension(join(root, 'flagdir'), 'x', '');
+	const inEnvDir = writeExtension(join(root, 'envdir'), 'y', '');
+	const projectMore = writeExtension(join(workspace, '.i', 'more'), 'z', '');
+	const projectPackage = writeExtension(join(workspace, '.i'), 'single', '');
+	const projectDir = writeExtension(join(workspace, '.i', 'extensions'), 'w', '');
+	writeExtension(join(workspace, '.i', 'extensions', '.dev'), 'hidden', '');
+	writeFileSync(join(workspace, '.i', 'extensions', 'README.md'), 'not an extension');
+	const globalDir = writeExtension(join(configDir, 'global-dir'), 'v', '');
+	writeFileSync(join(workspace, '.i', 'settings.json'), JSON.stringify({extensionDirs: ['more'], extensions: ['./single.mjs'], mcpServers: {}}));
+	writeFileSync(join(configDir, 'settings.json'), JSON.stringify({extensionDirs: ['global-dir'], packages: ['some-package']}));
+	const {candidates, settings} = await findExtensionSources({
+		extensions: ['flag.mjs'],
+		extensionDirs: ['flagdir'],
+		workspace,
+		configDir,
+		cwd: root,
+		env: {I_EXTENSIONS_DIR: `${join(root, 'envdir')}:${join(root, 'absent')}`},
+	});
+	assert.deepEqual(
+		candidates.map(c => [c.path, c.origin, c.project]),
+		[
+			[flag, 'flag', false],
+			[inFlagDir, 'flag-dir', false],
+			[inEnvDir, 'env', false],
+			[projectMore, 'project-settings', true],
+			[projectPackage, 'project-settings', true],
+			[projectDir, 'project-dir', true],
+			[globalDir, 'global-settings', false],
+			[join(configDir, 'node_modules', 'some-package'), 'global-settings', false],
+		],
+	);
+	assert.deepEqual(
+		settings.map(s => s.path),
+		[join(workspace, '.i', 'settings.json'), join(configDir, 'settings.json')],
+	);
+});
+
+test('a broken settings file is an error naming the file and the field', async () => {
+	const root = tempDir();
+	mkdirSync(join(root, '.i'));
+	writeFileSync(join(root, '.i', 'settings.json'), JSON.stringify({extensionDirs: 'not-a-list'}));
+	await assert.rejects(findExtensionSources({workspace: root, configDir: join(root, 'config')}), (error: Error) => {
+		assert.match(error.message, new RegExp(`settings ${join(root, '.i', 'settings.json')}: field "extensionDirs": `));
+		return true;
+	});
+	writeFileSync(join(root, '.i', 'settings.json'), '{"extensions": [');
+	await assert.rejects(findExtensionSources({workspace: root, configDir: join(root, 'config')}), /not valid JSON/);
+});
