@@ -1,7 +1,7 @@
 import {compileJsonSchema, describeSchemaErrors} from '../plugins/json-schema.js';
 import {ToolInputError, ToolRunError, type Tool, type ToolContext, type ToolResult} from '../tools/types.js';
 import {HOST_CONTEXT_KEY, type ExtensionTool, type HostContext} from './api.js';
-import {describeThrown} from './load-extensions.js';
+import {describeThrown} from './describe-thrown.js';
 
 /** EXTENSIONS.md: a tool that ignores its signal gets this long after a cancel; then the call ends as cancelled. */
 export const CANCEL_GRACE_MS = 2000;

@@ -2,6 +2,7 @@ import {pathToFileURL} from 'node:url';
 import {EXTENSION_API_MAJOR, EXTENSION_API_VERSION, type Declaration, type ExtensionApi, type ExtensionModule, type ExtensionTool, type Platform} from './api.js';
 import {resolveEntryPoint} from './entry-point.js';
 import {checkExtensionTool} from './check-tool.js';
+import {describeThrown} from './describe-thrown.js';
 import type {ExtensionCandidate} from './sources.js';
 
 /** EXTENSIONS.md: a `register` that takes longer fails only its extension. */
@@ -197,10 +198,4 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 		// A register that never settles, or settles after its time, must not become an unhandled rejection.
 		promise.catch(() => {});
 	}
-}
-
-/** A thrown value in one line: its message, or what it was. */
-export function describeThrown(error: unknown): string {
-	if (error instanceof Error) return error.message.split('\n')[0] || error.name;
-	return `${typeof error === 'string' ? error : JSON.stringify(error) ?? String(error)}`;
 }
