@@ -7,7 +7,9 @@ import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync} from 'no
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
+import {fileURLToPath} from 'node:url';
 import {openSession, TurnFailedError, UsageError, type Config, type CoreEvent} from '../../source/core/api/index.js';
+import {packageProgramArgv} from '../../source/core/plugins/program.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'i-core-api-')));
 for (const [name, folder] of [['I_CONFIG_DIR', 'config'], ['I_DATA_DIR', 'data'], ['I_CACHE_DIR', 'cache'], ['I_RUNTIME_DIR', 'runtime']] as const) {
@@ -181,4 +183,13 @@ test('bad options and configs are UsageErrors naming what is wrong', async () =>
 		(error: unknown) => error instanceof UsageError && /\(config object\): .*model/.test(error.message),
 	);
 	await assert.rejects(openSession({cwd: workspace(), config: join(root, 'none.json')}), (error: unknown) => error instanceof UsageError && /none\.json does not exist/.test(error.message));
+});
+
+test('the official workers are started by the package\'s own bin/i.js, found above the core; a copy of the core elsewhere says what to do', () => {
+	const bin = fileURLToPath(new URL('../../../bin/i.js', import.meta.url));
+	assert.deepEqual(packageProgramArgv(), [process.execPath, realpathSync(bin)]);
+	assert.throws(
+		() => packageProgramArgv(join(root, 'editor-extension', 'bundle.js')),
+		(error: unknown) => error instanceof UsageError && /no folder above .*bundle\.js holds it; import i-agent\/core from the installed package/.test(error.message),
+	);
 });

@@ -30,7 +30,7 @@ export async function openSession(options: OpenSessionOptions = {}): Promise<Ses
 			maxSteps: options.maxSteps,
 			yolo: options.yolo,
 			// The official workers are started by this package's `i`, not by the script that embeds it.
-			program: packageProgramArgv(),
+			packageProgram: packageProgramArgv,
 		},
 		emit,
 		approveAsker(options.approve),

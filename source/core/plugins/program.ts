@@ -1,6 +1,7 @@
 import {existsSync, readFileSync, realpathSync, statSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
+import {UsageError} from '../errors.js';
 
 /**
  * The argv that starts this same program: node and the absolute, canonical
@@ -28,7 +29,13 @@ export function packageProgramArgv(from: string = fileURLToPath(import.meta.url)
 	for (let dir = dirname(from); ; dir = dirname(dir)) {
 		const script = join(dir, commandScript);
 		if (existsSync(script) && readPackageName(join(dir, 'package.json')) === packageName) return [process.execPath, realpathSync(script)];
-		if (dirname(dir) === dir) throw new Error(`cannot find ${commandScript} of the ${packageName} package in a folder above ${from}`);
+		if (dirname(dir) === dir) {
+			// A bundler that copied the core into another bundle left the package behind.
+			throw new UsageError(
+				`the official workers need ${commandScript} of the ${packageName} package, and no folder above ${from} holds it; ` +
+					`import ${packageName}/core from the installed package (keep it external to a bundle), or use a config without the builtin profile`,
+			);
+		}
 	}
 }
 

@@ -12,8 +12,8 @@ export interface StartOptions {
 	config?: string | Readonly<Record<string, unknown>> | undefined;
 	/** The workspace (`-C`); the current folder by default. */
 	cwd?: string | undefined;
-	/** The argv that starts this program, for the official workers; `programArgv()` (the running script) by default. */
-	program?: readonly string[] | undefined;
+	/** For a process that is not `i` (the core API): finds the argv of the package's own `i`, which starts the official workers. */
+	packageProgram?: (() => readonly string[]) | undefined;
 }
 
 /**
@@ -49,7 +49,7 @@ export async function startPlugins(options: StartOptions): Promise<StartedPlugin
 	// A config that lists plugins nearly always needs the pool: its modules and the workspace's ID are fetched while the manifests are read.
 	const parts = listsPlugins(loaded) ? poolParts(workspace, dirs) : undefined;
 	parts?.catch(() => {});
-	const {plugins, warnings} = parts ? await (await import('../plugins/load-plugins.js')).loadPlugins(loaded, dirs, options.program ? {program: options.program} : {}) : {plugins: {tools: [], hooks: [], provider: null}, warnings: []};
+	const {plugins, warnings} = parts ? await (await import('../plugins/load-plugins.js')).loadPlugins(loaded, dirs, options.packageProgram ? {packageProgram: options.packageProgram} : {}) : {plugins: {tools: [], hooks: [], provider: null}, warnings: []};
 	const pool = parts && needsPool(plugins) ? (await parts).create(loaded.config.io_limit_bytes) : null;
 	if (pool) for (const spec of workersEveryTurnCalls(plugins)) pool.start(spec);
 	return {dirs, workspace, loaded, plugins, warnings, pool};
