@@ -1,6 +1,8 @@
 // Bundles the compiled CLI into dist/bundle: one file to parse instead of
 // hundreds of modules to resolve, which is most of the start-up time.
 // Dynamic imports (execa, diff, the heads) stay separate chunks, loaded only when used.
+// The core's API (`i-agent/core`) is bundled into dist/core the same way, so
+// the installed package needs none of its dependencies.
 import {spawnSync} from 'node:child_process';
 import {rmSync, writeFileSync} from 'node:fs';
 import {resolve} from 'node:path';
@@ -12,6 +14,7 @@ const dist = process.argv[2] ?? 'dist';
 // Chunk names carry content hashes: clear the old ones.
 rmSync(`${dist}/bundle`, {recursive: true, force: true});
 rmSync(`${dist}/host`, {recursive: true, force: true});
+rmSync(`${dist}/core`, {recursive: true, force: true});
 
 const fastWidth = resolve(`${dist}/source/tui/string-width-fast.js`);
 
@@ -23,24 +26,31 @@ const stringWidthFast = {
 	},
 };
 
-await build({
-	// The search tool's worker thread is a file of its own beside the chunks (search.ts finds it by URL).
-	entryPoints: {cli: `${dist}/source/cli.js`, 'search-worker': `${dist}/source/core/tools/search-worker.js`},
-	outdir: `${dist}/bundle`,
+/** ES module chunks for Node 20, with lazy imports kept lazy. */
+const esmChunks = {
 	bundle: true,
 	splitting: true,
 	format: 'esm',
 	platform: 'node',
 	target: 'node20',
-	// CommonJS dependencies call require(); ESM output needs it defined.
 	// Ink's devtools hook imports it only when DEV=true; it is not installed.
 	external: ['react-devtools-core'],
 	// React's production build: its development build checks and times every render (several times the CPU).
 	define: {'process.env.NODE_ENV': '"production"'},
+	// CommonJS dependencies call require(); ESM output needs it defined.
 	banner: {js: "import {createRequire as __createRequire} from 'node:module'; const require = __createRequire(import.meta.url);"},
 	plugins: [stringWidthFast],
 	logLevel: 'warning',
-});
+};
+// The search tool's worker thread is a file of its own beside the chunks (search-thread.ts finds it by URL).
+const searchWorker = `${dist}/source/core/tools/search-worker.js`;
+
+await build({...esmChunks, entryPoints: {cli: `${dist}/source/cli.js`, 'search-worker': searchWorker}, outdir: `${dist}/bundle`});
+
+// A build of its own: as a second entry of the CLI's build it would split the
+// chunks the CLI loads at start-up by which entries share them. The
+// duplicated code costs about a megabyte of disk, nothing at start-up.
+await build({...esmChunks, entryPoints: {index: `${dist}/source/core/api/index.js`, 'search-worker': searchWorker}, outdir: `${dist}/core`});
 
 // The official worker host (`i --runtime worker official`, which every run of
 // `i` with the default profile starts) as one CommonJS file: no ES module

@@ -56,7 +56,7 @@ export async function runCli(argv: string[]): Promise<number> {
 		// The config and the manifests first, then the head's own modules, which load while the workers
 		// start (issue 11). Not concurrently: loading and running the head's modules would hold up the
 		// reads and imports that lead to the workers' start. The head's set-up reports a failure.
-		const [{startPlugins}, {exitOnInterrupt}] = await Promise.all([import('./modes/plugin-start.js'), import('./modes/interrupt.js')]);
+		const [{startPlugins}, {exitOnInterrupt}] = await Promise.all([import('./core/start/start-plugins.js'), import('./modes/interrupt.js')]);
 		const startup = exitOnInterrupt();
 		const started = startPlugins(options);
 		await started.catch(() => {});

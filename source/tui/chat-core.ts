@@ -6,6 +6,6 @@
  */
 export {compactNow, runTurn} from '../core/agent/run-turn.js';
 export {openSession} from '../core/agent/session-store.js';
-export {setupAgent, sessionPath} from '../modes/setup.js';
+export {setupAgent, sessionPath} from '../core/start/setup-agent.js';
 export {reportSetupError} from '../modes/report-setup-error.js';
 export {resolveDirs} from '../core/config/dirs.js';

@@ -3,7 +3,7 @@ import {render} from 'ink';
 import type {CliOptions} from '../run-cli.js';
 import {exitCodes} from '../core/errors.js';
 import type {AskPerson} from '../core/agent/approval-gate.js';
-import type {Agent} from '../modes/setup.js';
+import type {Agent} from '../core/start/setup-agent.js';
 import {handleInterrupts} from '../modes/interrupt.js';
 import {App} from '../../components/App.js';
 import {ApprovalBroker} from './approval-broker.js';

@@ -37,6 +37,11 @@ export function loadModelConfig(path: string, explicit: boolean): LoadedConfig {
 		throw new UsageError(`config ${path}: not valid JSON (${(error as Error).message})`);
 	}
 
+	return checkModelConfig(json, path);
+}
+
+/** Checks a parsed config (a file's JSON, or an object a script passes the core's API); `path` names it in errors. */
+export function checkModelConfig(json: unknown, path: string): LoadedConfig {
 	const parsed = modelConfigSchema.safeParse(json);
 	if (!parsed.success) {
 		// api_key_env is optional to the schema (a provider worker needs none), but a

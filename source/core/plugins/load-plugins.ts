@@ -12,6 +12,12 @@ import {resolveWorker} from './resolve-worker.js';
 export interface LoadPluginsOptions {
 	/** The argv that starts this program, for builtin descriptors; `programArgv()` (and its host `hostProgramArgv()`) unless a test names another. */
 	program?: readonly string[];
+	/**
+	 * For a process that is not `i` (a script on the core API), whose
+	 * running script is its own: finds the package's `i`, asked only when a
+	 * builtin descriptor needs it. Its host may start from the snapshot.
+	 */
+	packageProgram?: () => readonly string[];
 }
 
 /**
@@ -48,7 +54,7 @@ export async function loadPlugins(
 
 		const baseDir = dirname(file);
 		if (isBuiltinDescriptor(json)) {
-			const program = options.program ?? programArgv();
+			const program = options.program ?? options.packageProgram?.() ?? programArgv();
 			// A program a test names has no snapshot; this one's host may start from its own (program.ts).
 			const builtin = await resolveBuiltin(json, file, dirs.config_dir, program, options.program ? program : hostProgramArgv(program));
 			warnings.push(...builtin.warnings);

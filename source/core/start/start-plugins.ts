@@ -1,11 +1,27 @@
 import {realpathSync, statSync} from 'node:fs';
-import {resolve} from 'node:path';
-import type {CliOptions} from '../run-cli.js';
-import {UsageError} from '../core/errors.js';
-import type {PlatformDirs} from '../core/config/dirs.js';
-import {checkedDirs} from '../core/config/checked-dirs.js';
-import {configPath, loadModelConfig, type LoadedConfig} from '../core/config/load-config.js';
-import type {LoadedPlugins, WorkerPool, WorkerSpec} from '../core/pool/types.js';
+import {join, resolve} from 'node:path';
+import {UsageError} from '../errors.js';
+import type {PlatformDirs} from '../config/dirs.js';
+import {checkedDirs} from '../config/checked-dirs.js';
+import {checkModelConfig, configPath, loadModelConfig, type LoadedConfig} from '../config/load-config.js';
+import type {LoadedPlugins, WorkerPool, WorkerSpec} from '../pool/types.js';
+
+/** What the start needs from a head: `i`'s flags, or the options of the core's API (core/api). */
+export interface StartOptions {
+	/** A config file (`--config`), or the config itself; `<config_dir>/config.json` by default. */
+	config?: string | Readonly<Record<string, unknown>> | undefined;
+	/** The workspace (`-C`); the current folder by default. */
+	cwd?: string | undefined;
+	/** For a process that is not `i` (the core API): finds the argv of the package's own `i`, which starts the official workers. */
+	packageProgram?: (() => readonly string[]) | undefined;
+}
+
+/**
+ * A config given as an object has no file: its relative paths (plugins,
+ * provider) resolve against the config folder, like those of the default
+ * config.json, and its errors name it by this name in that folder.
+ */
+export const OBJECT_CONFIG_NAME = '(config object)';
 
 /** The first part of set-up: the config, the manifests, and the pool with the workers every turn needs already starting. */
 export interface StartedPlugins {
@@ -26,14 +42,14 @@ export interface StartedPlugins {
  * loading its own modules, the agent loop and the tools. A problem with a
  * flag or a file is a UsageError; nothing is left running after one.
  */
-export async function startPlugins(options: CliOptions): Promise<StartedPlugins> {
+export async function startPlugins(options: StartOptions): Promise<StartedPlugins> {
 	const dirs = checkedDirs();
 	const workspace = resolveWorkspace(options.cwd);
-	const loaded = loadModelConfig(configPath(options.config, dirs.config_dir), options.config !== undefined);
+	const loaded = typeof options.config === 'object' ? checkModelConfig(options.config, join(dirs.config_dir, OBJECT_CONFIG_NAME)) : loadModelConfig(configPath(options.config, dirs.config_dir), options.config !== undefined);
 	// A config that lists plugins nearly always needs the pool: its modules and the workspace's ID are fetched while the manifests are read.
 	const parts = listsPlugins(loaded) ? poolParts(workspace, dirs) : undefined;
 	parts?.catch(() => {});
-	const {plugins, warnings} = parts ? await (await import('../core/plugins/load-plugins.js')).loadPlugins(loaded, dirs) : {plugins: {tools: [], hooks: [], provider: null}, warnings: []};
+	const {plugins, warnings} = parts ? await (await import('../plugins/load-plugins.js')).loadPlugins(loaded, dirs, options.packageProgram ? {packageProgram: options.packageProgram} : {}) : {plugins: {tools: [], hooks: [], provider: null}, warnings: []};
 	const pool = parts && needsPool(plugins) ? (await parts).create(loaded.config.io_limit_bytes) : null;
 	if (pool) for (const spec of workersEveryTurnCalls(plugins)) pool.start(spec);
 	return {dirs, workspace, loaded, plugins, warnings, pool};
@@ -63,9 +79,9 @@ function needsPool(plugins: LoadedPlugins): boolean {
 /** What makes the pool: its module, its request context (the workspace registered) and the workers' environment, ready. */
 async function poolParts(workspace: string, dirs: PlatformDirs): Promise<{create(ioLimitBytes: number): WorkerPool}> {
 	const [{workspaceId}, {createWorkerPool}, {workerEnvironment}] = await Promise.all([
-		import('../core/config/workspace-registry.js'),
-		import('../core/pool/pool.js'),
-		import('../core/pool/worker-environment.js'),
+		import('../config/workspace-registry.js'),
+		import('../pool/pool.js'),
+		import('../pool/worker-environment.js'),
 	]);
 	const id = await workspaceId(workspace, dirs);
 	const context = {workspace, workspace_id: id, paths: dirs};

@@ -1,23 +1,34 @@
 import {randomBytes} from 'node:crypto';
 import {join, resolve} from 'node:path';
-import type {CliOptions} from '../run-cli.js';
-import {StartVetoError, errorMessage} from '../core/errors.js';
-import {builtinProtocol, readApiKey, type LoadedConfig} from '../core/config/load-config.js';
-import {createAdapter} from '../core/providers/index.js';
-import {createWorkerProviderCaller} from '../core/providers/worker-provider.js';
-import {createNativeTools} from '../core/tools/native-tools.js';
-import type {Secrets} from '../core/tools/run-command.js';
-import {openSession, sessionPathForName, type Session} from '../core/agent/session-store.js';
-import {createApprovalGate, type AskPerson} from '../core/agent/approval-gate.js';
-import {renderSystemPrompt} from '../core/history/system-prompt.js';
-import {createHttpCaller, type ModelCaller} from '../core/providers/model-caller.js';
-import type {TurnContext} from '../core/agent/run-turn.js';
-import type {EmitEvent} from '../core/events.js';
-import {createHookChain, emptyHookChain, HookError, type HookChain} from '../core/hooks/hook-chain.js';
-import {readSystemPrompt} from '../core/hooks/hook-results.js';
-import type {LoadedPlugins, WorkerPool} from '../core/pool/types.js';
-import {startPlugins, type StartedPlugins} from './plugin-start.js';
-import type {Tool} from '../core/tools/types.js';
+import {StartVetoError, errorMessage} from '../errors.js';
+import {builtinProtocol, readApiKey, type LoadedConfig} from '../config/load-config.js';
+import {createAdapter} from '../providers/index.js';
+import {createWorkerProviderCaller} from '../providers/worker-provider.js';
+import {createNativeTools} from '../tools/native-tools.js';
+import type {Secrets} from '../tools/run-command.js';
+import {openSession, sessionPathForName, type Session} from '../agent/session-store.js';
+import {createApprovalGate, type AskPerson} from '../agent/approval-gate.js';
+import {renderSystemPrompt} from '../history/system-prompt.js';
+import {createHttpCaller, type ModelCaller} from '../providers/model-caller.js';
+import type {TurnContext} from '../agent/run-turn.js';
+import type {EmitEvent} from '../events.js';
+import {createHookChain, emptyHookChain, HookError, type HookChain} from '../hooks/hook-chain.js';
+import {readSystemPrompt} from '../hooks/hook-results.js';
+import type {LoadedPlugins, WorkerPool} from '../pool/types.js';
+import {startPlugins, type StartedPlugins, type StartOptions} from './start-plugins.js';
+import type {Tool} from '../tools/types.js';
+
+/** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
+export interface SetupOptions extends StartOptions {
+	/** A session file to resume or create (`--session`). */
+	session?: string | undefined;
+	/** A named session of the workspace (`--session-name`). */
+	sessionName?: string | undefined;
+	/** Model requests one turn may make (`--max-steps`); the config's max_steps by default. */
+	maxSteps?: number | undefined;
+	/** Every tool call runs without asking (`--yolo`). */
+	yolo?: boolean | undefined;
+}
 
 /** What a head needs to run turns: everything but the input and the signal, and a way to end. */
 export type Agent = Omit<TurnContext, 'signal'> & {
@@ -33,7 +44,7 @@ export const denyWithoutTerminal: AskPerson = async () => ({
 	reason: 'approval is needed and there is no terminal to ask on; rerun with --yolo to allow tools without asking',
 });
 
-export function sessionPath(options: CliOptions, workspace: string, dataDir: string): string {
+export function sessionPath(options: SetupOptions, workspace: string, dataDir: string): string {
 	if (options.session !== undefined) return resolve(options.session);
 	if (options.sessionName !== undefined) return sessionPathForName(workspace, options.sessionName);
 	const stamp = new Date().toISOString().replaceAll(/[:.]/g, '-');
@@ -49,7 +60,7 @@ export function sessionPath(options: CliOptions, workspace: string, dataDir: str
  * torn down again.
  */
 export async function setupAgent(
-	options: CliOptions,
+	options: SetupOptions,
 	emit: EmitEvent,
 	askPerson: AskPerson = denyWithoutTerminal,
 	signal?: AbortSignal,
@@ -79,7 +90,7 @@ export async function setupAgent(
 			tools,
 			session,
 			gate: createApprovalGate({
-				yolo: options.yolo,
+				yolo: options.yolo === true,
 				askPerson,
 				...(hooks.has('tool_approval') ? {policy: async (data, signal) => hooks.run('tool_approval', data, {signal})} : {}),
 			}),
@@ -126,7 +137,7 @@ async function unlessAborted(started: Promise<StartedPlugins>, signal: AbortSign
 
 async function externalTools(plugins: LoadedPlugins, pool: WorkerPool): Promise<Tool[]> {
 	if (plugins.tools.length === 0) return [];
-	const {createExternalTool} = await import('../core/tools/external-tool.js');
+	const {createExternalTool} = await import('../tools/external-tool.js');
 	return plugins.tools.map(tool => createExternalTool(tool, pool));
 }
 
