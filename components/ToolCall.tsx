@@ -24,6 +24,13 @@ export function ToolCall({tool}: {tool: ToolItem}) {
 				<Text color={color}>{mark}</Text> <Text bold>{tool.name}</Text> <Text dimColor>{tool.summary}</Text>
 				{tool.note ? <Text color="yellow"> — {tool.note}</Text> : null}
 			</Text>
+			{tool.status === 'running' && tool.progress ? (
+				<Box marginLeft={2}>
+					<Text dimColor italic>
+						{tool.progress}
+					</Text>
+				</Box>
+			) : null}
 			{shown.length > 0 && tool.status !== 'denied' ? (
 				<Box marginLeft={2} flexDirection="column">
 					<Text dimColor>{shown.join('\n')}</Text>

@@ -31,6 +31,8 @@ export type CoreEvent =
 	  }
 	/** The call was approved (or needed no approval) and now runs. */
 	| {type: 'tool_started'; id: string; name: string}
+	/** Partial progress of a running call (an extension tool's `ctx.onUpdate`): the latest text replaces the one before. */
+	| {type: 'tool_update'; id: string; name: string; text: string}
 	| {type: 'tool_result'; id: string; name: string; output: string; is_error: boolean; images: number}
 	| {type: 'usage'; model: string; usage: Usage}
 	/** The budget's estimate for the request about to be sent, against its limit (tokens); `window` when the config names one. */

@@ -1,3 +1,4 @@
+import {Console} from 'node:console';
 /**
  * Writes to stdout/stderr that survive a closed pipe (`i -p … | head`): an
  * EPIPE ends output quietly instead of crashing the process.
@@ -9,8 +10,23 @@ process.stdout.on('error', error => {
 });
 process.stderr.on('error', () => {});
 
+/** stdout's own write, kept before `keepStdoutForContent` routes every other writer to stderr. */
+const writeStdout: (text: string, done?: () => void) => boolean = process.stdout.write.bind(process.stdout);
+
 export function writeOut(text: string): void {
-	if (!stdoutClosed && text.length > 0) process.stdout.write(text);
+	if (!stdoutClosed && text.length > 0) writeStdout(text);
+}
+
+/**
+ * From now on stdout carries only what `writeOut` writes (the answer, the
+ * JSON events): `console.log` and direct `process.stdout.write` calls, from
+ * extension code above all, go to stderr, so they can never corrupt `-p`
+ * output or a `--json` stream (EXTENSIONS.md; issue 14).
+ */
+export function keepStdoutForContent(): void {
+	const toStderr = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+	process.stdout.write = toStderr;
+	globalThis.console = new Console({stdout: process.stderr, stderr: process.stderr});
 }
 
 export function writeErr(text: string): void {
@@ -23,14 +39,14 @@ export function writeErr(text: string): void {
  * for a reader slower than us.
  */
 export async function flushOutput(): Promise<void> {
-	await Promise.all([flush(process.stdout, stdoutClosed), flush(process.stderr, false)]);
+	await Promise.all([flush(process.stdout, writeStdout, stdoutClosed), flush(process.stderr, process.stderr.write.bind(process.stderr), false)]);
 }
 
-async function flush(stream: NodeJS.WriteStream, closed: boolean): Promise<void> {
+async function flush(stream: NodeJS.WriteStream, write: (text: string, done: () => void) => boolean, closed: boolean): Promise<void> {
 	if (closed || stream.destroyed || stream.writableLength === 0) return;
 	// An empty write completes after every write queued before it.
 	await new Promise<void>(resolve => {
-		stream.write('', () => resolve());
+		write('', () => resolve());
 	});
 }
 

@@ -72,6 +72,7 @@ export function createTextRenderer(options: {announceSession: boolean}): EmitEve
 
 			case 'thinking_delta':
 			case 'tool_started':
+			case 'tool_update':
 			case 'usage':
 			case 'budget': {
 				break;

@@ -19,7 +19,7 @@ export type TranscriptItem =
 	| {kind: 'user'; key: string; text: string}
 	| {kind: 'assistant'; key: string; text: string}
 	| {kind: 'thinking'; key: string; lines: number}
-	| {kind: 'tool'; key: string; id: string; name: string; summary: string; status: ToolStatus; result: string | null; note: string | null}
+	| {kind: 'tool'; key: string; id: string; name: string; summary: string; status: ToolStatus; result: string | null; note: string | null; progress?: string | null}
 	| {kind: 'notice'; key: string; level: 'info' | 'warning' | 'error'; text: string};
 
 export type ToolItem = Extract<TranscriptItem, {kind: 'tool'}>;
@@ -141,11 +141,16 @@ export class ChatStore {
 				break;
 			}
 
+			case 'tool_update': {
+				this.#updateTool(event.id, {progress: shown(lastLine(event.text))}, false);
+				break;
+			}
+
 			case 'tool_result': {
 				const tool = this.#state.tools.find(item => item.id === event.id);
 				if (!tool) break;
 				const status: ToolStatus = tool.status === 'denied' ? 'denied' : event.is_error ? 'failed' : 'done';
-				const done: ToolItem = {...tool, status, result: shown(event.output)};
+				const done: ToolItem = {...tool, status, result: shown(event.output), progress: null};
 				this.#update({tools: this.#state.tools.filter(item => item.id !== event.id)}, false);
 				this.#finish([done], true);
 				break;
@@ -268,4 +273,14 @@ export class ChatStore {
  */
 function shown(text: string): string {
 	return printable(text.replaceAll('\r\n', '\n'));
+}
+
+/** A progress text's last non-empty line: the one status line a running tool shows. */
+function lastLine(text: string): string {
+	return (
+		text
+			.split(/\r?\n/)
+			.filter(line => line.trim().length > 0)
+			.at(-1) ?? ''
+	);
 }

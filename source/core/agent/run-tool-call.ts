@@ -19,7 +19,12 @@ export interface ToolCallContext {
 	hooks?: HookChain;
 	/** Images this call's result may still add: a batch of calls carries at most 8 (seed §5). */
 	imagesLeft?: number;
+	/** The session's ID, for tools that keep state per session (an extension tool's `__i.sessionId`). */
+	sessionId?: string;
 }
+
+/** Progress texts longer than this are cut: a status line, not a result. */
+export const MAX_TOOL_UPDATE_CHARS = 4096;
 
 export interface ToolCallOutcome {
 	message: ToolMessage;
@@ -79,7 +84,13 @@ export async function runToolCall(original: ToolCall, context: ToolCallContext):
 	const parsed = parseArguments(call.function.arguments);
 	if (!parsed.ok) return failed(`Error: ${name}: ${parsed.message}`);
 
-	const toolContext = {workspace: context.workspace, signal: context.signal, outputLimit: context.outputLimit};
+	const toolContext = {
+		workspace: context.workspace,
+		signal: context.signal,
+		outputLimit: context.outputLimit,
+		...(context.sessionId === undefined ? {} : {sessionId: context.sessionId}),
+		onUpdate: (text: string) => context.emit({type: 'tool_update', id: call.id, name, text: text.length > MAX_TOOL_UPDATE_CHARS ? `${text.slice(0, MAX_TOOL_UPDATE_CHARS)}…` : text}),
+	};
 	let plan;
 	try {
 		plan = await tool.plan(parsed.value, toolContext);

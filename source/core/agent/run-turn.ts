@@ -113,7 +113,7 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 			const outputLimit = await toolResultLimit(context, hooks, schemas, [...session.messages, reply.message], calls.length);
 			let imagesLeft = MAX_IMAGES_PER_BATCH;
 			for (const call of calls) {
-				const outcome = await runToolCall(call, {tools: toolMap, gate: context.gate, emit, workspace: context.workspace, signal, outputLimit, hooks, imagesLeft});
+				const outcome = await runToolCall(call, {tools: toolMap, gate: context.gate, emit, workspace: context.workspace, signal, outputLimit, hooks, imagesLeft, sessionId: session.id});
 				step.push(outcome.message);
 				imagesLeft -= outcome.images.length;
 				if (outcome.images.length > 0) images.push({id: call.id, images: outcome.images});

@@ -17,9 +17,10 @@ import {readSystemPrompt} from '../hooks/hook-results.js';
 import type {LoadedPlugins, WorkerPool} from '../pool/types.js';
 import {startPlugins, type StartedPlugins, type StartOptions} from './start-plugins.js';
 import type {Tool} from '../tools/types.js';
+import {startExtensions, type ExtensionOptions} from './start-extensions.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
-export interface SetupOptions extends StartOptions {
+export interface SetupOptions extends StartOptions, ExtensionOptions {
 	/** A session file to resume or create (`--session`). */
 	session?: string | undefined;
 	/** A named session of the workspace (`--session-name`). */
@@ -33,6 +34,8 @@ export interface SetupOptions extends StartOptions {
 /** What a head needs to run turns: everything but the input and the signal, and a way to end. */
 export type Agent = Omit<TurnContext, 'signal'> & {
 	session: Session;
+	/** Loaded extensions by name, each with the path it came from: names the extension behind an unhandled rejection. */
+	extensionFiles: ReadonlyMap<string, string>;
 	/** Ends the workers and releases the session. */
 	close(): Promise<void>;
 };
@@ -73,7 +76,10 @@ export async function setupAgent(
 	try {
 		const hooks = pool ? createHookChain(plugins.hooks, pool) : emptyHookChain;
 		const caller = modelCaller(loaded, plugins, pool);
-		const tools = [...createNativeTools({secrets: sessionSecrets(loaded)}), ...(pool ? await externalTools(plugins, pool) : [])];
+		const coreTools = [...createNativeTools({secrets: sessionSecrets(loaded)}), ...(pool ? await externalTools(plugins, pool) : [])];
+		const extensions = await startExtensions(options, {workspace, dirs, takenToolNames: new Map(coreTools.map(tool => [tool.name, tool.external ? 'a worker tool' : 'a native tool']))});
+		for (const message of extensions.warnings) emit({type: 'warning', message});
+		const tools = [...coreTools, ...extensions.tools];
 		session = await openSession({path: sessionPath(options, workspace, dirs.data_dir), workspace});
 		emit({
 			type: 'session',
@@ -89,6 +95,7 @@ export async function setupAgent(
 			caller,
 			tools,
 			session,
+			extensionFiles: extensions.files,
 			gate: createApprovalGate({
 				yolo: options.yolo === true,
 				askPerson,

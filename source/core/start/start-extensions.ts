@@ -1,0 +1,85 @@
+import type {PlatformDirs} from '../config/dirs.js';
+import type {Tool} from '../tools/types.js';
+
+/** The extension part of a start: `i`'s flags, or the core API's options. */
+export interface ExtensionOptions {
+	/** `--extension PATH`, repeatable. */
+	extensions?: readonly string[] | undefined;
+	/** `--extensions-dir DIR`, repeatable. */
+	extensionDirs?: readonly string[] | undefined;
+	/** `--no-extensions`: none load, from anywhere. */
+	noExtensions?: boolean | undefined;
+	/** `--trust-project`: the workspace's own extensions load this once without an earlier trust. */
+	trustProject?: boolean | undefined;
+	/**
+	 * How a head with a person asks whether the workspace's code may run
+	 * (the chat screen); its answer is remembered. Without it (headless) an
+	 * undecided workspace's code is skipped, and the head says so.
+	 */
+	askTrust?: ((question: {workspace: string; extensions: string[]}) => Promise<boolean>) | undefined;
+}
+
+export interface StartedExtensions {
+	/** Extension tools as core tools, in priority order. */
+	tools: Tool[];
+	/** For the head to show: what failed to load or was skipped, each naming the path and how to fix it. */
+	warnings: string[];
+	/** Module files and folders of the loaded extensions, by extension name: names an unhandled rejection's origin. */
+	files: ReadonlyMap<string, string>;
+}
+
+const none: StartedExtensions = {tools: [], warnings: [], files: new Map()};
+
+/**
+ * Finds and loads the extensions for a start. Nothing is imported unless
+ * some source lists one: a start without extensions pays for two `stat`s.
+ * Project code (EXTENSIONS.md "Trust") loads in a workspace trusted earlier,
+ * with --trust-project, or after the person said yes.
+ */
+export async function startExtensions(options: ExtensionOptions, context: {workspace: string; dirs: PlatformDirs; takenToolNames: ReadonlyMap<string, string>}): Promise<StartedExtensions> {
+	if (options.noExtensions) return none;
+	const {findExtensionSources} = await import('../extensions/sources.js');
+	const sources = await findExtensionSources({
+		extensions: options.extensions ?? [],
+		extensionDirs: options.extensionDirs ?? [],
+		workspace: context.workspace,
+		configDir: context.dirs.config_dir,
+	});
+	const warnings = [...sources.problems];
+	if (sources.candidates.length === 0) return {...none, warnings};
+	const projectCode = sources.candidates.filter(candidate => candidate.project);
+	const trust = projectCode.length === 0 ? {trusted: false, refusedIn: undefined} : await decideTrust(options, context, projectCode.map(candidate => candidate.path));
+	const [{loadExtensions}, {createExtensionTool}] = await Promise.all([import('../extensions/load-extensions.js'), import('../extensions/extension-tool.js')]);
+	const {extensions, reports} = await loadExtensions({candidates: sources.candidates, trusted: trust.trusted, takenToolNames: context.takenToolNames});
+	const skipped = reports.filter(report => report.kind === 'skipped-untrusted');
+	for (const report of reports) {
+		if (report.kind === 'failed') warnings.push(`extension ${report.path} (from ${report.listedIn}) was not loaded: ${report.message}`);
+		if (report.kind === 'shadowed') warnings.push(`extension ${report.path} (from ${report.listedIn}) was not loaded: an extension named "${report.name}" loaded first from ${report.by}`);
+	}
+
+	if (skipped.length > 0) {
+		const them = skipped.length === 1 ? 'it' : 'them';
+		const fix =
+			trust.refusedIn === undefined
+				? `pass --trust-project to load ${them}, or open i here at a terminal once and trust the workspace`
+				: `it was not trusted when asked; pass --trust-project to load ${them}, or delete ${trust.refusedIn} to be asked again`;
+		warnings.push(`the workspace ${context.workspace} is not trusted, so its own ${skipped.length === 1 ? 'extension was' : `${skipped.length} extensions were`} skipped: ${skipped.map(report => report.path).join(', ')}; ${fix}`);
+	}
+
+	const tools = extensions.flatMap(extension => extension.tools.map(tool => createExtensionTool(tool, {name: extension.name, file: extension.file})));
+	return {tools, warnings, files: new Map(extensions.map(extension => [extension.name, extension.candidate.path]))};
+}
+
+/** Whether project code may load, and where a remembered "no" is kept (for the message that says how to undo it). */
+async function decideTrust(options: ExtensionOptions, context: {workspace: string; dirs: PlatformDirs}, extensions: string[]): Promise<{trusted: boolean; refusedIn: string | undefined}> {
+	if (options.trustProject) return {trusted: true, refusedIn: undefined};
+	const [{workspaceId, workspaceStateDir}, {readTrust, writeTrust, trustFile}] = await Promise.all([import('../config/workspace-registry.js'), import('../extensions/project-trust.js')]);
+	const stateDir = workspaceStateDir(context.dirs, await workspaceId(context.workspace, context.dirs));
+	const remembered = await readTrust(stateDir);
+	const refused = {trusted: false, refusedIn: trustFile(stateDir)};
+	if (remembered) return remembered.trusted ? {trusted: true, refusedIn: undefined} : refused;
+	if (!options.askTrust) return {trusted: false, refusedIn: undefined};
+	const trusted = await options.askTrust({workspace: context.workspace, extensions});
+	await writeTrust(stateDir, trusted, 'user');
+	return trusted ? {trusted: true, refusedIn: undefined} : refused;
+}
