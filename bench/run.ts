@@ -23,7 +23,7 @@ import {benchTui} from './tui.js';
 import {benchWebFetch} from './web.js';
 
 // BENCH_ONLY=startup,pool runs those tables after the first one; by default every table runs.
-const sections: Array<[string, () => Promise<void>]> = [
+const sections: Array<[string, () => Promise<void> | void]> = [
 	['startup', benchStartup],
 	['pool', benchPool],
 	['hooks', benchHooks],
