@@ -143,7 +143,11 @@ const endTags = new Map<string, RegExp>();
 /** Where `</name` next starts, in any case; -1 if nowhere. */
 function findEndTag(html: string, name: string, from: number): number {
 	let pattern = endTags.get(name);
-	if (!pattern) endTags.set(name, (pattern = new RegExp(`</${name}`, 'gi')));
+	if (!pattern) {
+		pattern = new RegExp(`</${name}`, 'gi');
+		endTags.set(name, pattern);
+	}
+
 	pattern.lastIndex = from;
 	return pattern.exec(html)?.index ?? -1;
 }
