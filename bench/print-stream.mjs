@@ -14,9 +14,8 @@ function ask() {
 		response.setEncoding('utf8');
 		response.on('data', data => {
 			buffered += data;
-			let end;
 			let text = '';
-			while ((end = buffered.indexOf('\n\n')) !== -1) {
+			for (let end = buffered.indexOf('\n\n'); end !== -1; end = buffered.indexOf('\n\n')) {
 				const line = buffered.slice(0, end);
 				buffered = buffered.slice(end + 2);
 				if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;

@@ -20,6 +20,7 @@ export function Approval({pending, maxDetailLines}: {pending: PendingApproval; m
 	const shownAt = useRef(Date.now());
 	const [selected, setSelected] = useState<number | null>(null);
 	const [reasoning, setReasoning] = useState(false);
+	// biome-ignore lint/correctness/useExhaustiveDependencies: pending is the trigger, not an input: each new approval starts unselected, without the reason field.
 	useEffect(() => {
 		shownAt.current = Date.now();
 		setSelected(null);

@@ -18,8 +18,7 @@ export function ApprovalDetail({detail, maxLines = MAX_DETAIL_LINES}: {detail: s
 	return (
 		<Box flexDirection="column" marginLeft={2}>
 			{shown.map((line, index) => (
-				// Lines of a static text never move: their index is a stable key.
-				// eslint-disable-next-line react/no-array-index-key
+				// biome-ignore lint/suspicious/noArrayIndexKey: lines of a static text never move, so their index is a stable key.
 				<Text key={index} color={lineColor(line)}>
 					{line === '' ? ' ' : line}
 				</Text>

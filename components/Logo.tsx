@@ -12,9 +12,11 @@ export function Logo() {
 	return (
 		<Box flexDirection="column">
 			{halfBlockRows().map((runs, row) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: the glyph is fixed, so a row's index is a stable key.
 				<Text key={row}>
 					{runs.map((run, index) =>
 						colour && run.fg !== null ? (
+							// biome-ignore lint/suspicious/noArrayIndexKey: the glyph is fixed, so a run's index in its row is a stable key.
 							<Text key={index} color={colours[run.fg]} backgroundColor={run.bg === null ? undefined : colours[run.bg]}>
 								{run.text}
 							</Text>

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
 import {moduleConfigLoader} from './module-config-loader.js';
 import {parseHookData} from './hook-data.js';
-import {type WorkerDefinition} from './serve.js';
+import type {WorkerDefinition} from './serve.js';
 import {parseWorkerOptions} from './worker-options.js';
 
 /** `approval.json` (seed §4). */

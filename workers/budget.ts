@@ -3,7 +3,7 @@ import '../source/core/zod-english.js';
 import {BudgetEstimator} from './budget-estimate.js';
 import {budgetSchema, planLimits, toolShare} from './budget-plan.js';
 import {parseHookData} from './hook-data.js';
-import {type WorkerDefinition} from './serve.js';
+import type {WorkerDefinition} from './serve.js';
 import {UsageError} from '../source/core/errors.js';
 
 const count = z.int().check(z.nonnegative());

@@ -7,7 +7,7 @@ import {StatsWriter, type CacheStats} from './cache/stats-file.js';
 import {cacheUsage} from './cache/usage.js';
 import {moduleConfigLoader} from './module-config-loader.js';
 import {parseHookData as parse} from './hook-data.js';
-import {type WorkerContext, type WorkerDefinition} from './serve.js';
+import type {WorkerContext, WorkerDefinition} from './serve.js';
 import {parseWorkerOptions} from './worker-options.js';
 
 const metaRecord = z.optional(z.nullable(z.record(z.string(), z.unknown())));

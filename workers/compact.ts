@@ -7,7 +7,7 @@ import {jsonBytes, prefixImages, summaryText} from './compact-text.js';
 import {moduleConfigLoader} from './module-config-loader.js';
 import {readPromptFile} from './prompt-file.js';
 import {parseHookData} from './hook-data.js';
-import {type WorkerDefinition} from './serve.js';
+import type {WorkerDefinition} from './serve.js';
 import {parseWorkerOptions} from './worker-options.js';
 
 /** `compact.json` (seed §7). */

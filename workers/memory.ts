@@ -3,7 +3,7 @@ import '../source/core/zod-english.js';
 import {readMemory, memoryPath} from './memory/store.js';
 import {MEMORY_SOURCE, entriesOf, memoryDelete, memoryRead, memoryWrite} from './memory/tools.js';
 import {moduleConfigLoader} from './module-config-loader.js';
-import {type WorkerContext, type WorkerDefinition} from './serve.js';
+import type {WorkerContext, WorkerDefinition} from './serve.js';
 import {snapshotHooks} from './snapshot-hooks.js';
 import {parseWorkerOptions} from './worker-options.js';
 

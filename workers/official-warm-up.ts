@@ -9,6 +9,13 @@ import {serve} from './serve.js';
 /** A made-up workspace ID for the sample turn's frames. */
 const SAMPLE_WORKSPACE_ID = '00000000-0000-4000-8000-000000000000';
 
+/** The host's answer frames, as far as the warm-up reads them. */
+interface Answer {
+	id: number;
+	error?: unknown;
+	data?: Record<string, unknown>;
+}
+
 /**
  * Serves one sample turn of the default profile (system_prompt, before_turn
  * for memory and skills, context_budget, before_request and after_response
@@ -28,18 +35,18 @@ export async function warmUp(): Promise<string[]> {
 		const paths = {config_dir: join(root, 'config'), data_dir: join(root, 'data'), cache_dir: join(root, 'cache'), runtime_dir: join(root, 'runtime')};
 		const input = new PassThrough();
 		const decoder = new FrameDecoder();
-		const answers: Array<Record<string, any>> = [];
+		const answers: Answer[] = [];
 		let answered: (() => void) | undefined;
 		const output = new Writable({
 			write(chunk: Buffer, _encoding, done) {
-				for (const text of decoder.push(chunk)) answers.push(JSON.parse(text) as Record<string, any>);
+				for (const text of decoder.push(chunk)) answers.push(JSON.parse(text) as Answer);
 				answered?.();
 				done();
 			},
 		});
 		const served = serve(officialHost(), {input, output});
 		let id = 0;
-		const ask = async (module: string, event: string, data: Record<string, unknown>, reuse: Record<string, number>): Promise<Record<string, any>> => {
+		const ask = async (module: string, event: string, data: Record<string, unknown>, reuse: Record<string, number>): Promise<Answer> => {
 			const wanted = ++id;
 			input.write(`${JSON.stringify({id: wanted, event, module, workspace, workspace_id: SAMPLE_WORKSPACE_ID, paths, data, reuse})}\n`);
 			while (!answers.some(answer => answer.id === wanted)) await new Promise<void>(resolve => (answered = resolve));

@@ -3,7 +3,7 @@ import '../source/core/zod-english.js';
 import {resolveFromConfig} from '../source/core/config/module-config.js';
 import {moduleConfigLoader} from './module-config-loader.js';
 import {readPromptFile} from './prompt-file.js';
-import {type Handler, type WorkerDefinition} from './serve.js';
+import type {Handler, WorkerDefinition} from './serve.js';
 import {parseWorkerOptions} from './worker-options.js';
 
 /** `prompts.json` (seed §4): prompt files, relative to the config's folder. */

@@ -6,7 +6,7 @@ import type {AssistantMessage} from '../source/core/messages.js';
 import {ReplayMemory} from './responses-replay.js';
 import {checkReply} from './responses-reply.js';
 import {toResponsesRequest} from './responses-request.js';
-import {type WorkerDefinition} from './serve.js';
+import type {WorkerDefinition} from './serve.js';
 import {parseHookData} from './hook-data.js';
 
 const requestSchema = z.looseObject({url: z.string(), protocol: z.string(), body: z.record(z.string(), z.unknown())});

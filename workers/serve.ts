@@ -281,6 +281,7 @@ async function eachChunk(stream: Readable, handle: (chunk: Buffer) => Promise<vo
 			);
 		});
 		stream.once('end', () => {
+			// handling never rejects: a failed chunk has already rejected the whole promise above.
 			void handling.then(() => resolve());
 		});
 		stream.once('error', reject);

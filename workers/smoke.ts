@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
 import {UsageError} from '../source/core/errors.js';
 import {moduleConfigLoader} from './module-config-loader.js';
-import {type WorkerDefinition} from './serve.js';
+import type {WorkerDefinition} from './serve.js';
 import {parseWorkerOptions} from './worker-options.js';
 
 /** Seed §10: the output cap is 1..1024 tokens, 32 unless set. */

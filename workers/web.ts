@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import '../source/core/zod-english.js';
 import {moduleConfigLoader} from './module-config-loader.js';
-import {type WorkerContext, type WorkerDefinition} from './serve.js';
+import type {WorkerContext, WorkerDefinition} from './serve.js';
 import {createAddressPolicy} from './web/address-policy.js';
 import {webConfigSchema, type WebConfig} from './web/config.js';
 import {fetchPage} from './web/fetch-page.js';

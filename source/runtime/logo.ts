@@ -7,7 +7,7 @@ import {errorMessage, exitCodes} from '../core/errors.js';
 
 /** Colour only for a terminal that can show it and a person who has not opted out (no-color.org: any non-empty NO_COLOR). */
 function colourDepth(stdout: NodeJS.WriteStream, env: NodeJS.ProcessEnv): ColourDepth | null {
-	if (!stdout.isTTY || Boolean(env.NO_COLOR) || env.TERM === 'dumb') return null;
+	if (!stdout.isTTY || env.NO_COLOR || env.TERM === 'dumb') return null;
 	return env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit' ? 'truecolor' : '256';
 }
 

@@ -19,9 +19,11 @@ const CR = 0x0d;
 export const MAX_CLUSTER = 4096;
 
 // UAX #29 characters that join the character before them: Extend, ZWJ, SpacingMark, V and T (Hangul jamo, Kirat Rai vowels), regional indicators.
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each code point is tested alone, the ZWJ (U+200D) among them; no joined sequence is meant.
 const joinsPrevious = /[\p{Grapheme_Extend}\p{Emoji_Modifier}\p{Mc}\u200D\u0E33\u0EB3\u1160-\u11FF\uD7B0-\uD7FF\u{16D63}\u{16D67}-\u{16D6A}\u{1F1E6}-\u{1F1FF}]/uy;
 // Characters that may join the character after them: Prepend (as ICU has it), ZWJ, Hangul L jamo, regional indicators.
 const joinsNext =
+	// biome-ignore lint/suspicious/noMisleadingCharacterClass: each code point is tested alone, the ZWJ (U+200D) among them; no joined sequence is meant.
 	/[\u0600-\u0605\u06DD\u070F\u0890\u0891\u08E2\u0D4E\u{110BD}\u{110CD}\u{111C2}\u{111C3}\u{113D1}\u{1193F}\u{11941}\u{11A3A}\u{11A84}-\u{11A89}\u{11D46}\u{11F02}\u200D\u1100-\u115F\uA960-\uA97F\u{1F1E6}-\u{1F1FF}]/uy;
 // After a mark an Indic conjunct (GB9c) may continue, so only these certainly start a new cluster there.
 const startsAfterMark = /[\p{Extended_Pictographic}\p{White_Space}\p{P}\p{S}\p{Script=Latin}\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Cyrillic}\p{Script=Greek}]/uy;

@@ -105,7 +105,8 @@ export async function runTui(options: CliOptions): Promise<number> {
 			return;
 		}
 
-		void command(slash.name);
+		// The screen stays live while a command runs; a failure (a new session that cannot be opened) is a notice, never an unhandled rejection.
+		command(slash.name).catch((error: unknown) => store.notice('error', (error as Error).message));
 	};
 
 	const onInterrupt = () => {

@@ -67,7 +67,13 @@ test('an unknown tool name lists the tools there are', async () => {
 
 test('a denied call never runs, and the denial is an event and a result', async () => {
 	let ran = false;
-	const tool = fakeTool('edit', async () => ({ask: {title: 'Edit a', detail: 'diff'}, run: async () => ((ran = true), {output: 'done'})}));
+	const tool = fakeTool('edit', async () => ({
+		ask: {title: 'Edit a', detail: 'diff'},
+		run: async () => {
+			ran = true;
+			return {output: 'done'};
+		},
+	}));
 	const ctx = context([tool]);
 	const outcome = await runToolCall(call('edit'), ctx);
 	assert.equal(ran, false);

@@ -59,13 +59,13 @@ test('the SVG from --svg renders in headless Chromium at its size, each cell in 
 		// A blank page, a parse-error page or a misplaced shape all fail here: every cell's centre must be its own colour.
 		const white = [255, 255, 255];
 		const wrong: string[] = [];
-		glyph.forEach((row, y) =>
+		glyph.forEach((row, y) => {
 			row.forEach((pixel, x) => {
 				const expected = pixel === null ? white : rgb(colours[pixel]);
 				const actual = png.pixel(x * svgCellPx + svgCellPx / 2, y * svgCellPx + svgCellPx / 2).slice(0, 3);
 				if (actual.some((value, channel) => Math.abs(value - expected[channel]!) > 6)) wrong.push(`cell ${x},${y}: ${actual.join(',')} not ${expected.join(',')}`);
-			}),
-		);
+			});
+		});
 		assert.deepEqual(wrong, []);
 	} finally {
 		rmSync(dir, {recursive: true, force: true});

@@ -109,7 +109,7 @@ export function parseXml(text: string): XmlElement {
 				pos += 9;
 				node.children.push(until(']]>', 'CDATA section'));
 			} else if (misc()) {
-				continue;
+				// A comment or processing instruction: read past, nothing kept.
 			} else if (text[pos] === '<') {
 				node.children.push(element());
 			} else {

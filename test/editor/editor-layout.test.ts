@@ -193,6 +193,7 @@ test('clusters agree with Intl.Segmenter; text is only ever cut where it says th
 		}
 	}
 
+	// biome-ignore format: one line of characters, read as an alphabet.
 	const alphabet = ['a', ' ', '\n', '\r', '\t', '你', '。', '한', '\u1100', '\u1161', '\u11A8', 'e', '\u0301', '👩', '\u200D', '👧', '👍', '🏽', '🇯', '🇵', '\u0915', '\u094D', '\u0937', '\u0600', '\uFE0F', '\u{E0067}', '\u{1F3F4}', 'ｱ', '\uFF9E', 'ー'];
 	let seed = 7;
 	const random = (limit: number) => {

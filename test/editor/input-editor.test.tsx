@@ -8,8 +8,8 @@ import type {InputEditorProps} from '../../components/InputEditor.js';
 
 // Ink decides once, when it loads, whether it runs in CI, and there draws only
 // the last frame and no cursor; the cursor test needs the interactive renderer.
-delete process.env['CI'];
-delete process.env['CONTINUOUS_INTEGRATION'];
+delete process.env.CI;
+delete process.env.CONTINUOUS_INTEGRATION;
 const {render} = await import('ink-testing-library');
 const ink = await import('ink');
 const {InputEditor} = await import('../../components/InputEditor.js');

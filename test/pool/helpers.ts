@@ -19,7 +19,7 @@ export function fixture(name: string): string {
 
 /** A program's absolute path, as a manifest's exec resolves it. */
 export function onPath(name: string): string {
-	for (const folder of (process.env['PATH'] ?? '').split(delimiter)) {
+	for (const folder of (process.env.PATH ?? '').split(delimiter)) {
 		const candidate = join(folder, name);
 		try {
 			accessSync(candidate, constants.X_OK);
@@ -115,6 +115,6 @@ export async function waitUntilGone(pid: number, ms = 3000): Promise<boolean> {
 
 /** The `pid` a faulty.py, banner.sh or grandchildren.sh answer reports. */
 export function pidOf(data: Record<string, unknown>): number {
-	assert.equal(typeof data['pid'], 'number', JSON.stringify(data).slice(0, 200));
-	return data['pid'] as number;
+	assert.equal(typeof data.pid, 'number', JSON.stringify(data).slice(0, 200));
+	return data.pid as number;
 }

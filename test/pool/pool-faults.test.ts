@@ -87,7 +87,7 @@ test('an answer of exactly 48 MiB passes; one byte more fails and evicts the wor
 	const spec = faulty('echo');
 	const first = pidOf(await pool.call(spec, 'tool', request));
 	const exact = await pool.call(spec, 'tool', {size: MAX_FRAME_BYTES});
-	assert.equal((exact['pad'] as string).length, MAX_FRAME_BYTES - Buffer.byteLength('{"id":2,"data":{"pad":""}}\n'));
+	assert.equal((exact.pad as string).length, MAX_FRAME_BYTES - Buffer.byteLength('{"id":2,"data":{"pad":""}}\n'));
 	await assert.rejects(
 		pool.call(spec, 'tool', {size: MAX_FRAME_BYTES + 1}),
 		failure('protocol', /it wrote a frame of (more than|at least) 5033164\d bytes is over the limit of 50331648 bytes; the worker was stopped$/),
@@ -105,7 +105,7 @@ test('a request of exactly 48 MiB is sent; one byte more fails without being sen
 		Buffer.byteLength(JSON.stringify({id, event: 'tool', workspace: dir, workspace_id: workspaceId, paths: dirs, data: {pad}})) + 1;
 	const pad = 'x'.repeat(MAX_FRAME_BYTES - frameBytes(2, ''));
 	const exact = await pool.call(spec, 'tool', {pad});
-	assert.equal(exact['bytes'], MAX_FRAME_BYTES);
+	assert.equal(exact.bytes, MAX_FRAME_BYTES);
 	await assert.rejects(
 		pool.call(spec, 'tool', {pad: `${pad}x`}),
 		failure('protocol', /call "tool" failed: the request cannot be sent: a frame of 50331649 bytes is over the limit of 50331648 bytes$/),
@@ -113,7 +113,7 @@ test('a request of exactly 48 MiB is sent; one byte more fails without being sen
 	// Nothing was written, so the same worker answers, with the next ID.
 	const after = await pool.call(spec, 'tool', request);
 	assert.equal(pidOf(after), first);
-	assert.equal(after['id'], 3);
+	assert.equal(after.id, 3);
 });
 
 test('a stderr flood past io_limit_bytes is drained: the call works, and a later failure quotes only the end', async t => {
@@ -136,7 +136,7 @@ for (const ending of ['hang', 'exit'] as const) {
 		const {pool, dir} = await setup(t, {callTimeoutMs: 1000});
 		const spec = {exec: [sh, fixture('grandchildren.sh'), ending], cwd: dir};
 		const answer = await pool.call(spec, 'tool', request);
-		const pids = [answer['pid'], answer['child'], answer['grandchild']] as number[];
+		const pids = [answer.pid, answer.child, answer.grandchild] as number[];
 		assert.ok(pids.every(pid => isAlive(pid)));
 		await assert.rejects(pool.call(spec, 'tool', request), failure(ending === 'hang' ? 'timeout' : 'exit', ending === 'hang' ? /timed out after 1 s/ : /exited with code 0 before answering/));
 		for (const pid of pids) assert.ok(await waitUntilGone(pid), `process ${pid} survived`);
@@ -168,7 +168,7 @@ test('the environment canary: secrets never reach a worker; PATH, HOME, PYTHONUT
 		if (value !== undefined) expected[name] = value;
 	}
 
-	assert.deepEqual(answer['env'], expected);
-	assert.equal(expected['HOME'], '/home/canary');
+	assert.deepEqual(answer.env, expected);
+	assert.equal(expected.HOME, '/home/canary');
 	assert.ok(!JSON.stringify(answer).includes('canary-') && !JSON.stringify(answer).includes('sk-canary'));
 });

@@ -8,14 +8,14 @@ test('a request frame carries the ID, event, workspace, workspace ID, paths and 
 	const {pool, faulty, dir, dirs} = await setup(t);
 	const spec = faulty('echo');
 	const first = await pool.call(spec, 'before_turn', {text: 'hello ☃'});
-	assert.deepEqual(first['keys'], ['id', 'event', 'workspace', 'workspace_id', 'paths', 'data']);
-	assert.equal(first['id'], 1);
-	assert.equal(first['event'], 'before_turn');
-	assert.equal(first['workspace'], dir);
-	assert.equal(first['workspace_id'], workspaceId);
-	assert.deepEqual(first['paths'], dirs);
-	assert.deepEqual(first['data'], {text: 'hello ☃'});
-	assert.equal((await pool.call(spec, 'tool', {}))['id'], 2);
+	assert.deepEqual(first.keys, ['id', 'event', 'workspace', 'workspace_id', 'paths', 'data']);
+	assert.equal(first.id, 1);
+	assert.equal(first.event, 'before_turn');
+	assert.equal(first.workspace, dir);
+	assert.equal(first.workspace_id, workspaceId);
+	assert.deepEqual(first.paths, dirs);
+	assert.deepEqual(first.data, {text: 'hello ☃'});
+	assert.equal((await pool.call(spec, 'tool', {})).id, 2);
 });
 
 test('concurrent calls to one worker queue: one request at a time, answers in order', async t => {
@@ -23,16 +23,16 @@ test('concurrent calls to one worker queue: one request at a time, answers in or
 	const spec = faulty('echo');
 	const answers = await Promise.all(Array.from({length: 8}, (_, n) => pool.call(spec, 'tool', {n, sleep: 0.02})));
 	assert.deepEqual(
-		answers.map(answer => answer['id']),
+		answers.map(answer => answer.id),
 		[1, 2, 3, 4, 5, 6, 7, 8],
 	);
 	assert.deepEqual(
-		answers.map(answer => (answer['data'] as {n: number}).n),
+		answers.map(answer => (answer.data as {n: number}).n),
 		[0, 1, 2, 3, 4, 5, 6, 7],
 	);
 	// The worker never found the next request waiting while it worked on one.
-	assert.ok(answers.every(answer => answer['overlapped'] === false));
-	assert.equal(new Set(answers.map(answer => answer['pid'])).size, 1);
+	assert.ok(answers.every(answer => answer.overlapped === false));
+	assert.equal(new Set(answers.map(answer => answer.pid)).size, 1);
 });
 
 test('one worker per (exec, cwd): the same spec shares a process, another argv or cwd gets its own', async t => {
@@ -110,9 +110,9 @@ test('close() kills every worker group, fails calls in flight, refuses new ones 
 	await hanging;
 	// Reaped by the time close() resolves; the orphaned grandchild goes as soon as the kernel delivers the SIGKILL.
 	assert.equal(isAlive(echo), false);
-	assert.equal(isAlive(grandchildren['pid'] as number), false);
-	assert.ok(await waitUntilGone(grandchildren['child'] as number));
-	assert.ok(await waitUntilGone(grandchildren['grandchild'] as number));
+	assert.equal(isAlive(grandchildren.pid as number), false);
+	assert.ok(await waitUntilGone(grandchildren.child as number));
+	assert.ok(await waitUntilGone(grandchildren.grandchild as number));
 	await assert.rejects(pool.call(faulty('echo'), 'tool', {}), failure('spawn', /failed: the worker pool is closed$/));
 	assert.equal(process.listenerCount('exit'), listeners);
 	await pool.close();

@@ -19,19 +19,19 @@ test('a worker that opts in gets prefix-reuse frames: each request carries only 
 	const spec = reuseWorker(dir);
 	const messages = history(50);
 	const first = await pool.call(spec, 'before_turn', {messages});
-	assert.deepEqual(first['seen'], {bytes: (first['seen'] as Seen).bytes, reuse: true, tails: {'/messages': 50}});
-	assert.deepEqual(first['messages'], messages);
-	assert.ok((first['seen'] as Seen).bytes > 50_000);
+	assert.deepEqual(first.seen, {bytes: (first.seen as Seen).bytes, reuse: true, tails: {'/messages': 50}});
+	assert.deepEqual(first.messages, messages);
+	assert.ok((first.seen as Seen).bytes > 50_000);
 
 	const longer = [...messages, {role: 'user', content: 'one more'}];
 	const second = await pool.call(spec, 'before_turn', {messages: longer});
-	const seen = second['seen'] as Seen;
+	const seen = second.seen as Seen;
 	assert.deepEqual(seen.tails, {'/messages': 1});
 	assert.ok(seen.bytes < 2000, `the second request took ${seen.bytes} bytes`);
-	assert.deepEqual(second['messages'], longer);
+	assert.deepEqual(second.messages, longer);
 	// The answer's prefix is rebuilt from the request: the caller's own objects.
-	assert.equal((second['messages'] as unknown[])[0], longer[0]);
-	assert.equal((second['messages'] as unknown[])[49], longer[49]);
+	assert.equal((second.messages as unknown[])[0], longer[0]);
+	assert.equal((second.messages as unknown[])[49], longer[49]);
 });
 
 test('every array under data or one object below it is tracked on its own pointer, names escaped', async t => {
@@ -40,13 +40,13 @@ test('every array under data or one object below it is tracked on its own pointe
 	const body = {model: 'm', messages: history(4), tools: [{name: 't'}]};
 	await pool.call(spec, 'before_request', {url: 'http://127.0.0.1:1/', body, 'odd/~key': [1, 2]});
 	const again = await pool.call(spec, 'before_request', {url: 'http://127.0.0.1:1/', body: {...body, messages: [...body.messages, {role: 'user', content: 'x'}]}, 'odd/~key': [1, 3]});
-	assert.deepEqual((again['seen'] as Seen).tails, {'/body/messages': 1, '/body/tools': 0, '/odd~1~0key': 1});
+	assert.deepEqual((again.seen as Seen).tails, {'/body/messages': 1, '/body/tools': 0, '/odd~1~0key': 1});
 	assert.deepEqual(again['odd/~key'], [1, 3]);
-	assert.deepEqual((again['body'] as {messages: unknown[]}).messages.length, 5);
+	assert.deepEqual((again.body as {messages: unknown[]}).messages.length, 5);
 	// Another event's arrays at other pointers do not disturb these bases.
 	await pool.call(spec, 'before_turn', {messages: history(2)});
 	const third = await pool.call(spec, 'before_request', {url: 'http://127.0.0.1:1/', body: {...body, messages: [...body.messages, {role: 'user', content: 'x'}]}, 'odd/~key': [1, 3]});
-	assert.deepEqual((third['seen'] as Seen).tails, {'/body/messages': 0, '/body/tools': 0, '/odd~1~0key': 0});
+	assert.deepEqual((third.seen as Seen).tails, {'/body/messages': 0, '/body/tools': 0, '/odd~1~0key': 0});
 });
 
 test('a worker that does not opt in gets plain seed §2 frames, whole every time', async t => {
@@ -55,8 +55,8 @@ test('a worker that does not opt in gets plain seed §2 frames, whole every time
 	const messages = history(20);
 	await pool.call(spec, 'before_turn', {messages});
 	const again = await pool.call(spec, 'before_turn', {messages: [...messages, {role: 'user', content: 'x'}]});
-	assert.deepEqual(again['seen'], {bytes: (again['seen'] as Seen).bytes, reuse: false, tails: {}});
-	assert.ok((again['seen'] as Seen).bytes > 20_000);
+	assert.deepEqual(again.seen, {bytes: (again.seen as Seen).bytes, reuse: false, tails: {}});
+	assert.ok((again.seen as Seen).bytes > 20_000);
 });
 
 test('an answer whose reuse does not fit the request breaks the protocol: the worker is stopped and the next call starts afresh', async t => {
@@ -72,10 +72,10 @@ test('an answer whose reuse does not fit the request breaks the protocol: the wo
 	);
 	// A fresh worker has no bases: everything is sent again.
 	const fresh = await pool.call(spec, 'before_turn', {messages: history(2)});
-	assert.deepEqual((fresh['seen'] as Seen).tails, {'/messages': 2});
+	assert.deepEqual((fresh.seen as Seen).tails, {'/messages': 2});
 	// An answer without reuse is whole as it is.
 	const whole = await pool.call(spec, 'before_turn', {messages: history(3), answer: 'full'});
-	assert.deepEqual(whole['messages'], history(3));
+	assert.deepEqual(whole.messages, history(3));
 });
 
 test('a request too large to send leaves the bases as the worker has them', async t => {
@@ -85,6 +85,6 @@ test('a request too large to send leaves the bases as the worker has them', asyn
 	await pool.call(spec, 'before_turn', {messages});
 	await assert.rejects(pool.call(spec, 'before_turn', {messages: [...messages, {role: 'user', content: 'x'.repeat(MAX_FRAME_BYTES)}]}), failure('protocol', /the request cannot be sent/));
 	const next = await pool.call(spec, 'before_turn', {messages: [...messages, {role: 'user', content: 'y'}]});
-	assert.deepEqual((next['seen'] as Seen).tails, {'/messages': 1});
-	assert.equal((next['messages'] as unknown[]).length, 4);
+	assert.deepEqual((next.seen as Seen).tails, {'/messages': 1});
+	assert.equal((next.messages as unknown[]).length, 4);
 });

@@ -31,7 +31,7 @@ test('withArrayAt copies the objects on the way and leaves the given ones alone'
 	const changed = withArrayAt(data, '/body/messages', [2]);
 	assert.deepEqual(changed, {body: {messages: [2], model: 'm'}, other: {x: 1}});
 	assert.deepEqual(data.body.messages, [1, 2]);
-	assert.equal(changed['other'], data.other);
+	assert.equal(changed.other, data.other);
 });
 
 test('a reuse field is an object of pointers to unsigned integers; anything else is named', () => {
@@ -67,16 +67,16 @@ test('the sender sends only what differs from its last request at each pointer, 
 	const sender = new ReuseSender();
 	const first = sender.prepare({messages: [{n: 1}, {n: 2}], tools: [], text: 'x'});
 	assert.deepEqual(first.reuse, {'/messages': 0, '/tools': 0});
-	assert.deepEqual(first.data['messages'], [{n: 1}, {n: 2}]);
+	assert.deepEqual(first.data.messages, [{n: 1}, {n: 2}]);
 	first.commit();
 	const second = sender.prepare({messages: [{n: 1}, {n: 2}, {n: 3}], tools: []});
 	assert.deepEqual(second.reuse, {'/messages': 2, '/tools': 0});
-	assert.deepEqual(second.data['messages'], [{n: 3}]);
+	assert.deepEqual(second.data.messages, [{n: 3}]);
 	second.commit();
 	// A change inside the prefix is seen by value: from there on, everything is sent.
 	const third = sender.prepare({messages: [{n: 1}, {n: 20}, {n: 3}], tools: []});
 	assert.deepEqual(third.reuse, {'/messages': 1, '/tools': 0});
-	assert.deepEqual(third.data['messages'], [{n: 20}, {n: 3}]);
+	assert.deepEqual(third.data.messages, [{n: 20}, {n: 3}]);
 });
 
 test('the sender compares by value: an element changed in place is sent again, a frozen one is written once', () => {
@@ -87,7 +87,7 @@ test('the sender compares by value: an element changed in place is sent again, a
 	loose.content = 'changed';
 	const next = sender.prepare({messages: [frozen, loose]});
 	assert.deepEqual(next.reuse, {'/messages': 1});
-	assert.deepEqual(next.data['messages'], [{role: 'user', content: 'changed'}]);
+	assert.deepEqual(next.data.messages, [{role: 'user', content: 'changed'}]);
 });
 
 test('without commit (the frame was never written) the bases stay as the worker knows them', () => {
@@ -101,7 +101,7 @@ test('the receiver rebuilds requests from its bases, freezes what it received an
 	const receiver = new ReuseReceiver();
 	const first: Record<string, unknown> = {messages: [{n: 1}, {n: 2}]};
 	receiver.restore(first, {'/messages': 0});
-	const received = first['messages'] as Array<{n: number}>;
+	const received = first.messages as Array<{n: number}>;
 	assert.ok(Object.isFrozen(received[0]));
 	assert.throws(() => {
 		(received[0] as {n: number}).n = 9;
@@ -109,7 +109,7 @@ test('the receiver rebuilds requests from its bases, freezes what it received an
 
 	const second: Record<string, unknown> = {messages: [{n: 3}], mode: 'x'};
 	const restored = receiver.restore(second, {'/messages': 2});
-	const full = second['messages'] as unknown[];
+	const full = second.messages as unknown[];
 	assert.deepEqual(full, [{n: 1}, {n: 2}, {n: 3}]);
 	assert.equal(full[0], received[0]);
 	// A handler that appends: only the new element goes back.

@@ -82,11 +82,11 @@ test('cwd is relative to the workspace and must be a folder', async t => {
 
 test('the command never sees I_APPROVAL_TOKEN but sees the rest of the environment', async t => {
 	const dir = await tempDir(t);
-	process.env['I_APPROVAL_TOKEN'] = 'secret-token';
-	process.env['I_TOOLS_TEST_VISIBLE'] = 'visible';
+	process.env.I_APPROVAL_TOKEN = 'secret-token';
+	process.env.I_TOOLS_TEST_VISIBLE = 'visible';
 	t.after(() => {
-		delete process.env['I_APPROVAL_TOKEN'];
-		delete process.env['I_TOOLS_TEST_VISIBLE'];
+		delete process.env.I_APPROVAL_TOKEN;
+		delete process.env.I_TOOLS_TEST_VISIBLE;
 	});
 	const result = await run(shell, {command: 'echo "[$I_APPROVAL_TOKEN] [$I_TOOLS_TEST_VISIBLE]"; env | grep -c I_APPROVAL_TOKEN'}, toolContext(dir));
 	assert.match(result.output, /^\[\] \[visible\]\n0\n/);
@@ -94,9 +94,9 @@ test('the command never sees I_APPROVAL_TOKEN but sees the rest of the environme
 
 test('the command does not see the session\'s secrets: the API key variable by name, and its value under any name', async t => {
 	const dir = await tempDir(t);
-	process.env['I_TOOLS_TEST_KEY'] = 'sk-canary-1';
-	process.env['I_TOOLS_TEST_COPY'] = 'sk-canary-1';
-	process.env['I_TOOLS_TEST_OTHER'] = 'kept';
+	process.env.I_TOOLS_TEST_KEY = 'sk-canary-1';
+	process.env.I_TOOLS_TEST_COPY = 'sk-canary-1';
+	process.env.I_TOOLS_TEST_OTHER = 'kept';
 	t.after(() => {
 		for (const name of ['I_TOOLS_TEST_KEY', 'I_TOOLS_TEST_COPY', 'I_TOOLS_TEST_OTHER']) delete process.env[name];
 	});

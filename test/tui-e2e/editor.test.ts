@@ -44,7 +44,7 @@ test('a Chinese sentence edited in the middle is sent as edited, with the real c
 		assert.equal(lastUserText(mock.requests[sent]!.body), '请帮我修改这个错误');
 		// The sentence moved to the transcript as the person's line, above the answer.
 		const screen = run.screen();
-		const userRow = screen.findIndex(line => line === '› 请帮我修改这个错误');
+		const userRow = screen.indexOf('› 请帮我修改这个错误');
 		assert.ok(userRow !== -1 && userRow < screen.indexOf('好的，我来看看这个错误。'), screen.join('\n'));
 	} finally {
 		await run.close();

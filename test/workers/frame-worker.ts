@@ -44,7 +44,11 @@ export function startWorker(t: TestContext, argv: string[], options: {env?: Node
 	};
 
 	let stops = running.get(t);
-	if (!stops) running.set(t, (stops = []));
+	if (!stops) {
+		stops = [];
+		running.set(t, stops);
+	}
+
 	stops.push(stop);
 	t.after(stop);
 	const decoder = new FrameDecoder();

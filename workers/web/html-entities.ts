@@ -1,4 +1,5 @@
 /** Named character references common in pages; others stay as written. */
+// biome-ignore format: a table laid out by kind (markup, typography, symbols, letters), many entries a line.
 const named: Readonly<Record<string, string>> = {
 	amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', shy: '',
 	copy: '©', reg: '®', trade: '™', hellip: '…', mdash: '—', ndash: '–', minus: '−',

@@ -3,6 +3,7 @@ import {decodeEntities} from './html-entities.js';
 /** Elements whose content is never text for a reader: dropped whole. */
 const dropped = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'canvas', 'head']);
 /** Elements that start and end a block: a line break around them. */
+// biome-ignore format: a word list, many a line.
 const blocks = new Set([
 	'address', 'article', 'aside', 'blockquote', 'body', 'br', 'caption', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure',
 	'footer', 'form', 'header', 'hgroup', 'hr', 'html', 'legend', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'thead',
@@ -143,7 +144,11 @@ const endTags = new Map<string, RegExp>();
 /** Where `</name` next starts, in any case; -1 if nowhere. */
 function findEndTag(html: string, name: string, from: number): number {
 	let pattern = endTags.get(name);
-	if (!pattern) endTags.set(name, (pattern = new RegExp(`</${name}`, 'gi')));
+	if (!pattern) {
+		pattern = new RegExp(`</${name}`, 'gi');
+		endTags.set(name, pattern);
+	}
+
 	pattern.lastIndex = from;
 	return pattern.exec(html)?.index ?? -1;
 }

@@ -89,7 +89,11 @@ export async function compactHistory(io: CompactionIo, budgetAnswer: Record<stri
 	const candidate = buildCandidate(history, cut, summary);
 	// Each hook's answer is checked as it comes, so a bad one is blamed on its own hook; the last check read the final answer.
 	let checked: Message[] | undefined;
-	const answer = await io.hooks.run('before_compact_commit', {messages: candidate, cut, state}, {check: (data, hook) => void (checked = readCommit(data, history, cut, hook))});
+	const answer = await io.hooks.run('before_compact_commit', {messages: candidate, cut, state}, {
+		check: (data, hook) => {
+			checked = readCommit(data, history, cut, hook);
+		},
+	});
 	const committed = checked ?? readCommit(answer, history, cut);
 	const before = estimateBytes(history);
 	const after = estimateBytes(committed);

@@ -86,7 +86,11 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 			// Each hook's answer is checked as it comes, so a bad one is blamed on its own hook.
 			// The last check read the final answer: it is not read twice.
 			let appended: Message[] | undefined;
-			const answer = await hooks.run('before_turn', {messages: given}, {check: (data, hook) => void (appended = readBeforeTurn(data, given, hook))});
+			const answer = await hooks.run('before_turn', {messages: given}, {
+				check: (data, hook) => {
+					appended = readBeforeTurn(data, given, hook);
+				},
+			});
 			userStep.push(...(appended ?? readBeforeTurn(answer, given)));
 		}
 
@@ -266,7 +270,11 @@ async function requestModel(context: TurnContext, hooks: HookChain, messages: Me
 				response: {protocol: wire ?? caller.protocol, model: caller.model, message: reply.message, finish_reason: reply.rawFinishReason, usage: reply.usage?.raw ?? null},
 				request_meta: requestMeta,
 			},
-			{check: (data, hook) => void (checked = readAfterResponse(data, messages, hook))},
+			{
+				check: (data, hook) => {
+					checked = readAfterResponse(data, messages, hook);
+				},
+			},
 		);
 		reply = {...reply, message: checked ?? readAfterResponse(answer, messages)};
 	}

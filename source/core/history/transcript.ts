@@ -3,7 +3,8 @@ import type {Message} from '../messages.js';
 /** The old prefix as plain text, for a summary request that was given no text of its own. */
 export function transcript(messages: readonly Message[]): string {
 	return messages
-		.map(message => {
+		// biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every role, and tsc checks that it is exhaustive.
+		.map((message): string => {
 			switch (message.role) {
 				case 'system': {
 					return `system: ${message.content}`;

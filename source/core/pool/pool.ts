@@ -57,6 +57,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 		});
 		workers.set(key, started);
 		alive.add(started);
+		// Not awaited: the worker is forgotten whenever it exits; reaped never rejects.
 		void started.reaped.then(() => alive.delete(started));
 		return started;
 	};

@@ -27,21 +27,21 @@ export function readResponse(text: string, id: number | undefined): Response {
 
 	if (!isObject(frame)) throw new FrameError(`wrote a frame that is not a JSON object: ${quote(text)}`);
 	if (!Object.hasOwn(frame, 'id')) throw new FrameError(`answered without an ID (expected ${id}): ${quote(text)}`);
-	if (frame['id'] !== id) throw new FrameError(`answered with ID ${show(frame['id'])} instead of ${id}`);
+	if (frame.id !== id) throw new FrameError(`answered with ID ${show(frame.id)} instead of ${id}`);
 	const hasData = Object.hasOwn(frame, 'data');
 	const hasError = Object.hasOwn(frame, 'error');
 	if (hasData && hasError) throw new FrameError('answered with both "data" and "error"');
 	if (hasError) {
-		const error = frame['error'];
+		const error = frame.error;
 		if (typeof error !== 'string') throw new FrameError(`answered with an "error" that is not a string: ${show(error)}`);
 		return {error: boundedError(error)};
 	}
 
 	if (!hasData) throw new FrameError('answered with neither "data" nor "error"');
-	const data = frame['data'];
+	const data = frame.data;
 	if (!isObject(data)) throw new FrameError(`answered with "data" that is not a JSON object: ${show(data)}`);
 	// `reuse` is read only from workers that opted into prefix reuse; for any other it is an unknown field.
-	return Object.hasOwn(frame, 'reuse') ? {data, reuse: frame['reuse']} : {data};
+	return Object.hasOwn(frame, 'reuse') ? {data, reuse: frame.reuse} : {data};
 }
 
 /** The first 8 KiB of an error text, cut at a character boundary, and how much more there was. */

@@ -17,7 +17,7 @@ export function workerEnvironment(parent: NodeJS.ProcessEnv, dirs: PlatformDirs)
 		if (value !== undefined) env[name] = value;
 	}
 
-	env['PYTHONUTF8'] = '1';
+	env.PYTHONUTF8 = '1';
 	for (const key of Object.keys(dirEnvironmentVariables) as (keyof PlatformDirs)[]) env[dirEnvironmentVariables[key]] = dirs[key];
 	return env;
 }

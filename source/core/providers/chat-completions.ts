@@ -22,6 +22,7 @@ export function chatMessages(
 	sendReasoning: (index: number) => boolean,
 	userContent: (content: UserContent) => unknown = content => content,
 ): Array<Record<string, unknown>> {
+	// biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every role, and tsc checks that it is exhaustive.
 	return messages.map((message, index) => {
 		switch (message.role) {
 			case 'system':

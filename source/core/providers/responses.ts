@@ -54,6 +54,7 @@ export function withReasoningInclude(body: Record<string, unknown>): Record<stri
 
 /** Our history as input items; an assistant's own output items replay verbatim (reasoning stays attached). */
 function responsesInput(messages: Message[]): unknown[] {
+	// biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every role, and tsc checks that it is exhaustive.
 	return messages.flatMap((message): unknown[] => {
 		switch (message.role) {
 			case 'system':

@@ -51,7 +51,7 @@ export async function runCommand(command: string, options: CommandOptions): Prom
 	options.signal.throwIfAborted();
 	const windows = process.platform === 'win32';
 	const subprocess = execa(
-		windows ? (process.env['ComSpec'] ?? 'cmd.exe') : '/bin/sh',
+		windows ? (process.env.ComSpec ?? 'cmd.exe') : '/bin/sh',
 		// The same quoting Node's own `shell: true` uses for cmd.exe.
 		windows ? ['/d', '/s', '/c', `"${command}"`] : ['-c', command],
 		{
