@@ -13,6 +13,12 @@ export interface CliOptions {
 	maxSteps: number | undefined;
 	yolo: boolean;
 	logo: boolean;
+	/** `--extension PATH`, repeatable. */
+	extensions: string[];
+	/** `--extensions-dir DIR`, repeatable. */
+	extensionDirs: string[];
+	noExtensions: boolean;
+	trustProject: boolean;
 }
 
 /** Parses flags and runs the chosen head; returns the exit code. */
@@ -43,7 +49,7 @@ export async function runCli(argv: string[]): Promise<number> {
 		return exitCodes.ok;
 	}
 
-	const {flushOutput} = await import('./modes/output.js');
+	const {flushOutput, keepStdoutForContent} = await import('./modes/output.js');
 	let code: number;
 	// --json wants events, not a screen: it keeps line mode even at a terminal.
 	if (options.print === undefined && !options.json && process.stdin.isTTY && process.stdout.isTTY) {
@@ -57,6 +63,8 @@ export async function runCli(argv: string[]): Promise<number> {
 		// start (issue 11). Not concurrently: loading and running the head's modules would hold up the
 		// reads and imports that lead to the workers' start. The head's set-up reports a failure.
 		const [{startPlugins}, {exitOnInterrupt}] = await Promise.all([import('./core/start/start-plugins.js'), import('./modes/interrupt.js')]);
+		// Extension code may print: stdout keeps only the answer or the JSON events (EXTENSIONS.md).
+		keepStdoutForContent();
 		const startup = exitOnInterrupt();
 		const started = startPlugins(options);
 		await started.catch(() => {});
@@ -87,6 +95,10 @@ const flags = {
 	yolo: {type: 'boolean', default: false},
 	'dangerously-skip-permissions': {type: 'boolean', default: false},
 	logo: {type: 'boolean', default: true},
+	extension: {type: 'string', multiple: true},
+	'extensions-dir': {type: 'string', multiple: true},
+	extensions: {type: 'boolean', default: true},
+	'trust-project': {type: 'boolean', default: false},
 	version: {type: 'boolean', short: 'v', default: false},
 	help: {type: 'boolean', short: 'h', default: false},
 } as const;
@@ -138,6 +150,10 @@ export function parseFlags(argv: string[]): CliOptions | 'help' | 'version' {
 		maxSteps,
 		yolo: values.yolo || values['dangerously-skip-permissions'],
 		logo: values.logo,
+		extensions: values.extension ?? [],
+		extensionDirs: values['extensions-dir'] ?? [],
+		noExtensions: !values.extensions,
+		trustProject: values['trust-project'],
 	};
 }
 

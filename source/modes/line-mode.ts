@@ -11,6 +11,7 @@ import {InputIdleError, readLines} from './line-reader.js';
 import {FIRST_BYTE_TIMEOUT_MS, IDLE_TIMEOUT_MS} from './read-prompt.js';
 import {reportSetupError} from './report-setup-error.js';
 import {writeErr} from './output.js';
+import {reportExtensionRejections} from './extension-rejections.js';
 
 /**
  * Line mode: each line of standard input is a user turn, answered in plain
@@ -32,6 +33,7 @@ export async function runLineMode(options: CliOptions, started?: Promise<Started
 		return interrupts.exitCode() ?? reportSetupError(error, emit, options.json);
 	}
 
+	const stopReporting = reportExtensionRejections(agent.extensionFiles, emit);
 	const interactive = process.stdin.isTTY === true;
 	let failed = false;
 	let usage = false;
@@ -64,6 +66,7 @@ export async function runLineMode(options: CliOptions, started?: Promise<Started
 		}
 	} finally {
 		await agent.close();
+		stopReporting();
 		interrupts.dispose();
 	}
 

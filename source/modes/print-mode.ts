@@ -8,6 +8,7 @@ import type {StartedPlugins} from '../core/start/start-plugins.js';
 import {handleInterrupts} from './interrupt.js';
 import {turnExitCode} from './exit-code.js';
 import {reportSetupError} from './report-setup-error.js';
+import {reportExtensionRejections} from './extension-rejections.js';
 
 /** `i -p`: one turn, the answer on stdout, exit. */
 export async function runPrintMode(options: CliOptions, started?: Promise<StartedPlugins>): Promise<number> {
@@ -25,11 +26,13 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 			return interrupts.exitCode() ?? reportSetupError(error, emit, options.json);
 		}
 
+		const stopReporting = reportExtensionRejections(agent.extensionFiles, emit);
 		try {
 			const outcome = await runTurn(prompt, {...agent, signal: controller.signal});
 			return interrupts.exitCode() ?? turnExitCode(outcome);
 		} finally {
 			await agent.close();
+			stopReporting();
 		}
 	} finally {
 		interrupts.dispose();

@@ -1,0 +1,131 @@
+// Extensions end to end through the built CLI against the mock provider:
+// real modules in temp folders, found through I_EXTENSIONS_DIR and the
+// project's .i/extensions (issue 14).
+import {test, before, after} from 'node:test';
+import assert from 'node:assert/strict';
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
+import {jsonEvents, makeSandbox, runCli, type Sandbox} from '../helpers/cli.js';
+
+let mock: MockProvider;
+before(async () => {
+	mock = await startMockProvider();
+});
+after(async () => mock.close());
+
+/** A todo tool that answers with what it was given, reports progress, and logs to the console. */
+const todoExtension = `
+export default function register(api) {
+	api.registerTool({
+		name: 'todo',
+		description: 'Adds a todo item.',
+		parameters: {type: 'object', properties: {text: {type: 'string'}}, required: ['text']},
+		async execute(params, ctx) {
+			console.log('console output from the extension');
+			process.stdout.write('a direct stdout write from the extension\\n');
+			ctx.onUpdate('saving');
+			return {output: 'added ' + params.text + ' in ' + params.__i.cwd + ' for session ' + params.__i.sessionId};
+		},
+	});
+}
+`;
+
+function sandboxWithExtensions(files: Record<string, string>): {sandbox: Sandbox; dir: string} {
+	const sandbox = makeSandbox();
+	sandbox.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
+	const dir = join(sandbox.root, 'extensions');
+	mkdirSync(dir);
+	for (const [name, source] of Object.entries(files)) writeFileSync(join(dir, name), source);
+	return {sandbox, dir};
+}
+
+test('an extension tool runs in a -p turn: __i is the host\'s, progress is a --json event, stdout keeps only the events', async () => {
+	const {sandbox, dir} = sandboxWithExtensions({'todo.mjs': todoExtension});
+	mock.enqueue({toolCalls: [{id: 'call_1', name: 'todo', arguments: JSON.stringify({text: 'milk', __i: {cwd: '/forged', sessionId: 'forged'}})}]}, {text: 'Added.'});
+	const before = mock.requests.length;
+	const run = await runCli(['-p', 'add milk', '--json', '--yolo', '-C', sandbox.workspace], {env: {...sandbox.env, I_EXTENSIONS_DIR: dir}});
+	assert.equal(run.code, 0, run.stderr);
+	// Every stdout line is an event: the extension's console and direct writes went to stderr.
+	const events = jsonEvents(run.stdout);
+	assert.match(run.stderr, /console output from the extension/);
+	assert.match(run.stderr, /a direct stdout write from the extension/);
+	const session = events.find(event => event.type === 'session')!;
+	const result = events.find(event => event.type === 'tool_result')!;
+	assert.equal(result.output, `added milk in ${sandbox.workspace} for session ${session.id}`);
+	assert.deepEqual(
+		events.filter(event => event.type === 'tool_update').map(event => [event.id, event.name, event.text]),
+		[['call_1', 'todo', 'saving']],
+	);
+	// The tool was offered to the model with its schema.
+	const offered = mock.requests[before]!.body.tools.map((tool: any) => tool.function.name);
+	assert.ok(offered.includes('todo'), offered.join(', '));
+	// The host context never reaches the session file or the events: only the model's own (forged) arguments do.
+	const saved = readFileSync(session.path, 'utf8');
+	const hostContext = JSON.stringify({cwd: sandbox.workspace, sessionId: session.id});
+	assert.ok(saved.includes('forged'), 'the model\'s own arguments are kept as sent');
+	assert.ok(!saved.includes(hostContext) && !saved.includes(JSON.stringify(hostContext).slice(1, -1)), 'the host context is not in the session file');
+	assert.ok(!run.stdout.includes(hostContext) && !run.stdout.includes(JSON.stringify(hostContext).slice(1, -1)), 'nor in the events');
+});
+
+test('an extension tool asks for approval like an external tool: without a terminal it is denied', async () => {
+	const {sandbox, dir} = sandboxWithExtensions({'todo.mjs': todoExtension});
+	mock.enqueue({toolCalls: [{id: 'call_2', name: 'todo', arguments: JSON.stringify({text: 'eggs'})}]}, {text: 'Could not.'});
+	const run = await runCli(['-p', 'add eggs', '--json', '-C', sandbox.workspace], {env: {...sandbox.env, I_EXTENSIONS_DIR: dir}});
+	assert.equal(run.code, 0, run.stderr);
+	const approval = jsonEvents(run.stdout).find(event => event.type === 'approval')!;
+	assert.equal(approval.decision, 'deny');
+	assert.equal(approval.title, 'Run todo (extension todo)');
+});
+
+test('a broken extension is reported with its path and the turn goes on', async () => {
+	const {sandbox, dir} = sandboxWithExtensions({'broken.mjs': 'export default function register(api) { throw new Error("boom"); }', 'todo.mjs': todoExtension});
+	mock.enqueue({text: 'Hi.'});
+	const run = await runCli(['-p', 'hi', '-C', sandbox.workspace], {env: {...sandbox.env, I_EXTENSIONS_DIR: dir}});
+	assert.equal(run.code, 0, run.stderr);
+	assert.equal(run.stdout, 'Hi.\n');
+	assert.match(run.stderr, new RegExp(`i: warning: extension ${join(dir, 'broken.mjs')} \\(from I_EXTENSIONS_DIR\\) was not loaded: register failed: boom`));
+});
+
+test('an unhandled rejection from extension code is reported with its name, never a crash', async () => {
+	const {sandbox, dir} = sandboxWithExtensions({
+		'leaky.mjs': `export default function register(api) {
+			api.registerTool({name: 'leak', description: 'd', parameters: {type: 'object'}, execute() {
+				Promise.reject(new Error('forgotten promise'));
+				return new Promise(resolve => setTimeout(() => resolve({output: 'ok'}), 50));
+			}});
+		}`,
+	});
+	mock.enqueue({toolCalls: [{id: 'call_3', name: 'leak', arguments: '{}'}]}, {text: 'Done.'});
+	const run = await runCli(['-p', 'leak', '--yolo', '-C', sandbox.workspace], {env: {...sandbox.env, I_EXTENSIONS_DIR: dir}});
+	assert.equal(run.code, 0, run.stderr);
+	assert.equal(run.stdout, 'Done.\n');
+	assert.match(run.stderr, /i: warning: extension leaky: an unhandled rejection: forgotten promise/);
+});
+
+test('project extensions need trust in -p: skipped with a message, loaded with --trust-project', async () => {
+	const sandbox = makeSandbox();
+	sandbox.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
+	const projectDir = join(sandbox.workspace, '.i', 'extensions');
+	mkdirSync(projectDir, {recursive: true});
+	writeFileSync(join(projectDir, 'todo.mjs'), todoExtension);
+	mock.enqueue({text: 'One.'});
+	const before = mock.requests.length;
+	const skipped = await runCli(['-p', 'hi', '-C', sandbox.workspace], {env: sandbox.env});
+	assert.equal(skipped.code, 0, skipped.stderr);
+	assert.match(skipped.stderr, new RegExp(`is not trusted, so its own extension was skipped: ${join(projectDir, 'todo.mjs')}; pass --trust-project`));
+	assert.ok(!mock.requests[before]!.body.tools.some((tool: any) => tool.function.name === 'todo'));
+	mock.enqueue({text: 'Two.'});
+	const trusted = await runCli(['-p', 'hi', '--trust-project', '-C', sandbox.workspace], {env: sandbox.env});
+	assert.equal(trusted.code, 0, trusted.stderr);
+	assert.doesNotMatch(trusted.stderr, /not trusted/);
+	assert.ok(mock.requests.at(-1)!.body.tools.some((tool: any) => tool.function.name === 'todo'));
+});
+
+test('--no-extensions loads none', async () => {
+	const {sandbox, dir} = sandboxWithExtensions({'broken.mjs': 'export default function register() { throw new Error("boom"); }'});
+	mock.enqueue({text: 'Hi.'});
+	const run = await runCli(['-p', 'hi', '--no-extensions', '-C', sandbox.workspace], {env: {...sandbox.env, I_EXTENSIONS_DIR: dir}});
+	assert.equal(run.code, 0, run.stderr);
+	assert.equal(run.stderr, '');
+});
