@@ -49,7 +49,7 @@ test('an extension registers a tool; the api says its version and the slots this
 	);
 	const module = (await import(path)) as {seen: {version: string; slots: string[]}};
 	assert.equal(module.seen.version, '1.0');
-	assert.deepEqual(module.seen.slots, ['apiVersion', 'declare', 'registerTool']);
+	assert.deepEqual(module.seen.slots, ['ABORT', 'apiVersion', 'declare', 'registerEventHandler', 'registerTool']);
 });
 
 test('a slot this host lacks is undefined: the extension degrades with its own message', async () => {

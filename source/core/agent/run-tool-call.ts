@@ -8,6 +8,8 @@ import {emptyHookChain, type HookChain} from '../hooks/hook-chain.js';
 import {readAfterTool, readBeforeTool} from '../hooks/hook-results.js';
 import type {ApprovalGate} from './approval-gate.js';
 import {parseArguments} from './validate-batch.js';
+import type {EventBus} from '../extensions/event-bus.js';
+import {readToolBlock, readToolResult} from '../extensions/event-answers.js';
 
 export interface ToolCallContext {
 	tools: ReadonlyMap<string, Tool>;
@@ -21,6 +23,8 @@ export interface ToolCallContext {
 	imagesLeft?: number;
 	/** The session's ID, for tools that keep state per session (an extension tool's `__i.sessionId`). */
 	sessionId?: string;
+	/** Extension handlers: `ToolCall` gates the call, `ToolResult` transforms its result. */
+	extensionEvents?: EventBus | null;
 }
 
 /** Progress texts longer than this are cut: a status line, not a result. */
@@ -40,11 +44,13 @@ export interface ToolCallOutcome {
  */
 export async function runToolCall(original: ToolCall, context: ToolCallContext): Promise<ToolCallOutcome> {
 	const hooks = context.hooks ?? emptyHookChain;
+	const extensions = context.extensionEvents ?? null;
 	const call = hooks.has('before_tool') ? await replaceCall(original, hooks) : original;
 	const {name} = call.function;
 	const finish = async (result: ToolResult): Promise<ToolCallOutcome> => {
 		let {output, isError = false} = result;
 		let images: unknown = result.images ?? [];
+		if (extensions?.has('ToolResult')) ({output, isError} = await extensions.transform('ToolResult', {id: call.id, name, output, isError}, readToolResult));
 		if (hooks.has('after_tool')) {
 			const data = await hooks.run('after_tool', {id: call.id, name, output, images, is_error: isError});
 			({output, images, isError} = readAfterTool(data, isError));
@@ -97,6 +103,12 @@ export async function runToolCall(original: ToolCall, context: ToolCallContext):
 	} catch (error) {
 		rethrowIfAborted(error, context.signal);
 		return failed(describeFailure(error, name));
+	}
+
+	// Extension gates AND with approval: a block ends the call before anyone is asked.
+	if (extensions?.has('ToolCall')) {
+		const gate = await extensions.gate('ToolCall', {id: call.id, name, arguments: parsed.value}, readToolBlock);
+		if (gate.decided && !gate.allow) return failed(`The call was not run: extension ${gate.by} blocked it.${gate.reason ? ` Reason: ${gate.reason}` : ''}`);
 	}
 
 	const approval = await context.gate({id: call.id, name, arguments: parsed.value, ask: plan.ask, external: tool.external === true}, context.signal);

@@ -16,6 +16,8 @@ import {compactHistory, CompactionError, type CompactionIo} from './compact-hist
 import {validateBatch} from './validate-batch.js';
 import {describeShapeProblem, historyShapeProblem} from './history-shape.js';
 import {toolOutputLimit} from './tool-output-limit.js';
+import type {EventBus} from '../extensions/event-bus.js';
+import {readContextAnswer, readInputAnswer, readMessageEnd, readProviderRequest} from '../extensions/event-answers.js';
 
 export interface TurnContext {
 	caller: ModelCaller;
@@ -34,6 +36,8 @@ export interface TurnContext {
 	/** Model requests one turn may make. */
 	maxSteps: number;
 	signal: AbortSignal;
+	/** Extension event handlers (EXTENSIONS.md "Events"); none when no extension registered one. */
+	extensionEvents?: EventBus | null;
 }
 
 export type DoneReason = Extract<CoreEvent, {type: 'done'}>['reason'];
@@ -55,6 +59,7 @@ export interface TurnOutcome {
  */
 export async function runTurn(input: UserContent, context: TurnContext): Promise<TurnOutcome> {
 	const {session, emit, signal, caller} = context;
+	const events = context.extensionEvents ?? null;
 	const hooks = withSignal(context.hooks ?? emptyHookChain, signal);
 	const toolMap = new Map(context.tools.map(tool => [tool.name, tool]));
 	const schemas: ToolSchema[] = context.tools.map(({name, description, parameters}) => ({name, description, parameters}));
@@ -64,6 +69,8 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 		// An interrupted turn did not finish; its hooks' workers may already be stopped.
 		if (!signal.aborted) await notify(hooks, 'finish', () => ({messages: session.messages, reason}), emit);
 		emit({type: 'done', reason, steps});
+		events?.observe('AgentEnd', {reason, steps, sessionId: session.id, ...(error ? {error: error.message} : {})});
+		events?.observe('AgentSettled', {reason, steps, sessionId: session.id});
 		return error ? {reason, steps, error} : {reason, steps};
 	};
 
@@ -78,6 +85,8 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 	if (signal.aborted) return done('interrupted');
 	try {
 		let content = input;
+		// Extension transforms run before the worker hooks of the same moment (EXTENSIONS.md).
+		if (events?.has('Input') && typeof content === 'string') content = (await events.transform('Input', {text: content}, readInputAnswer)).text;
 		if (hooks.has('user_input')) content = readUserInput(await hooks.run('user_input', {content}));
 		const opening: Message[] = session.messages.length === 0 ? [{role: 'system', content: context.systemPrompt}] : [];
 		const userStep: Message[] = [...opening, {role: 'user', content}];
@@ -95,11 +104,16 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 		}
 
 		await save(userStep);
+		events?.observe('AgentStart', {prompt: typeof content === 'string' ? content : content.filter(part => part.type === 'text').map(part => part.text).join('\n'), sessionId: session.id});
 		while (steps < context.maxSteps) {
 			signal.throwIfAborted();
 			steps++;
+			events?.observe('TurnStart', {step: steps, sessionId: session.id});
+			events?.observe('MessageStart', {step: steps, role: 'assistant'});
 			const reply = await callModel(context, hooks, schemas);
 			if (reply.usage) emit({type: 'usage', model: caller.model, usage: reply.usage});
+			events?.observe('AfterProviderResponse', {model: caller.model, finishReason: reply.finishReason, usage: reply.usage ?? null});
+			if (events?.has('MessageEnd')) reply.message = (await events.transform('MessageEnd', {message: reply.message}, readMessageEnd)).message;
 
 			const calls = validateBatch(reply);
 			// A reply that would leave a history every later request fails on (its replay items naming other calls, say): refused before its tools run.
@@ -107,6 +121,7 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 			if (shape) throw new TurnError(`the model's reply would leave a history the provider refuses: ${describeShapeProblem(shape)}`);
 			if (calls.length === 0) {
 				await save([reply.message]);
+				events?.observe('TurnEnd', {step: steps, toolCalls: 0, sessionId: session.id});
 				const reason = reply.finishReason === 'length' || reply.finishReason === 'content_filter' ? reply.finishReason : 'stop';
 				return await done(reason);
 			}
@@ -117,7 +132,7 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 			const outputLimit = await toolResultLimit(context, hooks, schemas, [...session.messages, reply.message], calls.length);
 			let imagesLeft = MAX_IMAGES_PER_BATCH;
 			for (const call of calls) {
-				const outcome = await runToolCall(call, {tools: toolMap, gate: context.gate, emit, workspace: context.workspace, signal, outputLimit, hooks, imagesLeft, sessionId: session.id});
+				const outcome = await runToolCall(call, {tools: toolMap, gate: context.gate, emit, workspace: context.workspace, signal, outputLimit, hooks, imagesLeft, sessionId: session.id, extensionEvents: events});
 				step.push(outcome.message);
 				imagesLeft -= outcome.images.length;
 				if (outcome.images.length > 0) images.push({id: call.id, images: outcome.images});
@@ -130,6 +145,7 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 			}
 
 			await save(step);
+			events?.observe('TurnEnd', {step: steps, toolCalls: calls.length, sessionId: session.id});
 		}
 
 		return await done('max_steps', new TurnError(`stopped after ${context.maxSteps} model requests (max_steps); the session is saved, send another message to continue or raise max_steps`));
@@ -240,8 +256,16 @@ async function fits(context: TurnContext, hooks: HookChain, history: Message[], 
 /** `before_request`, the call with `request_retry` before each retry, then `after_response`. */
 async function requestModel(context: TurnContext, hooks: HookChain, messages: Message[], tools: ToolSchema[], show: (event: StreamEvent) => boolean): Promise<ModelReply> {
 	const {caller, emit, signal} = context;
+	const events = context.extensionEvents ?? null;
 	const budget = context.budget ?? null;
-	let request = caller.prepare(messages, tools);
+	// Context: what this request carries, changed for it alone (never saved).
+	const sent = events?.has('Context') ? (await events.transform('Context', {messages}, readContextAnswer)).messages : messages;
+	let request = caller.prepare(sent, tools);
+	if (events?.has('BeforeProviderRequest')) {
+		const {body} = await events.transform('BeforeProviderRequest', {url: request.url, body: request.body, protocol: caller.protocol, model: caller.model}, readProviderRequest);
+		request = {...request, body};
+	}
+
 	let requestMeta: Record<string, unknown> | null = null;
 	// A hook that changed the wire (the responses module) names the protocol the reply streams in.
 	let wire: Protocol | undefined;

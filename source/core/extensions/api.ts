@@ -59,10 +59,28 @@ export interface ExtensionTool {
 	execute(params: Record<string, unknown> & {[HOST_CONTEXT_KEY]?: HostContext}, ctx: ExtensionToolContext): ExtensionToolResult | Promise<ExtensionToolResult>;
 }
 
+/** What a handler gets besides the payload: its tag and whose handler it is. */
+export interface EventContext {
+	tag: EventTagName;
+	extension: string;
+}
+
+/** The 36 tags of seed 004 §5 (event-tags.ts); an unknown one is a registration error. */
+export type EventTagName = import('./event-tags.js').EventTag;
+
+/** `api.ABORT`: a `BeforeTuiStart` handler returns it (or `{abort: true, reason}`) to stop the start. */
+export interface AbortAnswer {
+	readonly abort: true;
+	readonly reason?: string;
+}
+
 export interface ExtensionApi {
 	readonly apiVersion: string;
+	readonly ABORT?: AbortAnswer;
 	declare?(declaration: Declaration): void;
 	registerTool?(tool: ExtensionTool): void;
+	/** Handlers run in priority order, each extension's in registration order; the tag's class decides what an answer does. */
+	registerEventHandler?(tag: EventTagName, handler: (event: any, ctx: EventContext) => unknown): void;
 }
 
 /** What an extension module exports: `default` (or `register`) is called once with the api. */

@@ -4,6 +4,8 @@ import {resolveEntryPoint} from './entry-point.js';
 import {checkExtensionTool} from './check-tool.js';
 import {describeThrown} from './describe-thrown.js';
 import type {ExtensionCandidate} from './sources.js';
+import {ABORT, type EventHandler} from './event-bus.js';
+import {eventTags, isEventTag, type EventTag} from './event-tags.js';
 
 /** EXTENSIONS.md: a `register` that takes longer fails only its extension. */
 export const REGISTER_TIMEOUT_MS = 10_000;
@@ -20,6 +22,8 @@ export interface LoadedExtension {
 	/** Absent: every platform. */
 	platforms: Platform[] | undefined;
 	tools: ExtensionTool[];
+	/** Event handlers in registration order. */
+	handlers: Array<{tag: EventTag; handler: EventHandler}>;
 }
 
 export type LoadReport =
@@ -106,7 +110,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 
 		names.set(entry.name, candidate.path);
 		for (const tool of staged.tools) toolOwners.set(tool.name, `extension ${entry.name} (${candidate.path})`);
-		loaded.push({name: entry.name, file: entry.file, candidate, priority: staged.declaration.priority ?? 0, platforms: staged.declaration.platforms, tools: staged.tools});
+		loaded.push({name: entry.name, file: entry.file, candidate, priority: staged.declaration.priority ?? 0, platforms: staged.declaration.platforms, tools: staged.tools, handlers: staged.handlers});
 	}
 
 	// Array.prototype.sort is stable: ties keep load order.
@@ -123,6 +127,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 function stage(name: string, toolOwners: ReadonlyMap<string, string>) {
 	let open = true;
 	const tools: ExtensionTool[] = [];
+	const handlers: Array<{tag: EventTag; handler: EventHandler}> = [];
 	const declaration: Declaration = {};
 	const guard = (slot: string) => {
 		if (!open) throw new Error(`extension ${name}: ${slot} was called after register ended; register everything before register returns`);
@@ -130,6 +135,7 @@ function stage(name: string, toolOwners: ReadonlyMap<string, string>) {
 
 	const api: ExtensionApi = Object.freeze({
 		apiVersion: EXTENSION_API_VERSION,
+		ABORT,
 		declare(value: Declaration) {
 			guard('declare');
 			Object.assign(declaration, checkDeclaration(value));
@@ -141,10 +147,17 @@ function stage(name: string, toolOwners: ReadonlyMap<string, string>) {
 			if (owner !== undefined) throw new Error(`registerTool: the tool name "${checked.name}" is taken by ${owner}; extension tools never shadow another tool`);
 			tools.push(checked);
 		},
+		registerEventHandler(tag: unknown, handler: unknown) {
+			guard('registerEventHandler');
+			if (!isEventTag(tag)) throw new Error(`registerEventHandler: unknown event tag ${JSON.stringify(tag)}; the tags are ${eventTags.join(', ')}`);
+			if (typeof handler !== 'function') throw new Error(`registerEventHandler ${tag}: the handler must be a function (event, ctx) => answer`);
+			handlers.push({tag, handler: handler as EventHandler});
+		},
 	});
 	return {
 		api,
 		tools,
+		handlers,
 		declaration,
 		close() {
 			open = false;

@@ -77,7 +77,14 @@ export async function setupAgent(
 		const hooks = pool ? createHookChain(plugins.hooks, pool) : emptyHookChain;
 		const caller = modelCaller(loaded, plugins, pool);
 		const coreTools = [...createNativeTools({secrets: sessionSecrets(loaded)}), ...(pool ? await externalTools(plugins, pool) : [])];
-		const extensions = await startExtensions(options, {workspace, dirs, takenToolNames: new Map(coreTools.map(tool => [tool.name, tool.external ? 'a worker tool' : 'a native tool']))});
+		const extensions = await startExtensions(options, {
+			workspace,
+			dirs,
+			takenToolNames: new Map(coreTools.map(tool => [tool.name, tool.external ? 'a worker tool' : 'a native tool'])),
+			report: message => emit({type: 'warning', message}),
+		});
+		const events = extensions.events;
+		if (events) emit = (await import('../extensions/observe-core-events.js')).observeCoreEvents(events, emit);
 		for (const message of extensions.warnings) emit({type: 'warning', message});
 		const tools = [...coreTools, ...extensions.tools];
 		session = await openSession({path: sessionPath(options, workspace, dirs.data_dir), workspace});
@@ -91,11 +98,13 @@ export async function setupAgent(
 		});
 		const systemPrompt = await startHooks(hooks, session, workspace, signal);
 		const opened = session;
+		await events?.advisory('SessionStart', {reason: session.messages.length > 0 ? 'resume' : 'startup', sessionId: session.id, path: session.path, cwd: workspace});
 		return {
 			caller,
 			tools,
 			session,
 			extensionFiles: extensions.files,
+			extensionEvents: events,
 			gate: createApprovalGate({
 				yolo: options.yolo === true,
 				askPerson,
@@ -109,6 +118,12 @@ export async function setupAgent(
 			maxTokens: config.max_tokens ?? null,
 			maxSteps: options.maxSteps ?? config.max_steps,
 			async close() {
+				if (events) {
+					// What the turn's observers still have queued comes first: the shutdown is the last thing they hear.
+					await settledWithin(events.drained(), SHUTDOWN_DRAIN_MS);
+					await events.advisory('SessionShutdown', {reason: 'exit', sessionId: opened.id});
+				}
+
 				await Promise.all([opened.close(), pool?.close()]);
 			},
 		};
@@ -116,6 +131,15 @@ export async function setupAgent(
 		await Promise.all([session?.close(), pool?.close()]);
 		throw error;
 	}
+}
+
+/** At the end, observers still queued get this long to take their events; a slow one is not waited for. */
+export const SHUTDOWN_DRAIN_MS = 1000;
+
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+	let timer: NodeJS.Timeout | undefined;
+	await Promise.race([promise, new Promise(resolve => (timer = setTimeout(resolve, ms)))]);
+	clearTimeout(timer);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type {PlatformDirs} from '../config/dirs.js';
 import type {Tool} from '../tools/types.js';
+import type {EventBus} from '../extensions/event-bus.js';
 
 /** The extension part of a start: `i`'s flags, or the core API's options. */
 export interface ExtensionOptions {
@@ -26,9 +27,11 @@ export interface StartedExtensions {
 	warnings: string[];
 	/** Module files and folders of the loaded extensions, by extension name: names an unhandled rejection's origin. */
 	files: ReadonlyMap<string, string>;
+	/** The extensions' event handlers; null when none registered one. */
+	events: EventBus | null;
 }
 
-const none: StartedExtensions = {tools: [], warnings: [], files: new Map()};
+const none: StartedExtensions = {tools: [], warnings: [], files: new Map(), events: null};
 
 /**
  * Finds and loads the extensions for a start. Nothing is imported unless
@@ -36,7 +39,10 @@ const none: StartedExtensions = {tools: [], warnings: [], files: new Map()};
  * Project code (EXTENSIONS.md "Trust") loads in a workspace trusted earlier,
  * with --trust-project, or after the person said yes.
  */
-export async function startExtensions(options: ExtensionOptions, context: {workspace: string; dirs: PlatformDirs; takenToolNames: ReadonlyMap<string, string>}): Promise<StartedExtensions> {
+export async function startExtensions(
+	options: ExtensionOptions,
+	context: {workspace: string; dirs: PlatformDirs; takenToolNames: ReadonlyMap<string, string>; report: (message: string) => void},
+): Promise<StartedExtensions> {
 	if (options.noExtensions) return none;
 	const {findExtensionSources} = await import('../extensions/sources.js');
 	const sources = await findExtensionSources({
@@ -49,7 +55,7 @@ export async function startExtensions(options: ExtensionOptions, context: {works
 	if (sources.candidates.length === 0) return {...none, warnings};
 	const projectCode = sources.candidates.filter(candidate => candidate.project);
 	const trust = projectCode.length === 0 ? {trusted: false, refusedIn: undefined} : await decideTrust(options, context, projectCode.map(candidate => candidate.path));
-	const [{loadExtensions}, {createExtensionTool}] = await Promise.all([import('../extensions/load-extensions.js'), import('../extensions/extension-tool.js')]);
+	const [{loadExtensions, currentPlatform}, {createExtensionTool}] = await Promise.all([import('../extensions/load-extensions.js'), import('../extensions/extension-tool.js')]);
 	const {extensions, reports} = await loadExtensions({candidates: sources.candidates, trusted: trust.trusted, takenToolNames: context.takenToolNames});
 	const skipped = reports.filter(report => report.kind === 'skipped-untrusted');
 	for (const report of reports) {
@@ -67,7 +73,9 @@ export async function startExtensions(options: ExtensionOptions, context: {works
 	}
 
 	const tools = extensions.flatMap(extension => extension.tools.map(tool => createExtensionTool(tool, {name: extension.name, file: extension.file})));
-	return {tools, warnings, files: new Map(extensions.map(extension => [extension.name, extension.candidate.path]))};
+	const handlers = extensions.flatMap(extension => extension.handlers.map(({tag, handler}) => ({extension: extension.name, tag, handler, platforms: extension.platforms})));
+	const events = handlers.length === 0 ? null : new (await import('../extensions/event-bus.js')).EventBus({handlers, report: context.report, platform: currentPlatform()});
+	return {tools, warnings, files: new Map(extensions.map(extension => [extension.name, extension.candidate.path])), events};
 }
 
 /** Whether project code may load, and where a remembered "no" is kept (for the message that says how to undo it). */

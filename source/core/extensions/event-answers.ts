@@ -1,0 +1,70 @@
+import type {AssistantMessage, Message} from '../messages.js';
+
+/**
+ * How the agent loop reads extension transforms' answers (EXTENSIONS.md
+ * "Events"): each reader gets the handler's answer and the value before
+ * it, and returns the next value, or undefined for "unchanged" (no answer,
+ * `{}`). An answer of the wrong shape throws: the event bus reports it with
+ * the extension's name and keeps the previous value.
+ */
+
+type Answer = Record<string, unknown>;
+
+function fields(answer: unknown): Answer | undefined {
+	if (answer === undefined || answer === null) return undefined;
+	if (typeof answer !== 'object' || Array.isArray(answer)) throw new Error(`an answer must be an object, not ${Array.isArray(answer) ? 'a list' : typeof answer}`);
+	return answer as Answer;
+}
+
+/** `Input`: `{text}` replaces the prompt. */
+export function readInputAnswer(answer: unknown, previous: {text: string}): {text: string} | undefined {
+	const value = fields(answer);
+	if (value?.text === undefined) return undefined;
+	if (typeof value.text !== 'string') throw new Error('"text" must be a string');
+	return {...previous, text: value.text};
+}
+
+/** `Context`: `{messages}` replaces what this one request carries (never what is saved). */
+export function readContextAnswer(answer: unknown, previous: {messages: Message[]}): {messages: Message[]} | undefined {
+	const value = fields(answer);
+	if (value?.messages === undefined) return undefined;
+	const {messages} = value;
+	if (!Array.isArray(messages) || !messages.every(message => message !== null && typeof message === 'object' && typeof (message as {role?: unknown}).role === 'string')) {
+		throw new Error('"messages" must be a list of messages, each with a "role"');
+	}
+
+	return {...previous, messages: messages as Message[]};
+}
+
+/** `BeforeProviderRequest`: `{body}` replaces the request body; the URL stays the host's (the origin lock). */
+export function readProviderRequest<T extends {body: Record<string, unknown>}>(answer: unknown, previous: T): T | undefined {
+	const value = fields(answer);
+	if (value?.body === undefined) return undefined;
+	if (value.body === null || typeof value.body !== 'object' || Array.isArray(value.body)) throw new Error('"body" must be an object');
+	return {...previous, body: value.body as Record<string, unknown>};
+}
+
+/** `MessageEnd`: `{content}` replaces the answer's text, which is what is saved and sent next. */
+export function readMessageEnd(answer: unknown, previous: {message: AssistantMessage}): {message: AssistantMessage} | undefined {
+	const value = fields(answer);
+	if (value?.content === undefined) return undefined;
+	if (typeof value.content !== 'string') throw new Error('"content" must be a string');
+	return {message: {...previous.message, content: value.content}};
+}
+
+/** `ToolCall`: `{block: true, reason?}` blocks; `{block: false}` is an allow, which can never undo another's block; anything else no opinion. */
+export function readToolBlock(answer: unknown): {allow: boolean; reason: string | null} | undefined {
+	const value = fields(answer);
+	if (value?.block === undefined) return undefined;
+	if (typeof value.block !== 'boolean') throw new Error('"block" must be true or false');
+	return {allow: !value.block, reason: typeof value.reason === 'string' && value.reason.length > 0 ? value.reason : null};
+}
+
+/** `ToolResult`: `{output?, isError?}` replaces the result the model sees. */
+export function readToolResult<T extends {output: string; isError: boolean}>(answer: unknown, previous: T): T | undefined {
+	const value = fields(answer);
+	if (value === undefined || (value.output === undefined && value.isError === undefined)) return undefined;
+	if (value.output !== undefined && typeof value.output !== 'string') throw new Error('"output" must be a string');
+	if (value.isError !== undefined && typeof value.isError !== 'boolean') throw new Error('"isError" must be true or false');
+	return {...previous, ...(value.output === undefined ? {} : {output: value.output}), ...(value.isError === undefined ? {} : {isError: value.isError})};
+}
