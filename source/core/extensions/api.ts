@@ -80,6 +80,7 @@ export interface ExtensionApi {
 	declare?(declaration: Declaration): void;
 	registerTool?(tool: ExtensionTool): void;
 	/** Handlers run in priority order, each extension's in registration order; the tag's class decides what an answer does. */
+	// biome-ignore lint/suspicious/noExplicitAny: each tag has its own payload (README "Extension events"); the author reads the fields of the one it registered for
 	registerEventHandler?(tag: EventTagName, handler: (event: any, ctx: EventContext) => unknown): void;
 }
 
