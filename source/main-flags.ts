@@ -1,6 +1,7 @@
 import type {AnyFlags} from 'meow';
 import {parseCommandLine} from './command-line/parse-command-line.js';
 import {nearestName} from './command-line/nearest-name.js';
+import {commandNames} from './commands.js';
 import {UsageError} from './core/errors.js';
 import {helpText} from './help.js';
 import type {CliOptions} from './run-cli.js';
@@ -8,9 +9,6 @@ import type {CliOptions} from './run-cli.js';
 /** The bounds of --max-steps: at least one model request, at most this many in one turn. */
 const MIN_STEPS = 1;
 const MAX_STEPS = 1000;
-
-/** Commands named by the first word (`i logo --svg`); every other first word is a flag or the -p prompt. */
-export const commandNames = ['logo'] as const;
 
 /** The flags of DESIGN's command line; each may be given once, but --extension and --extensions-dir collect every value. */
 export const mainFlags = {

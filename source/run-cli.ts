@@ -1,3 +1,4 @@
+import {commandNames} from './commands.js';
 import {helpOutput} from './help.js';
 import {exitCodes, UsageError, errorMessage} from './core/errors.js';
 
@@ -22,10 +23,11 @@ export interface CliOptions {
 
 /** Parses flags and runs the chosen head; returns the exit code. */
 export async function runCli(argv: string[]): Promise<number> {
-	// `i logo …` is `i --runtime logo …` under a name of its own (DESIGN's brand export).
-	if (argv[0] === '--runtime' || argv[0] === 'logo') {
+	// `i logo …` (the one command so far) is `i --runtime logo …` under a name of its own (DESIGN's brand export).
+	const command = commandNames.find(name => name === argv[0]);
+	if (argv[0] === '--runtime' || command !== undefined) {
 		const run =
-			argv[0] === 'logo'
+			command === 'logo'
 				? import('./runtime/logo.js').then(async ({runLogo}) => runLogo(argv.slice(1), 'logo'))
 				: import('./runtime/run-runtime.js').then(async ({runRuntime}) => runRuntime(argv.slice(1)));
 		const [code, {flushOutput}] = await Promise.all([run, import('./modes/output.js')]);

@@ -1,8 +1,11 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {readFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {makeSandbox, runCli, type CliRun} from '../helpers/cli.js';
+import {makeSandbox, runCli, unbundledCliPath, type CliRun} from '../helpers/cli.js';
 import {helpOutput, helpText} from '../../source/help.js';
 
 const env = {PATH: process.env.PATH};
@@ -174,4 +177,22 @@ test('a mistyped --runtime command is named with the nearest one', async () => {
 	const run = await runCli(['--runtime', 'lgo'], {env});
 	assert.equal(run.code, 2);
 	assert.equal(run.stderr, 'i: --runtime needs a command: cache-report, init, logo, manifest, paths, worker (not "lgo"; did you mean logo?)\n');
+});
+
+/** The module URLs a run of the unbundled CLI loaded (the bundle is built from the same graph). */
+async function modulesLoaded(args: string[]): Promise<string[]> {
+	const log = join(mkdtempSync(join(tmpdir(), 'i-flags-')), 'imports.log');
+	const recorder = fileURLToPath(new URL('../fixtures/import-recorder.js', import.meta.url));
+	const run = await runCli(args, {env: {...env, NODE_OPTIONS: `--import=${recorder}`, I_TEST_IMPORT_LOG: log}, entry: unbundledCliPath});
+	assert.equal(run.code, 0, run.stderr);
+	return readFileSync(log, 'utf8').split('\n');
+}
+
+test('meow is loaded only where flags are parsed: not for --version or --help alone, nor for a worker', async () => {
+	const meow = (urls: string[]) => urls.some(url => url.includes('/node_modules/meow/'));
+	assert.ok(meow(await modulesLoaded(['--json', '--version'])), 'the recorder sees meow where it is used');
+	assert.ok(meow(await modulesLoaded(['logo', '--plain'])));
+	for (const args of [['--version'], ['--help'], ['--runtime', 'worker', 'smoke']]) {
+		assert.ok(!meow(await modulesLoaded(args)), args.join(' '));
+	}
 });
