@@ -54,7 +54,7 @@ export function readTokens(argv: readonly string[], rules: TokenRules): Tokens {
 	};
 
 	/** The value of a flag that takes one: after `=`, attached to a short flag, or the next token. */
-	const valueOf = (known: Known, spelling: string, attached: string | undefined, index: number): {value: string; used: number} => {
+	const takeValue = (known: Known, spelling: string, attached: string | undefined, index: number): {value: string; used: number} => {
 		const next = argv[index + 1];
 		const taken = attached ?? (next === undefined || next === '--' || isFlag(next) ? undefined : next);
 		if (taken === undefined || taken === '') throw new UsageError(`${spelling} needs a value; ${HELP_HINT}`);
@@ -85,7 +85,7 @@ export function readTokens(argv: readonly string[], rules: TokenRules): Tokens {
 				record(known, spelling, undefined);
 				if (attached !== undefined) input.push(attached);
 			} else {
-				const {value, used} = valueOf(known, spelling, attached, index);
+				const {value, used} = takeValue(known, spelling, attached, index);
 				record(known, spelling, value);
 				index += used;
 			}
@@ -104,7 +104,7 @@ export function readTokens(argv: readonly string[], rules: TokenRules): Tokens {
 			}
 
 			const rest = arg.slice(at + 1).replace(/^=/, '');
-			const {value, used} = valueOf(known, spelling, rest === '' ? undefined : rest, index);
+			const {value, used} = takeValue(known, spelling, rest === '' ? undefined : rest, index);
 			record(known, spelling, value);
 			index += used;
 			break;

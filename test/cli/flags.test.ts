@@ -115,7 +115,11 @@ test('-- ends the flags: what follows is prompt, not flags', async () => {
 test('-C and a cluster of short flags read as getopt reads them', async () => {
 	const box = makeSandbox();
 	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
-	for (const args of [['-pC', box.workspace, 'hi'], [`-C${box.workspace}`, '-p', 'hi'], [`-C=${box.workspace}`, '-p', 'hi']]) {
+	for (const args of [
+		['-pC', box.workspace, 'hi'],
+		[`-C${box.workspace}`, '-p', 'hi'],
+		[`-C=${box.workspace}`, '-p', 'hi'],
+	]) {
 		mock.enqueue({text: 'ok'});
 		const run = await runCli(args, {env: box.env});
 		assert.equal(run.code, 0, `${args.join(' ')}: ${run.stderr}`);
