@@ -1,6 +1,6 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {mkdtempSync, readFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -127,6 +127,32 @@ test('-C and a cluster of short flags read as getopt reads them', async () => {
 	}
 });
 
+/** An extension that registers one tool named `name`. */
+function toolExtension(name: string): string {
+	return `export default function register(api) {
+	api.registerTool({name: '${name}', description: 'A tool.', parameters: {type: 'object', properties: {}}, async execute() { return {output: 'ok'}; }});
+}
+`;
+}
+
+test('--extension is repeatable: every one given is loaded, as are --extensions-dir folders', async () => {
+	const box = makeSandbox();
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
+	const paths = ['alpha', 'beta'].map(name => join(box.root, `${name}.mjs`));
+	for (const path of paths) writeFileSync(path, toolExtension(path.endsWith('alpha.mjs') ? 'alpha' : 'beta'));
+	const dirs = ['one', 'two'].map(name => mkdtempSync(join(box.root, `${name}-`)));
+	writeFileSync(join(dirs[0]!, 'gamma.mjs'), toolExtension('gamma'));
+	writeFileSync(join(dirs[1]!, 'delta.mjs'), toolExtension('delta'));
+	mock.enqueue({text: 'ok'});
+	const before = mock.requests.length;
+	const run = await runCli(['-p', 'hi', '-C', box.workspace, '--extension', paths[0]!, `--extension=${paths[1]}`, '--extensions-dir', dirs[0]!, '--extensions-dir', dirs[1]!], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	const offered = (mock.requests[before]!.body.tools as Array<{function: {name: string}}>).map(tool => tool.function.name);
+	for (const name of ['alpha', 'beta', 'gamma', 'delta']) assert.ok(offered.includes(name), `${name} in ${offered.join(', ')}`);
+	// Each one still needs its value.
+	assertUsage(await runCli(['-p', 'hi', '--extension', paths[0]!, '--extension'], {env}), 'i: --extension needs a value; see i --help\n');
+});
+
 test('--no-logo and --no-json are accepted switches', async () => {
 	const {run} = await promptOf(['-p', 'hi', '--no-logo', '--no-json']);
 	assert.equal(run.stdout, 'ok\n');
@@ -154,7 +180,24 @@ test('--version prints the package version alone and with other flags', async ()
 test('the help lists i logo and every flag', async () => {
 	const help = (await runCli(['--help'], {env})).stdout;
 	assert.match(help, /\$ i logo /);
-	for (const flag of ['-p, --print', '--json', '--config', '-C, --cwd', '--session', '--session-name', '--max-steps', '--yolo', '--dangerously-skip-permissions', '--no-logo', '-v, --version', '-h, --help']) {
+	for (const flag of [
+		'-p, --print',
+		'--json',
+		'--config',
+		'-C, --cwd',
+		'--session',
+		'--session-name',
+		'--max-steps',
+		'--yolo',
+		'--dangerously-skip-permissions',
+		'--no-logo',
+		'--extension PATH',
+		'--extensions-dir DIR',
+		'--no-extensions',
+		'--trust-project',
+		'-v, --version',
+		'-h, --help',
+	]) {
 		assert.ok(help.includes(flag), `help mentions ${flag}`);
 	}
 });

@@ -39,7 +39,21 @@ test('the main flags: defaults, --no-logo, the alias of --yolo, typed --max-step
 	const plain = parseFlags([]);
 	assert.equal(plain.kind, 'run');
 	if (plain.kind !== 'run') return;
-	assert.deepEqual(plain.options, {print: undefined, json: false, config: undefined, cwd: undefined, session: undefined, sessionName: undefined, maxSteps: undefined, yolo: false, logo: true});
+	assert.deepEqual(plain.options, {
+		print: undefined,
+		json: false,
+		config: undefined,
+		cwd: undefined,
+		session: undefined,
+		sessionName: undefined,
+		maxSteps: undefined,
+		yolo: false,
+		logo: true,
+		extensions: [],
+		extensionDirs: [],
+		noExtensions: false,
+		trustProject: false,
+	});
 	const full = parseFlags(['--no-logo', '--dangerously-skip-permissions', '--max-steps', '12', '--session-name', 'work', '-p', 'a', 'b']);
 	assert.equal(full.kind, 'run');
 	if (full.kind !== 'run') return;
@@ -48,6 +62,16 @@ test('the main flags: defaults, --no-logo, the alias of --yolo, typed --max-step
 	assert.equal(full.options.maxSteps, 12);
 	assert.equal(full.options.sessionName, 'work');
 	assert.equal(full.options.print, 'a b');
+	const extensions = parseFlags(['--extension', 'a.js', '--extensions-dir', 'x', '--extension=b.js', '--no-extensions', '--trust-project']);
+	assert.ok(extensions.kind === 'run');
+	assert.deepEqual(extensions.options.extensions, ['a.js', 'b.js']);
+	assert.deepEqual(extensions.options.extensionDirs, ['x']);
+	assert.equal(extensions.options.noExtensions, true);
+	assert.equal(extensions.options.trustProject, true);
+	// The default list is not shared between parses.
+	const again = parseFlags(['--extension', 'c.js']);
+	assert.ok(again.kind === 'run');
+	assert.deepEqual(again.options.extensions, ['c.js']);
 	const stdin = parseFlags(['-p']);
 	assert.equal(stdin.kind === 'run' && stdin.options.print, '');
 	assert.equal(parseFlags(['--logo']).kind, 'run');
