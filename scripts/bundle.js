@@ -8,6 +8,7 @@ import {rmSync, writeFileSync} from 'node:fs';
 import {resolve} from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {build} from 'esbuild';
+import {meowTrim} from './meow-trim.js';
 
 // The compiled tree to bundle: dist by default; a private build may name its own.
 const dist = process.argv[2] ?? 'dist';
@@ -39,7 +40,7 @@ const esmChunks = {
 	define: {'process.env.NODE_ENV': '"production"'},
 	// CommonJS dependencies call require(); ESM output needs it defined.
 	banner: {js: "import {createRequire as __createRequire} from 'node:module'; const require = __createRequire(import.meta.url);"},
-	plugins: [stringWidthFast],
+	plugins: [stringWidthFast, meowTrim],
 	logLevel: 'warning',
 };
 // The search tool's worker thread is a file of its own beside the chunks (search-thread.ts finds it by URL).

@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // The entry point. `--version` and `--help` alone answer before anything
-// heavy is loaded, so they cost little more than starting node itself.
+// heavy is loaded (meow included), so they cost little more than starting
+// node itself; every other command line is parsed by meow in run-cli.ts.
 const argv = process.argv.slice(2);
 const only = argv.length === 1 ? argv[0] : undefined;
 if (only === '--version' || only === '-v') {
 	const {version} = await import('./version.js');
 	process.stdout.write(`${version()}\n`);
 } else if (only === '--help' || only === '-h') {
-	const {helpText} = await import('./help.js');
-	process.stdout.write(`${helpText.trim()}\n`);
+	// The same text meow formats from help.ts in the flag-parsing path (run-cli.ts): one source.
+	const {helpOutput, helpText} = await import('./help.js');
+	process.stdout.write(helpOutput(helpText));
 } else {
 	const {runCli} = await import('./run-cli.js');
 	const code = await runCli(argv);

@@ -1,4 +1,8 @@
-/** The --help text. Kept in its own module so `i --help` loads nothing else. */
+/**
+ * The --help text, the one source of it: cli.ts prints it for `--help` alone
+ * before meow is loaded, and meow is given it (its `help` option) for every
+ * other command line. Kept in its own module so `i --help` loads nothing else.
+ */
 export const helpText = `
   i — a terminal coding agent
 
@@ -6,6 +10,7 @@ export const helpText = `
     $ i                        chat; each line of input is a turn when stdout is not a terminal
     $ i -p TEXT                one turn: print the answer and exit
     $ echo TEXT | i -p         one turn, the prompt read from standard input
+    $ i logo                   print the logo (--plain, --ascii, --svg): the same as i --runtime logo
 
   Options
     -p, --print [TEXT]         Run one turn and exit; without TEXT the prompt is read from stdin
@@ -19,8 +24,15 @@ export const helpText = `
     --dangerously-skip-permissions
                                Same as --yolo
     --no-logo                  Do not show the logo in the chat screen
+    --extension PATH           Load this extension too (repeatable)
+    --extensions-dir DIR       Load the extensions in this folder too (repeatable)
+    --no-extensions            Load no extensions
+    --trust-project            Load the workspace's own extensions this once without asking
     -v, --version              Print the version
     -h, --help                 Print this help
+
+    Each flag may be given once (--extension and --extensions-dir collect every value). An unknown flag or a missing or bad value is a usage error (exit 2).
+    After --, every word is part of the prompt, even one that starts with -.
 
   Runtime commands
     $ i --runtime init                  write plugins.json, bindings.json, builtin.json (never overwrites)
@@ -37,3 +49,8 @@ export const helpText = `
     I_CONFIG_DIR I_DATA_DIR I_CACHE_DIR I_RUNTIME_DIR   platform folders (default ~/.i/{config,data,cache,runtime})
     NO_COLOR                                           no colours
 `;
+
+/** What --help prints: the text without its surrounding blank lines. meow keeps `help` as `\n` + text + `\n`. */
+export function helpOutput(text: string): string {
+	return `${text.trim()}\n`;
+}

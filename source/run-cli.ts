@@ -1,5 +1,5 @@
-import {parseArgs} from 'node:util';
-import {helpText} from './help.js';
+import {commandNames} from './commands.js';
+import {helpOutput} from './help.js';
 import {exitCodes, UsageError, errorMessage} from './core/errors.js';
 
 export interface CliOptions {
@@ -23,31 +23,41 @@ export interface CliOptions {
 
 /** Parses flags and runs the chosen head; returns the exit code. */
 export async function runCli(argv: string[]): Promise<number> {
-	if (argv[0] === '--runtime') {
-		const [{runRuntime}, {flushOutput}] = await Promise.all([import('./runtime/run-runtime.js'), import('./modes/output.js')]);
-		const code = await runRuntime(argv.slice(1));
+	// `i logo …` (the one command so far) is `i --runtime logo …` under a name of its own (DESIGN's brand export).
+	const command = commandNames.find(name => name === argv[0]);
+	if (argv[0] === '--runtime' || command !== undefined) {
+		const run =
+			command === 'logo'
+				? import('./runtime/logo.js').then(async ({runLogo}) => runLogo(argv.slice(1), 'logo'))
+				: import('./runtime/run-runtime.js').then(async ({runRuntime}) => runRuntime(argv.slice(1)));
+		const [code, {flushOutput}] = await Promise.all([run, import('./modes/output.js')]);
 		await flushOutput();
 		return code;
 	}
 
-	let options: CliOptions | 'help' | 'version';
+	// Loaded here, not at the top: meow is for runs that parse flags, never for `--runtime worker NAME`.
+	const {parseFlags} = await import('./main-flags.js');
+	let parsed;
 	try {
-		options = parseFlags(argv);
+		parsed = parseFlags(argv);
 	} catch (error) {
+		if (!(error instanceof UsageError)) throw error;
 		process.stderr.write(`i: ${errorMessage(error)}\n`);
 		return exitCodes.usage;
 	}
 
-	if (options === 'help') {
-		process.stdout.write(`${helpText.trim()}\n`);
+	if (parsed.kind === 'help') {
+		process.stdout.write(helpOutput(parsed.text));
 		return exitCodes.ok;
 	}
 
-	if (options === 'version') {
+	if (parsed.kind === 'version') {
 		const {version} = await import('./version.js');
 		process.stdout.write(`${version()}\n`);
 		return exitCodes.ok;
 	}
+
+	const {options} = parsed;
 
 	const {flushOutput, keepStdoutForContent} = await import('./modes/output.js');
 	let code: number;
@@ -82,86 +92,4 @@ export async function runCli(argv: string[]): Promise<number> {
 
 	await flushOutput();
 	return code;
-}
-
-const flags = {
-	print: {type: 'boolean', short: 'p'},
-	json: {type: 'boolean', default: false},
-	config: {type: 'string'},
-	cwd: {type: 'string', short: 'C'},
-	session: {type: 'string'},
-	'session-name': {type: 'string'},
-	'max-steps': {type: 'string'},
-	yolo: {type: 'boolean', default: false},
-	'dangerously-skip-permissions': {type: 'boolean', default: false},
-	logo: {type: 'boolean', default: true},
-	extension: {type: 'string', multiple: true},
-	'extensions-dir': {type: 'string', multiple: true},
-	extensions: {type: 'boolean', default: true},
-	'trust-project': {type: 'boolean', default: false},
-	version: {type: 'boolean', short: 'v', default: false},
-	help: {type: 'boolean', short: 'h', default: false},
-} as const;
-
-/**
- * The flags of DESIGN's command line, parsed with node:util (no dependency
- * to load before the first byte of output). The -p prompt is the rest of
- * the words: `i -p explain this file`.
- */
-export function parseFlags(argv: string[]): CliOptions | 'help' | 'version' {
-	let parsed;
-	try {
-		parsed = parseArgs({args: expandPrintValue(argv), options: flags, allowPositionals: true, allowNegative: true, strict: true});
-	} catch (error) {
-		const unknown = /^Unknown option '([^']+)'/.exec(errorMessage(error));
-		throw new UsageError(unknown ? `unknown flag ${unknown[1]}; see i --help` : `${errorMessage(error)}; see i --help`);
-	}
-
-	const {values, positionals} = parsed;
-	if (values.help) return 'help';
-	if (values.version) return 'version';
-	if (values.session !== undefined && values['session-name'] !== undefined) {
-		throw new UsageError('--session and --session-name name two different sessions; pass one of them');
-	}
-
-	for (const name of ['config', 'cwd', 'session', 'session-name', 'max-steps'] as const) {
-		if (values[name] === '') throw new UsageError(`--${name} needs a value`);
-	}
-
-	let maxSteps: number | undefined;
-	if (values['max-steps'] !== undefined) {
-		maxSteps = Number(values['max-steps']);
-		if (!/^\d+$/.test(values['max-steps']) || maxSteps < 1 || maxSteps > 1000) {
-			throw new UsageError('--max-steps must be a whole number from 1 to 1000');
-		}
-	}
-
-	if (positionals.length > 0 && !values.print) {
-		throw new UsageError(`unexpected argument "${positionals[0]}"; to ask one question, use -p "${positionals.join(' ')}"`);
-	}
-
-	return {
-		print: values.print ? positionals.join(' ') : undefined,
-		json: values.json,
-		config: values.config,
-		cwd: values.cwd,
-		session: values.session,
-		sessionName: values['session-name'],
-		maxSteps,
-		yolo: values.yolo || values['dangerously-skip-permissions'],
-		logo: values.logo,
-		extensions: values.extension ?? [],
-		extensionDirs: values['extensions-dir'] ?? [],
-		noExtensions: !values.extensions,
-		trustProject: values['trust-project'],
-	};
-}
-
-/** `--print=TEXT` is `--print TEXT`: -p is a switch and the prompt its words. */
-function expandPrintValue(argv: string[]): string[] {
-	const end = argv.indexOf('--');
-	return argv.flatMap((arg, index) => {
-		if ((end === -1 || index < end) && arg.startsWith('--print=')) return ['--print', arg.slice('--print='.length)];
-		return [arg];
-	});
 }

@@ -1,4 +1,5 @@
-import {parseArgs} from 'node:util';
+import type {AnyFlags} from 'meow';
+import {parseCommandLine} from '../command-line/parse-command-line.js';
 import {checkedDirs} from '../core/config/checked-dirs.js';
 import {loadModuleConfig} from '../core/config/module-config.js';
 import {findWorkspaceId} from '../core/config/workspace-registry.js';
@@ -6,6 +7,12 @@ import {errorMessage, exitCodes} from '../core/errors.js';
 import {cacheConfigSchema, statsPath} from '../../workers/cache/config.js';
 import {emptyStats, readStats, type CacheTotals} from '../../workers/cache/stats-file.js';
 import {workspaceFolder} from './workspace-folder.js';
+
+const cacheReportFlags = {
+	cwd: {type: 'string', shortFlag: 'C'},
+	config: {type: 'string'},
+	json: {type: 'boolean', default: false},
+} satisfies AnyFlags;
 
 interface Report extends Omit<CacheTotals, 'predictions'> {
 	workspace: string;
@@ -30,9 +37,9 @@ interface Report extends Omit<CacheTotals, 'predictions'> {
  */
 export async function runCommand(args: string[]): Promise<number> {
 	try {
-		const {values} = parseArgs({args, options: {cwd: {type: 'string', short: 'C'}, config: {type: 'string'}, json: {type: 'boolean'}}, strict: true, allowPositionals: false});
-		const report = await buildReport(values.cwd ?? '.', values.config);
-		process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : plainLines(report));
+		const {flags} = parseCommandLine(args, {flags: cacheReportFlags});
+		const report = await buildReport(flags.cwd ?? '.', flags.config);
+		process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : plainLines(report));
 		return exitCodes.ok;
 	} catch (error) {
 		process.stderr.write(`i: --runtime cache-report: ${errorMessage(error)}\n`);

@@ -1,12 +1,18 @@
-import {parseArgs} from 'node:util';
+import type {AnyFlags} from 'meow';
 import type {PlatformDirs} from '../core/config/dirs.js';
 import {checkedDirs} from '../core/config/checked-dirs.js';
 import {configPath} from '../core/config/load-config.js';
 import {moduleConfigPath} from '../core/config/module-config.js';
 import {workspaceId, workspaceStateDir} from '../core/config/workspace-registry.js';
+import {parseCommandLine} from '../command-line/parse-command-line.js';
 import {errorMessage, exitCodes} from '../core/errors.js';
 import {modulesWithConfigFile} from '../core/plugins/modules.js';
 import {workspaceFolder} from './workspace-folder.js';
+
+const pathsFlags = {
+	cwd: {type: 'string', shortFlag: 'C'},
+	json: {type: 'boolean', default: false},
+} satisfies AnyFlags;
 
 interface ResolvedPaths extends PlatformDirs {
 	workspace: string;
@@ -23,9 +29,9 @@ interface ResolvedPaths extends PlatformDirs {
  */
 export async function runCommand(args: string[]): Promise<number> {
 	try {
-		const {values} = parseArgs({args, options: {cwd: {type: 'string', short: 'C'}, json: {type: 'boolean'}}, strict: true, allowPositionals: false});
-		const resolved = await resolvePaths(values.cwd ?? '.');
-		process.stdout.write(values.json ? `${JSON.stringify(resolved)}\n` : plainLines(resolved));
+		const {flags} = parseCommandLine(args, {flags: pathsFlags});
+		const resolved = await resolvePaths(flags.cwd ?? '.');
+		process.stdout.write(flags.json ? `${JSON.stringify(resolved)}\n` : plainLines(resolved));
 		return exitCodes.ok;
 	} catch (error) {
 		process.stderr.write(`i: --runtime paths: ${errorMessage(error)}\n`);

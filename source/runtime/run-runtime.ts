@@ -1,3 +1,4 @@
+import {nearestName} from '../command-line/nearest-name.js';
 import {exitCodes} from '../core/errors.js';
 
 /** A `--runtime` command: its arguments in, an exit code out. */
@@ -24,7 +25,9 @@ export async function runRuntime(args: string[]): Promise<number> {
 	if (name !== undefined && notBuiltYet.has(name)) {
 		process.stderr.write(`i: --runtime ${name} is not built yet; available: ${known}\n`);
 	} else {
-		process.stderr.write(`i: --runtime needs a command: ${known}${name === undefined ? '' : ` (not "${name}")`}\n`);
+		const guess = name === undefined ? undefined : nearestName(name, Object.keys(commands));
+		const got = name === undefined ? '' : ` (not "${name}"${guess === undefined ? '' : `; did you mean ${guess}?`})`;
+		process.stderr.write(`i: --runtime needs a command: ${known}${got}\n`);
 	}
 
 	return exitCodes.usage;

@@ -79,8 +79,8 @@ test('NO_COLOR=1 and --plain turn colour off in a terminal', async () => {
 });
 
 for (const [args, message] of [
-	[['--bogus'], /Unknown option '--bogus'/],
-	[['extra'], /Unexpected argument 'extra'/],
+	[['--bogus'], /unknown flag --bogus; see i --help/],
+	[['extra'], /unexpected argument "extra"/],
 	[['--svg', '--plain'], /--svg cannot be combined with --plain or --ascii/],
 	[['--svg', '--ascii'], /--svg cannot be combined/],
 ] as const) {

@@ -93,7 +93,7 @@ test('--runtime paths errors exit 2 with a message', async t => {
 
 	const flag = await runCli(['--runtime', 'paths', '--jsn'], {env});
 	assert.equal(flag.code, 2);
-	assert.match(flag.stderr, /^i: --runtime paths: Unknown option '--jsn'/);
+	assert.equal(flag.stderr, 'i: --runtime paths: unknown flag --jsn (did you mean --json?); see i --help\n');
 
 	await mkdir(join(root, 'data'));
 	await writeFile(join(root, 'data', 'workspaces.json'), '{');

@@ -1,0 +1,6 @@
+/**
+ * Commands named by the first word of the command line (`i logo --svg`);
+ * any other first word is a flag or part of the -p prompt. Later work adds
+ * dev, install, auth, mcp… here.
+ */
+export const commandNames = ['logo'] as const;

@@ -1,0 +1,73 @@
+import type {AnyFlags} from 'meow';
+import {parseCommandLine} from './command-line/parse-command-line.js';
+import {nearestName} from './command-line/nearest-name.js';
+import {commandNames} from './commands.js';
+import {UsageError} from './core/errors.js';
+import {helpText} from './help.js';
+import type {CliOptions} from './run-cli.js';
+
+/** The bounds of --max-steps: at least one model request, at most this many in one turn. */
+const MIN_STEPS = 1;
+const MAX_STEPS = 1000;
+
+/** The flags of DESIGN's command line; each may be given once, but --extension and --extensions-dir collect every value. */
+export const mainFlags = {
+	// A switch: the prompt is the words (`i -p explain this file`), so no word after -p is taken as its value.
+	print: {type: 'boolean', shortFlag: 'p', default: false},
+	json: {type: 'boolean', default: false},
+	config: {type: 'string'},
+	cwd: {type: 'string', shortFlag: 'C'},
+	session: {type: 'string'},
+	sessionName: {type: 'string'},
+	maxSteps: {type: 'number'},
+	yolo: {type: 'boolean', aliases: ['dangerously-skip-permissions'], default: false},
+	logo: {type: 'boolean', default: true},
+	extension: {type: 'string', isMultiple: true, default: []},
+	extensionsDir: {type: 'string', isMultiple: true, default: []},
+	// A switch for its --no- form: --no-extensions.
+	extensions: {type: 'boolean', default: true},
+	trustProject: {type: 'boolean', default: false},
+	version: {type: 'boolean', shortFlag: 'v', default: false},
+	help: {type: 'boolean', shortFlag: 'h', default: false},
+} satisfies AnyFlags;
+
+export type MainCommandLine = {kind: 'run'; options: CliOptions} | {kind: 'help'; text: string} | {kind: 'version'};
+
+/** Parses the flags of a run of `i` (not a command's); a UsageError names what is wrong. */
+export function parseFlags(argv: readonly string[]): MainCommandLine {
+	const {flags, input, help} = parseCommandLine(argv, {flags: mainFlags, inputFlags: ['print'], takesInput: true, help: helpText});
+	if (flags.help) return {kind: 'help', text: help};
+	if (flags.version) return {kind: 'version'};
+	if (flags.session !== undefined && flags.sessionName !== undefined) {
+		throw new UsageError('--session and --session-name name two different sessions; pass one of them');
+	}
+
+	if (flags.maxSteps !== undefined && !(Number.isInteger(flags.maxSteps) && flags.maxSteps >= MIN_STEPS && flags.maxSteps <= MAX_STEPS)) {
+		throw new UsageError(`--max-steps must be a whole number from ${MIN_STEPS} to ${MAX_STEPS} (got ${flags.maxSteps})`);
+	}
+
+	if (input.length > 0 && !flags.print) {
+		const command = nearestName(input[0]!, commandNames);
+		const guess = command === undefined ? '' : ` (did you mean i ${command}?)`;
+		throw new UsageError(`unexpected argument "${input[0]}"${guess}; to ask one question, use -p "${input.join(' ')}"`);
+	}
+
+	return {
+		kind: 'run',
+		options: {
+			print: flags.print ? input.join(' ') : undefined,
+			json: flags.json,
+			config: flags.config,
+			cwd: flags.cwd,
+			session: flags.session,
+			sessionName: flags.sessionName,
+			maxSteps: flags.maxSteps,
+			yolo: flags.yolo,
+			logo: flags.logo,
+			extensions: flags.extension,
+			extensionDirs: flags.extensionsDir,
+			noExtensions: !flags.extensions,
+			trustProject: flags.trustProject,
+		},
+	};
+}

@@ -1,0 +1,98 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {readFileSync} from 'node:fs';
+import {parseCommandLine} from '../../source/command-line/parse-command-line.js';
+import {nearestName} from '../../source/command-line/nearest-name.js';
+import {parseFlags} from '../../source/main-flags.js';
+import {UsageError} from '../../source/core/errors.js';
+
+// The shape later flags take (`--extension PATH`, repeatable): no flag of today's command line repeats.
+const repeatable = {
+	extension: {type: 'string', shortFlag: 'e', isMultiple: true},
+	level: {type: 'number', isMultiple: true},
+	quiet: {type: 'boolean', default: false},
+} as const;
+
+test('a repeatable flag collects every value in order, under each of its spellings; absent, it is empty', () => {
+	const {flags, input} = parseCommandLine(['--extension', 'a.js', 'word', '-e', 'b.js', '--extension=c.js', '-ed.js', '--level', '2', '--level=3'], {flags: repeatable, takesInput: true});
+	assert.deepEqual(flags.extension, ['a.js', 'b.js', 'c.js', 'd.js']);
+	assert.deepEqual(flags.level, [2, 3]);
+	assert.deepEqual(input, ['word']);
+	const none = parseCommandLine([], {flags: repeatable});
+	assert.deepEqual(none.flags.extension, []);
+	assert.equal(none.flags.quiet, false);
+});
+
+test('a repeatable flag still needs a value each time, and a single-valued one is refused twice', () => {
+	assert.throws(() => parseCommandLine(['-e', 'a.js', '--extension'], {flags: repeatable}), {name: 'UsageError', message: '--extension needs a value; see i --help'});
+	assert.throws(() => parseCommandLine(['--quiet', '--quiet'], {flags: repeatable}), {message: '--quiet is given twice (--quiet, --quiet); give it once; see i --help'});
+	assert.throws(() => parseCommandLine(['stray'], {flags: repeatable}), {message: 'unexpected argument "stray"; see i --help'});
+});
+
+test('values keep their text: spaces, a leading dash after =, negative numbers, = inside', () => {
+	const {flags} = parseCommandLine(['--extension=-odd name.js', '-e', 'x=y', '--level', '-4'], {flags: repeatable});
+	assert.deepEqual(flags.extension, ['-odd name.js', 'x=y']);
+	assert.deepEqual(flags.level, [-4]);
+});
+
+test('the main flags: defaults, --no-logo, the alias of --yolo, typed --max-steps, the -p prompt', () => {
+	const plain = parseFlags([]);
+	assert.equal(plain.kind, 'run');
+	if (plain.kind !== 'run') return;
+	assert.deepEqual(plain.options, {
+		print: undefined,
+		json: false,
+		config: undefined,
+		cwd: undefined,
+		session: undefined,
+		sessionName: undefined,
+		maxSteps: undefined,
+		yolo: false,
+		logo: true,
+		extensions: [],
+		extensionDirs: [],
+		noExtensions: false,
+		trustProject: false,
+	});
+	const full = parseFlags(['--no-logo', '--dangerously-skip-permissions', '--max-steps', '12', '--session-name', 'work', '-p', 'a', 'b']);
+	assert.equal(full.kind, 'run');
+	if (full.kind !== 'run') return;
+	assert.equal(full.options.logo, false);
+	assert.equal(full.options.yolo, true);
+	assert.equal(full.options.maxSteps, 12);
+	assert.equal(full.options.sessionName, 'work');
+	assert.equal(full.options.print, 'a b');
+	const extensions = parseFlags(['--extension', 'a.js', '--extensions-dir', 'x', '--extension=b.js', '--no-extensions', '--trust-project']);
+	assert.ok(extensions.kind === 'run');
+	assert.deepEqual(extensions.options.extensions, ['a.js', 'b.js']);
+	assert.deepEqual(extensions.options.extensionDirs, ['x']);
+	assert.equal(extensions.options.noExtensions, true);
+	assert.equal(extensions.options.trustProject, true);
+	// The default list is not shared between parses.
+	const again = parseFlags(['--extension', 'c.js']);
+	assert.ok(again.kind === 'run');
+	assert.deepEqual(again.options.extensions, ['c.js']);
+	const stdin = parseFlags(['-p']);
+	assert.equal(stdin.kind === 'run' && stdin.options.print, '');
+	assert.equal(parseFlags(['--logo']).kind, 'run');
+	assert.throws(() => parseFlags(['--session', 'a.json', '--session-name', 'a']), UsageError);
+});
+
+test('meow leaves the process title, and so the command line ps shows, as it was', () => {
+	const title = process.title;
+	const cmdline = readFileSync('/proc/self/cmdline', 'utf8');
+	parseFlags(['-p', 'hi']);
+	assert.equal(process.title, title);
+	assert.equal(readFileSync('/proc/self/cmdline', 'utf8'), cmdline);
+});
+
+test('the nearest name: one edit per three characters, a swap is one edit, case ignored, else the shortest name begun', () => {
+	const names = ['json', 'config', 'cwd', 'session', 'session-name', 'max-steps'];
+	assert.equal(nearestName('jsn', names), 'json');
+	assert.equal(nearestName('conifg', names), 'config');
+	assert.equal(nearestName('JSON', names), 'json');
+	assert.equal(nearestName('max', names), 'max-steps');
+	assert.equal(nearestName('sess', names), 'session');
+	assert.equal(nearestName('frobnicate', names), undefined);
+	assert.equal(nearestName('xy', names), undefined);
+});
