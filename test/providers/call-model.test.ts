@@ -29,10 +29,13 @@ function fastRetries(overrides: HttpOptions = {}): {options: HttpOptions; slept:
 	};
 }
 
-async function call(protocol: Protocol, extra: {signal?: AbortSignal; httpOptions?: HttpOptions; onEvent?: (event: StreamEvent) => void} = {}) {
+async function call(
+	protocol: Protocol,
+	extra: {signal?: AbortSignal; httpOptions?: HttpOptions; onEvent?: (event: StreamEvent) => void; server?: MockProvider} = {},
+) {
 	const events: StreamEvent[] = [];
 	const retries: RetryNotice[] = [];
-	const adapter = createAdapter(protocol, adapterOptions({baseUrl: mock.baseUrl(protocol)}));
+	const adapter = createAdapter(protocol, adapterOptions({baseUrl: (extra.server ?? mock).baseUrl(protocol)}));
 	const run = callModel({
 		adapter,
 		apiKey: API_KEY,
@@ -366,13 +369,18 @@ test('bytes after the end of a reply are not read as part of it', async () => {
 });
 
 test('a complete reply leaves its connection open for the next request', async () => {
-	mock.enqueue({text: 'one'}, {text: 'two'});
-	const before = mock.requests.length;
-	await (await call('responses')).run;
-	// The rest of the body (the chunked terminator) arrives just after the last event.
-	await new Promise(resolve => setTimeout(resolve, 100));
-	await (await call('responses')).run;
-	const [first, second] = mock.requests.slice(before);
-	assert.ok(first?.clientPort !== undefined);
-	assert.equal(second?.clientPort, first.clientPort);
+	// A server of its own: the pool takes an idle connection for the next request, and no other test's may be idle there.
+	const server = await startMockProvider();
+	try {
+		server.enqueue({text: 'one'}, {text: 'two'});
+		await (await call('responses', {server})).run;
+		// The rest of the body (the chunked terminator) arrives just after the last event.
+		await new Promise(resolve => setTimeout(resolve, 100));
+		await (await call('responses', {server})).run;
+		const [first, second] = server.requests;
+		assert.ok(first?.clientPort !== undefined);
+		assert.equal(second?.clientPort, first.clientPort);
+	} finally {
+		await server.close();
+	}
 });

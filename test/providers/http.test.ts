@@ -139,6 +139,35 @@ test('a connection closed after the headers but before any body byte is retried'
 	}
 });
 
+test('release() lets a slow tail arrive, so the connection serves the next request', async () => {
+	const ports: Array<number | undefined> = [];
+	const target = createServer((request, response) => {
+		ports.push(request.socket.remotePort);
+		response.writeHead(200, {'content-type': 'text/event-stream'});
+		response.write('data: [DONE]\n\n');
+		// The end of the body comes well after the reply is complete.
+		setTimeout(() => response.end(), 150);
+	});
+	const origin = await listen(target);
+	try {
+		for (let round = 0; round < 2; round++) {
+			const response = await postStream({provider: 'openai', request: request(`${origin}/v1/chat/completions`), headers: {}});
+			for await (const _chunk of response.body) {
+				response.release();
+				break;
+			}
+
+			await new Promise(resolve => setTimeout(resolve, 300));
+		}
+
+		assert.equal(ports.length, 2);
+		assert.equal(ports[1], ports[0]);
+	} finally {
+		target.closeAllConnections();
+		await new Promise(resolve => target.close(resolve));
+	}
+});
+
 test('a stream that stalls longer than the body timeout fails', async () => {
 	mock.enqueue({text: 'stall after this', hangAfterEvents: 2});
 	const response = await postStream({

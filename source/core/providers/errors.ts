@@ -98,3 +98,21 @@ export function secretsOf(headers: Record<string, string>): string[] {
 export function redact(text: string, secrets: readonly string[]): string {
 	return secrets.reduce((result, secret) => result.split(secret).join('[redacted]'), text);
 }
+
+/** The first `code` on an error or its causes (ECONNRESET, UND_ERR_SOCKET…). */
+export function errorCode(error: unknown): string | undefined {
+	for (let current = error, depth = 0; current && depth < 4; depth++) {
+		const code = (current as {code?: unknown}).code;
+		if (typeof code === 'string') return code;
+		current = (current as {cause?: unknown}).cause;
+	}
+
+	return undefined;
+}
+
+/** An error as one quoted line, its code first when the message does not hold it: "ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9". */
+export function describeError(error: unknown): string {
+	const code = errorCode(error);
+	const message = error instanceof Error ? error.message : String(error);
+	return quote(code && !message.includes(code) ? `${code}: ${message}` : message);
+}

@@ -1,16 +1,17 @@
-import http from 'node:http';
-import https from 'node:https';
+import type {Readable} from 'node:stream';
 
 /**
- * One HTTP POST over node:http / node:https. Small on purpose: it never
- * follows redirects, buffers nothing, and turns its own timeouts into errors
- * with stable codes. (The core starts in a fraction of undici's load time.)
+ * One HTTP POST to a model endpoint, through undici (undici-transport.ts).
+ * Small on purpose: it never follows redirects, buffers nothing, and turns
+ * failures into errors with stable codes. undici is loaded at the first
+ * request, not at start: `i --version`, `--help`, the chat screen's first
+ * frame and commands that call no model never pay for it.
  */
 
 export interface RawResponse {
 	statusCode: number;
-	headers: http.IncomingHttpHeaders;
-	body: http.IncomingMessage;
+	headers: Record<string, string | string[] | undefined>;
+	body: Readable;
 }
 
 export interface RawRequestOptions {
@@ -23,44 +24,21 @@ export interface RawRequestOptions {
 	bodyTimeoutMs: number;
 }
 
-/** Our timeouts, with codes callers can tell apart from the system's. */
-export const HEADERS_TIMEOUT = 'I_HEADERS_TIMEOUT';
-export const BODY_TIMEOUT = 'I_BODY_TIMEOUT';
+/** undici's codes for its timeouts, which callers tell apart from the system's. */
+export const HEADERS_TIMEOUT = 'UND_ERR_HEADERS_TIMEOUT';
+export const BODY_TIMEOUT = 'UND_ERR_BODY_TIMEOUT';
 
-const agents = {
-	'http:': new http.Agent({keepAlive: true}),
-	'https:': new https.Agent({keepAlive: true}),
-};
+let transport: Promise<typeof import('./undici-transport.js')> | undefined;
 
-export function postRaw(url: string, options: RawRequestOptions): Promise<RawResponse> {
-	const target = new URL(url);
-	const transport = target.protocol === 'https:' ? https : http;
-	const agent = target.protocol === 'https:' ? agents['https:'] : agents['http:'];
-	return new Promise((resolve, reject) => {
-		const request = transport.request(target, {
-			method: 'POST',
-			agent,
-			headers: {...options.headers, 'content-length': String(Buffer.byteLength(options.body))},
-			...(options.signal ? {signal: options.signal} : {}),
-		});
-		const headersTimer = setTimeout(() => {
-			request.destroy(codedError(`no response headers within ${options.headersTimeoutMs} ms`, HEADERS_TIMEOUT));
-		}, options.headersTimeoutMs);
-		request.once('error', error => {
-			clearTimeout(headersTimer);
-			reject(error);
-		});
-		request.once('response', response => {
-			clearTimeout(headersTimer);
-			response.setTimeout(options.bodyTimeoutMs, () => {
-				response.destroy(codedError(`no data for ${options.bodyTimeoutMs} ms`, BODY_TIMEOUT));
-			});
-			resolve({statusCode: response.statusCode ?? 0, headers: response.headers, body: response});
-		});
-		request.end(options.body);
-	});
+/** Starts loading undici now, for a head that will surely make a request (the one-shot): it loads while setup waits on files. */
+export function preloadTransport(): void {
+	transport ??= import('./undici-transport.js');
+	// A failure to load surfaces at the request, as it would without the head start.
+	transport.catch(() => {});
 }
 
-function codedError(message: string, code: string): Error {
-	return Object.assign(new Error(message), {code});
+export async function postRaw(url: string, options: RawRequestOptions): Promise<RawResponse> {
+	transport ??= import('./undici-transport.js');
+	const {send} = await transport;
+	return send(url, options);
 }

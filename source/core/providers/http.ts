@@ -1,6 +1,6 @@
 import {Buffer} from 'node:buffer';
 import {BODY_TIMEOUT, HEADERS_TIMEOUT, postRaw, type RawResponse} from './http-request.js';
-import {ProviderError, formatBytes, providerMessage, quote, redact, secretsOf} from './errors.js';
+import {ProviderError, describeError, errorCode, formatBytes, providerMessage, quote, redact, secretsOf} from './errors.js';
 import {createRetrier, type Retrier, type RetryNotice, type RetryOptions} from './retry.js';
 import type {PreparedRequest} from './types.js';
 
@@ -20,7 +20,11 @@ function isRetryableStatus(status: number): boolean {
 	return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
-/** Connection failures where the request can be sent again (nothing was answered). */
+/**
+ * Connection failures where the request can be sent again (nothing was
+ * answered): the system's, and undici's for a socket closed under it
+ * (UND_ERR_SOCKET), a connect that timed out and no headers in time.
+ */
 const RETRYABLE_CODES = new Set([
 	'ECONNRESET',
 	'ECONNREFUSED',
@@ -29,6 +33,8 @@ const RETRYABLE_CODES = new Set([
 	'EAI_AGAIN',
 	'ENETUNREACH',
 	'EHOSTUNREACH',
+	'UND_ERR_SOCKET',
+	'UND_ERR_CONNECT_TIMEOUT',
 	HEADERS_TIMEOUT,
 ]);
 
@@ -238,7 +244,7 @@ async function errorBody(response: RawResponse, context: Context): Promise<strin
 		}
 	} catch (error) {
 		if (context.signal?.aborted) throw aborted(context);
-		return `error body could not be read (${describe(error)})`;
+		return `error body could not be read (${describeError(error)})`;
 	}
 
 	return providerMessage(Buffer.concat(chunks).toString('utf8'));
@@ -246,11 +252,8 @@ async function errorBody(response: RawResponse, context: Context): Promise<strin
 
 function connectionFailure(error: unknown, context: Context, what: string): Outcome {
 	if (context.signal?.aborted) throw aborted(context);
-	const reason = redact(`${what} (${describe(error)})`, context.secrets);
-	const failure = new ProviderError(`${context.provider}: ${reason}`, {
-		kind: 'network',
-		retryable: RETRYABLE_CODES.has(errorCode(error) ?? ''),
-	});
+	const reason = redact(`${what} (${describeError(error)})`, context.secrets);
+	const failure = new ProviderError(`${context.provider}: ${reason}`, {kind: 'network', retryable: RETRYABLE_CODES.has(errorCode(error) ?? '')});
 	if (!failure.retryable) throw failure;
 	return {failure, reason};
 }
@@ -267,7 +270,7 @@ function streamFailure(error: unknown, context: Context): ProviderError {
 		});
 	}
 
-	return new ProviderError(redact(`${context.provider}: connection lost while streaming the response (${describe(error)})`, context.secrets), {
+	return new ProviderError(redact(`${context.provider}: connection lost while streaming the response (${describeError(error)})`, context.secrets), {
 		kind: 'network',
 		retryable: true,
 	});
@@ -294,20 +297,4 @@ function retryAfter(headers: Record<string, string | string[] | undefined>, capM
 	const date = Date.parse(value);
 	if (Number.isNaN(date)) return undefined;
 	return Math.min(capMs, Math.max(0, date - Date.now()));
-}
-
-function errorCode(error: unknown): string | undefined {
-	for (let current = error, depth = 0; current && depth < 4; depth++) {
-		const code = (current as {code?: unknown}).code;
-		if (typeof code === 'string') return code;
-		current = (current as {cause?: unknown}).cause;
-	}
-
-	return undefined;
-}
-
-function describe(error: unknown): string {
-	const code = errorCode(error);
-	const message = error instanceof Error ? error.message : String(error);
-	return quote(code && !message.includes(code) ? `${code}: ${message}` : message);
 }

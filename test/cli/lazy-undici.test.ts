@@ -1,0 +1,44 @@
+// undici (about 1 MB of bundle) is loaded at the first model request only:
+// the built program's commands that make none never load its chunk.
+import {test, before, after} from 'node:test';
+import assert from 'node:assert/strict';
+import {readFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
+import {makeSandbox, runCli} from '../helpers/cli.js';
+
+const recorder = fileURLToPath(new URL('../fixtures/import-recorder.js', import.meta.url));
+/** The bundle's chunk holding undici (source/core/providers/undici-transport.ts and what it imports). */
+const undiciChunk = /\/bundle\/undici-transport-[A-Z0-9]+\.js$/;
+
+let mock: MockProvider;
+before(async () => {
+	mock = await startMockProvider();
+});
+after(async () => mock.close());
+
+/** The module URLs the built `i` resolved while running `args`. */
+async function imports(args: string[], expectCode = 0): Promise<string[]> {
+	const box = makeSandbox();
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
+	const log = join(box.root, 'imports.log');
+	const run = await runCli(args.map(arg => arg.replace('WORKSPACE', box.workspace)), {
+		env: {...box.env, NODE_OPTIONS: `--import=${recorder}`, I_TEST_IMPORT_LOG: log},
+	});
+	assert.equal(run.code, expectCode, run.stderr);
+	const urls = readFileSync(log, 'utf8').split('\n');
+	assert.ok(urls.some(url => url.endsWith('/bundle/cli.js')), 'the recorder saw the bundle');
+	return urls;
+}
+
+for (const args of [['--version'], ['--help'], ['--runtime', 'paths', '-C', 'WORKSPACE'], ['--runtime', 'logo', '--plain']]) {
+	test(`i ${args.join(' ').replace('WORKSPACE', 'DIR')} never loads undici`, async () => {
+		assert.deepEqual((await imports(args)).filter(url => undiciChunk.test(url)), []);
+	});
+}
+
+test('a one-shot turn loads undici, once', async () => {
+	mock.enqueue({text: 'ok'});
+	assert.equal((await imports(['-p', 'hi', '-C', 'WORKSPACE'])).filter(url => undiciChunk.test(url)).length, 1);
+});
