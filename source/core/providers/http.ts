@@ -1,6 +1,7 @@
 import {Buffer} from 'node:buffer';
-import {BODY_TIMEOUT, HEADERS_TIMEOUT, postRaw, type RawResponse} from './http-request.js';
+import {BODY_TIMEOUT, HEADERS_TIMEOUT, ProxyFailure, postRaw, type RawResponse} from './http-request.js';
 import {ProviderError, describeError, errorCode, formatBytes, providerMessage, quote, redact, secretsOf} from './errors.js';
+import {ProxyConfigError} from './proxy-settings.js';
 import {createRetrier, type Retrier, type RetryNotice, type RetryOptions} from './retry.js';
 import type {PreparedRequest} from './types.js';
 
@@ -23,7 +24,9 @@ function isRetryableStatus(status: number): boolean {
 /**
  * Connection failures where the request can be sent again (nothing was
  * answered): the system's, and undici's for a socket closed under it
- * (UND_ERR_SOCKET), a connect that timed out and no headers in time.
+ * (UND_ERR_SOCKET), a connect that timed out and no headers in time. The
+ * same codes from the hop to a proxy count the same: a proxy that refuses
+ * or drops the connection is retried like a server that does.
  */
 const RETRYABLE_CODES = new Set([
 	'ECONNRESET',
@@ -125,21 +128,25 @@ async function attemptOnce(args: PostStreamArgs, body: string, options: HttpOpti
 			headersTimeoutMs: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
 		});
 	} catch (error) {
+		if (error instanceof ProxyConfigError) throw new ProviderError(`${context.provider}: ${error.message}; nothing was sent`, {kind: 'request'});
 		return connectionFailure(error, context, 'connection failed');
 	}
+
+	// "HTTP 502 through the proxy http://proxy.example:8080 (from HTTPS_PROXY)": the answer may be the proxy's own.
+	const through = response.proxy ? ` through ${response.proxy}` : '';
 
 	const {statusCode: status, headers} = response;
 	if (status >= 300 && status < 400) {
 		discard(response.body);
 		const location = typeof headers.location === 'string' ? ` to ${quote(headers.location)}` : '';
-		throw new ProviderError(`${context.provider}: HTTP ${status}: redirects are not followed (redirected${location})`, {
+		throw new ProviderError(`${context.provider}: HTTP ${status}${through}: redirects are not followed (redirected${location})`, {
 			kind: 'http',
 			status,
 		});
 	}
 
 	if (status < 200 || status >= 300) {
-		const reason = redact(`HTTP ${status}: ${await errorBody(response, context)}`, context.secrets);
+		const reason = redact(`HTTP ${status}${through}: ${await errorBody(response, context)}`, context.secrets);
 		const failure = new ProviderError(`${context.provider}: ${reason}`, {kind: 'http', status, retryable: isRetryableStatus(status)});
 		if (!failure.retryable) throw failure;
 		const retryAfterMs = retryAfter(headers, options.retryAfterCapMs ?? RETRY_AFTER_CAP_MS);
@@ -163,7 +170,7 @@ async function attemptOnce(args: PostStreamArgs, body: string, options: HttpOpti
 	} catch (error) {
 		discard(response.body);
 		if (errorCode(error) === BODY_TIMEOUT) throw streamFailure(error, context);
-		return connectionFailure(error, context, 'connection closed before any response byte');
+		return connectionFailure(error, context, `connection closed${through} before any response byte`);
 	}
 
 	const state = {released: false};
@@ -252,8 +259,10 @@ async function errorBody(response: RawResponse, context: Context): Promise<strin
 
 function connectionFailure(error: unknown, context: Context, what: string): Outcome {
 	if (context.signal?.aborted) throw aborted(context);
-	const reason = redact(`${what} (${describeError(error)})`, context.secrets);
-	const failure = new ProviderError(`${context.provider}: ${reason}`, {kind: 'network', retryable: RETRYABLE_CODES.has(errorCode(error) ?? '')});
+	// A proxy's failure says itself what and where; its refusal of a tunnel is judged like an HTTP status.
+	const reason = redact(error instanceof ProxyFailure ? error.message : `${what} (${describeError(error)})`, context.secrets);
+	const retryable = error instanceof ProxyFailure && error.status !== undefined ? isRetryableStatus(error.status) : RETRYABLE_CODES.has(errorCode(error) ?? '');
+	const failure = new ProviderError(`${context.provider}: ${reason}`, {kind: 'network', retryable});
 	if (!failure.retryable) throw failure;
 	return {failure, reason};
 }
