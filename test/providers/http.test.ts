@@ -168,6 +168,31 @@ test('release() lets a slow tail arrive, so the connection serves the next reque
 	}
 });
 
+test('an idle connection waits longer than undici\'s default 4 s for the next request, when the server names no limit', async () => {
+	const ports: Array<number | undefined> = [];
+	const target = createServer((request, response) => {
+		ports.push(request.socket.remotePort);
+		response.writeHead(200, {'content-type': 'text/event-stream'});
+		response.end('data: [DONE]\n\n');
+	});
+	// No Keep-Alive hint in its answers, and no idle limit of its own.
+	target.keepAliveTimeout = 0;
+	const origin = await listen(target);
+	try {
+		for (let round = 0; round < 2; round++) {
+			if (round > 0) await new Promise(resolve => setTimeout(resolve, 4500));
+			const response = await postStream({provider: 'openai', request: request(`${origin}/v1/chat/completions`), headers: {}});
+			await drain(response.body);
+		}
+
+		assert.equal(ports.length, 2);
+		assert.equal(ports[1], ports[0]);
+	} finally {
+		target.closeAllConnections();
+		await new Promise(resolve => target.close(resolve));
+	}
+});
+
 test('a stream that stalls longer than the body timeout fails', async () => {
 	mock.enqueue({text: 'stall after this', hangAfterEvents: 2});
 	const response = await postStream({

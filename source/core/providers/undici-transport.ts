@@ -30,6 +30,14 @@ const DEFAULT_PORTS: Record<string, string> = {'http:': '80', 'https:': '443'};
 const TUNNEL_REFUSED = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling$/;
 const FORWARD_REFUSED = /^Proxy Authentication Required \((407)\)$/;
 
+/**
+ * How long an idle connection stays open for the next request when the
+ * server names no limit of its own (a `Keep-Alive` hint wins): a turn's
+ * requests are apart by the tools' run time, often longer than undici's
+ * default of 4 s, and each new connection to an API costs a TLS handshake.
+ */
+const IDLE_CONNECTION_MS = 60_000;
+
 interface Shared {
 	dispatcher: Dispatcher;
 	proxies: ProxySettings | undefined;
@@ -48,8 +56,9 @@ function sharedDispatcher(): Shared {
 }
 
 export function createDispatcher(proxies: ProxySettings | undefined): Dispatcher {
-	if (!proxies) return new Agent();
+	if (!proxies) return new Agent({keepAliveTimeout: IDLE_CONNECTION_MS});
 	return new EnvHttpProxyAgent({
+		keepAliveTimeout: IDLE_CONNECTION_MS,
 		// Given explicitly, so undici proxies exactly what proxyFor says it does.
 		httpProxy: proxies.http?.url ?? '',
 		httpsProxy: proxies.https?.url ?? '',
