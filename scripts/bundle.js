@@ -1,12 +1,12 @@
 // Bundles the compiled CLI into dist/bundle: one file to parse instead of
 // hundreds of modules to resolve, which is most of the start-up time.
-// Dynamic imports (execa, diff, the heads) stay separate chunks, loaded only when used.
+// Dynamic imports (execa, diff, the heads, undici) stay separate chunks, loaded only when used.
 // The core's API (`i-agent/core`) is bundled into dist/core the same way, so
 // the installed package needs none of its dependencies.
 import {spawnSync} from 'node:child_process';
 import {rmSync, writeFileSync} from 'node:fs';
 import {resolve} from 'node:path';
-import {pathToFileURL} from 'node:url';
+import {fileURLToPath, pathToFileURL} from 'node:url';
 import {build} from 'esbuild';
 import {meowTrim} from './meow-trim.js';
 
@@ -27,6 +27,14 @@ const stringWidthFast = {
 	},
 };
 
+/** The model transport's undici: its dispatchers and request API only (scripts/undici-core.cjs), half the package to load. */
+const undiciCore = {
+	name: 'undici-core',
+	setup(plugin) {
+		plugin.onResolve({filter: /^undici$/}, () => ({path: fileURLToPath(new URL('undici-core.cjs', import.meta.url))}));
+	},
+};
+
 /** ES module chunks for Node 20, with lazy imports kept lazy. */
 const esmChunks = {
 	bundle: true,
@@ -40,7 +48,7 @@ const esmChunks = {
 	define: {'process.env.NODE_ENV': '"production"'},
 	// CommonJS dependencies call require(); ESM output needs it defined.
 	banner: {js: "import {createRequire as __createRequire} from 'node:module'; const require = __createRequire(import.meta.url);"},
-	plugins: [stringWidthFast, meowTrim],
+	plugins: [stringWidthFast, meowTrim, undiciCore],
 	logLevel: 'warning',
 };
 // The search tool's worker thread is a file of its own beside the chunks (search-thread.ts finds it by URL).

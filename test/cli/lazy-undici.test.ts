@@ -2,11 +2,11 @@
 // the built program's commands that make none never load its chunk.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {readFileSync} from 'node:fs';
+import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {makeSandbox, runCli} from '../helpers/cli.js';
+import {cliPath, makeSandbox, runCli} from '../helpers/cli.js';
 
 const recorder = fileURLToPath(new URL('../fixtures/import-recorder.js', import.meta.url));
 /** The bundle's chunk holding undici (source/core/providers/undici-transport.ts and what it imports). */
@@ -41,4 +41,15 @@ for (const args of [['--version'], ['--help'], ['--runtime', 'paths', '-C', 'WOR
 test('a one-shot turn loads undici, once', async () => {
 	mock.enqueue({text: 'ok'});
 	assert.equal((await imports(['-p', 'hi', '-C', 'WORKSPACE'])).filter(url => undiciChunk.test(url)).length, 1);
+});
+
+test('the bundle\'s undici is its dispatchers and request API, without fetch\'s client, WebSocket, EventSource, caches or mocks', () => {
+	const bundle = join(cliPath, '..');
+	const chunks = readdirSync(bundle).filter(name => undiciChunk.test(`/bundle/${name}`));
+	assert.equal(chunks.length, 1);
+	// esbuild names each bundled module in a comment.
+	const modules = [...readFileSync(join(bundle, chunks[0]!), 'utf8').matchAll(/^\/\/ node_modules\/undici\/(\S+)$/gm)].map(match => match[1]!);
+	for (const used of ['lib/dispatcher/agent.js', 'lib/dispatcher/env-http-proxy-agent.js', 'lib/api/api-request.js', 'lib/dispatcher/client-h1.js']) assert.ok(modules.includes(used), used);
+	const unused = modules.filter(path => /^index\.js$|^lib\/(web\/(fetch\/index|websocket|eventsource|cache)|mock|cache|interceptor)\//.test(path));
+	assert.deepEqual(unused, []);
 });

@@ -7,7 +7,7 @@
  */
 import {STATUS_CODES} from 'node:http';
 import {setFlagsFromString} from 'node:v8';
-import {Agent, EnvHttpProxyAgent, Pool, request, type Dispatcher} from 'undici';
+import {Agent, EnvHttpProxyAgent, Pool, type Dispatcher} from 'undici';
 import {describeError, errorCode} from './errors.js';
 import {HEADERS_TIMEOUT, ProxyFailure, type RawRequestOptions, type RawResponse} from './http-request.js';
 import {HEADERS_TIMEOUT_MS} from './http.js';
@@ -91,8 +91,9 @@ export async function send(url: string, options: RawRequestOptions, via: Shared 
 	const baselineTier = setsTier && !parserCompiled;
 	if (baselineTier) setFlagsFromString('--liftoff-only');
 	try {
-		const response = await request(target, {
-			dispatcher: via.dispatcher,
+		const response = await via.dispatcher.request({
+			origin: target.origin,
+			path: `${target.pathname}${target.search}`,
 			method: 'POST',
 			headers: options.headers,
 			body: options.body,
