@@ -9,11 +9,9 @@ import {handleInterrupts} from './interrupt.js';
 import {turnExitCode} from './exit-code.js';
 import {reportSetupError} from './report-setup-error.js';
 import {reportExtensionRejections} from './extension-rejections.js';
-import {preloadTransport} from '../core/providers/http-request.js';
 
 /** `i -p`: one turn, the answer on stdout, exit. */
 export async function runPrintMode(options: CliOptions, started?: Promise<StartedPlugins>): Promise<number> {
-	preloadTransport();
 	const emit = options.json ? createJsonRenderer() : createTextRenderer({announceSession: false});
 	// Listening from the start: an interrupt during setup must not kill the process before it can clean up.
 	const controller = new AbortController();

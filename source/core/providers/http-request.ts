@@ -50,13 +50,6 @@ export class ProxyFailure extends Error {
 
 let transport: Promise<typeof import('./undici-transport.js')> | undefined;
 
-/** Starts loading undici now, for a head that will surely make a request (the one-shot): it loads while setup waits on files. */
-export function preloadTransport(): void {
-	transport ??= import('./undici-transport.js');
-	// A failure to load surfaces at the request, as it would without the head start.
-	transport.catch(() => {});
-}
-
 export async function postRaw(url: string, options: RawRequestOptions): Promise<RawResponse> {
 	transport ??= import('./undici-transport.js');
 	const {send} = await transport;
