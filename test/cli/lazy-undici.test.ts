@@ -23,18 +23,27 @@ async function imports(args: string[], expectCode = 0): Promise<string[]> {
 	const box = makeSandbox();
 	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
 	const log = join(box.root, 'imports.log');
-	const run = await runCli(args.map(arg => arg.replace('WORKSPACE', box.workspace)), {
-		env: {...box.env, NODE_OPTIONS: `--import=${recorder}`, I_TEST_IMPORT_LOG: log},
-	});
+	const run = await runCli(
+		args.map(arg => arg.replace('WORKSPACE', box.workspace)),
+		{
+			env: {...box.env, NODE_OPTIONS: `--import=${recorder}`, I_TEST_IMPORT_LOG: log},
+		},
+	);
 	assert.equal(run.code, expectCode, run.stderr);
 	const urls = readFileSync(log, 'utf8').split('\n');
-	assert.ok(urls.some(url => url.endsWith('/bundle/cli.js')), 'the recorder saw the bundle');
+	assert.ok(
+		urls.some(url => url.endsWith('/bundle/cli.js')),
+		'the recorder saw the bundle',
+	);
 	return urls;
 }
 
 for (const args of [['--version'], ['--help'], ['--runtime', 'paths', '-C', 'WORKSPACE'], ['--runtime', 'logo', '--plain']]) {
 	test(`i ${args.join(' ').replace('WORKSPACE', 'DIR')} never loads undici`, async () => {
-		assert.deepEqual((await imports(args)).filter(url => undiciChunk.test(url)), []);
+		assert.deepEqual(
+			(await imports(args)).filter(url => undiciChunk.test(url)),
+			[],
+		);
 	});
 }
 
@@ -43,7 +52,7 @@ test('a one-shot turn loads undici, once', async () => {
 	assert.equal((await imports(['-p', 'hi', '-C', 'WORKSPACE'])).filter(url => undiciChunk.test(url)).length, 1);
 });
 
-test('the bundle\'s undici is its dispatchers and request API, without fetch\'s client, WebSocket, EventSource, caches or mocks', () => {
+test("the bundle's undici is its dispatchers and request API, without fetch's client, WebSocket, EventSource, caches or mocks", () => {
 	const bundle = join(cliPath, '..');
 	const chunks = readdirSync(bundle).filter(name => undiciChunk.test(`/bundle/${name}`));
 	assert.equal(chunks.length, 1);

@@ -195,10 +195,7 @@ test('a proxy answering CONNECT with 407 fails the turn at once, saying so', asy
 		async proxy => {
 			const run = await turn(tlsMock.baseUrl('openai'), {HTTPS_PROXY: proxy.url, ...trusted()});
 			assert.equal(run.code, 1);
-			assert.ok(
-				run.stderr.includes(`i: error: openai: the proxy ${proxy.url} (from HTTPS_PROXY) answered CONNECT ${tlsHost()} with HTTP 407 Proxy Authentication Required\n`),
-				run.stderr,
-			);
+			assert.ok(run.stderr.includes(`i: error: openai: the proxy ${proxy.url} (from HTTPS_PROXY) answered CONNECT ${tlsHost()} with HTTP 407 Proxy Authentication Required\n`), run.stderr);
 			assert.doesNotMatch(run.stderr, /retry 1/);
 			assert.equal(proxy.tunnels.length, 1);
 		},
@@ -223,10 +220,7 @@ test('a proxy that cannot reach the endpoint (CONNECT answered 500 by the real p
 	await withProxy(async proxy => {
 		const run = await turn(`https://127.0.0.1:${dead}/v1`, {HTTPS_PROXY: proxy.url, ...trusted()});
 		assert.equal(run.code, 1);
-		assert.ok(
-			run.stderr.includes(`i: error: openai: the proxy ${proxy.url} (from HTTPS_PROXY) answered CONNECT 127.0.0.1:${dead} with HTTP 500 Internal Server Error (gave up after 1 retry)\n`),
-			run.stderr,
-		);
+		assert.ok(run.stderr.includes(`i: error: openai: the proxy ${proxy.url} (from HTTPS_PROXY) answered CONNECT 127.0.0.1:${dead} with HTTP 500 Internal Server Error (gave up after 1 retry)\n`), run.stderr);
 		assert.equal(proxy.tunnels.length, 2);
 	});
 });
@@ -241,10 +235,7 @@ test('a proxy answering CONNECT with 502 is retried like a 5xx, then reported', 
 	try {
 		const run = await turn(tlsMock.baseUrl('openai'), {HTTPS_PROXY: `http://127.0.0.1:${port}`, ...trusted()});
 		assert.equal(run.code, 1);
-		assert.ok(
-			run.stderr.includes(`i: error: openai: the proxy http://127.0.0.1:${port} (from HTTPS_PROXY) answered CONNECT ${tlsHost()} with HTTP 502 Bad Gateway (gave up after 1 retry)\n`),
-			run.stderr,
-		);
+		assert.ok(run.stderr.includes(`i: error: openai: the proxy http://127.0.0.1:${port} (from HTTPS_PROXY) answered CONNECT ${tlsHost()} with HTTP 502 Bad Gateway (gave up after 1 retry)\n`), run.stderr);
 		assert.equal(asked, 2);
 	} finally {
 		server.close();
@@ -260,7 +251,7 @@ test('a proxy that drops the connection is retried like a dropped connection, th
 		] as const) {
 			const run = await turn(baseUrl, {[variable]: `http://127.0.0.1:${port}`, ...trusted()});
 			assert.equal(run.code, 1);
-			assert.match(run.stderr, new RegExp(`retry 1 in`));
+			assert.match(run.stderr, /retry 1 in/);
 			assert.match(run.stderr, new RegExp(`i: error: openai: connection through the proxy http://127\\.0\\.0\\.1:${port} \\(from ${variable}\\) failed \\(.+\\) \\(gave up after 1 retry\\)\\n`));
 		}
 	} finally {

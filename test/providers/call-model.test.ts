@@ -29,10 +29,7 @@ function fastRetries(overrides: HttpOptions = {}): {options: HttpOptions; slept:
 	};
 }
 
-async function call(
-	protocol: Protocol,
-	extra: {signal?: AbortSignal; httpOptions?: HttpOptions; onEvent?: (event: StreamEvent) => void; server?: MockProvider} = {},
-) {
+async function call(protocol: Protocol, extra: {signal?: AbortSignal; httpOptions?: HttpOptions; onEvent?: (event: StreamEvent) => void; server?: MockProvider} = {}) {
 	const events: StreamEvent[] = [];
 	const retries: RetryNotice[] = [];
 	const adapter = createAdapter(protocol, adapterOptions({baseUrl: (extra.server ?? mock).baseUrl(protocol)}));

@@ -12,7 +12,7 @@ function optimised(flags: string[]): string[] {
 	return run.stdout.split('\n').filter(line => line.includes('using TurboFan'));
 }
 
-test('undici\'s HTTP parser stays in the baseline tier: no optimising compile for a quick one-shot\'s exit to wait for', () => {
+test("undici's HTTP parser stays in the baseline tier: no optimising compile for a quick one-shot's exit to wait for", () => {
 	assert.deepEqual(optimised([]), []);
 	// The control: node started with a tier flag of its own is left alone, and the parser, hot after a few replies, is optimised.
 	assert.ok(optimised(['--wasm-tier-up']).length > 0, 'the trace shows optimising compiles at all');

@@ -38,11 +38,14 @@ test('a proxy URL: shown without credentials or path; a bare host:port is http; 
 	assert.equal(settings.https?.url, 'http://me:pa%20ss@proxy.example:8080/ignored');
 	assert.equal(readProxySettings({HTTP_PROXY: 'proxy.corp:3128'})!.http?.url, 'http://proxy.corp:3128');
 
-	assert.throws(() => readProxySettings({HTTPS_PROXY: 'http://me:secret@[bad'}), (error: Error) => {
-		assert.ok(error instanceof ProxyConfigError);
-		assert.equal(error.message, 'HTTPS_PROXY is not a proxy URL (expected e.g. http://proxy.example:8080)');
-		return true;
-	});
+	assert.throws(
+		() => readProxySettings({HTTPS_PROXY: 'http://me:secret@[bad'}),
+		(error: Error) => {
+			assert.ok(error instanceof ProxyConfigError);
+			assert.equal(error.message, 'HTTPS_PROXY is not a proxy URL (expected e.g. http://proxy.example:8080)');
+			return true;
+		},
+	);
 	assert.throws(() => readProxySettings({http_proxy: 'socks5://proxy.example'}), /^ProxyConfigError: http_proxy names a proxy of the unsupported scheme socks5 \(supported: http, https\)$/);
 });
 

@@ -21,7 +21,10 @@ after(async () => mock.close());
 test('the chat screen is ready without undici; the first message loads it', async () => {
 	const box = makeSandbox();
 	const log = join(box.root, 'imports.log');
-	const loaded = () => readFileSync(log, 'utf8').split('\n').filter(url => undiciChunk.test(url)).length;
+	const loaded = () =>
+		readFileSync(log, 'utf8')
+			.split('\n')
+			.filter(url => undiciChunk.test(url)).length;
 	const {run} = await startChat(mock, {box, env: {NODE_OPTIONS: `--import=${recorder}`, I_TEST_IMPORT_LOG: log}});
 	try {
 		assert.ok(readFileSync(log, 'utf8').includes('/bundle/cli.js'), 'the recorder saw the bundle');
