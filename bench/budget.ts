@@ -59,5 +59,7 @@ export async function benchBudget(): Promise<void> {
 	}
 
 	console.log('');
-	console.log('incremental: new messages are serialised and hashed; the unchanged prefix is only compared in place, value by value (here each history is parsed apart; prefix-reuse frames hand the worker the same objects, which compare at once), which is what still grows with the history');
+	console.log(
+		'incremental: new messages are serialised and hashed; the unchanged prefix is only compared in place, value by value (here each history is parsed apart; prefix-reuse frames hand the worker the same objects, which compare at once), which is what still grows with the history',
+	);
 }

@@ -70,7 +70,9 @@ export async function benchCache(): Promise<void> {
 		const ratio = figures.observed_token_hit_ratio;
 
 		console.log('');
-		console.log(`prompt cache (issue 5 a): ${TURNS} turns, ${mock.requests.length} requests through i in line mode, cache profile in openai mode, ${keys} prompt_cache_key; mock prefix cache in 128-token blocks from 1024 tokens; ${cpus()[0]?.model ?? 'unknown CPU'}, node ${process.version}; ${seconds.toFixed(1)} s`);
+		console.log(
+			`prompt cache (issue 5 a): ${TURNS} turns, ${mock.requests.length} requests through i in line mode, cache profile in openai mode, ${keys} prompt_cache_key; mock prefix cache in 128-token blocks from 1024 tokens; ${cpus()[0]?.model ?? 'unknown CPU'}, node ${process.version}; ${seconds.toFixed(1)} s`,
+		);
 		console.log('');
 		console.log('| measure | value | target |');
 		console.log('|---|---:|---:|');

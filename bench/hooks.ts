@@ -104,7 +104,11 @@ export async function benchHooks(): Promise<void> {
 			caller: fakeModel(),
 			tools: createNativeTools(),
 			session,
-			gate: createApprovalGate({yolo: false, askPerson: async () => ({decision: 'deny', by: 'no_terminal', reason: null}), ...(hooks.has('tool_approval') ? {policy: async data => hooks.run('tool_approval', data)} : {})}),
+			gate: createApprovalGate({
+				yolo: false,
+				askPerson: async () => ({decision: 'deny', by: 'no_terminal', reason: null}),
+				...(hooks.has('tool_approval') ? {policy: async data => hooks.run('tool_approval', data)} : {}),
+			}),
 			hooks,
 			emit() {},
 			workspace,
@@ -145,7 +149,9 @@ export async function benchHooks(): Promise<void> {
 		console.log(`| the same hooks in plain seed §2 frames (no prefix reuse) | ${median(withPlainFrames).toFixed(2)} |`);
 		console.log(`| standard + a pass-through before_request hook in plain frames carrying the history (2 requests a turn) | ${median(withHistoryHook).toFixed(2)} |`);
 		console.log('');
-		console.log(`standard-profile hook overhead: ${overhead.toFixed(2)} ms per turn (target ≤ 20 ms); in plain frames: ${(median(withPlainFrames) - median(without)).toFixed(2)} ms; with the history through one more hook in plain frames: ${(median(withHistoryHook) - median(without)).toFixed(2)} ms`);
+		console.log(
+			`standard-profile hook overhead: ${overhead.toFixed(2)} ms per turn (target ≤ 20 ms); in plain frames: ${(median(withPlainFrames) - median(without)).toFixed(2)} ms; with the history through one more hook in plain frames: ${(median(withHistoryHook) - median(without)).toFixed(2)} ms`,
+		);
 	} finally {
 		await Promise.all([...Object.values(sessions).map(async session => session.close()), pool.close(), plainPool.close()]);
 		rmSync(root, {recursive: true, force: true});

@@ -41,7 +41,9 @@ export async function startPacedServer(tokens: readonly string[], tokensPerSecon
 		}
 
 		response.write(chunk({}, 'stop'));
-		response.write(event({id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: [], usage: {prompt_tokens: 100, completion_tokens: tokens.length, total_tokens: 100 + tokens.length}}));
+		response.write(
+			event({id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: [], usage: {prompt_tokens: 100, completion_tokens: tokens.length, total_tokens: 100 + tokens.length}}),
+		);
 		response.end('data: [DONE]\n\n');
 	};
 

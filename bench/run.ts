@@ -36,7 +36,9 @@ const sections: Array<[string, () => Promise<void> | void]> = [
 	['web', benchWebFetch],
 	['search', benchSearch],
 ];
-const only = process.env.BENCH_ONLY?.split(',').map(name => name.trim()).filter(Boolean);
+const only = process.env.BENCH_ONLY?.split(',')
+	.map(name => name.trim())
+	.filter(Boolean);
 const unknown = only?.filter(name => !sections.some(([known]) => known === name)) ?? [];
 if (unknown.length > 0) throw new Error(`BENCH_ONLY names no table ${unknown.join(', ')}; tables: ${sections.map(([name]) => name).join(', ')}`);
 

@@ -41,7 +41,6 @@ function makeTree(root: string): void {
 	}
 }
 
-
 export async function benchSearch(): Promise<void> {
 	const rg = ripgrep();
 	const root = realpathSync(mkdtempSync(join(tmpdir(), 'i-bench-search-')));
@@ -78,7 +77,7 @@ export async function benchSearch(): Promise<void> {
 		}
 
 		console.log('');
-		console.log('target: the built-in search within 2× ripgrep\'s wall time');
+		console.log("target: the built-in search within 2× ripgrep's wall time");
 	} finally {
 		rmSync(root, {recursive: true, force: true});
 	}

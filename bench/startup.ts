@@ -125,7 +125,9 @@ export async function benchStartup(): Promise<void> {
 		`| i -p "Say hello", default profile | ${wall('standard').toFixed(1)} | ${cpu('standard').toFixed(0)} | ${ratio(wall('standard'), wall('bare'))} | ${ratio(cpu('standard'), cpu('bare'))} | ${ratio(wall('standard'), wall('node'))} |`,
 	);
 	console.log('');
-	console.log(`chat screen launch to first frame, median of ${FIRST_FRAME_LAUNCHES}: ${standardFrame.toFixed(0)} ms with the default profile, ${bareFrame.toFixed(0)} ms with no plugins (${ratio(standardFrame, bareFrame)})`);
+	console.log(
+		`chat screen launch to first frame, median of ${FIRST_FRAME_LAUNCHES}: ${standardFrame.toFixed(0)} ms with the default profile, ${bareFrame.toFixed(0)} ms with no plugins (${ratio(standardFrame, bareFrame)})`,
+	);
 	console.log(`worker processes started by one default-profile one-shot: ${starts}`);
 	console.log(`targets: default profile ≤ 1.30× no plugins in wall (${ratio(wall('standard'), wall('bare'))}) and ≤ 1.50× in CPU (${ratio(cpu('standard'), cpu('bare'))}); one worker process (${starts})`);
 }

@@ -148,8 +148,14 @@ export async function benchTui(): Promise<void> {
 		return median(times);
 	};
 
-	baseline.figures.firstFrameMs = await launches(onData => spawnInTerminal(process.execPath, [printStream, server.baseUrl], {...terminal, onData}), output => output.length > 0);
-	i.figures.firstFrameMs = await launches(onData => spawnInTerminal(process.execPath, [cli, '-C', workspace], {...terminal, onData}), output => output.includes('/help'));
+	baseline.figures.firstFrameMs = await launches(
+		onData => spawnInTerminal(process.execPath, [printStream, server.baseUrl], {...terminal, onData}),
+		output => output.length > 0,
+	);
+	i.figures.firstFrameMs = await launches(
+		onData => spawnInTerminal(process.execPath, [cli, '-C', workspace], {...terminal, onData}),
+		output => output.includes('/help'),
+	);
 
 	// Nothing lost, nothing twice: each line of the answer once in the scrollback, in order.
 	const shown = i.run.lines().filter(line => /^L\d+: /.test(line));
@@ -174,8 +180,12 @@ export async function benchTui(): Promise<void> {
 	const cell = (value: number) => (Number.isNaN(value) ? '—' : value < 10 ? value.toFixed(3) : value.toFixed(1));
 	for (const [name, base, ours, ratio] of rows) console.log(`| ${name} | ${cell(base)} | ${cell(ours)} | ${ratio} |`);
 	console.log('');
-	console.log(`stream took ${(i.figures.streamMs / 1000).toFixed(1)} s; scrollback ${intact ? `intact: ${lines.length} lines once, in order` : `NOT intact: ${shown.length} of ${lines.length} lines, or out of order`}`);
-	console.log(`targets: first frame ≤ 300 ms (${i.figures.firstFrameMs.toFixed(0)}), CPU ≤ 30% of one core while streaming (${share(i.figures).toFixed(1)}%), idle CPU ≈ 0 (${cell(i.figures.idleCpuMs / (IDLE_MS / 1000))} ms/s), ≤ 30 fps (${fps(i.figures).toFixed(1)})`);
+	console.log(
+		`stream took ${(i.figures.streamMs / 1000).toFixed(1)} s; scrollback ${intact ? `intact: ${lines.length} lines once, in order` : `NOT intact: ${shown.length} of ${lines.length} lines, or out of order`}`,
+	);
+	console.log(
+		`targets: first frame ≤ 300 ms (${i.figures.firstFrameMs.toFixed(0)}), CPU ≤ 30% of one core while streaming (${share(i.figures).toFixed(1)}%), idle CPU ≈ 0 (${cell(i.figures.idleCpuMs / (IDLE_MS / 1000))} ms/s), ≤ 30 fps (${fps(i.figures).toFixed(1)})`,
+	);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await benchTui();

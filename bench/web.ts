@@ -108,7 +108,9 @@ export async function benchWebFetch(): Promise<void> {
 		const ratio = median(fetchMs) / median(getMs);
 		const mib = (kib: number | undefined) => (kib === undefined ? 'n/a' : (kib / 1024).toFixed(1));
 		console.log('');
-		console.log(`web_fetch of a ${(Buffer.byteLength(html) / 2 ** 20).toFixed(2)} MiB local HTML page (${output.length} characters of output), ${RUNS} calls, medians; ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, node ${process.version}`);
+		console.log(
+			`web_fetch of a ${(Buffer.byteLength(html) / 2 ** 20).toFixed(2)} MiB local HTML page (${output.length} characters of output), ${RUNS} calls, medians; ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, node ${process.version}`,
+		);
 		console.log('');
 		console.log('| measure | median ms | × plain GET | peak RSS MiB |');
 		console.log('|---|---:|---:|---:|');

@@ -4,16 +4,7 @@
  * stem (primary colour), `o` the dot (accent), `.` is empty. Eight rows so
  * the half-block renderers fill four terminal rows exactly.
  */
-const rows = [
-	'..oo..',
-	'..oo..',
-	'......',
-	'####..',
-	'..##..',
-	'..##..',
-	'..##..',
-	'######',
-] as const;
+const rows = ['..oo..', '..oo..', '......', '####..', '..##..', '..##..', '..##..', '######'] as const;
 
 export type Tone = 'primary' | 'accent';
 

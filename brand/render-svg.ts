@@ -24,7 +24,12 @@ function rects(tone: Tone): string[] {
  * crispEdges keeps the cell seams from showing as hairlines when scaled.
  */
 export function renderSvg(): string {
-	const groups = (Object.keys(colours) as Tone[]).map(tone => `  <g fill="${colours[tone]}">\n${rects(tone).map(rect => `    ${rect}\n`).join('')}  </g>\n`);
+	const groups = (Object.keys(colours) as Tone[]).map(
+		tone =>
+			`  <g fill="${colours[tone]}">\n${rects(tone)
+				.map(rect => `    ${rect}\n`)
+				.join('')}  </g>\n`,
+	);
 	return [
 		'<?xml version="1.0" encoding="UTF-8"?>\n',
 		`<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${svgWidthPx}px" height="${svgHeightPx}px" viewBox="0 0 ${glyphWidth} ${glyphHeight}" shape-rendering="crispEdges">\n`,

@@ -23,7 +23,11 @@ export function ApprovalDetail({detail, maxLines = MAX_DETAIL_LINES}: {detail: s
 					{line === '' ? ' ' : line}
 				</Text>
 			))}
-			{lines.length > shown.length ? <Text dimColor italic>… {lines.length - shown.length} more lines</Text> : null}
+			{lines.length > shown.length ? (
+				<Text dimColor italic>
+					… {lines.length - shown.length} more lines
+				</Text>
+			) : null}
 		</Box>
 	);
 }

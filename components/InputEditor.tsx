@@ -103,8 +103,7 @@ const Rows = memo(function Rows({text, view, prompt, promptWidth, placeholder}: 
 	return (
 		<>
 			{view.rows.map((row, index) => {
-				const gutter =
-					row.start === 0 ? prompt : index === 0 && view.hiddenAbove ? mark('↑') : index === view.rows.length - 1 && view.hiddenBelow ? mark('↓') : blank;
+				const gutter = row.start === 0 ? prompt : index === 0 && view.hiddenAbove ? mark('↑') : index === view.rows.length - 1 && view.hiddenBelow ? mark('↓') : blank;
 				return (
 					<Text key={row.start} wrap="truncate-end">
 						{gutter + rowText(text, row) || ' '}
@@ -150,10 +149,7 @@ export function InputEditor(props: InputEditorProps) {
 
 	// The view keeps its first row while the caret stays inside it.
 	const top = useRef<number | null>(null);
-	const view = useMemo(
-		() => viewport(state.text, state.caret, {width, promptWidth}, maxRows, top.current),
-		[state.text, state.caret, width, promptWidth, maxRows],
-	);
+	const view = useMemo(() => viewport(state.text, state.caret, {width, promptWidth}, maxRows, top.current), [state.text, state.caret, width, promptWidth, maxRows]);
 	useLayoutEffect(() => {
 		top.current = view.top;
 	}, [view]);

@@ -34,7 +34,11 @@ export function ToolCall({tool}: {tool: ToolItem}) {
 			{shown.length > 0 && tool.status !== 'denied' ? (
 				<Box marginLeft={2} flexDirection="column">
 					<Text dimColor>{shown.join('\n')}</Text>
-					{more > 0 ? <Text dimColor italic>… {more} more lines</Text> : null}
+					{more > 0 ? (
+						<Text dimColor italic>
+							… {more} more lines
+						</Text>
+					) : null}
 				</Box>
 			) : null}
 		</Box>

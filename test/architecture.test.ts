@@ -7,9 +7,7 @@ import {fileURLToPath} from 'node:url';
 const source = fileURLToPath(new URL('../../source', import.meta.url));
 
 function files(dir: string): string[] {
-	return readdirSync(dir, {withFileTypes: true}).flatMap(entry =>
-		entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
-	);
+	return readdirSync(dir, {withFileTypes: true}).flatMap(entry => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
 }
 
 const importPattern = /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;

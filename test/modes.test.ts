@@ -6,9 +6,12 @@ import {MAX_PROMPT_BYTES, readPromptFromStdin} from '../source/modes/read-prompt
 
 async function collect(chunks: Array<Buffer | string>): Promise<string[]> {
 	const lines: string[] = [];
-	for await (const line of readLines((async function * () {
-		yield * chunks;
-	})())) lines.push(line);
+	for await (const line of readLines(
+		(async function* () {
+			yield* chunks;
+		})(),
+	))
+		lines.push(line);
 	return lines;
 }
 

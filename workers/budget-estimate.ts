@@ -51,7 +51,7 @@ export class BudgetEstimator {
 		if (problem) return {tokens: bytes, method: 'utf8_bytes', note: problem};
 		const n = anchor.request_messages;
 		const toolsThen = this.#requests.get(measured.chain[n - 1]!);
-		if (toolsThen === undefined) return {tokens: bytes, method: 'utf8_bytes', note: 'the usage is for a request whose history is not this history\'s prefix'};
+		if (toolsThen === undefined) return {tokens: bytes, method: 'utf8_bytes', note: "the usage is for a request whose history is not this history's prefix"};
 		let anchored = anchor.input + anchor.output + (toolsThen === tools.fingerprint ? 0 : tools.tokens);
 		for (let index = n + 1; index < measured.tokens.length; index++) anchored += measured.tokens[index]! + NEW_MESSAGE_ALLOWANCE;
 		// Both are at least the true count; the smaller is the better bound.
@@ -73,6 +73,6 @@ function anchorProblem(anchor: UsageAnchor, model: string, history: readonly unk
 	const n = anchor.request_messages;
 	if (!Number.isSafeInteger(n) || n < 1 || n >= history.length) return 'the usage is for a history this one does not extend';
 	const reply = history[n] as {role?: unknown} | undefined;
-	if (reply?.role !== 'assistant') return 'the message after the usage\'s request is not its answer';
+	if (reply?.role !== 'assistant') return "the message after the usage's request is not its answer";
 	return null;
 }

@@ -29,7 +29,6 @@ const afterResponseSchema = z.looseObject({
 	request_meta: metaRecord,
 });
 
-
 /** The stable 64-character key of a workload: its namespace, workspace and model; also the stream the predictions follow. */
 function cacheKey(config: CacheConfig, workspaceId: string, model: string): string {
 	return createHash('sha256')
@@ -97,7 +96,10 @@ export function createWorker(args: string[]): WorkerDefinition {
 				const at = new Date().toISOString();
 				// Read from the view: the writes of earlier requests may still be on their way.
 				const view = await stats.view(path);
-				const prediction = predict(view.streams.find(stream => stream.key === key), shape);
+				const prediction = predict(
+					view.streams.find(stream => stream.key === key),
+					shape,
+				);
 				await stats.change(path, current => {
 					const index = current.streams.findIndex(stream => stream.key === key);
 					// Most recently used last: the least recently used stream is the one evicted.

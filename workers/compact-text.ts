@@ -63,7 +63,9 @@ function shorten(message: Message): Message {
 			return {...message, content: message.content === null ? null : cut(message.content)};
 		case 'user':
 			if (isSummary(message)) return message;
-			return typeof message.content === 'string' ? {...message, content: cut(message.content)} : {...message, content: message.content.map(part => (part.type === 'text' ? {...part, text: cut(part.text)} : part))};
+			return typeof message.content === 'string'
+				? {...message, content: cut(message.content)}
+				: {...message, content: message.content.map(part => (part.type === 'text' ? {...part, text: cut(part.text)} : part))};
 		default:
 			return message;
 	}

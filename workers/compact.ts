@@ -22,7 +22,7 @@ const compactConfigSchema = z.strictObject({
 });
 
 export const DEFAULT_COMPACT_PROMPT = [
-	'You compact the earlier part of a coding session so it can go on within the model\'s context window.',
+	"You compact the earlier part of a coding session so it can go on within the model's context window.",
 	'Write a concise summary that keeps: what the person asked for and why; decisions made; files read, created or changed (with their paths);',
 	'commands run and the results that matter; errors and how they were resolved; and what is still to do.',
 	'Keep names, paths and numbers exact. Do not invent anything. Plain text, no preamble.',

@@ -13,8 +13,6 @@ const memoryConfigSchema = z.strictObject({
 	inject: z._default(z.boolean(), true),
 });
 
-
-
 function pathFor(what: string, context: WorkerContext): string {
 	if (context.workspace_id === undefined) throw new Error(`${what}: the request has no workspace_id, so there is no workspace memory (data/workspaces/<id>/memory.json) to use`);
 	return memoryPath(context.paths, context.workspace_id);
@@ -41,8 +39,6 @@ export function createWorker(args: string[]): WorkerDefinition {
 			memory_delete: async (data, context) => memoryDelete(data, pathFor('memory_delete', context)),
 		},
 		// With `inject: false` both hooks pass their data through.
-		hooks: snapshotHooks(MEMORY_SOURCE, async (event, context) =>
-			(await config(context)).config.inject ? entriesOf(await readMemory(pathFor(event, context))) : null,
-		),
+		hooks: snapshotHooks(MEMORY_SOURCE, async (event, context) => ((await config(context)).config.inject ? entriesOf(await readMemory(pathFor(event, context))) : null)),
 	};
 }

@@ -33,9 +33,7 @@ const firstTurn = ['prompts', 'memory', 'skills', 'budget', 'cache'];
  */
 export async function runOfficialHost(args: string[]): Promise<number> {
 	if (args.length > 0) {
-		throw new UsageError(
-			`worker ${OFFICIAL_HOST} takes no options (got ${args.join(' ')}); to give a module options, bind it to \`i --runtime worker NAME …\` in bindings.json`,
-		);
+		throw new UsageError(`worker ${OFFICIAL_HOST} takes no options (got ${args.join(' ')}); to give a module options, bind it to \`i --runtime worker NAME …\` in bindings.json`);
 	}
 
 	return serve(officialHost());

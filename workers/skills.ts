@@ -75,4 +75,3 @@ function index(skills: readonly Skill[], context: WorkerContext): Entries {
 	const shown = (file: string) => (context.workspace !== undefined && isInside(context.workspace, file) ? path.relative(context.workspace, file) : file);
 	return Object.fromEntries(skills.map(skill => [skill.name, `${skill.description.trim()}\nsource: ${shown(skill.file)}`]));
 }
-

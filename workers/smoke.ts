@@ -86,11 +86,7 @@ function capField(protocol: string, body: Record<string, unknown>): string {
 /** Tool calls in the neutral message, or in the raw blocks replayed for Anthropic and Responses. */
 function hasToolCalls(message: Record<string, unknown>): boolean {
 	const blocks = (value: unknown, type: string) => Array.isArray(value) && value.some(block => isRecord(block) && block.type === type);
-	return (
-		(Array.isArray(message.tool_calls) && message.tool_calls.length > 0) ||
-		blocks(message._anthropic_content, 'tool_use') ||
-		blocks(message._responses_output, 'function_call')
-	);
+	return (Array.isArray(message.tool_calls) && message.tool_calls.length > 0) || blocks(message._anthropic_content, 'tool_use') || blocks(message._responses_output, 'function_call');
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

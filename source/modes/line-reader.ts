@@ -32,7 +32,7 @@ export interface IdleLimits {
  * `limits`, waiting for input (never the time the consumer spends on a line)
  * is bounded: an open, silent stream ends in an `InputIdleError`.
  */
-export async function * readLines(input: AsyncIterable<Buffer | string>, limits?: IdleLimits): AsyncGenerator<string> {
+export async function* readLines(input: AsyncIterable<Buffer | string>, limits?: IdleLimits): AsyncGenerator<string> {
 	const iterator = input[Symbol.asyncIterator]();
 	const decoder = new StringDecoder('utf8');
 	let pending = '';

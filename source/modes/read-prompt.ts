@@ -13,10 +13,7 @@ export const IDLE_TIMEOUT_MS = 30_000;
  * terminal, or a pipe that stays open without sending anything, never makes
  * the program wait forever: each case is a usage error that says what to do.
  */
-export async function readPromptFromStdin(
-	stdin: NodeJS.ReadStream = process.stdin,
-	limits = {firstByteMs: FIRST_BYTE_TIMEOUT_MS, idleMs: IDLE_TIMEOUT_MS},
-): Promise<string> {
+export async function readPromptFromStdin(stdin: NodeJS.ReadStream = process.stdin, limits = {firstByteMs: FIRST_BYTE_TIMEOUT_MS, idleMs: IDLE_TIMEOUT_MS}): Promise<string> {
 	if (stdin.isTTY) throw new UsageError('-p needs the prompt: pass -p TEXT or pipe it in (echo TEXT | i -p)');
 	const decoder = new StringDecoder('utf8');
 	let text = '';

@@ -16,7 +16,8 @@ export function createTextRenderer(options: {announceSession: boolean}): EmitEve
 		switch (event.type) {
 			case 'session': {
 				if (options.announceSession) writeErr(`i: session ${event.path}${event.resumed_messages > 0 ? ` (resumed, ${event.resumed_messages} messages)` : ''}\n`);
-				if (event.dropped) writeErr(printable(`i: session repaired: dropped ${event.dropped.lines} line(s), ${event.dropped.bytes} bytes (${event.dropped.reason}); they are kept in ${event.dropped.savedTo}`) + '\n');
+				if (event.dropped)
+					writeErr(printable(`i: session repaired: dropped ${event.dropped.lines} line(s), ${event.dropped.bytes} bytes (${event.dropped.reason}); they are kept in ${event.dropped.savedTo}`) + '\n');
 				break;
 			}
 

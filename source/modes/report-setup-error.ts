@@ -4,8 +4,7 @@ import {printable, writeErr} from './output.js';
 
 /** A failure before the first turn: always on stderr, and as an event in --json mode. */
 export function reportSetupError(error: unknown, emit: EmitEvent, json: boolean): number {
-	const [kind, code] =
-		error instanceof UsageError ? ['usage', exitCodes.usage] : error instanceof StartVetoError ? ['veto', exitCodes.vetoed] : ['internal', exitCodes.turnFailed];
+	const [kind, code] = error instanceof UsageError ? ['usage', exitCodes.usage] : error instanceof StartVetoError ? ['veto', exitCodes.vetoed] : ['internal', exitCodes.turnFailed];
 	const message = errorMessage(error);
 	if (json) emit({type: 'error', message, kind});
 	writeErr(`${printable(`i: ${message}`)}\n`);

@@ -89,7 +89,9 @@ function plainLines(report: Report): string {
 		`input_tokens: ${report.input_tokens}`,
 		`cache_read_tokens: ${report.cache_read_tokens}`,
 		`cache_write_tokens: ${report.cache_write_tokens}`,
-		`predictions: ${Object.entries(report.predictions).map(([name, count]) => `${name} ${count}`).join(', ')}`,
+		`predictions: ${Object.entries(report.predictions)
+			.map(([name, count]) => `${name} ${count}`)
+			.join(', ')}`,
 	);
 	return `${lines.join('\n')}\n`;
 }

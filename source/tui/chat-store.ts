@@ -132,7 +132,11 @@ export class ChatStore {
 			}
 
 			case 'approval': {
-				this.#updateTool(event.id, event.decision === 'deny' ? {status: 'denied', note: event.reason === null ? null : shown(event.reason)} : {note: event.by === 'yolo' || event.by === 'policy' ? `allowed by ${event.by}` : null}, true);
+				this.#updateTool(
+					event.id,
+					event.decision === 'deny' ? {status: 'denied', note: event.reason === null ? null : shown(event.reason)} : {note: event.by === 'yolo' || event.by === 'policy' ? `allowed by ${event.by}` : null},
+					true,
+				);
 				break;
 			}
 

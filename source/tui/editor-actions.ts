@@ -1,19 +1,5 @@
 import type {EditorAction} from './key-decoder.js';
-import {
-	type EditorState,
-	backspace,
-	deleteForward,
-	deleteWordBefore,
-	insert,
-	killToLineEnd,
-	killToLineStart,
-	lineEnd,
-	lineStart,
-	moveLeft,
-	moveRight,
-	wordLeft,
-	wordRight,
-} from './editor-model.js';
+import {type EditorState, backspace, deleteForward, deleteWordBefore, insert, killToLineEnd, killToLineStart, lineEnd, lineStart, moveLeft, moveRight, wordLeft, wordRight} from './editor-model.js';
 
 /**
  * The editing keys every text field shares (the input editor, the reason

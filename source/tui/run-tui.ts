@@ -42,8 +42,12 @@ export async function runTui(options: CliOptions): Promise<number> {
 		store.addUser(text);
 		turn = new AbortController();
 		const controller = turn;
-		running = core.runTurn(text, {...agent, signal: controller.signal})
-			.then(() => {}, (error: unknown) => store.notice('error', (error as Error).message))
+		running = core
+			.runTurn(text, {...agent, signal: controller.signal})
+			.then(
+				() => {},
+				(error: unknown) => store.notice('error', (error as Error).message),
+			)
 			.finally(() => {
 				if (turn === controller) turn = null;
 				store.setBusy(false);

@@ -80,7 +80,10 @@ interface Harness {
 }
 
 /** A real session holding the history, and hooks answered by plain functions. */
-async function harness(answers: Partial<Record<string, (data: Record<string, unknown>) => Record<string, unknown>>>, options: {fitsAfter?: boolean; summaryFits?: boolean; reply?: () => Promise<ModelReply>} = {}): Promise<Harness> {
+async function harness(
+	answers: Partial<Record<string, (data: Record<string, unknown>) => Record<string, unknown>>>,
+	options: {fitsAfter?: boolean; summaryFits?: boolean; reply?: () => Promise<ModelReply>} = {},
+): Promise<Harness> {
 	const root = realpathSync(mkdtempSync(join(tmpdir(), 'i-compact-')));
 	const path = join(root, 's.json');
 	const session = await openSession({path, workspace: root});
@@ -147,10 +150,19 @@ const failures: Array<[string, Parameters<typeof harness>[0], Parameters<typeof 
 	['a candidate over the budget', {...plan(4), before_compact: data => ({...data, summary: 's'})}, {fitsAfter: false}, /still does not fit/],
 	['a summary request over the budget', {...plan(4), before_compact: data => ({...data, prompt: 'Summarise.'})}, {summaryFits: false}, /summary request itself does not fit/],
 	['a failed summary call', {...plan(4), before_compact: data => ({...data, prompt: 'Summarise.'})}, {reply: async () => Promise.reject(new Error('HTTP 500'))}, /summary request failed: HTTP 500/],
-	['a commit hook that rewrites the kept tail', {...plan(4), before_compact: data => ({...data, summary: 's'}), before_compact_commit: data => ({messages: [...(data.messages as Message[]).slice(0, -1), {role: 'user', content: 'forged'}]})}, {}, /kept messages changed/],
+	[
+		'a commit hook that rewrites the kept tail',
+		{...plan(4), before_compact: data => ({...data, summary: 's'}), before_compact_commit: data => ({messages: [...(data.messages as Message[]).slice(0, -1), {role: 'user', content: 'forged'}]})},
+		{},
+		/kept messages changed/,
+	],
 	[
 		'a commit hook that slips in a tool result for no call',
-		{...plan(4), before_compact: data => ({...data, summary: 's'}), before_compact_commit: data => ({messages: [...(data.messages as Message[]).slice(0, 2), {role: 'tool', tool_call_id: 'nope', content: 'x'}, ...(data.messages as Message[]).slice(2)]})},
+		{
+			...plan(4),
+			before_compact: data => ({...data, summary: 's'}),
+			before_compact_commit: data => ({messages: [...(data.messages as Message[]).slice(0, 2), {role: 'tool', tool_call_id: 'nope', content: 'x'}, ...(data.messages as Message[]).slice(2)]}),
+		},
 		{},
 		/before_compact_commit hook returned a history the provider would refuse: message 2 \(tool\): the tool result for "nope" answers no tool call/,
 	],

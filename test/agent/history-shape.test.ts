@@ -18,12 +18,23 @@ function wellFormed(): Message[] {
 		result('b'),
 		result('a'),
 		result('c'),
-		{role: 'user', content: [{type: 'text', text: 'Images from tool call c:'}, {type: 'image_url', image_url: {url: 'data:image/png;base64,AAAA'}}], _tool_call_id: 'c'},
+		{
+			role: 'user',
+			content: [
+				{type: 'text', text: 'Images from tool call c:'},
+				{type: 'image_url', image_url: {url: 'data:image/png;base64,AAAA'}},
+			],
+			_tool_call_id: 'c',
+		},
 		{
 			role: 'assistant',
 			content: null,
 			tool_calls: [call('d')],
-			_anthropic_content: [{type: 'thinking', thinking: 'hm', signature: 's'}, {type: 'text', text: ''}, {type: 'tool_use', id: 'd', name: 'read', input: {}}],
+			_anthropic_content: [
+				{type: 'thinking', thinking: 'hm', signature: 's'},
+				{type: 'text', text: ''},
+				{type: 'tool_use', id: 'd', name: 'read', input: {}},
+			],
 		},
 		result('d'),
 		{role: 'assistant', content: null, tool_calls: [call('e'), call('f')], _responses_output: [{type: 'reasoning'}, {type: 'function_call', call_id: 'f'}, {type: 'function_call', call_id: 'e'}]},
@@ -44,19 +55,47 @@ test('a well-formed history with parallel calls, results out of order, images an
 });
 
 const breaks: Array<[string, Message[], {index: number; role: string; problem: RegExp}]> = [
-	['an orphan tool result after a user message', [{role: 'system', content: 's'}, {role: 'user', content: 'u'}, {role: 'tool', tool_call_id: 'nope', content: 'x'}], {index: 2, role: 'tool', problem: /^the tool result for "nope" answers no tool call of the assistant message before it$/}],
+	[
+		'an orphan tool result after a user message',
+		[
+			{role: 'system', content: 's'},
+			{role: 'user', content: 'u'},
+			{role: 'tool', tool_call_id: 'nope', content: 'x'},
+		],
+		{index: 2, role: 'tool', problem: /^the tool result for "nope" answers no tool call of the assistant message before it$/},
+	],
 	['a tool result first of all', [result('a')], {index: 0, role: 'tool', problem: /answers no tool call/}],
-	['a result for a call the assistant did not make', [calls('a', 'b'), result('a'), result('z')], {index: 2, role: 'tool', problem: /"z" answers no tool call of the assistant message before it \(message 0 called "a", "b"\)$/}],
+	[
+		'a result for a call the assistant did not make',
+		[calls('a', 'b'), result('a'), result('z')],
+		{index: 2, role: 'tool', problem: /"z" answers no tool call of the assistant message before it \(message 0 called "a", "b"\)$/},
+	],
 	['a result for an earlier assistant message', [calls('a'), result('a'), {role: 'assistant', content: 'ok'}, result('a')], {index: 3, role: 'tool', problem: /"a" answers no tool call/}],
 	['a second result for one call', [calls('a', 'b'), result('a'), result('a'), result('b')], {index: 2, role: 'tool', problem: /^a second result for tool call "a"; each call gets exactly one$/}],
 	['calls with no results at the end', [{role: 'user', content: 'u'}, calls('a')], {index: 1, role: 'assistant', problem: /^tool call "a" \(read\) gets no result; every tool call needs exactly one$/}],
-	['a call left unanswered before the next user message', [calls('a', 'b'), result('b'), {role: 'user', content: 'u'}], {index: 0, role: 'assistant', problem: /^tool call "a" \(read\) gets no result before message 2/}],
+	[
+		'a call left unanswered before the next user message',
+		[calls('a', 'b'), result('b'), {role: 'user', content: 'u'}],
+		{index: 0, role: 'assistant', problem: /^tool call "a" \(read\) gets no result before message 2/},
+	],
 	['a call left unanswered before the next assistant message', [calls('a'), {role: 'assistant', content: 'x'}], {index: 0, role: 'assistant', problem: /gets no result before message 1/}],
-	['a result after the image message that closed the run', [calls('a', 'b'), result('a'), {role: 'user', content: 'img', _tool_call_id: 'a'}, result('b')], {index: 0, role: 'assistant', problem: /"b" \(read\) gets no result before message 2/}],
+	[
+		'a result after the image message that closed the run',
+		[calls('a', 'b'), result('a'), {role: 'user', content: 'img', _tool_call_id: 'a'}, result('b')],
+		{index: 0, role: 'assistant', problem: /"b" \(read\) gets no result before message 2/},
+	],
 	['one ID twice in one message', [calls('a', 'a'), result('a')], {index: 0, role: 'assistant', problem: /^tool call ID "a" appears twice in this message$/}],
 	['a call with no ID', [{role: 'assistant', content: null, tool_calls: [call('')]}], {index: 0, role: 'assistant', problem: /^tool call 1 has no ID$/}],
 	['a call with no tool name', [{role: 'assistant', content: null, tool_calls: [call('a', '')]}], {index: 0, role: 'assistant', problem: /^tool call "a" has no tool name$/}],
-	['a system message after the first', [{role: 'system', content: 's'}, {role: 'user', content: 'u'}, {role: 'system', content: 'again'}], {index: 2, role: 'system', problem: /^a system message may only come first in the history$/}],
+	[
+		'a system message after the first',
+		[
+			{role: 'system', content: 's'},
+			{role: 'user', content: 'u'},
+			{role: 'system', content: 'again'},
+		],
+		{index: 2, role: 'system', problem: /^a system message may only come first in the history$/},
+	],
 	['an unknown role', [{role: 'user', content: 'u'}, {role: 'robot', content: 'x'} as unknown as Message], {index: 1, role: 'robot', problem: /^role "robot" is not system, user, assistant or tool$/}],
 	[
 		'Anthropic replay items naming other calls',
@@ -68,7 +107,11 @@ const breaks: Array<[string, Message[], {index: number; role: string; problem: R
 		[{...calls('a'), _responses_output: [{type: 'function_call', call_id: 'b'}]}, result('a')],
 		{index: 0, role: 'assistant', problem: /^its _responses_output, sent in its place, names tool calls "b" where tool_calls has "a"$/},
 	],
-	['Responses replay items with a call the message lacks', [{role: 'assistant', content: 'x', _responses_output: [{type: 'function_call', call_id: 'b'}]}], {index: 0, role: 'assistant', problem: /names tool calls "b" where tool_calls has \(none\)/}],
+	[
+		'Responses replay items with a call the message lacks',
+		[{role: 'assistant', content: 'x', _responses_output: [{type: 'function_call', call_id: 'b'}]}],
+		{index: 0, role: 'assistant', problem: /names tool calls "b" where tool_calls has \(none\)/},
+	],
 ];
 
 for (const [name, messages, expected] of breaks) {
@@ -91,7 +134,10 @@ test('the first problem is the one reported, and described with its index and ro
 });
 
 test('awaitingResults: only the last message may still wait for its results', () => {
-	const history: Message[] = [{role: 'system', content: 's'}, {role: 'user', content: 'u'}];
+	const history: Message[] = [
+		{role: 'system', content: 's'},
+		{role: 'user', content: 'u'},
+	];
 	assert.equal(historyShapeProblem([...history, calls('a', 'b')], {awaitingResults: true}), null);
 	assert.match(historyShapeProblem([...history, calls('a')])!.problem, /gets no result/);
 	assert.match(historyShapeProblem([...history, calls('a'), {role: 'user', content: 'u'}, calls('b')], {awaitingResults: true})!.problem, /"a" \(read\) gets no result before message 3/);
@@ -102,7 +148,10 @@ test('awaitingResults: only the last message may still wait for its results', ()
 
 test('step by step: a result belongs to the step of its call, a refused step changes nothing, a compaction step starts afresh', () => {
 	const shape = new HistoryShape();
-	const opening: Message[] = [{role: 'system', content: 's'}, {role: 'user', content: 'u'}];
+	const opening: Message[] = [
+		{role: 'system', content: 's'},
+		{role: 'user', content: 'u'},
+	];
 	assert.equal(shape.problemOf(opening), null);
 	shape.add(opening);
 	// The call in one step, its result in the next: each step must be complete on its own.

@@ -10,7 +10,9 @@ function fakeTool(name: string, plan: (args: Record<string, unknown>) => Promise
 	return {name, description: name, parameters: {type: 'object'}, plan};
 }
 
-const returning = (result: ToolResult, ask: ToolPlan['ask'] = null) => async () => ({ask, run: async () => result});
+const returning =
+	(result: ToolResult, ask: ToolPlan['ask'] = null) =>
+	async () => ({ask, run: async () => result});
 
 function context(tools: Tool[], overrides: Partial<ToolCallContext> = {}): ToolCallContext & {events: CoreEvent[]} {
 	const events: CoreEvent[] = [];

@@ -17,7 +17,10 @@ const call = (id: string, name = 'read', args = '{}') => ({id, type: 'function',
 
 test('a well-formed batch passes whole, in order', () => {
 	const calls = validateBatch(reply([call('a'), call('b', 'edit', '{"path":"x"}')]));
-	assert.deepEqual(calls.map(item => item.id), ['a', 'b']);
+	assert.deepEqual(
+		calls.map(item => item.id),
+		['a', 'b'],
+	);
 });
 
 test('a reply without tool calls is an empty batch', () => {
@@ -38,7 +41,11 @@ test('every structural fault fails the whole batch before anything runs', () => 
 		[[{id: 'a', type: 'function', function: {name: 'read', arguments: {path: 'x'}}}], /arguments that are not a JSON string/],
 	];
 	for (const [calls, message] of cases) {
-		assert.throws(() => validateBatch(reply(calls)), (error: Error) => error instanceof TurnError && message.test(error.message), String(message));
+		assert.throws(
+			() => validateBatch(reply(calls)),
+			(error: Error) => error instanceof TurnError && message.test(error.message),
+			String(message),
+		);
 	}
 });
 

@@ -71,7 +71,10 @@ test('by default a terminal gets colour: truecolor when announced, else 256 colo
 });
 
 test('NO_COLOR=1 and --plain turn colour off in a terminal', async () => {
-	for (const [args, extra] of [[[], {NO_COLOR: '1'}], [['--plain'], {}]] as const) {
+	for (const [args, extra] of [
+		[[], {NO_COLOR: '1'}],
+		[['--plain'], {}],
+	] as const) {
 		const run = await runInTerminal([...args], {COLORTERM: 'truecolor', ...extra});
 		assert.equal(run.code, 0);
 		assert.equal(run.output, renderPlain(), `${args.join(' ')} ${JSON.stringify(extra)}`);
@@ -100,7 +103,10 @@ test('--runtime logo never loads ink or react', async () => {
 	const run = await runCli(['--runtime', 'logo'], {env: {...env, NODE_OPTIONS: `--import=${recorder}`, I_TEST_IMPORT_LOG: log}, entry: unbundledCliPath});
 	assert.equal(run.code, 0, run.stderr);
 	const urls = readFileSync(log, 'utf8').split('\n');
-	assert.ok(urls.some(url => url.endsWith('/brand/render-ansi.js')), 'the recorder saw the renderers');
+	assert.ok(
+		urls.some(url => url.endsWith('/brand/render-ansi.js')),
+		'the recorder saw the renderers',
+	);
 	assert.deepEqual(
 		urls.filter(url => /\/node_modules\/(ink|react|ink-[^/]+|react-[^/]+)\/|\/components\//.test(url)),
 		[],

@@ -11,7 +11,16 @@ import {makeSandbox, runCli} from '../helpers/cli.js';
 
 /** What would give the logo away: its block characters (every plain and ANSI row has some), its ASCII rows, its colours, any escape sequence. */
 function logoTraces(text: string): string[] {
-	const markers = ['▀', '▄', '█', '\u001B[', ...Object.values(colours), ...renderAscii().split('\n').filter(line => line.trim() !== '')];
+	const markers = [
+		'▀',
+		'▄',
+		'█',
+		'\u001B[',
+		...Object.values(colours),
+		...renderAscii()
+			.split('\n')
+			.filter(line => line.trim() !== ''),
+	];
 	return markers.filter(marker => text.toLowerCase().includes(marker.toLowerCase()));
 }
 

@@ -126,7 +126,10 @@ export function readSvg(text: string): SvgReading {
 	let area = 0;
 	let count = 0;
 	for (const group of childElements(root, 'g')) {
-		const tone = toneOf([1, 3, 5].map(at => Number.parseInt(group.attributes.fill!.slice(at, at + 2), 16)), 0);
+		const tone = toneOf(
+			[1, 3, 5].map(at => Number.parseInt(group.attributes.fill!.slice(at, at + 2), 16)),
+			0,
+		);
 		for (const rect of childElements(group, 'rect')) {
 			const [x, y, width, height] = ['x', 'y', 'width', 'height'].map(key => Number(rect.attributes[key]));
 			count++;

@@ -26,7 +26,10 @@ test('plain draws the glyph in half blocks, with no escape sequences', () => {
 test('ASCII draws the glyph, both tones told apart, every byte below 0x80', () => {
 	const ascii = renderAscii();
 	const bytes = Buffer.from(ascii, 'utf8');
-	assert.ok(bytes.every(byte => byte < 0x80), 'non-ASCII byte in the ASCII render');
+	assert.ok(
+		bytes.every(byte => byte < 0x80),
+		'non-ASCII byte in the ASCII render',
+	);
 	assert.deepEqual(readAscii(ascii), glyphRows);
 });
 

@@ -36,7 +36,7 @@ test('the budget module: a request that fits is sent with its figures reported; 
 	assert.equal(mock.requests.length, sent, 'nothing was sent');
 });
 
-test('tool results get the budget\'s share: 2% of the window each, cut with a visible marker', async () => {
+test("tool results get the budget's share: 2% of the window each, cut with a visible marker", async () => {
 	const box = budgetOnly(20_000);
 	writeFileSync(join(box.workspace, 'big.txt'), 'line of text\n'.repeat(2000));
 	mock.enqueue({toolCalls: [{id: 'c1', name: 'read', arguments: JSON.stringify({files: [{path: 'big.txt'}]})}]}, {text: 'read it'});

@@ -137,10 +137,7 @@ test('an extra_body nested too deep to send is a configuration error naming it, 
 		const config = {...base, base_url: baseUrl, api_key_env: 'TEST_API_KEY', max_retries: 0};
 		const deep = await runWith(nested(config, 5000), {raw: true});
 		assert.equal(deep.run.code, 2, deep.run.stderr);
-		assert.match(
-			deep.run.stderr,
-			/^i: config .*config\.json: field "extra_body" is nested more than 64 levels deep \(at extra_body(\.a){40}…\); a request body that deep cannot be sent: flatten it\n$/,
-		);
+		assert.match(deep.run.stderr, /^i: config .*config\.json: field "extra_body" is nested more than 64 levels deep \(at extra_body(\.a){40}…\); a request body that deep cannot be sent: flatten it\n$/);
 		const past = await runWith(nested(config, 65), {raw: true});
 		assert.equal(past.run.code, 2);
 		assert.equal(requests, 0, 'no request was attempted');

@@ -99,7 +99,7 @@ test('a FIFO listed in "plugins" is refused naming the manifest, exit 2; with a 
 	assert.equal(held.stderr, result.stderr);
 });
 
-test('a FIFO at the workspace registry\'s lock path or a session\'s is refused at once naming it, exit 2', async () => {
+test("a FIFO at the workspace registry's lock path or a session's is refused at once naming it, exit 2", async () => {
 	const box = makeSandbox();
 	writeFileSync(join(box.configDir, 'tools.json'), JSON.stringify({tools: [{name: 't', description: 'd', parameters: {type: 'object'}, exec: ['sh']}]}));
 	box.writeConfig({...base, plugins: ['tools.json']});

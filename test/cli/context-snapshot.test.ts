@@ -28,10 +28,7 @@ interface Box extends Sandbox {
 /** `hooks` are extra manifest entries, run before the notes worker's. */
 function sandbox(hooks: unknown[] = []): Box {
 	const box = makeSandbox();
-	writeFileSync(
-		join(box.configDir, 'hooks.json'),
-		JSON.stringify({hooks: [...hooks, {events: ['before_turn', 'before_compact_commit'], exec: [process.execPath, notesWorker]}]}),
-	);
+	writeFileSync(join(box.configDir, 'hooks.json'), JSON.stringify({hooks: [...hooks, {events: ['before_turn', 'before_compact_commit'], exec: [process.execPath, notesWorker]}]}));
 	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', plugins: ['hooks.json']});
 	const session = join(box.root, 'session.json');
 	return Object.assign(box, {
@@ -113,7 +110,10 @@ test('a compaction that summarises the full snapshot away restores the latest on
 		JSON.stringify({b: {context_budget: {once: true, set: {fits: false}}, compact_plan: {set: {cut: 4}}, before_compact: {set: {summary: 'they asked a long question'}}}}),
 	);
 	const two = await box.turn('second question');
-	assert.ok(jsonEvents(two.stdout).some(event => event.type === 'compaction'), two.stdout);
+	assert.ok(
+		jsonEvents(two.stdout).some(event => event.type === 'compaction'),
+		two.stdout,
+	);
 	assert.equal(two.messages.length, 5);
 	assert.match(two.messages[1]!.content as string, /they asked a long question/);
 	assert.deepEqual(wireSnapshot(two.messages[2]!), {kind: 'full', body: {entries: {a: 'ONE', b: 'two'}}}, 'the latest state, restored after the summary');

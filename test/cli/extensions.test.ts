@@ -40,7 +40,7 @@ function sandboxWithExtensions(files: Record<string, string>): {sandbox: Sandbox
 	return {sandbox, dir};
 }
 
-test('an extension tool runs in a -p turn: __i is the host\'s, progress is a --json event, stdout keeps only the events', async () => {
+test("an extension tool runs in a -p turn: __i is the host's, progress is a --json event, stdout keeps only the events", async () => {
 	const {sandbox, dir} = sandboxWithExtensions({'todo.mjs': todoExtension});
 	mock.enqueue({toolCalls: [{id: 'call_1', name: 'todo', arguments: JSON.stringify({text: 'milk', __i: {cwd: '/forged', sessionId: 'forged'}})}]}, {text: 'Added.'});
 	const before = mock.requests.length;
@@ -63,7 +63,7 @@ test('an extension tool runs in a -p turn: __i is the host\'s, progress is a --j
 	// The host context never reaches the session file or the events: only the model's own (forged) arguments do.
 	const saved = readFileSync(session.path, 'utf8');
 	const hostContext = JSON.stringify({cwd: sandbox.workspace, sessionId: session.id});
-	assert.ok(saved.includes('forged'), 'the model\'s own arguments are kept as sent');
+	assert.ok(saved.includes('forged'), "the model's own arguments are kept as sent");
 	assert.ok(!saved.includes(hostContext) && !saved.includes(JSON.stringify(hostContext).slice(1, -1)), 'the host context is not in the session file');
 	assert.ok(!run.stdout.includes(hostContext) && !run.stdout.includes(JSON.stringify(hostContext).slice(1, -1)), 'nor in the events');
 });

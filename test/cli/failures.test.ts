@@ -18,10 +18,13 @@ function sandbox(protocol: 'openai' | 'anthropic' | 'deepseek' | 'responses' = '
 }
 
 function sessionLines(path: string): Array<Record<string, any>> {
-	return readFileSync(path, 'utf8').trim().split('\n').map(line => JSON.parse(line) as Record<string, any>);
+	return readFileSync(path, 'utf8')
+		.trim()
+		.split('\n')
+		.map(line => JSON.parse(line) as Record<string, any>);
 }
 
-test('401 fails the turn with the provider\'s own message and never prints the key', async () => {
+test("401 fails the turn with the provider's own message and never prints the key", async () => {
 	const box = sandbox('anthropic');
 	mock.enqueue({status: 401, errorMessage: 'invalid x-api-key'});
 	const run = await runCli(['-p', 'hi', '-C', box.workspace], {env: box.env});
@@ -54,7 +57,13 @@ test('429 with Retry-After is retried, the retry is an event, and the answer arr
 	assert.equal(retries[0]!.attempt, 1);
 	assert.equal(retries[0]!.status, 429);
 	assert.equal(retries[0]!.delay_ms, 1000);
-	assert.equal(events.filter(event => event.type === 'text_delta').map(event => event.text).join(''), 'after the wait');
+	assert.equal(
+		events
+			.filter(event => event.type === 'text_delta')
+			.map(event => event.text)
+			.join(''),
+		'after the wait',
+	);
 });
 
 test('a retry in text mode is reported on stderr, not stdout', async () => {
@@ -76,7 +85,9 @@ test('a stream cut mid-way fails the turn, keeps the partial text visible, and l
 	assert.ok('The first part of a long answer that never ends\n'.startsWith(run.stdout.trimEnd()), run.stdout);
 	assert.match(run.stderr, /error: .*(truncated|ended|connection lost)/i);
 	// The checkpoint holds the user message only: no partial assistant message.
-	const roles = sessionLines(session).slice(1).flatMap(step => step.messages.map((message: any) => message.role));
+	const roles = sessionLines(session)
+		.slice(1)
+		.flatMap(step => step.messages.map((message: any) => message.role));
 	assert.deepEqual(roles, ['system', 'user']);
 
 	mock.enqueue({text: 'second try'});
@@ -84,7 +95,10 @@ test('a stream cut mid-way fails the turn, keeps the partial text visible, and l
 	const again = await runCli(['-p', 'again', '--session', session, '-C', box.workspace], {env: box.env});
 	assert.equal(again.code, 0, again.stderr);
 	const sent = mock.requests[before]!.body.messages as Array<{role: string}>;
-	assert.deepEqual(sent.map(message => message.role), ['user']);
+	assert.deepEqual(
+		sent.map(message => message.role),
+		['user'],
+	);
 });
 
 test('a malformed SSE line fails the turn with a clear error', async () => {
@@ -111,7 +125,10 @@ test('SIGINT mid-stream cancels the request, keeps the last checkpoint and exits
 	assert.ok(run.stdout.length > 0);
 	const steps = sessionLines(session).slice(1);
 	assert.equal(steps.length, 1);
-	assert.deepEqual(steps[0]!.messages.map((message: any) => message.role), ['system', 'user']);
+	assert.deepEqual(
+		steps[0]!.messages.map((message: any) => message.role),
+		['system', 'user'],
+	);
 });
 
 test('a worker error of 5 MiB reaches stderr and the --json error event cut to 8 KiB, saying how much was cut', async () => {

@@ -23,10 +23,7 @@ interface Box extends Sandbox {
 /** A sandbox whose config loads hook workers from a manifest: `hooks` lists [name, events]. */
 function sandbox(hooks: Array<[string, string[]]> = [['a', ['*']]], extra: Record<string, unknown> = {}, tools: unknown[] = []): Box {
 	const box = makeSandbox();
-	writeFileSync(
-		join(box.configDir, 'hooks.json'),
-		JSON.stringify({hooks: hooks.map(([name, events]) => ({events, exec: ['python3', lifecycle, name]})), tools}),
-	);
+	writeFileSync(join(box.configDir, 'hooks.json'), JSON.stringify({hooks: hooks.map(([name, events]) => ({events, exec: ['python3', lifecycle, name]})), tools}));
 	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', max_retries: 2, plugins: ['hooks.json'], ...extra});
 	return Object.assign(box, {
 		log: () => {
@@ -78,14 +75,20 @@ test('every lifecycle event is raised at its moment, in order, with the workspac
 	const ids = new Set(box.log().map(entry => entry.workspace_id));
 	assert.equal(ids.size, 1);
 	assert.match([...ids][0]!, /^[0-9a-f-]{36}$/);
-	assert.deepEqual(box.log().filter(entry => entry.event === 'context_budget').map(entry => entry.data.pending), [0, 1, 0]);
+	assert.deepEqual(
+		box
+			.log()
+			.filter(entry => entry.event === 'context_budget')
+			.map(entry => entry.data.pending),
+		[0, 1, 0],
+	);
 	const beforeTool = box.log().find(entry => entry.event === 'before_tool')!;
 	assert.equal(typeof beforeTool.data.arguments, 'string', 'before_tool gets the raw JSON string');
 	const approval = box.log().find(entry => entry.event === 'tool_approval')!;
 	assert.deepEqual(approval.data.arguments, {files: [{path: 'a.txt'}]}, 'tool_approval gets the parsed object');
 });
 
-test('hooks chain in manifest order, each receiving the previous one\'s full data', async () => {
+test("hooks chain in manifest order, each receiving the previous one's full data", async () => {
 	const box = sandbox([
 		['first', ['user_input']],
 		['second', ['user_input']],
@@ -192,7 +195,12 @@ test('before_turn may append but never rewrite the history', async () => {
 });
 
 test('an external tool always asks: denied in print mode, run with --yolo, its output goes back to the model', async () => {
-	const tool = {name: 'shout', description: 'Shout a word', parameters: {type: 'object', properties: {word: {type: 'string'}}, required: ['word'], additionalProperties: false}, exec: ['python3', lifecycle, 'tool']};
+	const tool = {
+		name: 'shout',
+		description: 'Shout a word',
+		parameters: {type: 'object', properties: {word: {type: 'string'}}, required: ['word'], additionalProperties: false},
+		exec: ['python3', lifecycle, 'tool'],
+	};
 	const box = sandbox([], {}, [tool]);
 	const call = {id: 'x1', name: 'shout', arguments: JSON.stringify({word: 'hey'})};
 	mock.enqueue({toolCalls: [call]}, {text: 'ok'});
@@ -227,8 +235,15 @@ for (const [fault, plan] of [
 		const run = await runCli(['-p', 'one', '--session', session, '-C', box.workspace], {env: box.env});
 		assert.equal(run.code, 1);
 		assert.match(run.stderr, /before_request hook .* failed/);
-		const steps = readFileSync(session, 'utf8').trim().split('\n').slice(1).map(line => JSON.parse(line));
-		assert.deepEqual(steps.flatMap(step => step.messages.map((message: any) => message.role)), ['system', 'user']);
+		const steps = readFileSync(session, 'utf8')
+			.trim()
+			.split('\n')
+			.slice(1)
+			.map(line => JSON.parse(line));
+		assert.deepEqual(
+			steps.flatMap(step => step.messages.map((message: any) => message.role)),
+			['system', 'user'],
+		);
 
 		box.plan({});
 		mock.enqueue({text: 'fine now'});
@@ -245,8 +260,14 @@ test('in one process, the call after a worker died starts a fresh worker and the
 	const run = await runCli(['--json', '-C', box.workspace], {env: box.env, input: 'one\ntwo\n'});
 	assert.equal(run.code, 1, 'the first turn failed');
 	const done = jsonEvents(run.stdout).filter(event => event.type === 'done');
-	assert.deepEqual(done.map(event => event.reason), ['error', 'stop']);
-	const pids = box.log().filter(entry => entry.event === 'before_request').map(entry => entry.pid);
+	assert.deepEqual(
+		done.map(event => event.reason),
+		['error', 'stop'],
+	);
+	const pids = box
+		.log()
+		.filter(entry => entry.event === 'before_request')
+		.map(entry => entry.pid);
 	assert.equal(pids.length, 2);
 	assert.notEqual(pids[0], pids[1]);
 });
@@ -410,8 +431,17 @@ test('a provider worker answers instead of the HTTP adapters, with no API key in
 	const run = await runCli(['-p', 'hello', '--json', '-C', box.workspace], {env: {...box.env, SECRET_CANARY: 'do-not-leak'}});
 	assert.equal(run.code, 0, run.stderr);
 	const events = jsonEvents(run.stdout);
-	assert.equal(events.filter(event => event.type === 'text_delta').map(event => event.text).join(''), 'provider says hi');
-	const log = readFileSync(join(box.workspace, '.provider.log'), 'utf8').trim().split('\n').map(line => JSON.parse(line));
+	assert.equal(
+		events
+			.filter(event => event.type === 'text_delta')
+			.map(event => event.text)
+			.join(''),
+		'provider says hi',
+	);
+	const log = readFileSync(join(box.workspace, '.provider.log'), 'utf8')
+		.trim()
+		.split('\n')
+		.map(line => JSON.parse(line));
 	assert.equal(log.length, 2);
 	assert.equal(log[0].event, 'provider');
 	assert.equal(log[0].data.protocol, 'my-own-protocol');
@@ -422,7 +452,11 @@ test('a provider worker answers instead of the HTTP adapters, with no API key in
 
 /** The messages of every step in a session file, in order. */
 function savedMessages(path: string): any[] {
-	return readFileSync(path, 'utf8').trim().split('\n').slice(1).flatMap(line => JSON.parse(line).messages);
+	return readFileSync(path, 'utf8')
+		.trim()
+		.split('\n')
+		.slice(1)
+		.flatMap(line => JSON.parse(line).messages);
 }
 
 const orphan = {role: 'tool', tool_call_id: 'nope', content: 'x'};
@@ -455,7 +489,11 @@ for (const [what, appended, problem] of [
 		const resumed = await runCli(['-p', 'three', '--session', session, '-C', box.workspace], {env: box.env});
 		assert.equal(resumed.code, 0, resumed.stderr);
 		const sent = mock.requests[before]!.body.messages;
-		assert.deepEqual(sent.map((message: any) => [message.role, message.content]).slice(1), [['user', 'one'], ['assistant', 'first answer'], ['user', 'three']]);
+		assert.deepEqual(sent.map((message: any) => [message.role, message.content]).slice(1), [
+			['user', 'one'],
+			['assistant', 'first answer'],
+			['user', 'three'],
+		]);
 		assert.doesNotMatch(JSON.stringify(sent), /nope|c9/);
 		assert.doesNotMatch(JSON.stringify(savedMessages(session)), /nope|c9/);
 	});
@@ -474,9 +512,12 @@ test('an after_response hook whose reply calls two tools by one ID fails the tur
 	mock.enqueue({text: 'original'});
 	const run = await runCli(['-p', 'two', '--session', session, '-C', box.workspace], {env: box.env});
 	assert.equal(run.code, 1, run.stderr);
-	assert.match(run.stderr, /after_response hook of \["[^"]*python3",".*lifecycle\.py","c"\] \(.*hooks\.json\) returned a history the provider would refuse: message 6 \(assistant\): tool call ID "r2" appears twice in this message/);
-	assert.equal(savedMessages(session).filter(message => message.tool_calls).length, 1, 'only the first turn\'s call is saved');
-	assert.doesNotMatch(run.stderr, /tool read/, 'the refused reply\'s call never ran');
+	assert.match(
+		run.stderr,
+		/after_response hook of \["[^"]*python3",".*lifecycle\.py","c"\] \(.*hooks\.json\) returned a history the provider would refuse: message 6 \(assistant\): tool call ID "r2" appears twice in this message/,
+	);
+	assert.equal(savedMessages(session).filter(message => message.tool_calls).length, 1, "only the first turn's call is saved");
+	assert.doesNotMatch(run.stderr, /tool read/, "the refused reply's call never ran");
 });
 
 test('in a chain of before_turn hooks, the one whose answer breaks the history is the one named', async () => {

@@ -22,7 +22,11 @@ test('line mode answers each input line as a turn of one session, in plain text'
 	assert.doesNotMatch(run.stdout + run.stderr, /\u001B/);
 	assert.match(run.stderr, /session /);
 	const sent = mock.requests[before + 1]!.body.messages.map((message: any) => [message.role, message.content]);
-	assert.deepEqual(sent.slice(1), [['user', 'first'], ['assistant', 'one'], ['user', 'second']]);
+	assert.deepEqual(sent.slice(1), [
+		['user', 'first'],
+		['assistant', 'one'],
+		['user', 'second'],
+	]);
 });
 
 test('line mode goes on after a failed turn and exits 1 at the end', async () => {
@@ -32,7 +36,10 @@ test('line mode goes on after a failed turn and exits 1 at the end', async () =>
 	const run = await runCli(['--json', '-C', box.workspace], {env: box.env, input: 'a\nb\n'});
 	assert.equal(run.code, 1);
 	const done = jsonEvents(run.stdout).filter(event => event.type === 'done');
-	assert.deepEqual(done.map(event => event.reason), ['error', 'stop']);
+	assert.deepEqual(
+		done.map(event => event.reason),
+		['error', 'stop'],
+	);
 });
 
 test('line mode with empty input exits 0 at once', async () => {

@@ -91,7 +91,13 @@ test('with --yolo memory_write stores the entry, and later turns carry it as a s
 	const third = await box.turn('and now?');
 	assert.equal(memorySnapshots(third.requests[0]).length, 1, 'unchanged: no new snapshot message');
 
-	await box.turn('switch to spaces', {calls: [{key: 'style/indent', text: 'two spaces'}, {key: 'lang', text: 'TypeScript'}], yolo: true});
+	await box.turn('switch to spaces', {
+		calls: [
+			{key: 'style/indent', text: 'two spaces'},
+			{key: 'lang', text: 'TypeScript'},
+		],
+		yolo: true,
+	});
 	const fifth = await box.turn('what changed?');
 	assert.deepEqual(memorySnapshots(fifth.requests[0]), [
 		{kind: 'full', body: {entries: {'style/indent': 'tabs'}}},
@@ -117,5 +123,8 @@ test('with memory.json {"inject": false} entries are stored but no snapshot is a
 	assert.equal(JSON.parse(readFileSync(box.memoryFile()!, 'utf8')).entries.lang.text, 'Go');
 	const next = await box.turn('what language?');
 	assert.deepEqual(memorySnapshots(next.requests[0]), []);
-	assert.ok(next.requests[0].tools.some((tool: any) => tool.function.name === 'memory_read'), 'the tools stay');
+	assert.ok(
+		next.requests[0].tools.some((tool: any) => tool.function.name === 'memory_read'),
+		'the tools stay',
+	);
 });

@@ -46,8 +46,7 @@ async function initialised(t: TestContext, extra: Record<string, unknown> = {}):
 				.map(line => JSON.parse(line) as {pid: number; argv: string[]})
 				// The part from `--runtime` on: the program before it is node and bin/i.js, with or without the host's snapshot.
 				.map(({pid, argv}) => ({pid, argv, args: argv.slice(argv.indexOf('--runtime'))})),
-		run: (args: string[], options: Parameters<typeof runCli>[1] = {}) =>
-			runCli(args, {...options, env: {...box.env, NODE_OPTIONS: `--import ${countSpawns}`, SPAWN_LOG: log}, entry: bin}),
+		run: (args: string[], options: Parameters<typeof runCli>[1] = {}) => runCli(args, {...options, env: {...box.env, NODE_OPTIONS: `--import ${countSpawns}`, SPAWN_LOG: log}, entry: bin}),
 	});
 }
 
@@ -80,7 +79,12 @@ test('a tool turn with memory, skills, budget, cache and approval still starts o
 	writeFileSync(join(box.workspace, '.i', 'skills', 'deploy', 'SKILL.md'), '---\nname: deploy\ndescription: Deploy the site.\n---\nBODY-MARKER\n');
 	mock.enqueue(
 		{toolCalls: [{id: 'w1', name: 'memory_write', arguments: JSON.stringify({key: 'build', text: 'npm run build'})}]},
-		{toolCalls: [{id: 'r1', name: 'read', arguments: JSON.stringify({files: [{path: 'a.txt'}]})}, {id: 's1', name: 'skill_load', arguments: JSON.stringify({name: 'deploy'})}]},
+		{
+			toolCalls: [
+				{id: 'r1', name: 'read', arguments: JSON.stringify({files: [{path: 'a.txt'}]})},
+				{id: 's1', name: 'skill_load', arguments: JSON.stringify({name: 'deploy'})},
+			],
+		},
 		{text: 'done', usage: {input: 900, output: 3, cacheRead: 512}},
 	);
 	const run = await box.run(['-p', 'remember the build, read a.txt', '--yolo', '--json', '-C', box.workspace]);
@@ -90,7 +94,10 @@ test('a tool turn with memory, skills, budget, cache and approval still starts o
 	assert.match(results[0]!.output, /created memory entry "build"/);
 	assert.match(results[1]!.output, /alpha/);
 	assert.match(results[2]!.output, /BODY-MARKER/, 'the skills module answered its tool');
-	assert.ok(events.some(event => event.type === 'budget'), 'the budget module measured the requests');
+	assert.ok(
+		events.some(event => event.type === 'budget'),
+		'the budget module measured the requests',
+	);
 	assert.deepEqual(
 		workersOf(box).map(each => each.args),
 		[host],
@@ -107,8 +114,16 @@ test('a module bound to its own exec runs in its own process; the others share t
 	mock.enqueue({text: 'bound'});
 	const run = await box.run(['-p', 'hi', '--json', '-C', box.workspace]);
 	assert.equal(run.code, 0, run.stderr);
-	assert.ok(jsonEvents(run.stdout).some(event => event.type === 'budget'), 'the bound budget worker answered');
-	assert.deepEqual(workersOf(box).map(each => each.args).toSorted(), [host, ['--runtime', 'worker', 'budget']].toSorted());
+	assert.ok(
+		jsonEvents(run.stdout).some(event => event.type === 'budget'),
+		'the bound budget worker answered',
+	);
+	assert.deepEqual(
+		workersOf(box)
+			.map(each => each.args)
+			.toSorted(),
+		[host, ['--runtime', 'worker', 'budget']].toSorted(),
+	);
 });
 
 test('a module call that times out evicts the host: the turn fails naming the module, the next turn starts a fresh host and works', {timeout: 60_000}, async t => {
@@ -138,7 +153,10 @@ test('a module call that times out evicts the host: the turn fails naming the mo
 	const events = jsonEvents(done.stdout);
 	const ends = events.filter(event => event.type === 'done').map(event => event.reason);
 	assert.deepEqual(ends, ['stop', 'error', 'stop']);
-	const text = events.filter(event => event.type === 'text_delta').map(event => event.text).join('');
+	const text = events
+		.filter(event => event.type === 'text_delta')
+		.map(event => event.text)
+		.join('');
 	assert.equal(text, 'first answerthird answer');
 	const [error] = events.filter(event => event.type === 'error');
 	assert.match(

@@ -66,10 +66,7 @@ test('print mode denies an edit it cannot ask about, tells the person how to all
 	const sandbox = sandboxFor('openai');
 	const file = join(sandbox.workspace, 'a.txt');
 	writeFileSync(file, 'one\n');
-	mock.enqueue(
-		{toolCalls: [{id: 'c1', name: 'edit', arguments: JSON.stringify({path: 'a.txt', old_text: 'one', new_text: 'two'})}]},
-		{text: 'I could not edit it.'},
-	);
+	mock.enqueue({toolCalls: [{id: 'c1', name: 'edit', arguments: JSON.stringify({path: 'a.txt', old_text: 'one', new_text: 'two'})}]}, {text: 'I could not edit it.'});
 	const before = mock.requests.length;
 	const run = await runCli(['-p', 'change it', '-C', sandbox.workspace], {env: sandbox.env});
 	assert.equal(run.code, 0, run.stderr);
@@ -101,12 +98,23 @@ test('without --yolo a shell command is not run', async () => {
 
 test('a bad tool argument goes back to the model as a tool error, and the turn goes on', async () => {
 	const sandbox = sandboxFor('openai');
-	mock.enqueue({toolCalls: [{id: 'b1', name: 'read', arguments: '{"files": [{"path": 7}]'}, {id: 'b2', name: 'nope', arguments: '{}'}]}, {text: 'ok'});
+	mock.enqueue(
+		{
+			toolCalls: [
+				{id: 'b1', name: 'read', arguments: '{"files": [{"path": 7}]'},
+				{id: 'b2', name: 'nope', arguments: '{}'},
+			],
+		},
+		{text: 'ok'},
+	);
 	const before = mock.requests.length;
 	const run = await runCli(['-p', 'x', '-C', sandbox.workspace], {env: sandbox.env});
 	assert.equal(run.code, 0, run.stderr);
 	const tools = mock.requests[before + 1]!.body.messages.filter((message: any) => message.role === 'tool');
-	assert.deepEqual(tools.map((message: any) => message.tool_call_id), ['b1', 'b2']);
+	assert.deepEqual(
+		tools.map((message: any) => message.tool_call_id),
+		['b1', 'b2'],
+	);
 	assert.match(tools[0].content, /not valid JSON/);
 	assert.match(tools[1].content, /no tool named "nope"/);
 });
@@ -121,8 +129,20 @@ test('--json writes one event per line, each with the session UUID, and the answ
 	const id = events[0]!.id;
 	assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 	for (const event of events) assert.equal(event.session, id);
-	assert.equal(events.filter(event => event.type === 'text_delta').map(event => event.text).join(''), 'Answer.');
-	assert.equal(events.filter(event => event.type === 'thinking_delta').map(event => event.text).join(''), 'let me think');
+	assert.equal(
+		events
+			.filter(event => event.type === 'text_delta')
+			.map(event => event.text)
+			.join(''),
+		'Answer.',
+	);
+	assert.equal(
+		events
+			.filter(event => event.type === 'thinking_delta')
+			.map(event => event.text)
+			.join(''),
+		'let me think',
+	);
 	const usage = events.find(event => event.type === 'usage')!;
 	assert.deepEqual({input: usage.usage.input, output: usage.usage.output, cacheRead: usage.usage.cacheRead, cacheWrite: usage.usage.cacheWrite}, {input: 190, output: 7, cacheRead: 80, cacheWrite: 10});
 	assert.deepEqual(events.at(-1), {type: 'done', reason: 'stop', steps: 1, session: id});
@@ -228,7 +248,15 @@ test('a batch of tool calls carries at most 8 images: a result that would pass t
 	const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a1d5e2ab0000000049454e44ae426082', 'hex');
 	writeFileSync(join(sandbox.workspace, 'dot.png'), png);
 	const five = JSON.stringify({paths: Array.from({length: 5}, () => 'dot.png')});
-	mock.enqueue({toolCalls: [{id: 'v1', name: 'view_image', arguments: five}, {id: 'v2', name: 'view_image', arguments: five}]}, {text: 'seen'});
+	mock.enqueue(
+		{
+			toolCalls: [
+				{id: 'v1', name: 'view_image', arguments: five},
+				{id: 'v2', name: 'view_image', arguments: five},
+			],
+		},
+		{text: 'seen'},
+	);
 	const before = mock.requests.length;
 	const run = await runCli(['-p', 'look', '--json', '-C', sandbox.workspace], {env: sandbox.env});
 	assert.equal(run.code, 0, run.stderr);

@@ -39,23 +39,29 @@ function sessionHistory(path: string): Message[] {
 	return history;
 }
 
-test('the responses profile sends a Chat config\'s turn, tool call included, over /v1/responses and replays the reasoning', async () => {
+test("the responses profile sends a Chat config's turn, tool call included, over /v1/responses and replays the reasoning", async () => {
 	const box = profileSandbox('responses');
 	const session = join(box.root, 's.json');
 	writeFileSync(join(box.workspace, 'a.txt'), 'alpha\n');
 	const start = mock.requests.length;
-	mock.enqueue(
-		{thinking: 'I should read the file.', toolCalls: [{id: 'call_r1', name: 'read', arguments: JSON.stringify({files: [{path: 'a.txt'}]})}]},
-		{text: 'It says alpha.'},
-	);
+	mock.enqueue({thinking: 'I should read the file.', toolCalls: [{id: 'call_r1', name: 'read', arguments: JSON.stringify({files: [{path: 'a.txt'}]})}]}, {text: 'It says alpha.'});
 	const run = await runCli(['-p', 'what is in a.txt?', '--json', '--session', session, '-C', box.workspace], {env: box.env});
 	assert.equal(run.code, 0, run.stderr);
 	const events = jsonEvents(run.stdout);
-	assert.equal(events.filter(event => event.type === 'text_delta').map(event => event.text).join(''), 'It says alpha.');
+	assert.equal(
+		events
+			.filter(event => event.type === 'text_delta')
+			.map(event => event.text)
+			.join(''),
+		'It says alpha.',
+	);
 
 	const requests = mock.requests.slice(start);
-	assert.deepEqual(requests.map(request => request.path), ['/v1/responses', '/v1/responses']);
-	assert.equal(requests[0]!.headers.authorization, 'Bearer sk-test-secret-123', 'headers and auth stay the openai caller\'s');
+	assert.deepEqual(
+		requests.map(request => request.path),
+		['/v1/responses', '/v1/responses'],
+	);
+	assert.equal(requests[0]!.headers.authorization, 'Bearer sk-test-secret-123', "headers and auth stay the openai caller's");
 	for (const {body} of requests) {
 		assert.ok(Array.isArray(body.input));
 		for (const field of ['messages', 'stream_options', 'max_completion_tokens', 'wire']) assert.equal(field in body, false, field);
@@ -70,7 +76,10 @@ test('the responses profile sends a Chat config\'s turn, tool call included, ove
 	assert.equal((reply._responses_output[0] as {type: string}).type, 'reasoning');
 	const second = requests[1]!.body as {tools: ToolSchema[]; input: unknown[]};
 	const tools: ToolSchema[] = second.tools.map(({name, description, parameters}) => ({name, description, parameters}));
-	const sent = history.slice(0, history.findLastIndex(message => message.role === 'assistant'));
+	const sent = history.slice(
+		0,
+		history.findLastIndex(message => message.role === 'assistant'),
+	);
 	const native = createResponsesAdapter({model: 'm', baseUrl: mock.baseUrl('responses'), useMaxTokens: false, extraBody: {}}).prepare(sent, tools);
 	assert.deepEqual(second, native.body);
 	assert.equal(new URL(native.url).pathname, requests[1]!.path);
@@ -85,7 +94,10 @@ test('the responses-budget profile loads both modules: the budget measures and r
 	assert.equal(run.code, 0, run.stderr);
 	const budget = jsonEvents(run.stdout).find(event => event.type === 'budget');
 	assert.equal(budget?.window, 20_000, 'the budget module answered with its figures');
-	assert.deepEqual(mock.requests.slice(start).map(request => request.path), ['/v1/responses']);
+	assert.deepEqual(
+		mock.requests.slice(start).map(request => request.path),
+		['/v1/responses'],
+	);
 	assert.ok(Array.isArray(mock.requests.at(-1)!.body.input));
 
 	const refused = await runCli(['-p', `a long question ${'z'.repeat(20_000)}`, '-C', box.workspace], {env: box.env});
@@ -94,7 +106,7 @@ test('the responses-budget profile loads both modules: the budget measures and r
 	assert.equal(mock.requests.length, start + 1, 'nothing was sent');
 });
 
-test('an incomplete Responses reply is refused with the module\'s reason', async () => {
+test("an incomplete Responses reply is refused with the module's reason", async () => {
 	const box = profileSandbox('responses');
 	mock.enqueue({thinking: 'thinking until the cap', finish: 'length'});
 	const run = await runCli(['-p', 'hi', '-C', box.workspace], {env: box.env});
@@ -120,7 +132,7 @@ test('a before_request wire that names no built-in protocol fails the turn befor
 	assert.equal(mock.requests.length, start);
 });
 
-test('a hook-chosen wire reads the reply with that protocol\'s assembler, even a plain Chat body', async () => {
+test("a hook-chosen wire reads the reply with that protocol's assembler, even a plain Chat body", async () => {
 	// The body stays Chat Completions; the hook says the reply streams as Chat Completions too: nothing changes.
 	const box = wireSandbox('openai');
 	mock.enqueue({text: 'chat as before'});
@@ -160,13 +172,22 @@ test('with the cache module (seed §6): the cache prepares the converted body an
 	assert.match(refused.stderr, /responses module: the Responses reply has neither text nor tool calls/);
 
 	const requests = mock.requests.slice(start);
-	assert.deepEqual(requests.map(request => request.path), ['/v1/responses', '/v1/responses']);
+	assert.deepEqual(
+		requests.map(request => request.path),
+		['/v1/responses', '/v1/responses'],
+	);
 	for (const {body} of requests) assert.match(body.prompt_cache_key, /^[0-9a-f]{64}$/, 'the cache prepared the request');
 	// The cache prepared what the responses module made: it was told the protocol is now responses.
 	const workspaces = join(box.root, 'data', 'workspaces');
 	const [id] = readdirSync(workspaces);
 	const stats = JSON.parse(readFileSync(join(workspaces, id!, 'metrics', 'cache-stats.json'), 'utf8')) as {records: Array<{protocol: string; observed: boolean}>};
-	assert.deepEqual(stats.records.map(record => [record.protocol, record.observed]), [['responses', true], ['responses', true]]);
+	assert.deepEqual(
+		stats.records.map(record => [record.protocol, record.observed]),
+		[
+			['responses', true],
+			['responses', true],
+		],
+	);
 	const report = await runCli(['--runtime', 'cache-report', '-C', box.workspace, '--json'], {env: box.env});
 	assert.equal(report.code, 0, report.stderr);
 	const figures = JSON.parse(report.stdout) as Record<string, any>;

@@ -35,7 +35,11 @@ test('--session-name saves to <workspace>/.i/sessions and resumes with the same 
 	assert.equal(opened.id, id);
 	assert.equal(opened.resumed_messages, 3);
 	const sent = mock.requests[before]!.body.messages.map((message: any) => [message.role, message.content]);
-	assert.deepEqual(sent.slice(1), [['user', 'first'], ['assistant', 'first answer'], ['user', 'second']]);
+	assert.deepEqual(sent.slice(1), [
+		['user', 'first'],
+		['assistant', 'first answer'],
+		['user', 'second'],
+	]);
 });
 
 test('a session killed mid-turn resumes from its last complete checkpoint', async () => {
@@ -118,13 +122,22 @@ test('a session file whose history a provider would refuse is repaired on open t
 	// Written by hand as an older i would have saved a before_turn hook's orphan tool result.
 	const header = {type: 'i-session', version: 1, id: randomUUID(), workspace: box.workspace, created: new Date().toISOString()};
 	const steps = [
-		[{role: 'system', content: 'You are i.'}, {role: 'user', content: 'one'}],
+		[
+			{role: 'system', content: 'You are i.'},
+			{role: 'user', content: 'one'},
+		],
 		[{role: 'assistant', content: 'first answer'}],
-		[{role: 'user', content: 'two'}, {role: 'tool', tool_call_id: 'nope', content: 'x'}],
+		[
+			{role: 'user', content: 'two'},
+			{role: 'tool', tool_call_id: 'nope', content: 'x'},
+		],
 		[{role: 'assistant', content: 'never seen by a provider'}],
 	];
 	const good = [header, ...steps.slice(0, 2).map((messages, index) => ({type: 'step', n: index + 1, messages}))].map(line => `${JSON.stringify(line)}\n`).join('');
-	const cut = steps.slice(2).map((messages, index) => `${JSON.stringify({type: 'step', n: index + 3, messages})}\n`).join('');
+	const cut = steps
+		.slice(2)
+		.map((messages, index) => `${JSON.stringify({type: 'step', n: index + 3, messages})}\n`)
+		.join('');
 	writeFileSync(session, good + cut);
 
 	mock.enqueue({text: 'fine again'});
@@ -133,15 +146,26 @@ test('a session file whose history a provider would refuse is repaired on open t
 	assert.equal(run.code, 0, run.stderr);
 	const opened = jsonEvents(run.stdout)[0]!;
 	assert.equal(opened.resumed_messages, 3);
-	assert.deepEqual({...opened.dropped, savedTo: undefined}, {
-		bytes: Buffer.byteLength(cut),
-		lines: 2,
-		reason: 'line 4: message 1 (tool): the tool result for "nope" answers no tool call of the assistant message before it',
-		savedTo: undefined,
-	});
+	assert.deepEqual(
+		{...opened.dropped, savedTo: undefined},
+		{
+			bytes: Buffer.byteLength(cut),
+			lines: 2,
+			reason: 'line 4: message 1 (tool): the tool result for "nope" answers no tool call of the assistant message before it',
+			savedTo: undefined,
+		},
+	);
 	assert.equal(readFileSync(opened.dropped.savedTo, 'utf8'), cut, 'the dropped steps are kept beside the session');
 	const sent = mock.requests[before]!.body.messages;
-	assert.deepEqual(sent.map((message: any) => [message.role, message.content]), [['system', 'You are i.'], ['user', 'one'], ['assistant', 'first answer'], ['user', 'three']]);
+	assert.deepEqual(
+		sent.map((message: any) => [message.role, message.content]),
+		[
+			['system', 'You are i.'],
+			['user', 'one'],
+			['assistant', 'first answer'],
+			['user', 'three'],
+		],
+	);
 	assert.ok(readFileSync(session, 'utf8').startsWith(good));
 	assert.doesNotMatch(readFileSync(session, 'utf8'), /nope/);
 

@@ -83,7 +83,8 @@ test(`soak: ${TURNS} turns in an ${WINDOW}-token window with tool outputs of var
 		const box = makeSandbox();
 		writeFileSync(join(box.configDir, 'builtin.json'), JSON.stringify({builtin_profile: 'compact', tools: []}));
 		box.writeConfig({protocol: 'openai', base_url: model.baseUrl, model: 'soak-model', max_tokens: 300, max_retries: 0, budget: {window: WINDOW, threshold: 0.9, image_tokens: 500}, plugins: ['builtin.json']});
-		for (const [index, size] of sizes.entries()) writeFileSync(join(box.workspace, `file-${index}.txt`), `file ${index}: ${'the quick brown fox jumps over the lazy dog. '.repeat(Math.ceil(size / 45))}`.slice(0, size));
+		for (const [index, size] of sizes.entries())
+			writeFileSync(join(box.workspace, `file-${index}.txt`), `file ${index}: ${'the quick brown fox jumps over the lazy dog. '.repeat(Math.ceil(size / 45))}`.slice(0, size));
 		writeFileSync(join(box.workspace, 'picture.png'), PNG);
 		const session = join(box.root, 'soak.json');
 
@@ -103,11 +104,17 @@ test(`soak: ${TURNS} turns in an ${WINDOW}-token window with tool outputs of var
 		assert.equal(rejected.length, 0, `requests over the window: ${rejected.map(request => request.tokens).join(', ')}`);
 		const done = events.filter(event => event.type === 'done');
 		assert.equal(done.length, TURNS);
-		assert.ok(done.every(event => event.reason === 'stop'), JSON.stringify(done.find(event => event.reason !== 'stop')));
+		assert.ok(
+			done.every(event => event.reason === 'stop'),
+			JSON.stringify(done.find(event => event.reason !== 'stop')),
+		);
 		const compactions = events.filter(event => event.type === 'compaction');
 		assert.ok(compactions.length >= 5, `${compactions.length} compactions`);
 		assert.ok(model.seen.some(request => request.summary));
-		assert.ok(events.some(event => event.type === 'budget' && event.window === WINDOW), 'the budget is reported live');
+		assert.ok(
+			events.some(event => event.type === 'budget' && event.window === WINDOW),
+			'the budget is reported live',
+		);
 		const peak = Math.max(...model.seen.map(request => request.tokens));
 		assert.ok(peak <= WINDOW, `peak ${peak}`);
 		// Anchored on real usage, the budget lets the history use the window, not a quarter of it (the byte estimate alone).
@@ -122,14 +129,20 @@ test(`soak: ${TURNS} turns in an ${WINDOW}-token window with tool outputs of var
 		assert.equal(last[asked + 2].tool_call_id, `call_${TURNS}`);
 
 		// The saved history ends with the whole last turn, verbatim, after the system prompt and a summary.
-		const lines = readFileSync(session, 'utf8').trim().split('\n').map(line => JSON.parse(line));
+		const lines = readFileSync(session, 'utf8')
+			.trim()
+			.split('\n')
+			.map(line => JSON.parse(line));
 		let history: any[] = [];
 		for (const line of lines) {
 			if (line.type === 'step') history = line.replaces_history ? line.messages : [...history, ...line.messages];
 		}
 
 		assert.equal(history[0].role, 'system');
-		assert.ok(history.some(message => message._compact_summary === true), 'a summary stands in for the old turns');
+		assert.ok(
+			history.some(message => message._compact_summary === true),
+			'a summary stands in for the old turns',
+		);
 		assert.deepEqual(
 			history.slice(-4).map(message => message.content ?? message.tool_calls?.[0]?.id),
 			[`question ${TURNS}`, `call_${TURNS}`, history.at(-2).content, `Answer to question ${TURNS}.`],

@@ -12,7 +12,12 @@ import {openSession, TurnFailedError, UsageError, type Config, type CoreEvent} f
 import {packageProgramArgv} from '../../source/core/plugins/program.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'i-core-api-')));
-for (const [name, folder] of [['I_CONFIG_DIR', 'config'], ['I_DATA_DIR', 'data'], ['I_CACHE_DIR', 'cache'], ['I_RUNTIME_DIR', 'runtime']] as const) {
+for (const [name, folder] of [
+	['I_CONFIG_DIR', 'config'],
+	['I_DATA_DIR', 'data'],
+	['I_CACHE_DIR', 'cache'],
+	['I_RUNTIME_DIR', 'runtime'],
+] as const) {
 	process.env[name] = join(root, folder);
 }
 process.env.CORE_API_KEY = 'sk-core-api';
@@ -39,16 +44,28 @@ test('a turn: the answer, its events, the session file and the history', async (
 	const opened: CoreEvent[] = [];
 	const session = await openSession({cwd, config, onEvent: event => opened.push(event)});
 	try {
-		assert.deepEqual(opened.map(event => event.type), ['session']);
+		assert.deepEqual(
+			opened.map(event => event.type),
+			['session'],
+		);
 		assert.equal(session.workspace, cwd);
 		assert.ok(existsSync(session.path), session.path);
 		mock.enqueue({text: 'Hello from the core.', usage: {input: 10, output: 5}});
 		const events: CoreEvent[] = [];
 		const result = await session.run('hi', {onEvent: event => events.push(event)});
 		assert.deepEqual(result, {reason: 'stop', steps: 1, text: 'Hello from the core.'});
-		assert.equal(events.filter(event => event.type === 'text_delta').map(event => event.text).join(''), 'Hello from the core.');
+		assert.equal(
+			events
+				.filter(event => event.type === 'text_delta')
+				.map(event => event.text)
+				.join(''),
+			'Hello from the core.',
+		);
 		assert.deepEqual(events.at(-1), {type: 'done', reason: 'stop', steps: 1});
-		assert.deepEqual(session.messages.map(message => message.role), ['system', 'user', 'assistant']);
+		assert.deepEqual(
+			session.messages.map(message => message.role),
+			['system', 'user', 'assistant'],
+		);
 		assert.equal(mock.requests.at(-1)!.headers.authorization, 'Bearer sk-core-api');
 	} finally {
 		await session.close();
@@ -95,7 +112,13 @@ test('approve sees the call as the approval prompt shows it; true runs it, false
 	try {
 		mock.enqueue({toolCalls: [writeCall('w1', 'yes.txt'), writeCall('w2', 'no.txt')]}, {text: 'one of two'});
 		await session.run('write two files');
-		assert.deepEqual(asked.map(request => [request.name, request.title]), [['write', 'Write 1 file: yes.txt'], ['write', 'Write 1 file: no.txt']]);
+		assert.deepEqual(
+			asked.map(request => [request.name, request.title]),
+			[
+				['write', 'Write 1 file: yes.txt'],
+				['write', 'Write 1 file: no.txt'],
+			],
+		);
 		assert.match(asked[0]!.detail, /written/);
 		assert.equal(readFileSync(join(cwd, 'yes.txt'), 'utf8'), 'written\n');
 		assert.equal(existsSync(join(cwd, 'no.txt')), false);
@@ -178,14 +201,11 @@ test('bad options and configs are UsageErrors naming what is wrong', async () =>
 	await assert.rejects(openSession({cwd: workspace(), config, maxSteps: 0}), (error: unknown) => error instanceof UsageError && /maxSteps must be a whole number from 1 to 1000/.test(error.message));
 	await assert.rejects(openSession({cwd: join(root, 'missing'), config}), (error: unknown) => error instanceof UsageError && /workspace .*missing does not exist/.test(error.message));
 	const {model: _, ...withoutModel} = config;
-	await assert.rejects(
-		openSession({cwd: workspace(), config: withoutModel as Config}),
-		(error: unknown) => error instanceof UsageError && /\(config object\): .*model/.test(error.message),
-	);
+	await assert.rejects(openSession({cwd: workspace(), config: withoutModel as Config}), (error: unknown) => error instanceof UsageError && /\(config object\): .*model/.test(error.message));
 	await assert.rejects(openSession({cwd: workspace(), config: join(root, 'none.json')}), (error: unknown) => error instanceof UsageError && /none\.json does not exist/.test(error.message));
 });
 
-test('the official workers are started by the package\'s own bin/i.js, found above the core; a copy of the core elsewhere says what to do', () => {
+test("the official workers are started by the package's own bin/i.js, found above the core; a copy of the core elsewhere says what to do", () => {
 	const bin = fileURLToPath(new URL('../../../bin/i.js', import.meta.url));
 	assert.deepEqual(packageProgramArgv(), [process.execPath, realpathSync(bin)]);
 	assert.throws(

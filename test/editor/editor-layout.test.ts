@@ -129,7 +129,10 @@ test('a long line edited anywhere wraps the same as a fresh copy of the text', (
 		// A partial wrap (what a viewport asks for) is a prefix of the whole.
 		const partial = wrapLine(text, 0, text.length, 37, {offset: at, rowsAfter: 2});
 		assert.deepEqual(partial, fresh().slice(0, partial.length));
-		assert.ok(partial.some(row => row.start <= at && (at < row.end || row.last)), 'it reaches the caret row');
+		assert.ok(
+			partial.some(row => row.start <= at && (at < row.end || row.last)),
+			'it reaches the caret row',
+		);
 	}
 });
 

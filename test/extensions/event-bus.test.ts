@@ -65,7 +65,11 @@ const readBlock = (answer: unknown) => {
 };
 
 test('gate: any block wins and an allow never undoes it; a failing ToolCall gate blocks (fail closed)', async () => {
-	const {events} = bus([handler('allows', 'ToolCall', () => ({block: false})), handler('blocks', 'ToolCall', () => ({block: true, reason: 'no rm'})), handler('allows-again', 'ToolCall', () => ({block: false}))]);
+	const {events} = bus([
+		handler('allows', 'ToolCall', () => ({block: false})),
+		handler('blocks', 'ToolCall', () => ({block: true, reason: 'no rm'})),
+		handler('allows-again', 'ToolCall', () => ({block: false})),
+	]);
 	assert.deepEqual(await events.gate('ToolCall', {name: 'shell'}, readBlock), {decided: true, allow: false, reason: 'no rm', by: 'blocks'});
 	const {events: failing, reports} = bus([
 		handler('broken', 'ToolCall', () => {

@@ -34,11 +34,7 @@ async function load(candidates: ExtensionCandidate[], options: Partial<LoadOptio
 
 test('an extension registers a tool; the api says its version and the slots this host has', async () => {
 	const dir = tempDir();
-	const path = writeExtension(
-		dir,
-		'hello',
-		`export let seen; export default function register(api) { seen = {version: api.apiVersion, slots: Object.keys(api).sort()}; api.registerTool(${tool('hello')}); }`,
-	);
+	const path = writeExtension(dir, 'hello', `export let seen; export default function register(api) { seen = {version: api.apiVersion, slots: Object.keys(api).sort()}; api.registerTool(${tool('hello')}); }`);
 	const {extensions, reports} = await load([candidate(path)]);
 	assert.deepEqual(reports, []);
 	assert.equal(extensions.length, 1);
@@ -54,11 +50,7 @@ test('an extension registers a tool; the api says its version and the slots this
 
 test('a slot this host lacks is undefined: the extension degrades with its own message', async () => {
 	const dir = tempDir();
-	const path = writeExtension(
-		dir,
-		'needs-provider',
-		`export default function register(api) { if (!api.registerStreamingProvider) throw new Error('this i cannot register streaming providers: upgrade i'); }`,
-	);
+	const path = writeExtension(dir, 'needs-provider', `export default function register(api) { if (!api.registerStreamingProvider) throw new Error('this i cannot register streaming providers: upgrade i'); }`);
 	const {extensions, reports} = await load([candidate(path)]);
 	assert.deepEqual(extensions, []);
 	assert.equal(reports.length, 1);
@@ -143,7 +135,7 @@ test('declare: larger priority first, ties keep load order; bad declarations fai
 	assert.match((reports[1] as {message: string}).message, /priority must be a finite number \(got "9"\)/);
 });
 
-test('tool names: never a native tool, another extension\'s tool or an invalid name; the clash names both', async () => {
+test("tool names: never a native tool, another extension's tool or an invalid name; the clash names both", async () => {
 	const dir = tempDir();
 	const first = writeExtension(dir, 'first', `export default api => api.registerTool(${tool('todo')})`);
 	const second = writeExtension(dir, 'second', `export default api => api.registerTool(${tool('todo')})`);

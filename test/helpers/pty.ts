@@ -177,13 +177,23 @@ export function spawnInTerminal(file: string, args: string[], options: TerminalO
 		},
 		async waitFor(check, what, waitOptions = {}) {
 			const text = () => (waitOptions.whole ? buffer() : screen()).join('\n');
-			await poll(() => check(text()), what, waitOptions.timeoutMs ?? DEFAULT_WAIT_MS, () => `the ${waitOptions.whole ? 'buffer' : 'screen'}:\n${text()}`);
+			await poll(
+				() => check(text()),
+				what,
+				waitOptions.timeoutMs ?? DEFAULT_WAIT_MS,
+				() => `the ${waitOptions.whole ? 'buffer' : 'screen'}:\n${text()}`,
+			);
 		},
 		async waitUntil(check, what, waitOptions = {}) {
 			await poll(check, what, waitOptions.timeoutMs ?? DEFAULT_WAIT_MS, () => `the cursor: ${JSON.stringify(run.cursor())}; the screen:\n${screen().join('\n')}`);
 		},
 		async waitForOutput(check, what, waitOptions = {}) {
-			await poll(() => check(output()), what, waitOptions.timeoutMs ?? DEFAULT_WAIT_MS, () => `the last output: ${JSON.stringify(output().slice(-2000))}`);
+			await poll(
+				() => check(output()),
+				what,
+				waitOptions.timeoutMs ?? DEFAULT_WAIT_MS,
+				() => `the last output: ${JSON.stringify(output().slice(-2000))}`,
+			);
 		},
 		async ready(waitOptions = {}) {
 			// The status line is drawn in the first frame, before the editor's effect turns raw mode on; keys typed

@@ -74,18 +74,21 @@ function bytesUnder(path: string): number {
 	return readdirSync(path).reduce((sum, name) => sum + bytesUnder(join(path, name)), 0);
 }
 
-before(async () => {
-	if (skip) return;
-	mock = await startMockProvider();
-	mkdirSync(consumer, {recursive: true});
-	writeFileSync(join(consumer, 'package.json'), `${JSON.stringify({name: 'consumer', private: true, type: 'module'})}\n`);
-	// --ignore-scripts: the test build (`npm test` built dist just now) is what ships; `prepare`
-	// would rebuild it, deleting the bundle under the tests running beside this one.
-	const [pack] = JSON.parse(await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', root, ...npmFlags], repository)) as Array<typeof packed>;
-	packed = pack!;
-	const tarball = join(root, packed.filename);
-	await Promise.all([npm(['install', '--global', '--prefix', prefix, ...npmFlags, tarball], root), npm(['install', ...npmFlags, tarball], consumer)]);
-}, {timeout: 3 * NPM_TIMEOUT_MS});
+before(
+	async () => {
+		if (skip) return;
+		mock = await startMockProvider();
+		mkdirSync(consumer, {recursive: true});
+		writeFileSync(join(consumer, 'package.json'), `${JSON.stringify({name: 'consumer', private: true, type: 'module'})}\n`);
+		// --ignore-scripts: the test build (`npm test` built dist just now) is what ships; `prepare`
+		// would rebuild it, deleting the bundle under the tests running beside this one.
+		const [pack] = JSON.parse(await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', root, ...npmFlags], repository)) as Array<typeof packed>;
+		packed = pack!;
+		const tarball = join(root, packed.filename);
+		await Promise.all([npm(['install', '--global', '--prefix', prefix, ...npmFlags, tarball], root), npm(['install', ...npmFlags, tarball], consumer)]);
+	},
+	{timeout: 3 * NPM_TIMEOUT_MS},
+);
 
 after(async () => {
 	await mock?.close();
@@ -113,7 +116,17 @@ function hostStarts(log: string): string[][] {
 
 test('the tarball holds the program and its core, built, and nothing the installed program does not load', {skip}, () => {
 	const files = packed.files.map(file => file.path);
-	for (const needed of ['bin/i.js', 'dist/bundle/cli.js', 'dist/bundle/search-worker.js', 'dist/host/official.cjs', 'dist/core/index.js', 'dist/core/search-worker.js', 'dist/types/api/index.d.ts', 'README.md', 'package.json']) {
+	for (const needed of [
+		'bin/i.js',
+		'dist/bundle/cli.js',
+		'dist/bundle/search-worker.js',
+		'dist/host/official.cjs',
+		'dist/core/index.js',
+		'dist/core/search-worker.js',
+		'dist/types/api/index.d.ts',
+		'README.md',
+		'package.json',
+	]) {
 		assert.ok(files.includes(needed), `${needed} is in the tarball`);
 	}
 
@@ -166,7 +179,10 @@ test('the default profile: the official host runs from the installed copy and it
 		entry: installedBin,
 	});
 	assert.equal(answer.code, 0, answer.stderr);
-	assert.ok(jsonEvents(answer.stdout).some(event => event.type === 'budget'), 'the budget module measured the request');
+	assert.ok(
+		jsonEvents(answer.stdout).some(event => event.type === 'budget'),
+		'the budget module measured the request',
+	);
 	const hosts = hostStarts(log);
 	assert.equal(hosts.length, 1, JSON.stringify(hosts));
 	// node, then the installed bin/i.js (no snapshot: the tarball has none).

@@ -75,9 +75,7 @@ test('builtin.json: extra tools are manifest entries, checked like any other; a 
 		plugins.hooks.map(hook => hook.module),
 		['smoke', 'smoke'],
 	);
-	assert.deepEqual(plugins.tools, [
-		{name: 'word_count', description: 'Count words', parameters: {type: 'object'}, worker: {exec: [worker], cwd: dirs.config_dir}, manifest: builtin},
-	]);
+	assert.deepEqual(plugins.tools, [{name: 'word_count', description: 'Count words', parameters: {type: 'object'}, worker: {exec: [worker], cwd: dirs.config_dir}, manifest: builtin}]);
 
 	writeJson(builtin, {builtin_profile: 'smoke', tools: [{...extra, parameters: {type: 'object', properties: 3}}]});
 	await rejectsWith(load(dirs, ['builtin.json'], {}, program), `builtin descriptor ${builtin}: tools[0] "word_count": "parameters" is not a valid JSON Schema`);
@@ -126,9 +124,5 @@ test('the provider: the API config binding wins, else the last manifest declarin
 test('a missing manifest names the config and the entry; for builtin.json it points at init', async t => {
 	const {dirs} = tempRoot(t);
 	const path = writeJson(join(dirs.config_dir, 'config.json'), {protocol: 'openai', model: 'm', plugins: ['builtin.json']});
-	await rejectsWith(
-		loadPlugins(loadModelConfig(path, true), dirs),
-		`config ${path}: "plugins[0]": manifest ${join(dirs.config_dir, 'builtin.json')} does not exist`,
-		'`i --runtime init` creates builtin.json',
-	);
+	await rejectsWith(loadPlugins(loadModelConfig(path, true), dirs), `config ${path}: "plugins[0]": manifest ${join(dirs.config_dir, 'builtin.json')} does not exist`, '`i --runtime init` creates builtin.json');
 });

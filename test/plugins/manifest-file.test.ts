@@ -23,9 +23,7 @@ test('a valid manifest loads: tools, hooks and provider resolved against the man
 	const path = manifest('m.json', {tools: [tool('my_tool', {module: 'mine'})], hooks: [hook(['before_turn'])], provider: {exec: ['./worker', 'provide']}});
 	const {plugins, warnings} = await load(dirs, [path]);
 	assert.deepEqual(warnings, []);
-	assert.deepEqual(plugins.tools, [
-		{name: 'my_tool', description: 'd', parameters: objectSchema, worker: {exec: [worker], cwd: folder}, module: 'mine', manifest: path},
-	]);
+	assert.deepEqual(plugins.tools, [{name: 'my_tool', description: 'd', parameters: objectSchema, worker: {exec: [worker], cwd: folder}, module: 'mine', manifest: path}]);
 	assert.deepEqual(plugins.hooks, [{events: ['before_turn'], worker: {exec: [worker], cwd: folder}, manifest: path}]);
 	assert.deepEqual(plugins.provider, {exec: [worker, 'provide'], cwd: folder});
 });
@@ -58,11 +56,7 @@ test('a tool name may not repeat, across manifests or within one', async t => {
 	const {dirs, tool, manifest} = setup(t);
 	const first = manifest('a.json', {tools: [tool('x'), tool('y')]});
 	const second = manifest('b.json', {tools: [tool('z'), tool('y')]});
-	await rejectsWith(
-		load(dirs, [first, second]),
-		`manifest ${second}: tools[1] "y": tool "y" is already declared by tools[1] "y" in manifest ${first}`,
-		'unique across all manifests',
-	);
+	await rejectsWith(load(dirs, [first, second]), `manifest ${second}: tools[1] "y": tool "y" is already declared by tools[1] "y" in manifest ${first}`, 'unique across all manifests');
 	const same = manifest('c.json', {tools: [tool('q'), tool('q')]});
 	await rejectsWith(load(dirs, [same]), `manifest ${same}: tools[1] "q"`, `already declared by tools[0] "q" in manifest ${same}`);
 });

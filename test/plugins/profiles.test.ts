@@ -16,22 +16,7 @@ const official = (_module: string) => [...program, '--runtime', 'worker', 'offic
 const everyModuleBound: Bindings = Object.fromEntries(moduleNames.map(module => [module, {exec: [`/bin/${module}`], cwd: '/c'}]));
 
 test('the profiles of seed §1 and §10 exist', () => {
-	assert.deepEqual(profileNames.toSorted(), [
-		'approval',
-		'budget',
-		'cache',
-		'compact',
-		'full',
-		'memory',
-		'responses',
-		'responses-budget',
-		'responses-compact',
-		'search',
-		'skills',
-		'smoke',
-		'standard',
-		'web',
-	]);
+	assert.deepEqual(profileNames.toSorted(), ['approval', 'budget', 'cache', 'compact', 'full', 'memory', 'responses', 'responses-budget', 'responses-compact', 'search', 'skills', 'smoke', 'standard', 'web']);
 	assert.deepEqual(profiles.compact, ['budget', 'compact']);
 	assert.deepEqual(profiles['responses-compact'], ['responses', 'budget', 'compact']);
 	assert.ok(!(profiles.full as readonly string[]).includes('smoke'), 'the smoke policy is a profile of its own');

@@ -46,10 +46,7 @@ export interface Setup {
 	faulty(mode: string, cwd?: string): WorkerSpec;
 }
 
-export async function setup(
-	t: TestContext,
-	options: {callTimeoutMs?: number; ioLimitBytes?: number; parentEnv?: NodeJS.ProcessEnv} = {},
-): Promise<Setup> {
+export async function setup(t: TestContext, options: {callTimeoutMs?: number; ioLimitBytes?: number; parentEnv?: NodeJS.ProcessEnv} = {}): Promise<Setup> {
 	const dir = realpathSync(await mkdtemp(join(tmpdir(), 'i-pool-')));
 	const dirs: PlatformDirs = {
 		config_dir: join(dir, 'config'),

@@ -68,7 +68,7 @@ test('a line that is not JSON is a protocol failure', async t => {
 	await faultThenFresh(t, 'invalid-json', 'protocol', /it wrote a line that is not JSON: "\{\\"id\\":2,\\"data\\":\{"/);
 });
 
-test('an error frame fails the call with the worker\'s message and evicts the worker', async t => {
+test("an error frame fails the call with the worker's message and evicts the worker", async t => {
 	await faultThenFresh(t, 'error-frame', 'error', /^worker .*: call "tool" failed: the worker answered with an error: injected failure; the worker was stopped$/);
 });
 
@@ -101,15 +101,11 @@ test('a request of exactly 48 MiB is sent; one byte more fails without being sen
 	const spec = faulty('echo');
 	const first = pidOf(await pool.call(spec, 'tool', request));
 	// The request frame as seed §2 and §3 lay it out.
-	const frameBytes = (id: number, pad: string) =>
-		Buffer.byteLength(JSON.stringify({id, event: 'tool', workspace: dir, workspace_id: workspaceId, paths: dirs, data: {pad}})) + 1;
+	const frameBytes = (id: number, pad: string) => Buffer.byteLength(JSON.stringify({id, event: 'tool', workspace: dir, workspace_id: workspaceId, paths: dirs, data: {pad}})) + 1;
 	const pad = 'x'.repeat(MAX_FRAME_BYTES - frameBytes(2, ''));
 	const exact = await pool.call(spec, 'tool', {pad});
 	assert.equal(exact.bytes, MAX_FRAME_BYTES);
-	await assert.rejects(
-		pool.call(spec, 'tool', {pad: `${pad}x`}),
-		failure('protocol', /call "tool" failed: the request cannot be sent: a frame of 50331649 bytes is over the limit of 50331648 bytes$/),
-	);
+	await assert.rejects(pool.call(spec, 'tool', {pad: `${pad}x`}), failure('protocol', /call "tool" failed: the request cannot be sent: a frame of 50331649 bytes is over the limit of 50331648 bytes$/));
 	// Nothing was written, so the same worker answers, with the next ID.
 	const after = await pool.call(spec, 'tool', request);
 	assert.equal(pidOf(after), first);

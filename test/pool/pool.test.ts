@@ -80,7 +80,14 @@ test('calls queued behind a failing call fail with the same error, unsent; the n
 	const spec = faulty('hang');
 	const first = pidOf(await pool.call(spec, 'tool', {}));
 	const calls = [pool.call(spec, 'tool', {}), pool.call(spec, 'after_tool', {}), pool.call(spec, 'finish', {})];
-	const errors = await Promise.all(calls.map(call => call.then(() => assert.fail('resolved'), (error: unknown) => error)));
+	const errors = await Promise.all(
+		calls.map(call =>
+			call.then(
+				() => assert.fail('resolved'),
+				(error: unknown) => error,
+			),
+		),
+	);
 	assert.equal(errors[1], errors[0]);
 	assert.equal(errors[2], errors[0]);
 	assert.match((errors[0] as Error).message, /call "tool" timed out after 500 ms/);
@@ -102,10 +109,7 @@ test('close() kills every worker group, fails calls in flight, refuses new ones 
 	assert.equal(process.listenerCount('exit'), listeners + 1);
 	const echo = pidOf(await pool.call(faulty('echo'), 'tool', {}));
 	const grandchildren = await pool.call({exec: [sh, fixture('grandchildren.sh'), 'hang'], cwd: dir}, 'tool', {});
-	const hanging = assert.rejects(
-		pool.call({exec: [sh, fixture('grandchildren.sh'), 'hang'], cwd: dir}, 'tool', {}),
-		failure('exit', /call "tool" failed: the worker pool was closed$/),
-	);
+	const hanging = assert.rejects(pool.call({exec: [sh, fixture('grandchildren.sh'), 'hang'], cwd: dir}, 'tool', {}), failure('exit', /call "tool" failed: the worker pool was closed$/));
 	await pool.close();
 	await hanging;
 	// Reaped by the time close() resolves; the orphaned grandchild goes as soon as the kernel delivers the SIGKILL.

@@ -66,10 +66,7 @@ test('an answer whose reuse does not fit the request breaks the protocol: the wo
 		pool.call(spec, 'before_turn', {messages: history(2), answer: 'past-base'}),
 		failure('protocol', /the worker broke the protocol: its answer's "reuse" takes 3 elements of "\/messages" from a base of 2; the worker was stopped/),
 	);
-	await assert.rejects(
-		pool.call(spec, 'before_turn', {messages: history(2), answer: 'bad-pointer'}),
-		failure('protocol', /its answer's "reuse" names "\/nowhere", but the data has no array there/),
-	);
+	await assert.rejects(pool.call(spec, 'before_turn', {messages: history(2), answer: 'bad-pointer'}), failure('protocol', /its answer's "reuse" names "\/nowhere", but the data has no array there/));
 	// A fresh worker has no bases: everything is sent again.
 	const fresh = await pool.call(spec, 'before_turn', {messages: history(2)});
 	assert.deepEqual((fresh.seen as Seen).tails, {'/messages': 2});

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {MAX_ERROR_TEXT_BYTES, readResponse} from '../../source/core/pool/response-frame.js';
 
-test('an answer is data (an object) or an error (a string), with the request\'s ID', () => {
+test("an answer is data (an object) or an error (a string), with the request's ID", () => {
 	assert.deepEqual(readResponse('{"id":7,"data":{"output":"ok"}}', 7), {data: {output: 'ok'}});
 	assert.deepEqual(readResponse('{"id":7,"error":"no such file"}', 7), {error: 'no such file'});
 });

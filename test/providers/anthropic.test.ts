@@ -52,7 +52,13 @@ test('prepare: tool results and the image a tool produced form one user turn; re
 		{role: 'assistant', content: 'Also.', tool_calls: [{id: 'tu_3', type: 'function', function: {name: 'read', arguments: '{"path":"c"}'}}]},
 		{role: 'tool', tool_call_id: 'tu_3', content: 'c'},
 		{role: 'user', content: ''},
-		{role: 'user', content: [{type: 'text', text: 'and now?'}, {type: 'image_url', image_url: {url: 'https://example.com/x.jpg'}}]},
+		{
+			role: 'user',
+			content: [
+				{type: 'text', text: 'and now?'},
+				{type: 'image_url', image_url: {url: 'https://example.com/x.jpg'}},
+			],
+		},
 	];
 	const {body} = createAnthropicAdapter(adapterOptions()).prepare(history, []);
 	assert.deepEqual(body.messages, [
@@ -126,16 +132,19 @@ test('prepare: empty text blocks in a replayed reply are dropped; a reply with n
 		{role: 'user', content: [{type: 'text', text: 'one'}]},
 		{role: 'assistant', content: [thinking, use]},
 		// The empty reply is no turn, so the user turns around it merge.
-		{role: 'user', content: [{type: 'text', text: 'two'}, {type: 'text', text: 'three'}]},
+		{
+			role: 'user',
+			content: [
+				{type: 'text', text: 'two'},
+				{type: 'text', text: 'three'},
+			],
+		},
 		{role: 'assistant', content: [{type: 'text', text: 'Rebuilt.'}]},
 	]);
 });
 
 test('prepare: tool arguments that are not a JSON object replay as an empty input', () => {
-	const {body} = createAnthropicAdapter(adapterOptions()).prepare(
-		[{role: 'assistant', content: null, tool_calls: [{id: 't', type: 'function', function: {name: 'read', arguments: '{broken'}}]}],
-		[],
-	);
+	const {body} = createAnthropicAdapter(adapterOptions()).prepare([{role: 'assistant', content: null, tool_calls: [{id: 't', type: 'function', function: {name: 'read', arguments: '{broken'}}]}], []);
 	assert.deepEqual(body.messages, [{role: 'assistant', content: [{type: 'tool_use', id: 't', name: 'read', input: {}}]}]);
 });
 
@@ -151,11 +160,8 @@ const start = ev({
 	},
 });
 const block = (index: number, content_block: Record<string, unknown>, deltas: Array<Record<string, unknown>>) =>
-	ev({type: 'content_block_start', index, content_block}) +
-	deltas.map(delta => ev({type: 'content_block_delta', index, delta})).join('') +
-	ev({type: 'content_block_stop', index});
-const end = (stop_reason: string, output_tokens = 77) =>
-	ev({type: 'message_delta', delta: {stop_reason, stop_sequence: null}, usage: {output_tokens}}) + ev({type: 'message_stop'});
+	ev({type: 'content_block_start', index, content_block}) + deltas.map(delta => ev({type: 'content_block_delta', index, delta})).join('') + ev({type: 'content_block_stop', index});
+const end = (stop_reason: string, output_tokens = 77) => ev({type: 'message_delta', delta: {stop_reason, stop_sequence: null}, usage: {output_tokens}}) + ev({type: 'message_stop'});
 
 test('assembly: thinking with signature, redacted thinking, text and tool use become the reply and its replay blocks', async () => {
 	const body =

@@ -40,7 +40,15 @@ test('prepare: reasoning_content goes back for a turn that called tools and is d
 
 test('prepare: text-only content parts become a plain string', () => {
 	const messages = createDeepSeekAdapter(adapterOptions()).prepare(
-		[{role: 'user', content: [{type: 'text', text: 'a'}, {type: 'text', text: 'b'}]}],
+		[
+			{
+				role: 'user',
+				content: [
+					{type: 'text', text: 'a'},
+					{type: 'text', text: 'b'},
+				],
+			},
+		],
 		[],
 	).body.messages;
 	assert.deepEqual(messages, [{role: 'user', content: 'a\nb'}]);
@@ -79,10 +87,7 @@ test('assembly: reasoning_content streams as thinking and is kept on the reply; 
 });
 
 test('assembly: an insufficient_system_resource finish is "other"; malformed usage is no usage', async () => {
-	const {reply} = await assemble(
-		createDeepSeekAdapter(adapterOptions()),
-		chunk({content: 'x'}, 'insufficient_system_resource') + sse({choices: [], usage: {prompt_tokens: -1}}) + 'data: [DONE]\n\n',
-	);
+	const {reply} = await assemble(createDeepSeekAdapter(adapterOptions()), chunk({content: 'x'}, 'insufficient_system_resource') + sse({choices: [], usage: {prompt_tokens: -1}}) + 'data: [DONE]\n\n');
 	assert.equal(reply?.finishReason, 'other');
 	assert.equal(reply?.usage, null);
 	assert.equal(reply?.message.reasoning_content, undefined);

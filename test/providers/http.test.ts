@@ -66,9 +66,7 @@ test('the body cap: at the limit is fine, one byte past it fails', async () => {
 
 test('an error body over the cap is not read whole', async () => {
 	mock.enqueue({status: 400, errorMessage: 'e'.repeat(10_000)});
-	const error = await failure(
-		postStream({provider: 'anthropic', request: request(`${mock.baseUrl('anthropic')}/v1/messages`), headers: {}, options: {maxBodyBytes: 1000}}),
-	);
+	const error = await failure(postStream({provider: 'anthropic', request: request(`${mock.baseUrl('anthropic')}/v1/messages`), headers: {}, options: {maxBodyBytes: 1000}}));
 	assert.equal(error.message, 'anthropic: HTTP 400: error body is larger than the 1000 bytes limit');
 });
 
@@ -168,7 +166,7 @@ test('release() lets a slow tail arrive, so the connection serves the next reque
 	}
 });
 
-test('an idle connection waits longer than undici\'s default 4 s for the next request, when the server names no limit', async () => {
+test("an idle connection waits longer than undici's default 4 s for the next request, when the server names no limit", async () => {
 	const ports: Array<number | undefined> = [];
 	const target = createServer((request, response) => {
 		ports.push(request.socket.remotePort);
@@ -248,7 +246,10 @@ test('a body that cannot be serialised is a request error, with no connection an
 	try {
 		let deep: Record<string, unknown> = {};
 		for (let level = 0; level < 100_000; level++) deep = {a: deep};
-		for (const body of [{model: 'm', deep}, {model: 'm', count: 10n}]) {
+		for (const body of [
+			{model: 'm', deep},
+			{model: 'm', count: 10n},
+		]) {
 			const error = await failure(postStream({provider: 'openai', request: {url: `${origin}/v1/chat/completions`, body}, headers: {}, options: {maxRetries: 3}}));
 			assert.equal(error.kind, 'request');
 			assert.match(error.message, /^openai: the request body cannot be serialised \(.+\); nothing was sent$/);

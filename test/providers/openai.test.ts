@@ -9,7 +9,13 @@ const tools = [{name: 'read', description: 'Read files', parameters: {type: 'obj
 
 const history: Message[] = [
 	{role: 'system', content: 'You are terse.'},
-	{role: 'user', content: [{type: 'text', text: 'look'}, {type: 'image_url', image_url: {url: 'data:image/png;base64,AAAA'}}]},
+	{
+		role: 'user',
+		content: [
+			{type: 'text', text: 'look'},
+			{type: 'image_url', image_url: {url: 'data:image/png;base64,AAAA'}},
+		],
+	},
 	{
 		role: 'assistant',
 		content: null,
@@ -49,7 +55,13 @@ test('prepare: history converts to Chat messages and no local field or reasoning
 	const {body} = createOpenAiAdapter(adapterOptions()).prepare(history, []);
 	assert.deepEqual(body.messages, [
 		{role: 'system', content: 'You are terse.'},
-		{role: 'user', content: [{type: 'text', text: 'look'}, {type: 'image_url', image_url: {url: 'data:image/png;base64,AAAA'}}]},
+		{
+			role: 'user',
+			content: [
+				{type: 'text', text: 'look'},
+				{type: 'image_url', image_url: {url: 'data:image/png;base64,AAAA'}},
+			],
+		},
 		{
 			role: 'assistant',
 			content: null,
@@ -71,8 +83,7 @@ test('prepare: extra_body merges at the top level and may not touch reserved fie
 	assert.ok(adapter.reservedBodyFields.includes('max_completion_tokens'));
 });
 
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-	sse({id: 'c', object: 'chat.completion.chunk', choices: [{index: 0, delta, finish_reason: finish}], usage: null});
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => sse({id: 'c', object: 'chat.completion.chunk', choices: [{index: 0, delta, finish_reason: finish}], usage: null});
 const usage = sse({
 	id: 'c',
 	choices: [],
@@ -156,10 +167,7 @@ test('assembly: a chunk of the wrong shape is a protocol error naming the field'
 });
 
 test('assembly: an error object in the stream fails with the provider message', async () => {
-	const {error} = await assemble(
-		createOpenAiAdapter(adapterOptions()),
-		chunk({content: 'a'}) + sse({error: {message: 'The server had an error', type: 'server_error'}}),
-	);
+	const {error} = await assemble(createOpenAiAdapter(adapterOptions()), chunk({content: 'a'}) + sse({error: {message: 'The server had an error', type: 'server_error'}}));
 	assert.ok(error instanceof ProviderError);
 	assert.equal(error.kind, 'stream');
 	assert.equal(error.message, 'openai: error in stream: The server had an error');
@@ -174,10 +182,7 @@ test('assembly: a tool call without an id or a name fails at finish', async () =
 });
 
 test('assembly: reasoning_content from an OpenAI-compatible server shows as thinking but is not kept', async () => {
-	const {reply, events} = await assemble(
-		createOpenAiAdapter(adapterOptions()),
-		chunk({reasoning_content: 'hmm'}) + chunk({content: 'ok'}, 'stop') + 'data: [DONE]\n\n',
-	);
+	const {reply, events} = await assemble(createOpenAiAdapter(adapterOptions()), chunk({reasoning_content: 'hmm'}) + chunk({content: 'ok'}, 'stop') + 'data: [DONE]\n\n');
 	assert.equal(texts(events, 'thinking_delta'), 'hmm');
 	assert.deepEqual(reply?.message, {role: 'assistant', content: 'ok'});
 });

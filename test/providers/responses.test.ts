@@ -44,7 +44,13 @@ test('prepare: output items replay verbatim; other history becomes input items',
 		{type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'read', arguments: '{"path":"a.png"}', status: 'completed'},
 	];
 	const history: Message[] = [
-		{role: 'user', content: [{type: 'text', text: 'look'}, {type: 'image_url', image_url: {url: 'data:image/png;base64,AA'}}]},
+		{
+			role: 'user',
+			content: [
+				{type: 'text', text: 'look'},
+				{type: 'image_url', image_url: {url: 'data:image/png;base64,AA'}},
+			],
+		},
 		{role: 'assistant', content: null, tool_calls: [{id: 'call_1', type: 'function', function: {name: 'read', arguments: '{}'}}], _responses_output: output},
 		{role: 'tool', tool_call_id: 'call_1', content: 'image attached'},
 		{role: 'user', content: [{type: 'image_url', image_url: {url: 'data:image/png;base64,BB'}}], _tool_call_id: 'call_1'},
@@ -111,9 +117,7 @@ test('assembly: reasoning summary is thinking, text streams, function calls asse
 test('assembly: without output in response.completed, the items streamed are the output', async () => {
 	const call = {id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'read', arguments: ''};
 	const body =
-		ev('response.output_item.added', {output_index: 0, item: call}) +
-		ev('response.function_call_arguments.delta', {output_index: 0, delta: '{}'}) +
-		ev('response.completed', {response: {status: 'completed'}});
+		ev('response.output_item.added', {output_index: 0, item: call}) + ev('response.function_call_arguments.delta', {output_index: 0, delta: '{}'}) + ev('response.completed', {response: {status: 'completed'}});
 	const {reply} = await assemble(createResponsesAdapter(adapterOptions()), body);
 	assert.deepEqual(reply?.message.tool_calls, [{id: 'call_1', type: 'function', function: {name: 'read', arguments: '{}'}}]);
 	assert.deepEqual(reply?.message._responses_output, [{...call, arguments: '{}'}]);
@@ -137,8 +141,7 @@ test('assembly: response.failed and error events fail with the provider message'
 	const adapter = createResponsesAdapter(adapterOptions());
 	const failed = await assemble(
 		adapter,
-		ev('response.output_text.delta', {output_index: 0, delta: 'Par'}) +
-			ev('response.failed', {response: {status: 'failed', error: {code: 'server_error', message: 'The model crashed'}}}),
+		ev('response.output_text.delta', {output_index: 0, delta: 'Par'}) + ev('response.failed', {response: {status: 'failed', error: {code: 'server_error', message: 'The model crashed'}}}),
 	);
 	assert.ok(failed.error instanceof ProviderError);
 	assert.equal(failed.error.message, 'responses: response failed: server_error: The model crashed');

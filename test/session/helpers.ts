@@ -52,10 +52,12 @@ export function runNode(script: string): NodeChild {
 			}
 		}
 	});
-	const exited = new Promise<number | null>(resolve => child.on('exit', code => {
-		for (const waiter of waiters.splice(0)) waiter.reject(new Error(`child exited (${code}) before the expected line; output: ${lines.join(' | ')}`));
-		resolve(code);
-	}));
+	const exited = new Promise<number | null>(resolve =>
+		child.on('exit', code => {
+			for (const waiter of waiters.splice(0)) waiter.reject(new Error(`child exited (${code}) before the expected line; output: ${lines.join(' | ')}`));
+			resolve(code);
+		}),
+	);
 	return {
 		child,
 		lines,

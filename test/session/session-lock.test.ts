@@ -102,7 +102,8 @@ test('processes racing to take over a stale lock: exactly one wins', async t => 
 	const workspace = await tempWorkspace(t);
 	const path = join(workspace, 's.json');
 	await writeFile(`${path}.lock`, JSON.stringify({pid: deadPid(), hostname: hostname(), created: new Date().toISOString()}));
-	const children = Array.from({length: 6}, () => runNode(`
+	const children = Array.from({length: 6}, () =>
+		runNode(`
 		try {
 			const session = await openSession(${JSON.stringify({path, workspace})});
 			console.log('won');
@@ -111,9 +112,13 @@ test('processes racing to take over a stale lock: exactly one wins', async t => 
 		} catch (error) {
 			console.log(error.name === 'UsageError' && /is in use by process/.test(error.message) ? 'refused' : 'failed: ' + error.message);
 		}
-	`));
+	`),
+	);
 	const codes = await Promise.all(children.map(child => child.exited));
-	assert.deepEqual(codes, children.map(() => 0));
+	assert.deepEqual(
+		codes,
+		children.map(() => 0),
+	);
 	const results = children.map(child => child.lines.join(' ')).sort();
 	assert.deepEqual(results, ['refused', 'refused', 'refused', 'refused', 'refused', 'won']);
 	assert.equal(existsSync(`${path}.lock`), false);
@@ -126,7 +131,10 @@ test('a symlink to a held session is refused: the lock belongs to the real file,
 	const session = await openSession({path, workspace});
 	await session.close();
 	await symlink(path, alias);
-	for (const [held, opened] of [[alias, path], [path, alias]] as const) {
+	for (const [held, opened] of [
+		[alias, path],
+		[path, alias],
+	] as const) {
 		const holder = runNode(`
 			const session = await openSession(${JSON.stringify({path: held, workspace})});
 			console.log('ready');

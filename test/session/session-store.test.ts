@@ -48,9 +48,24 @@ test('create, append, reopen: same id, same messages, header as specified', asyn
 	assert.deepEqual(first.messages, []);
 	assert.equal(first.dropped, null);
 	const steps: Message[][] = [
-		[{role: 'system', content: 'be brief'}, {role: 'user', content: [{type: 'text', text: 'look'}, {type: 'image_url', image_url: {url: 'data:image/png;base64,AAAA'}}]}],
 		[
-			{role: 'assistant', content: null, reasoning_content: 'think', tool_calls: [{id: 'c1', type: 'function', function: {name: 'read', arguments: '{"path":"a"}'}}], _responses_output: [{type: 'reasoning'}, {type: 'function_call', call_id: 'c1', name: 'read', arguments: '{"path":"a"}'}]},
+			{role: 'system', content: 'be brief'},
+			{
+				role: 'user',
+				content: [
+					{type: 'text', text: 'look'},
+					{type: 'image_url', image_url: {url: 'data:image/png;base64,AAAA'}},
+				],
+			},
+		],
+		[
+			{
+				role: 'assistant',
+				content: null,
+				reasoning_content: 'think',
+				tool_calls: [{id: 'c1', type: 'function', function: {name: 'read', arguments: '{"path":"a"}'}}],
+				_responses_output: [{type: 'reasoning'}, {type: 'function_call', call_id: 'c1', name: 'read', arguments: '{"path":"a"}'}],
+			},
 			{role: 'tool', tool_call_id: 'c1', content: 'file text\nwith\u2028separators'},
 			{role: 'user', content: [{type: 'image_url', image_url: {url: 'data:image/png;base64,BBBB'}}], _tool_call_id: 'c1'},
 		],
@@ -287,7 +302,10 @@ test('concurrent appendStep calls are written in call order, one line each', asy
 	assert.deepEqual(session.messages, steps.flat());
 	await session.close();
 	const lines = (await readFile(path, 'utf8')).trimEnd().split('\n').slice(1);
-	assert.deepEqual(lines.map(line => JSON.parse(line).n), steps.map((_, i) => i + 1));
+	assert.deepEqual(
+		lines.map(line => JSON.parse(line).n),
+		steps.map((_, i) => i + 1),
+	);
 	const reopened = await openSession({path, workspace});
 	assert.deepEqual(reopened.messages, steps.flat());
 	await reopened.close();
@@ -308,7 +326,10 @@ test('a step saved is the step at the time of the call, and invalid steps are re
 	await session.appendStep([{role: 'user', content: 'second'}]);
 	await session.close();
 	const reopened = await openSession({path, workspace});
-	assert.deepEqual(reopened.messages, [{role: 'user', content: 'first'}, {role: 'user', content: 'second'}]);
+	assert.deepEqual(reopened.messages, [
+		{role: 'user', content: 'first'},
+		{role: 'user', content: 'second'},
+	]);
 	await reopened.close();
 });
 
@@ -374,11 +395,14 @@ test('sessionPathForName: 1-64 characters of [A-Za-z0-9._-], not starting with a
 	assert.equal(sessionPathForName(workspace, 'Fix_bug-2.v1'), '/work/space/.i/sessions/Fix_bug-2.v1.json');
 	assert.equal(sessionPathForName(workspace, 'n'.repeat(64)), `/work/space/.i/sessions/${'n'.repeat(64)}.json`);
 	for (const bad of ['n'.repeat(65), '', '.hidden', '..', 'a/b', '../x', 'a b', 'ü', 'a\nb', 'a\\b']) {
-		assert.throws(() => sessionPathForName(workspace, bad), (error: Error) => {
-			assert.ok(error instanceof UsageError, bad);
-			assert.equal(error.message, `session name ${JSON.stringify(bad)} is invalid: use 1–64 characters from A–Z, a–z, 0–9, '.', '_', '-', not starting with '.'`);
-			return true;
-		});
+		assert.throws(
+			() => sessionPathForName(workspace, bad),
+			(error: Error) => {
+				assert.ok(error instanceof UsageError, bad);
+				assert.equal(error.message, `session name ${JSON.stringify(bad)} is invalid: use 1–64 characters from A–Z, a–z, 0–9, '.', '_', '-', not starting with '.'`);
+				return true;
+			},
+		);
 	}
 });
 
@@ -405,8 +429,19 @@ test('a step whose history a provider would refuse is cut with everything after 
 	const workspace = await tempWorkspace(t);
 	const {path, bytes} = await sessionWithSteps(workspace, 2);
 	const refused: Array<[string, Message[], string]> = [
-		['an orphan tool result', [{role: 'user', content: 'u'}, {role: 'tool', tool_call_id: 'nope', content: 'x'}], 'line 4: message 1 (tool): the tool result for "nope" answers no tool call of the assistant message before it'],
-		['a call whose result comes a step later', [{role: 'assistant', content: null, tool_calls: [readCall('c')]}], 'line 4: message 0 (assistant): tool call "c" (read) gets no result; every tool call needs exactly one'],
+		[
+			'an orphan tool result',
+			[
+				{role: 'user', content: 'u'},
+				{role: 'tool', tool_call_id: 'nope', content: 'x'},
+			],
+			'line 4: message 1 (tool): the tool result for "nope" answers no tool call of the assistant message before it',
+		],
+		[
+			'a call whose result comes a step later',
+			[{role: 'assistant', content: null, tool_calls: [readCall('c')]}],
+			'line 4: message 0 (assistant): tool call "c" (read) gets no result; every tool call needs exactly one',
+		],
 		['a second system prompt', [{role: 'system', content: 'again'}], 'line 4: message 0 (system): a system message may only come first in the history'],
 	];
 	for (const [name, step, reason] of refused) {
@@ -430,7 +465,12 @@ test('a step whose history a provider would refuse is cut with everything after 
 test('a compaction step after a refused one replaces the history it belonged to: nothing is cut', async t => {
 	const workspace = await tempWorkspace(t);
 	const {path, bytes} = await sessionWithSteps(workspace, 1);
-	const compacted: Message[] = [{role: 'system', content: 's'}, {role: 'user', content: 'summary'}, {role: 'assistant', content: null, tool_calls: [readCall('c')]}, {role: 'tool', tool_call_id: 'c', content: 'r'}];
+	const compacted: Message[] = [
+		{role: 'system', content: 's'},
+		{role: 'user', content: 'summary'},
+		{role: 'assistant', content: null, tool_calls: [readCall('c')]},
+		{role: 'tool', tool_call_id: 'c', content: 'r'},
+	];
 	const tail = stepLine(2, [{role: 'tool', tool_call_id: 'nope', content: 'x'}]) + `${JSON.stringify({type: 'step', n: 3, messages: compacted, replaces_history: true})}\n` + stepLine(4, stepFor(4));
 	await writeFile(path, Buffer.concat([bytes, Buffer.from(tail)]));
 	const session = await openSession({path, workspace});
@@ -443,14 +483,27 @@ test('appendStep refuses a step a provider would refuse, unwritten, and the sess
 	const workspace = await tempWorkspace(t);
 	const path = join(workspace, 's.json');
 	const session = await openSession({path, workspace});
-	await session.appendStep([{role: 'user', content: 'u'}, {role: 'assistant', content: null, tool_calls: [readCall('c')]}, {role: 'tool', tool_call_id: 'c', content: 'r'}]);
+	await session.appendStep([
+		{role: 'user', content: 'u'},
+		{role: 'assistant', content: null, tool_calls: [readCall('c')]},
+		{role: 'tool', tool_call_id: 'c', content: 'r'},
+	]);
 	const size = (await stat(path)).size;
 	await assert.rejects(session.appendStep([{role: 'tool', tool_call_id: 'nope', content: 'x'}]), {
 		message: `cannot save step 2 to session ${path}: message 0 (tool): the tool result for "nope" answers no tool call of the assistant message before it; a provider would refuse that history`,
 	});
-	await assert.rejects(session.appendStep([{role: 'assistant', content: null, tool_calls: [readCall('e'), readCall('e')]}, {role: 'tool', tool_call_id: 'e', content: 'r'}]), /message 0 \(assistant\): tool call ID "e" appears twice in this message/);
+	await assert.rejects(
+		session.appendStep([
+			{role: 'assistant', content: null, tool_calls: [readCall('e'), readCall('e')]},
+			{role: 'tool', tool_call_id: 'e', content: 'r'},
+		]),
+		/message 0 \(assistant\): tool call ID "e" appears twice in this message/,
+	);
 	assert.equal((await stat(path)).size, size);
-	await session.appendStep([{role: 'assistant', content: null, tool_calls: [readCall('d')]}, {role: 'tool', tool_call_id: 'd', content: 'r'}]);
+	await session.appendStep([
+		{role: 'assistant', content: null, tool_calls: [readCall('d')]},
+		{role: 'tool', tool_call_id: 'd', content: 'r'},
+	]);
 	await session.close();
 	const reopened = await openSession({path, workspace});
 	assert.equal(reopened.dropped, null);

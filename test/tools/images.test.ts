@@ -44,7 +44,10 @@ test('checkImageParts accepts up to 8 valid data URLs and returns clean copies',
 
 test('checkImageParts refuses 9 images, wrong shapes and non-data URLs', () => {
 	const png = part(dataUrl('image/png', signatures['image/png']));
-	refused(Array.from({length: 9}, () => png), /^images must list at most 8 items \(got 9\)$/);
+	refused(
+		Array.from({length: 9}, () => png),
+		/^images must list at most 8 items \(got 9\)$/,
+	);
 	refused('nope', /^images must be an array/);
 	refused([png, {type: 'image', image_url: {url: 'x'}}], /^images\[1\]\.type must be "image_url"$/);
 	refused([{type: 'image_url'}], /^images\[0\]\.image_url is required$/);

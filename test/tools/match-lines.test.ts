@@ -15,15 +15,7 @@ function reference(regex: RegExp, texts: string[]): Array<[number, number]> {
 	return found;
 }
 
-const texts = [
-	'alpha\nbeta gamma\n  indented line\nend',
-	'no match here\nnor here',
-	'windows line\r\nends with CR\r\nbeta\r\n',
-	'Beta in capitals\nsecond',
-	'foo\nbar\nfoobar\n',
-	'',
-	'x foo\nbar',
-];
+const texts = ['alpha\nbeta gamma\n  indented line\nend', 'no match here\nnor here', 'windows line\r\nends with CR\r\nbeta\r\n', 'Beta in capitals\nsecond', 'foo\nbar\nfoobar\n', '', 'x foo\nbar'];
 
 test('the whole-text shortcut finds exactly what a line-by-line scan finds: anchors, CRLF, case, lookarounds, classes', () => {
 	const patterns = [/beta/, /^beta/, /gamma$/, /CR$/, /^\s+indented/, /beta/i, /foo(?!bar)/, /foo(?!\nbar)/, /(?<=foo)bar/, /(?<=foo\n)bar/, /^$/, /[^a-z]/, /\bbar\b/, /o\s*b/, /line$/, /e$/m];
@@ -36,6 +28,9 @@ test('the whole-text shortcut finds exactly what a line-by-line scan finds: anch
 test('matches stop at the limit; a long line is skipped and counted', () => {
 	assert.equal(matchLines(/a/, ['a\na\na\na'], 2).matches.length, 2);
 	const result = matchLines(/x/, [`${'x'.repeat(10_001)}\nx`], 10);
-	assert.deepEqual(result.matches.map(match => match.line), [2]);
+	assert.deepEqual(
+		result.matches.map(match => match.line),
+		[2],
+	);
 	assert.equal(result.longLinesSkipped, 1);
 });

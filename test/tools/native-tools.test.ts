@@ -55,10 +55,7 @@ test('argument errors name the field and the problem', async t => {
 	assert.equal(await inputError('read', {files: [{path: 7}]}, dir), 'read: files[0].path must be a string (got 7)');
 	assert.equal(await inputError('read', {files: []}, dir), 'read: files must list at least 1 item (got 0)');
 	assert.equal(await inputError('read', {files: [{path: 'a', extra: true}], more: 1}, dir), 'read: files[0] has unknown field "extra"; unknown field "more"');
-	assert.equal(
-		await inputError('write', {files: Array.from({length: 21}, (_, index) => ({path: `f${index}`, content: ''}))}, dir),
-		'write: files must list at most 20 items (got 21)',
-	);
+	assert.equal(await inputError('write', {files: Array.from({length: 21}, (_, index) => ({path: `f${index}`, content: ''}))}, dir), 'write: files must list at most 20 items (got 21)');
 	assert.equal(await inputError('edit', {path: 'a', old_text: '', new_text: 'x'}, dir), 'edit: old_text must not be empty');
 	assert.equal(await inputError('shell', {command: 'true', timeout: 601}, dir), 'shell: timeout must be ≤ 600 (got 601)');
 	await tools.get('shell')!.plan({command: 'true', timeout: 600}, toolContext(dir));

@@ -71,11 +71,7 @@ test('read refuses folders, binary files, missing files and files over 10 MiB, e
 	await writeFile(join(dir, 'huge.txt'), '');
 	await truncate(join(dir, 'huge.txt'), 10 * 1024 * 1024 + 1);
 	await writeFile(join(dir, 'ok.txt'), 'fine\n');
-	const result = await run(
-		read,
-		{files: [{path: 'folder'}, {path: 'blob.bin'}, {path: 'missing.txt'}, {path: 'huge.txt'}, {path: 'ok.txt'}]},
-		toolContext(dir),
-	);
+	const result = await run(read, {files: [{path: 'folder'}, {path: 'blob.bin'}, {path: 'missing.txt'}, {path: 'huge.txt'}, {path: 'ok.txt'}]}, toolContext(dir));
 	assert.notEqual(result.isError, true, 'one file succeeded');
 	const sections = result.output.split('\n\n');
 	assert.equal(sections.length, 5);
@@ -184,7 +180,10 @@ test('reading a few lines of a 10 MiB file of 2.5 million short lines is quick a
 	assert.ok(one.growth < 100 * mb, `peak memory grew by ${Math.round(one.growth / mb)} MB`);
 
 	// Twenty such files are read one after another, not all held at once.
-	const twenty = await measuredRead(dir, Array.from({length: 20}, () => ({path: 'many.txt', offset: 5, limit: 10})));
+	const twenty = await measuredRead(
+		dir,
+		Array.from({length: 20}, () => ({path: 'many.txt', offset: 5, limit: 10})),
+	);
 	assert.equal(twenty.output, Array.from({length: 20}, () => section).join('\n\n'));
 	assert.ok(twenty.growth < 100 * mb, `peak memory grew by ${Math.round(twenty.growth / mb)} MB`);
 });

@@ -92,7 +92,7 @@ test('the command never sees I_APPROVAL_TOKEN but sees the rest of the environme
 	assert.match(result.output, /^\[\] \[visible\]\n0\n/);
 });
 
-test('the command does not see the session\'s secrets: the API key variable by name, and its value under any name', async t => {
+test("the command does not see the session's secrets: the API key variable by name, and its value under any name", async t => {
 	const dir = await tempDir(t);
 	process.env.I_TOOLS_TEST_KEY = 'sk-canary-1';
 	process.env.I_TOOLS_TEST_COPY = 'sk-canary-1';
@@ -119,7 +119,7 @@ test('output over 1 MiB keeps the first and last half MiB and says how much was 
 
 test('output is fitted to the output limit, keeping head, tail and the exit code', async t => {
 	const dir = await tempDir(t);
-	const result = await run(shell, {command: "echo FIRST; seq 1 5000; echo LAST"}, toolContext(dir, {outputLimit: 300}));
+	const result = await run(shell, {command: 'echo FIRST; seq 1 5000; echo LAST'}, toolContext(dir, {outputLimit: 300}));
 	assert.ok(result.output.length <= 300, `length ${result.output.length}`);
 	assert.ok(result.output.startsWith('FIRST'));
 	assert.match(result.output, /characters truncated/);
@@ -139,7 +139,7 @@ test('a timeout kills the whole process group, grandchildren included', async t 
 test('processes that ignore SIGTERM get SIGKILL two seconds later', async t => {
 	const dir = await tempDir(t);
 	const started = Date.now();
-	const result = await run(shell, {command: "trap '' TERM; sleep 30 & echo \"child $!\"; wait", timeout: 1}, toolContext(dir));
+	const result = await run(shell, {command: 'trap \'\' TERM; sleep 30 & echo "child $!"; wait', timeout: 1}, toolContext(dir));
 	const took = Date.now() - started;
 	assert.ok(took >= 2500 && took < 6000, `took ${took} ms`);
 	assert.match(result.output, /timed out after 1s/);
@@ -148,7 +148,7 @@ test('processes that ignore SIGTERM get SIGKILL two seconds later', async t => {
 
 test('a grandchild that ignores SIGTERM gets SIGKILL even though the shell itself died of SIGTERM', async t => {
 	const dir = await tempDir(t);
-	const result = await run(shell, {command: "(trap '' TERM; exec sleep 30) & echo \"child $!\"; wait", timeout: 1}, toolContext(dir));
+	const result = await run(shell, {command: '(trap \'\' TERM; exec sleep 30) & echo "child $!"; wait', timeout: 1}, toolContext(dir));
 	assert.match(result.output, /timed out after 1s/);
 	assert.ok(await waitUntilGone(childPid(result.output), 3000), 'the grandchild sleep is still running');
 });

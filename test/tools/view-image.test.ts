@@ -20,10 +20,7 @@ test('view_image attaches each supported type as a base64 data URL, judged by co
 	const result = await run(viewImage, {paths: Object.values(names)}, toolContext(dir));
 	assert.equal(result.ask, null);
 	assert.notEqual(result.isError, true);
-	assert.equal(
-		result.output,
-		['Attached 4 images:', '- a.jpg (image/png, 12 bytes)', '- b.png (image/jpeg, 6 bytes)', '- c.bin (image/gif, 10 bytes)', '- d (image/webp, 16 bytes)'].join('\n'),
-	);
+	assert.equal(result.output, ['Attached 4 images:', '- a.jpg (image/png, 12 bytes)', '- b.png (image/jpeg, 6 bytes)', '- c.bin (image/gif, 10 bytes)', '- d (image/webp, 16 bytes)'].join('\n'));
 	assert.deepEqual(
 		result.images,
 		Object.keys(names).map(type => ({
@@ -51,10 +48,7 @@ test('exactly 8 MiB is attached and one byte more is refused, without failing th
 	const result = await run(viewImage, {paths: ['exact.png', 'over.png', 'missing.png']}, toolContext(dir));
 	assert.notEqual(result.isError, true);
 	assert.equal((result.images as unknown[]).length, 1);
-	assert.equal(
-		result.output,
-		['Attached 1 image:', '- exact.png (image/png, 8388608 bytes)', '- Error: over.png is over the 8 MiB image limit', '- Error: missing.png does not exist'].join('\n'),
-	);
+	assert.equal(result.output, ['Attached 1 image:', '- exact.png (image/png, 8388608 bytes)', '- Error: over.png is over the 8 MiB image limit', '- Error: missing.png does not exist'].join('\n'));
 });
 
 test('8 images are fine and 9 are refused', async t => {

@@ -10,7 +10,15 @@ const write = createWriteTool();
 
 test('write creates files and missing folders, always asking first', async t => {
 	const dir = await tempDir(t);
-	const planned = await write.plan({files: [{path: 'deep/er/new.txt', content: 'one\ntwo\n'}, {path: 'top.txt', content: 'x'}]}, toolContext(dir));
+	const planned = await write.plan(
+		{
+			files: [
+				{path: 'deep/er/new.txt', content: 'one\ntwo\n'},
+				{path: 'top.txt', content: 'x'},
+			],
+		},
+		toolContext(dir),
+	);
 	assert.equal(planned.ask?.title, 'Write 2 files: deep/er/new.txt, top.txt');
 	assert.match(planned.ask!.detail, /^deep\/er\/new\.txt: new file, 2 lines\none\ntwo\n/);
 	assert.match(planned.ask!.detail, /top\.txt: new file, 1 line\nx$/);
@@ -52,7 +60,15 @@ test('writing through a symlink replaces the target and keeps the link', async t
 test('write refuses to run when a file changed after the approval was asked, and writes nothing', async t => {
 	const dir = await tempDir(t);
 	await writeFile(join(dir, 'a.txt'), 'original');
-	const planned = await write.plan({files: [{path: 'b.txt', content: 'B'}, {path: 'a.txt', content: 'mine'}]}, toolContext(dir));
+	const planned = await write.plan(
+		{
+			files: [
+				{path: 'b.txt', content: 'B'},
+				{path: 'a.txt', content: 'mine'},
+			],
+		},
+		toolContext(dir),
+	);
 	await writeFile(join(dir, 'a.txt'), 'someone else');
 	await assert.rejects(planned.run(), (error: unknown) => {
 		assert.ok(error instanceof ToolRunError);
@@ -79,7 +95,18 @@ test('write refuses folders, duplicate paths, and marks files outside the worksp
 		name: 'ToolInputError',
 		message: 'write: folder is a folder; give a file path',
 	});
-	await assert.rejects(write.plan({files: [{path: 'x.txt', content: ''}, {path: './x.txt', content: ''}]}, toolContext(dir)), ToolInputError);
+	await assert.rejects(
+		write.plan(
+			{
+				files: [
+					{path: 'x.txt', content: ''},
+					{path: './x.txt', content: ''},
+				],
+			},
+			toolContext(dir),
+		),
+		ToolInputError,
+	);
 	const planned = await write.plan({files: [{path: join(outside, 'o.txt'), content: 'o'}]}, toolContext(dir));
 	assert.equal(planned.ask?.title, `Write 1 file (1 outside the workspace): ${join(outside, 'o.txt')}`);
 });

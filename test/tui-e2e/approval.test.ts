@@ -33,15 +33,24 @@ test('an edit is approved with y, not by a stray Enter; the file changes and the
 		run.type('fix the greeting\r');
 		await run.waitFor(screen => screen.includes('Allow? Edit notes.txt'), 'the approval question');
 		const screen = run.screen();
-		assert.ok(screen.some(row => /^\W*-hello old world\W*$/.test(row)), `the diff's removed line:\n${screen.join('\n')}`);
-		assert.ok(screen.some(row => /^\W*\+hello new world\W*$/.test(row)), `the diff's added line:\n${screen.join('\n')}`);
+		assert.ok(
+			screen.some(row => /^\W*-hello old world\W*$/.test(row)),
+			`the diff's removed line:\n${screen.join('\n')}`,
+		);
+		assert.ok(
+			screen.some(row => /^\W*\+hello new world\W*$/.test(row)),
+			`the diff's added line:\n${screen.join('\n')}`,
+		);
 
 		// Right away, an Enter meant for something else: nothing is chosen, so it does nothing.
 		run.type('\r');
 		// Keys are read in order: once → has selected the first option, the Enter before it was read (and ignored).
 		run.type('\u001B[C');
 		await run.waitUntil(() => isInverse(run, '[y] allow once'), 'the first option selected by →');
-		assert.ok(run.screen().some(row => row.includes('Allow? Edit notes.txt')), 'still asking');
+		assert.ok(
+			run.screen().some(row => row.includes('Allow? Edit notes.txt')),
+			'still asking',
+		);
 		assert.equal(readFileSync(file, 'utf8'), 'first line\nhello old world\nlast line\n');
 		assert.equal(mock.requests.length, sent + 1, 'no tool result went to the model');
 

@@ -24,14 +24,21 @@ test('Esc stops a streaming answer; the session keeps the question without the p
 		mock.enqueue(slow);
 		run.type('tell me a long story\r');
 		await run.waitFor(screen => screen.includes('Streaming part one.'), 'the first text');
-		assert.ok(run.screen().some(row => row.endsWith('Esc to stop')), 'the status line says how to stop');
+		assert.ok(
+			run.screen().some(row => row.endsWith('Esc to stop')),
+			'the status line says how to stop',
+		);
 		run.type(ESC);
 		await run.waitFor(screen => screen.includes(INTERRUPTED), 'the interrupt notice');
 		await run.waitFor(screen => screen.split('\n').some(row => row.endsWith('/help')), 'the idle status line');
 
 		const steps = sessionSteps(session);
 		const messages = steps.flat();
-		assert.deepEqual(steps.at(-1)!.map(message => message.role), ['system', 'user'], 'the last checkpoint is the question');
+		assert.deepEqual(
+			steps.at(-1)!.map(message => message.role),
+			['system', 'user'],
+			'the last checkpoint is the question',
+		);
 		assert.equal(steps.at(-1)!.at(-1)!.content, 'tell me a long story');
 		assert.ok(!messages.some(message => message.role === 'assistant'), 'no partial answer was saved');
 

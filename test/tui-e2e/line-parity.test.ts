@@ -81,9 +81,7 @@ test('the same conversation reads the same in line mode and on the chat screen',
 		.map(line => line.replace(/^i: tool /, 'tool '));
 	// The chat screen's: the person's lines left out (line mode does not echo its input), a tool's mark turned
 	// into the same word, and the result shown under a call (indented) left out: line mode does not show it.
-	const fromScreen = screen
-		.filter(line => line.trim() !== '' && !line.startsWith('› ') && !line.startsWith('  '))
-		.map(line => line.replace(/^[✓✗◐○?⊘] /, 'tool '));
+	const fromScreen = screen.filter(line => line.trim() !== '' && !line.startsWith('› ') && !line.startsWith('  ')).map(line => line.replace(/^[✓✗◐○?⊘] /, 'tool '));
 
 	assert.deepEqual(fromLines, [
 		'Let me read the notes first.',

@@ -46,7 +46,12 @@ test('a 3000-line answer lands in the scrollback once, in order; resizing idle a
 
 		// Idle resizes, narrower and wider: the live area is redrawn; the scrollback is not written again.
 		// Each settled resize clears the screen and the scrollback (ED3) and writes the transcript again at the new width.
-		for (const [cols, rows] of [[80, 24], [120, 40], [60, 20], [100, 30]] as const) {
+		for (const [cols, rows] of [
+			[80, 24],
+			[120, 40],
+			[60, 20],
+			[100, 30],
+		] as const) {
 			const since = run.output().length;
 			run.resize(cols, rows);
 			await run.waitForOutput(output => output.includes('\u001B[3J', since), `the repaint at ${cols}×${rows}`);
@@ -63,7 +68,12 @@ test('a 3000-line answer lands in the scrollback once, in order; resizing idle a
 		mock.enqueue({text: second.join('\n'), chunkDelayMs: 1});
 		run.type('and another\r');
 		await run.waitFor(text => text.includes('beta line 0300'), 'the stream under way', {whole: true});
-		for (const [cols, rows] of [[90, 25], [110, 35], [70, 24], [100, 30]] as const) {
+		for (const [cols, rows] of [
+			[90, 25],
+			[110, 35],
+			[70, 24],
+			[100, 30],
+		] as const) {
 			const since = run.output().length;
 			run.resize(cols, rows);
 			await run.waitForOutput(output => output.includes('\u001B[3J', since), `the repaint at ${cols}×${rows}`);

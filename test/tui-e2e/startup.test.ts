@@ -66,7 +66,7 @@ test('a broken config clears the live area and leaves its error as the last thin
 	}
 });
 
-test('SIGTERM while the plugins start (the workspace registry\'s lock held elsewhere) leaves at once with 143, not after the 10 s wait', async () => {
+test("SIGTERM while the plugins start (the workspace registry's lock held elsewhere) leaves at once with 143, not after the 10 s wait", async () => {
 	const box = makeSandbox();
 	// A tool worker makes the pool wanted, and with it the workspace's ID, whose first registration waits for the lock.
 	writeFileSync(join(box.configDir, 'tools.json'), JSON.stringify({tools: [{name: 't', description: 'd', parameters: {type: 'object'}, exec: ['sh']}]}));

@@ -56,7 +56,10 @@ test('a tool call goes live, shows its status, then moves to the scrollback with
 	chat.apply({type: 'tool_call', id: 'c1', name: 'read', arguments: '{"files":[{"path":"a.txt"}]}'});
 	let state = chat.getSnapshot();
 	assert.equal(state.partial, '');
-	assert.deepEqual(state.tools.map(tool => [tool.name, tool.status, tool.summary]), [['read', 'pending', 'files: path: a.txt']]);
+	assert.deepEqual(
+		state.tools.map(tool => [tool.name, tool.status, tool.summary]),
+		[['read', 'pending', 'files: path: a.txt']],
+	);
 	chat.asking('c1');
 	assert.equal(chat.getSnapshot().tools[0]!.status, 'asking');
 	chat.apply({type: 'tool_started', id: 'c1', name: 'read'});
@@ -116,7 +119,7 @@ test('control sequences from the model, a tool or a server never reach the termi
 	assert.match(text, /clip \uFFFD\]52/);
 });
 
-test('the status keeps the session\'s cache hit ratio as Σ cache-read / Σ input, and the budget\'s last figures', () => {
+test("the status keeps the session's cache hit ratio as Σ cache-read / Σ input, and the budget's last figures", () => {
 	const {chat} = store();
 	const usage = (input: number, cacheRead: number) => ({input, output: 10, cacheRead, cacheWrite: 0, raw: {}});
 	chat.apply({type: 'usage', model: 'm', usage: usage(1000, 0)});

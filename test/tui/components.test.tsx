@@ -43,11 +43,13 @@ test('the status line shows model, workspace, tokens, window share and cache rat
 	assert.match(unknown, /Esc to stop/);
 });
 
-test('the status line shows the budget\'s estimate against its limit and the session\'s cache ratio', () => {
+test("the status line shows the budget's estimate against its limit and the session's cache ratio", () => {
 	const usage = {input: 12_000, output: 300, cacheRead: 9000, cacheWrite: 0, raw: {}};
-	const frame = render(<StatusLine busy={false} status={{model: 'gpt-x', workspace: '/w', session: null, usage, window: 100_000, budget: {estimate: 40_000, limit: 80_000}, cacheTotals: {read: 29_000, input: 40_000}}} />).lastFrame()!;
+	const frame = render(
+		<StatusLine busy={false} status={{model: 'gpt-x', workspace: '/w', session: null, usage, window: 100_000, budget: {estimate: 40_000, limit: 80_000}, cacheTotals: {read: 29_000, input: 40_000}}} />,
+	).lastFrame()!;
 	assert.match(frame, /↑12k ↓300 · cache 73% · budget 50% of 80k/, 'the cache ratio over the session, not the last request');
-	assert.doesNotMatch(frame, /ctx/, 'the budget\'s own figure replaces the usage-based share');
+	assert.doesNotMatch(frame, /ctx/, "the budget's own figure replaces the usage-based share");
 });
 
 test('a narrow status line shortens its left part with an ellipsis and keeps the key hint whole', () => {

@@ -7,7 +7,7 @@ import {makeFolders, startOfficialWorker} from './frame-worker.js';
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
-test('the trigger is min(window × threshold, window − reserve − safety), with the seed\'s defaults', () => {
+test("the trigger is min(window × threshold, window − reserve − safety), with the seed's defaults", () => {
 	// 100k window, max_tokens 8000: min(80000, 100000 − 8000 − 2000) = 80000.
 	assert.equal(planLimits({window: 100_000}, 8000).trigger, 80_000);
 	// A large reserve wins: min(80000, 100000 − 30000 − 2000) = 68000.
@@ -24,10 +24,16 @@ test('the trigger is min(window × threshold, window − reserve − safety), wi
 
 test('BPE tokenizer names fail with a clear error; utf8_bytes and no tokenizer are the byte estimate', () => {
 	for (const name of ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base']) {
-		assert.throws(() => planLimits({window: 1000, tokenizer: name}, null), new RegExp(`^Error: budget.tokenizer: "${name}" is a BPE tokenizer, and BPE tokenizers were removed; omit "tokenizer" or set it to "utf8_bytes"`));
+		assert.throws(
+			() => planLimits({window: 1000, tokenizer: name}, null),
+			new RegExp(`^Error: budget.tokenizer: "${name}" is a BPE tokenizer, and BPE tokenizers were removed; omit "tokenizer" or set it to "utf8_bytes"`),
+		);
 	}
 
-	assert.throws(() => planLimits({window: 1000, tokenizer: 'gpt2'}, null), /budget.tokenizer: "gpt2" is not a tokenizer; omit "tokenizer" or set it to "utf8_bytes" \(a conservative estimate from UTF-8 bytes\), the only one/);
+	assert.throws(
+		() => planLimits({window: 1000, tokenizer: 'gpt2'}, null),
+		/budget.tokenizer: "gpt2" is not a tokenizer; omit "tokenizer" or set it to "utf8_bytes" \(a conservative estimate from UTF-8 bytes\), the only one/,
+	);
 	assert.equal(planLimits({window: 1000, tokenizer: 'utf8_bytes'}, null).trigger, 800);
 });
 
@@ -49,13 +55,24 @@ const history = [
 
 test('the meter counts the wire bytes: local metadata out, replay items in, images as planned', () => {
 	const meter = new HistoryMeter();
-	const withMetadata = [{role: 'tool', tool_call_id: 'c1', content: 'x', _is_error: true}, {role: 'assistant', content: 'a', _responses_output: [{type: 'message'}]}];
+	const withMetadata = [
+		{role: 'tool', tool_call_id: 'c1', content: 'x', _is_error: true},
+		{role: 'assistant', content: 'a', _responses_output: [{type: 'message'}]},
+	];
 	const measured = meter.measure(withMetadata, null);
 	assert.equal(measured.tokens[0], bytes({role: 'tool', tool_call_id: 'c1', content: 'x'}));
 	assert.equal(measured.tokens[1], bytes({role: 'assistant', content: 'a', _responses_output: [{type: 'message'}]}));
 
 	const url = `data:image/png;base64,${'A'.repeat(4000)}`;
-	const image = [{role: 'user', content: [{type: 'text', text: 'see'}, {type: 'image_url', image_url: {url}}]}];
+	const image = [
+		{
+			role: 'user',
+			content: [
+				{type: 'text', text: 'see'},
+				{type: 'image_url', image_url: {url}},
+			],
+		},
+	];
 	const planned = new HistoryMeter().measure(image, 765).tokens[0]!;
 	const unplanned = new HistoryMeter().measure(image, null).tokens[0]!;
 	assert.equal(unplanned - planned, Buffer.byteLength(url) - 765, 'an unplanned image counts its bytes, a planned one image_tokens');
@@ -82,7 +99,7 @@ test('the meter reuses the prefix it measured before; a changed message changes 
 	assert.ok(!jsonEqual({a: 1}, {a: 1, b: undefined}));
 });
 
-test('the estimate anchors on a valid usage of this history\'s prefix, and falls back to bytes otherwise', () => {
+test("the estimate anchors on a valid usage of this history's prefix, and falls back to bytes otherwise", () => {
 	const limits = planLimits({window: 100_000}, null);
 	const tools = [{name: 'read', description: 'Read files', parameters: {type: 'object'}}];
 	const request = history.slice(0, 2);
@@ -107,7 +124,11 @@ test('the estimate anchors on a valid usage of this history\'s prefix, and falls
 	const other = structuredClone(history);
 	other[1]!.content = 'read c.txt';
 	assert.match(fallback(anchor, 'm', other).note!, /not this history's prefix/);
-	for (const given of [{...anchor, input: 0}, {...anchor, request_messages: 3}]) assert.equal(fallback(given).tokens, history.reduce((sum, message) => sum + bytes(message), 0) + bytes(tools));
+	for (const given of [
+		{...anchor, input: 0},
+		{...anchor, request_messages: 3},
+	])
+		assert.equal(fallback(given).tokens, history.reduce((sum, message) => sum + bytes(message), 0) + bytes(tools));
 
 	// New tool schemas since the anchored request are counted whole.
 	const moreTools = [...tools, {name: 'write', description: 'Write a file', parameters: {type: 'object'}}];
@@ -128,7 +149,10 @@ test('the budget worker answers fits, estimate, limit and the tool budget; witho
 	assert.equal(small.data.limit, 800);
 	assert.equal(small.data.window, 1000);
 	assert.equal(small.data.method, 'utf8_bytes');
-	assert.equal(small.data.estimate, history.reduce((sum, message) => sum + bytes(message), 0));
+	assert.equal(
+		small.data.estimate,
+		history.reduce((sum, message) => sum + bytes(message), 0),
+	);
 	assert.deepEqual(small.data.history, history, 'the full data comes back');
 
 	// At the limit it fits, one token past it it does not (threshold 1 and no safety: the limit is the window).

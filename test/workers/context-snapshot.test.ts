@@ -148,7 +148,10 @@ test('a context message changed by hand is a clear error, not a silent guess', (
 test('limits: entry text, key length and snapshot size at the limit pass, one past fails', () => {
 	const ok = (entries: Entries) => contextUpdate([system], 'memory', entries);
 	assert.equal(ok({a: 'x'.repeat(MAX_ENTRY_BYTES)}).length, 1);
-	assert.throws(() => ok({a: 'x'.repeat(MAX_ENTRY_BYTES + 1)}), (error: Error) => error instanceof ContextSnapshotError && /65537 bytes; an entry may have at most 65536/.test(error.message));
+	assert.throws(
+		() => ok({a: 'x'.repeat(MAX_ENTRY_BYTES + 1)}),
+		(error: Error) => error instanceof ContextSnapshotError && /65537 bytes; an entry may have at most 65536/.test(error.message),
+	);
 	// Bytes, not characters: 3-byte characters.
 	assert.throws(() => ok({a: '中'.repeat(MAX_ENTRY_BYTES / 3 + 1)}), /an entry may have at most/);
 	assert.equal(ok({['k'.repeat(MAX_KEY_CHARS)]: 'x'}).length, 1);

@@ -70,7 +70,13 @@ test('memory write, read and delete round trip through memory.json in the worksp
 	assert.equal(one.text, 'make');
 	assert.ok(!Number.isNaN(Date.parse(one.updated_at)));
 	const all = JSON.parse(await memory.call('memory_read', {}));
-	assert.deepEqual(all.entries.map((entry: any) => [entry.key, entry.text]), [['build', 'make'], ['style/indent', 'tabs, width 4']]);
+	assert.deepEqual(
+		all.entries.map((entry: any) => [entry.key, entry.text]),
+		[
+			['build', 'make'],
+			['style/indent', 'tabs, width 4'],
+		],
+	);
 	assert.equal(all.count, 2);
 
 	const file = await readJson(memory.file);
@@ -205,7 +211,12 @@ test('a corrupt memory.json is an error naming the file, and it is never overwri
 	await mkdir(join(memory.file, '..'), {recursive: true});
 	for (const content of ['{"version": 1, "entries": {', JSON.stringify({version: 2, entries: {}}), JSON.stringify({version: 1, entries: {a: {text: 1, updated_at: 'x'}}})]) {
 		await writeFile(memory.file, content);
-		for (const [name, args] of [['memory_read', {}], ['memory_read', {key: 'a'}], ['memory_write', {key: 'a', text: 'new'}], ['memory_delete', {key: 'a'}]] as const) {
+		for (const [name, args] of [
+			['memory_read', {}],
+			['memory_read', {key: 'a'}],
+			['memory_write', {key: 'a', text: 'new'}],
+			['memory_delete', {key: 'a'}],
+		] as const) {
 			const error = await memory.fails(name, args);
 			assert.ok(error.includes(`memory file ${memory.file} is corrupt (`), error);
 			assert.match(error, /never reset or overwritten automatically: repair it, or move it away/);
@@ -301,7 +312,10 @@ test('before_compact_commit restores the full memory snapshot a compaction remov
 	const memory = await startMemory(t);
 	await memory.call('memory_write', {key: 'lang', text: 'Go'});
 	const summary = {role: 'user', content: 'summary of earlier work', [SUMMARY_MARKER]: true};
-	const tail = [{role: 'user', content: 'latest'}, {role: 'assistant', content: 'ok'}];
+	const tail = [
+		{role: 'user', content: 'latest'},
+		{role: 'assistant', content: 'ok'},
+	];
 	const data = await memory.hook('before_compact_commit', {messages: [system, summary, ...tail], cut: 3});
 	assert.equal(data.cut, 3);
 	assert.equal(data.messages.length, 5);

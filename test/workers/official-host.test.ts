@@ -32,7 +32,10 @@ test('a request to the host without a module, or naming none it serves, gets an 
 	const folders = await makeFolders(t);
 	const host = startOfficialWorker(t, 'official', [], {env: folders.env});
 	const none = await host.request({id: 1, event: 'system_prompt', data: {prompt: 'x'}});
-	assert.match(none.error, /^the official worker serves several modules, so each request names one in a top-level "module" \(got none\); modules: approval, budget, cache, compact, memory, prompts, responses, skills, smoke, web$/);
+	assert.match(
+		none.error,
+		/^the official worker serves several modules, so each request names one in a top-level "module" \(got none\); modules: approval, budget, cache, compact, memory, prompts, responses, skills, smoke, web$/,
+	);
 	const unknown = await host.request({id: 2, event: 'system_prompt', module: 'search', data: {prompt: 'x'}});
 	assert.match(unknown.error, /\(got "search"\); modules: approval,/);
 	await host.close();
@@ -54,7 +57,10 @@ test('a worker answers every complete request, also when its stdin closes right 
 	const host = await runCli(['--runtime', 'worker', 'official'], {env: folders.env, input: `${hosted}\n${hosted.replace('"id":7', '"id":8')}\n`, entry: bin});
 	assert.equal(host.code, 0, host.stderr);
 	assert.deepEqual(
-		host.stdout.trim().split('\n').map(line => JSON.parse(line).id),
+		host.stdout
+			.trim()
+			.split('\n')
+			.map(line => JSON.parse(line).id),
 		[7, 8],
 	);
 });

@@ -8,7 +8,7 @@ import {makeFolders, startWorker} from './frame-worker.js';
 
 const bin = fileURLToPath(new URL('../../../bin/i.js', import.meta.url));
 
-test('the sample turn the host\'s snapshot is warmed with gets no error answer, and leaves no folder behind', async () => {
+test("the sample turn the host's snapshot is warmed with gets no error answer, and leaves no folder behind", async () => {
 	const before = readdirSync(tmpdir()).filter(name => name.startsWith('i-host-warm-up-'));
 	assert.deepEqual(await warmUp(), []);
 	assert.deepEqual(
@@ -30,7 +30,15 @@ test('hosts started from the snapshot draw fresh randomness: two of them never m
 	for (let run = 0; run < 2; run++) {
 		const host = startWorker(t, [process.execPath, '--snapshot-blob', blob, bin, '--runtime', 'worker', 'official'], {env: folders.env});
 		const body = {model: 'm', messages: [{role: 'user', content: 'hi'}], stream: true};
-		const answer = await host.request({id: 1, event: 'before_request', module: 'cache', workspace: folders.workspace, workspace_id: '2d3c6a52-5b0e-4f3b-9d1a-0a6f2b7c8e91', paths: folders.paths, data: {url: 'http://127.0.0.1:9/v1/chat/completions', body, protocol: 'openai', model: 'm'}});
+		const answer = await host.request({
+			id: 1,
+			event: 'before_request',
+			module: 'cache',
+			workspace: folders.workspace,
+			workspace_id: '2d3c6a52-5b0e-4f3b-9d1a-0a6f2b7c8e91',
+			paths: folders.paths,
+			data: {url: 'http://127.0.0.1:9/v1/chat/completions', body, protocol: 'openai', model: 'm'},
+		});
 		assert.equal(answer.error, undefined, answer.error);
 		ids.push(answer.data.request_meta.cache.id);
 		await host.close();

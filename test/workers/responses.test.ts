@@ -45,7 +45,7 @@ const readTool: ToolSchema = {name: 'read', description: 'Read files', parameter
 const globTool: ToolSchema = {name: 'glob', description: 'Find files', parameters: {type: 'object', properties: {pattern: {type: 'string'}}, required: ['pattern']}};
 const call = (id: string, name: string, args: string) => ({id, type: 'function' as const, function: {name, arguments: args}});
 
-test('the converted request equals the native responses adapter\'s for plain chat, tools, images, several system messages, caps and extra_body', async t => {
+test("the converted request equals the native responses adapter's for plain chat, tools, images, several system messages, caps and extra_body", async t => {
 	const worker = await start(t);
 	const plain: Message[] = [
 		{role: 'system', content: 'You are terse.'},
@@ -70,7 +70,13 @@ test('the converted request equals the native responses adapter\'s for plain cha
 	await assertSameAsNative(worker, tools, [readTool, globTool], options());
 
 	const images: Message[] = [
-		{role: 'user', content: [{type: 'text', text: 'what is this'}, {type: 'image_url', image_url: {url: 'data:image/png;base64,AAAA'}}]},
+		{
+			role: 'user',
+			content: [
+				{type: 'text', text: 'what is this'},
+				{type: 'image_url', image_url: {url: 'data:image/png;base64,AAAA'}},
+			],
+		},
 		{role: 'assistant', content: null, tool_calls: [call('v1', 'view_image', '{"path":"b.png"}')]},
 		{role: 'tool', tool_call_id: 'v1', content: 'image attached'},
 		{role: 'user', content: [{type: 'image_url', image_url: {url: 'data:image/png;base64,BBBB'}}], _tool_call_id: 'v1'},
@@ -187,7 +193,7 @@ test('after_response refuses an incomplete or empty Responses reply and a reply 
 	assert.deepEqual((await answer(text, 'completed')).data.response.message, text);
 	// Replies of other protocols are not this module's to judge.
 	assert.deepEqual((await answer({role: 'assistant', content: null}, 'stop', 'anthropic')).data.response.message, {role: 'assistant', content: null});
-	assert.equal((await answer({role: 'user', content: 'hi'}, 'completed')).error, 'responses module: the response message is a user message, not the assistant\'s');
+	assert.equal((await answer({role: 'user', content: 'hi'}, 'completed')).error, "responses module: the response message is a user message, not the assistant's");
 	assert.match((await worker.request({id: nextId++, event: 'after_response', data: {response: {protocol: 'responses'}}})).error, /^responses module: after_response data: .*message/);
 	assert.match((await worker.request({id: nextId++, event: 'before_request', data: {url: 5, body: {}, protocol: 'openai'}})).error, /^responses module: before_request data: .*url/);
 	await worker.close();

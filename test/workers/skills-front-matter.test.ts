@@ -98,6 +98,10 @@ test('skills front matter: what the subset cannot read is an error naming the fi
 		['\n---\nx: 1\n---\n', /^S\.md line 1: a SKILL\.md must start with YAML front matter/],
 	];
 	for (const [text, pattern] of cases) {
-		assert.throws(() => parse(text), (error: unknown) => error instanceof FrontMatterError && pattern.test(error.message), JSON.stringify(text));
+		assert.throws(
+			() => parse(text),
+			(error: unknown) => error instanceof FrontMatterError && pattern.test(error.message),
+			JSON.stringify(text),
+		);
 	}
 });

@@ -41,7 +41,12 @@ async function start(t: TestContext, options: {args?: string[]; cwd?: string; fo
 		worker,
 		send,
 		async index() {
-			const response = await send('before_turn', {messages: [{role: 'system', content: 'sys'}, {role: 'user', content: 'hi'}]});
+			const response = await send('before_turn', {
+				messages: [
+					{role: 'system', content: 'sys'},
+					{role: 'user', content: 'hi'},
+				],
+			});
 			assert.ok(response.data, response.error);
 			const added = response.data.messages.slice(2);
 			if (added.length === 0) return {};
@@ -256,17 +261,22 @@ test('skills: bad front matter is an error naming the file, the line and the rul
 test('skills: optional front matter keys with valid types are accepted', async t => {
 	const run = await start(t);
 	const root = join(run.folders.workspace, '.agents/skills');
-	await writeSkill(root, 'full', [
-		'# a comment',
-		'name: full',
-		"description: 'It''s complete' # trailing comment",
-		'license: Apache-2.0',
-		'compatibility: "Needs \\"git\\" and python3"',
-		'allowed-tools: [shell, "read"]',
-		'metadata:',
-		'  author: someone',
-		'  version: "1.0"',
-	], 'Body.\n');
+	await writeSkill(
+		root,
+		'full',
+		[
+			'# a comment',
+			'name: full',
+			"description: 'It''s complete' # trailing comment",
+			'license: Apache-2.0',
+			'compatibility: "Needs \\"git\\" and python3"',
+			'allowed-tools: [shell, "read"]',
+			'metadata:',
+			'  author: someone',
+			'  version: "1.0"',
+		],
+		'Body.\n',
+	);
 	await writeSkill(root, 'listed', ['name: listed', 'description: |-', '  Line one', '  line two', 'allowed-tools:', '  - shell', '  - read']);
 	assert.deepEqual(await run.index(), {
 		full: "It's complete\nsource: .agents/skills/full/SKILL.md",
@@ -315,9 +325,12 @@ test('skill_read: files inside the skill folder are read; every escape is refuse
 	assert.equal(await refused('dir-out/x.md'), `"dir-out/x.md" is a symlink (or passes through one) that resolves outside the skill's folder, to ${join(root, 'outside-dir', 'x.md')}`);
 	// Containment is decided on the real path: up and back into the same folder is inside, into a sibling skill is not.
 	assert.match(await read('reference/up/kit/SKILL.md'), /^---\nname: kit/);
-	assert.equal(await refused('reference/up/other/SKILL.md'), `"reference/up/other/SKILL.md" is a symlink (or passes through one) that resolves outside the skill's folder, to ${join(skills, 'other', 'SKILL.md')}`);
+	assert.equal(
+		await refused('reference/up/other/SKILL.md'),
+		`"reference/up/other/SKILL.md" is a symlink (or passes through one) that resolves outside the skill's folder, to ${join(skills, 'other', 'SKILL.md')}`,
+	);
 	assert.equal(await refused('reference/forms.md\0.txt'), 'the path contains a NUL byte');
-	assert.equal(await refused(''), 'the path is empty; name a file relative to the skill\'s folder');
+	assert.equal(await refused(''), "the path is empty; name a file relative to the skill's folder");
 	assert.equal(await refused('reference'), '"reference" of skill "kit" is a folder, not a file');
 	assert.equal(await refused('.'), '"." of skill "kit" is a folder, not a file');
 	assert.equal(await refused('image.png'), '"image.png" of skill "kit" is a binary file (it has NUL bytes); only text files can be read');

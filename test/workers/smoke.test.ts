@@ -18,7 +18,7 @@ async function prepare(worker: FrameWorker, protocol: string, body: Record<strin
 	return response.data.body as Record<string, unknown>;
 }
 
-test('smoke removes the tools and caps output at 32 tokens in each protocol\'s own field', async t => {
+test("smoke removes the tools and caps output at 32 tokens in each protocol's own field", async t => {
 	const folders = await makeFolders(t);
 	const worker = startOfficialWorker(t, 'smoke', [], {env: folders.env});
 	const messages = [{role: 'user', content: 'ping'}];
@@ -88,8 +88,7 @@ test('smoke refuses a response with tool calls and passes one without', async t 
 	const folders = await makeFolders(t);
 	const worker = startOfficialWorker(t, 'smoke', [], {env: folders.env});
 	const refusal = 'smoke policy: the model returned tool calls, which this policy refuses';
-	const respond = (message: Record<string, unknown>) =>
-		worker.request({id: 9, event: 'after_response', data: {response: {message, finishReason: 'stop'}, request_meta: {attempt: 1}}});
+	const respond = (message: Record<string, unknown>) => worker.request({id: 9, event: 'after_response', data: {response: {message, finishReason: 'stop'}, request_meta: {attempt: 1}}});
 
 	const plain = {role: 'assistant', content: 'pong'};
 	assert.deepEqual(await respond(plain), {id: 9, data: {response: {message: plain, finishReason: 'stop'}, request_meta: {attempt: 1}}});

@@ -77,7 +77,10 @@ test('trust: a trusted host may reach its private addresses; a trusted network a
 	assert.doesNotThrow(() => policy.check('anything.example', 'fd00::5'));
 	assert.doesNotThrow(() => policy.check('public.example', '8.8.8.8'));
 	// Trusting the literal 127.0.0.1 trusts that URL host, not every name that resolves to it, nor its other forms.
-	assert.throws(() => policy.check('evil.example', '127.0.0.1'), /^Error: refused to connect to 127\.0\.0\.1 \(evil\.example resolves to it\): not a public address \(loopback\); trust it in web\.json "trusted_hosts" or "trusted_networks"/);
+	assert.throws(
+		() => policy.check('evil.example', '127.0.0.1'),
+		/^Error: refused to connect to 127\.0\.0\.1 \(evil\.example resolves to it\): not a public address \(loopback\); trust it in web\.json "trusted_hosts" or "trusted_networks"/,
+	);
 	assert.throws(() => policy.check('[::ffff:7f00:1]', '::ffff:7f00:1'), /not a public address \(loopback, IPv4 inside IPv6\)/);
 	assert.throws(() => policy.check('11.example', '172.16.0.1'), /not a public address \(private\)/);
 	assert.throws(() => policy.check('x.example', 'fc00::1'), /unique-local/);

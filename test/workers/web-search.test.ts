@@ -106,7 +106,10 @@ test('credentials: a missing file is a clear error sent nowhere; a wrong key nev
 	const config = {url: `${api.origin}/search`, credentials_file: 'secrets/search.key', credentials_prefix: 'Bearer ', results_path: 'results'};
 	const missing = await searchWorker(t, config, null);
 	const error = (await missing.search({query: 'q'})).error as string;
-	assert.equal(error, `cannot read the web search credentials file ${join(missing.folders.config, 'secrets', 'search.key')} (search.credentials_file in ${join(missing.folders.config, 'web.json')}): it does not exist; put the search API key in it`);
+	assert.equal(
+		error,
+		`cannot read the web search credentials file ${join(missing.folders.config, 'secrets', 'search.key')} (search.credentials_file in ${join(missing.folders.config, 'web.json')}): it does not exist; put the search API key in it`,
+	);
 	assert.equal(api.hits.length, 0, 'no request without the credential');
 
 	const wrongKey = 'sk-wrong-key-0000111122223333';
@@ -187,7 +190,13 @@ test('web_search: the credentials file must be one line of at most 16 KiB in a r
 test('web_search output stays within 50000 characters: whole results only, and a note says how many were left out', async t => {
 	const snippet = 'z'.repeat(3000);
 	const api = await server(t, {'/search': searchApi(() => ({results: Array.from({length: 20}, (_, index) => ({title: `r${index}`, url: `https://r${index}.example/`, snippet}))}))});
-	const web = await searchWorker(t, {url: `${api.origin}/search`, credentials_file: 'secrets/search.key', credentials_prefix: 'Bearer ', results_path: 'results', fields: {title: 'title', url: 'url', snippet: 'snippet'}});
+	const web = await searchWorker(t, {
+		url: `${api.origin}/search`,
+		credentials_file: 'secrets/search.key',
+		credentials_prefix: 'Bearer ',
+		results_path: 'results',
+		fields: {title: 'title', url: 'url', snippet: 'snippet'},
+	});
 	const output = (await web.search({query: 'q', count: 20})).data.output as string;
 	assert.ok(output.length <= 50_000, `${output.length} characters`);
 	const shown = output.match(/^\d+\. r\d+$/gm)!.length;

@@ -59,7 +59,8 @@ test('other loopback forms are refused even when 127.0.0.1 is a trusted host (IP
 	assert.equal(site.hits.length, 0);
 	// Numeric forms are 127.0.0.1 itself once the URL is parsed: refused unless trusted.
 	const untrusted = await webWorker(t, {});
-	for (const url of [`http://2130706433:${port}/`, `http://0x7f.1:${port}/`, `http://127.1:${port}/`]) assert.match((await untrusted.fetch(url)).error, /^refused to connect to 127\.0\.0\.1: not a public address \(loopback\)/, url);
+	for (const url of [`http://2130706433:${port}/`, `http://0x7f.1:${port}/`, `http://127.1:${port}/`])
+		assert.match((await untrusted.fetch(url)).error, /^refused to connect to 127\.0\.0\.1: not a public address \(loopback\)/, url);
 	assert.equal(site.hits.length, 0);
 	assert.match((await web.fetch('file:///etc/passwd')).error, /^only http:\/\/ and https:\/\/ URLs can be fetched \(got file:\/\/\)$/);
 	assert.match((await web.fetch('not a url')).error, /^not a valid URL: "not a url"$/);
@@ -93,7 +94,10 @@ test('a 2 MB body is cut at 1 MB; the output is cut at 50000 characters (or max_
 	assert.ok(html.indexOf('MIDDLE') < MB && html.indexOf('LATE') > MB);
 	assert.ok(Buffer.byteLength(html) >= 2 * MB);
 	const exact = 'e'.repeat(MB);
-	const site = await server(t, {'/big.html': page(html), '/big.txt': page('z'.repeat(2 * MB), 'text/plain'), '/exact.txt': page(exact, 'text/plain'),
+	const site = await server(t, {
+		'/big.html': page(html),
+		'/big.txt': page('z'.repeat(2 * MB), 'text/plain'),
+		'/exact.txt': page(exact, 'text/plain'),
 		'/article.html': page(`<title>Article</title>${Array.from({length: 20_000}, (_, n) => `<p>line ${n}</p>`).join('')}`),
 	});
 	const web = await webWorker(t, {trusted_hosts: ['127.0.0.1']});
@@ -124,7 +128,10 @@ test('a name resolving to a private address is refused through the resolver (web
 		trusted_hosts: ['127.0.0.1', 'site.test'],
 		hosts: {'private.test': ['10.1.2.3'], 'site.test': ['127.0.0.1'], 'inside.test': ['127.0.0.1'], 'mixed.test': ['93.184.216.34', '192.168.0.9']},
 	});
-	assert.equal((await web.fetch('http://private.test/')).error, 'refused to connect to 10.1.2.3 (private.test resolves to it): not a public address (private); trust it in web.json "trusted_hosts" or "trusted_networks" to allow it');
+	assert.equal(
+		(await web.fetch('http://private.test/')).error,
+		'refused to connect to 10.1.2.3 (private.test resolves to it): not a public address (private); trust it in web.json "trusted_hosts" or "trusted_networks" to allow it',
+	);
 	// One bad address among good ones refuses the host: nothing is connected to.
 	assert.match((await web.fetch('http://mixed.test/')).error, /^refused to connect to 192\.168\.0\.9 \(mixed\.test resolves to it\): not a public address \(private\)/);
 
@@ -142,7 +149,7 @@ test('a name resolving to a private address is refused through the resolver (web
 	assert.equal(site.hits.length, 0, 'the redirect target was never reached');
 });
 
-test('https: the connection goes to the checked address while TLS checks the certificate against the URL\'s name (SNI and Host are the name)', async t => {
+test("https: the connection goes to the checked address while TLS checks the certificate against the URL's name (SNI and Host are the name)", async t => {
 	const seen: Array<{servername: unknown; host: unknown}> = [];
 	const tls = createHttpsServer({cert: siteTestCert, key: siteTestKey}, (request, response) => {
 		seen.push({servername: (request.socket as TLSSocket).servername, host: request.headers.host});

@@ -58,11 +58,14 @@ test('withLock gives up after its wait with an error naming the lock and its hol
 	const lock = join(dir, 'x.lock');
 	const held = await acquireLock(lock);
 	const started = Date.now();
-	await assert.rejects(withLock(lock, async () => 'never', {waitMs: 200}), (error: Error) => {
-		assert.ok(error instanceof LockBusyError);
-		assert.equal(error.message, `${lock} is still locked after waiting 0.2 s: held by process ${process.pid}; try again, or delete it if no i is running`);
-		return true;
-	});
+	await assert.rejects(
+		withLock(lock, async () => 'never', {waitMs: 200}),
+		(error: Error) => {
+			assert.ok(error instanceof LockBusyError);
+			assert.equal(error.message, `${lock} is still locked after waiting 0.2 s: held by process ${process.pid}; try again, or delete it if no i is running`);
+			return true;
+		},
+	);
 	assert.ok(Date.now() - started >= 200);
 	await assert.rejects(acquireLock(lock), {name: 'LockBusyError', message: `${lock} is locked: held by process ${process.pid}`});
 	held.release();

@@ -84,7 +84,7 @@ test('a config is read up to 1 MiB: at the limit it is used, one byte over it is
 	});
 });
 
-test('files a config names resolve against the config file\'s folder', async t => {
+test("files a config names resolve against the config file's folder", async t => {
 	const root = await tempDir(t);
 	const dirs = dirsUnder(root);
 	await mkdir(join(root, 'elsewhere'));

@@ -86,10 +86,7 @@ test('--runtime paths errors exit 2 with a message', async t => {
 
 	const nested = await runCli(['--runtime', 'paths', '-C', workspace], {env: {...env, I_DATA_DIR: join(root, 'cache', 'data')}});
 	assert.equal(nested.code, 2);
-	assert.equal(
-		nested.stderr,
-		`i: --runtime paths: I_DATA_DIR (${root}/cache/data) may not be inside I_CACHE_DIR (${root}/cache): what is there may be deleted\n`,
-	);
+	assert.equal(nested.stderr, `i: --runtime paths: I_DATA_DIR (${root}/cache/data) may not be inside I_CACHE_DIR (${root}/cache): what is there may be deleted\n`);
 
 	const flag = await runCli(['--runtime', 'paths', '--jsn'], {env});
 	assert.equal(flag.code, 2);

@@ -54,10 +54,7 @@ test('paths must hold exactly the four folders, each absolute and without ".."',
 });
 
 test('config and data may not be inside cache or runtime, nor equal to them', () => {
-	refused(
-		{paths: {...paths, config_dir: '/app/cache/config'}},
-		'field "paths.config_dir" (/app/cache/config) may not be inside field "paths.cache_dir" (/app/cache): what is there may be deleted',
-	);
+	refused({paths: {...paths, config_dir: '/app/cache/config'}}, 'field "paths.config_dir" (/app/cache/config) may not be inside field "paths.cache_dir" (/app/cache): what is there may be deleted');
 	refused({paths: {...paths, data_dir: '/app/runtime'}}, /^field "paths.data_dir" \(\/app\/runtime\) may not be inside field "paths.runtime_dir"/);
 	refused({paths: {...paths, data_dir: '/app/runtime/'}}, /^field "paths.data_dir" .* may not be inside field "paths.runtime_dir"/);
 	// Cache inside data is allowed: only durable-inside-disposable is refused; a shared prefix is not nesting.

@@ -55,7 +55,9 @@ export async function memoryWrite(data: Record<string, unknown>, path: string): 
 	checkText(key, text);
 	const secret = findSecret(`${key}\n${text}`);
 	if (secret) {
-		throw new Error(`memory_write refused: the entry "${key}" looks like it contains ${secret}, and memory never stores secrets; nothing was stored. Keep secrets in environment variables or files and note only where they are.`);
+		throw new Error(
+			`memory_write refused: the entry "${key}" looks like it contains ${secret}, and memory never stores secrets; nothing was stored. Keep secrets in environment variables or files and note only where they are.`,
+		);
 	}
 
 	return updateMemory(path, memory => {

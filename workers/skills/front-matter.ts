@@ -27,7 +27,10 @@ const keyPattern = /^([A-Za-z0-9_-]+):(?:[ \t]+(.*))?$/;
 const blockScalarPattern = /^([|>])(-?)(?:[ \t]+#.*)?$/;
 
 export function parseSkillFile(text: string, file: string): SkillFile {
-	const lines = text.replace(/^\uFEFF/, '').split('\n').map(line => line.replace(/\r$/, ''));
+	const lines = text
+		.replace(/^\uFEFF/, '')
+		.split('\n')
+		.map(line => line.replace(/\r$/, ''));
 	const fail = (line: number, message: string): never => {
 		throw new FrontMatterError(`${file} line ${line}: ${message}`);
 	};
@@ -66,7 +69,10 @@ export function parseSkillFile(text: string, file: string): SkillFile {
 		}
 	}
 
-	const body = lines.slice(close + 1).join('\n').replace(/^(?:[ \t]*\n)+/, '');
+	const body = lines
+		.slice(close + 1)
+		.join('\n')
+		.replace(/^(?:[ \t]*\n)+/, '');
 	return {fields, lines: keyLines, body};
 }
 
@@ -123,7 +129,9 @@ function blockScalar(nested: Line[], folded: boolean, strip: boolean, fail: Fail
 	if (content.length === 0) return '';
 	const indent = Math.min(...content.map(line => indentOf(line, fail)));
 	const texts = lines.map(line => (line.text.trim() === '' ? '' : line.text.slice(indent)));
-	const text = folded ? texts.reduce((joined, line, at) => (at === 0 ? line : line === '' ? `${joined}\n` : joined.endsWith('\n') || joined === '' ? `${joined}${line}` : `${joined} ${line}`), '') : texts.join('\n');
+	const text = folded
+		? texts.reduce((joined, line, at) => (at === 0 ? line : line === '' ? `${joined}\n` : joined.endsWith('\n') || joined === '' ? `${joined}${line}` : `${joined} ${line}`), '')
+		: texts.join('\n');
 	return strip ? text : `${text}\n`;
 }
 

@@ -16,7 +16,7 @@ export class SkillFileError extends Error {}
  */
 export function resolveInSkill(folder: string, relative: string): string {
 	if (relative.includes('\0')) throw new SkillFileError('the path contains a NUL byte');
-	if (relative.trim() === '') throw new SkillFileError('the path is empty; name a file relative to the skill\'s folder');
+	if (relative.trim() === '') throw new SkillFileError("the path is empty; name a file relative to the skill's folder");
 	if (path.isAbsolute(relative) || path.win32.isAbsolute(relative)) throw new SkillFileError(`${JSON.stringify(relative)} is absolute; name a file relative to the skill's folder`);
 	if (relative.split(/[\\/]/).includes('..')) throw new SkillFileError(`${JSON.stringify(relative)} contains ".."; a skill's files are read only from inside its folder`);
 	const joined = path.join(folder, relative);
@@ -39,7 +39,6 @@ function isPlainEntry(folder: string, relative: string, joined: string): boolean
 	if (/[\\/]/.test(relative) || path.dirname(joined) !== folder) return false;
 	return !lstatSync(joined).isSymbolicLink();
 }
-
 
 /**
  * The UTF-8 text of the regular file at `file`, refusing folders and other

@@ -94,7 +94,10 @@ export function createAddressPolicy(trust: TrustList): AddressPolicy {
 
 /** Host names compare without case, brackets or a trailing dot. */
 export function normaliseHost(host: string): string {
-	return host.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+	return host
+		.replace(/^\[(.*)\]$/, '$1')
+		.replace(/\.$/, '')
+		.toLowerCase();
 }
 
 /** "10.0.0.0/8", "fd00::/8" or a bare address (a network of one); undefined if it is neither. */

@@ -22,7 +22,9 @@ export function pageOutput(page: Page, maxChars: number): string {
 	if (whole.length <= maxChars && complete) return whole;
 
 	const cutNote = (shown: number) =>
-		complete ? `[output cut at ${maxChars} characters: ${shown} of the text's ${text.length} characters shown]` : `[output cut at ${maxChars} characters: ${shown} characters of the text shown; the page has more]`;
+		complete
+			? `[output cut at ${maxChars} characters: ${shown} of the text's ${text.length} characters shown]`
+			: `[output cut at ${maxChars} characters: ${shown} characters of the text shown; the page has more]`;
 	const tail = `\n\n${[...notes, cutNote(text.length)].join('\n')}`;
 	let room = Math.max(0, maxChars - top.length - tail.length);
 	// A cut through a surrogate pair would leave half a character.

@@ -60,7 +60,8 @@ async function searchOnce(config: SearchConfig, query: string, count: number, cr
 	const status = response.statusCode ?? 0;
 	const {bytes, truncated} = await readCapped(response, MAX_BODY_BYTES, guard.signal);
 	const text = bytes.toString('utf8');
-	if (status >= 300 && status < 400) throw new Error(`the search endpoint ${url.origin}${url.pathname} redirected (HTTP ${status}); redirects are not followed, so set search.url in web.json to the final address`);
+	if (status >= 300 && status < 400)
+		throw new Error(`the search endpoint ${url.origin}${url.pathname} redirected (HTTP ${status}); redirects are not followed, so set search.url in web.json to the final address`);
 	if (status < 200 || status >= 300) throw new Error(`the search endpoint ${url.origin}${url.pathname} answered HTTP ${status}: ${text.slice(0, 300)}`);
 	if (truncated) throw new Error(`the search endpoint's answer is over ${MAX_BODY_BYTES} bytes`);
 	let json: unknown;

@@ -71,11 +71,7 @@ export async function compactHistory(io: CompactionIo, budgetAnswer: Record<stri
 	const cut = plan.cut as number;
 	const state = plan.state ?? null;
 	const prefix = history.slice(1, cut);
-	const prepared = parse(
-		'before_compact',
-		beforeCompactSchema,
-		await io.hooks.run('before_compact', {messages: prefix, cut, state, model: io.model, protocol: io.protocol, budget: io.budget}),
-	);
+	const prepared = parse('before_compact', beforeCompactSchema, await io.hooks.run('before_compact', {messages: prefix, cut, state, model: io.model, protocol: io.protocol, budget: io.budget}));
 	let summary: string;
 	if (prepared.summary === undefined) {
 		if (prepared.prompt === undefined) fail('before_compact returned neither a summary nor a prompt for the summary request');
@@ -89,11 +85,15 @@ export async function compactHistory(io: CompactionIo, budgetAnswer: Record<stri
 	const candidate = buildCandidate(history, cut, summary);
 	// Each hook's answer is checked as it comes, so a bad one is blamed on its own hook; the last check read the final answer.
 	let checked: Message[] | undefined;
-	const answer = await io.hooks.run('before_compact_commit', {messages: candidate, cut, state}, {
-		check: (data, hook) => {
-			checked = readCommit(data, history, cut, hook);
+	const answer = await io.hooks.run(
+		'before_compact_commit',
+		{messages: candidate, cut, state},
+		{
+			check: (data, hook) => {
+				checked = readCommit(data, history, cut, hook);
+			},
 		},
-	});
+	);
 	const committed = checked ?? readCommit(answer, history, cut);
 	const before = estimateBytes(history);
 	const after = estimateBytes(committed);

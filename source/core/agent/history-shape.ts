@@ -87,7 +87,10 @@ export class HistoryShape {
 						seen.add(call.id);
 					}
 
-					const replay = replayProblem(message, calls.map(call => call.id));
+					const replay = replayProblem(
+						message,
+						calls.map(call => call.id),
+					);
 					if (replay) return fault(replay);
 					open = calls.length > 0 ? {index, awaiting: new Map(calls.map(call => [call.id, call.function.name])), answered: new Set(), ids: calls.map(call => call.id)} : null;
 					break;

@@ -95,16 +95,29 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 			// Each hook's answer is checked as it comes, so a bad one is blamed on its own hook.
 			// The last check read the final answer: it is not read twice.
 			let appended: Message[] | undefined;
-			const answer = await hooks.run('before_turn', {messages: given}, {
-				check: (data, hook) => {
-					appended = readBeforeTurn(data, given, hook);
+			const answer = await hooks.run(
+				'before_turn',
+				{messages: given},
+				{
+					check: (data, hook) => {
+						appended = readBeforeTurn(data, given, hook);
+					},
 				},
-			});
+			);
 			userStep.push(...(appended ?? readBeforeTurn(answer, given)));
 		}
 
 		await save(userStep);
-		events?.observe('AgentStart', {prompt: typeof content === 'string' ? content : content.filter(part => part.type === 'text').map(part => part.text).join('\n'), sessionId: session.id});
+		events?.observe('AgentStart', {
+			prompt:
+				typeof content === 'string'
+					? content
+					: content
+							.filter(part => part.type === 'text')
+							.map(part => part.text)
+							.join('\n'),
+			sessionId: session.id,
+		});
 		while (steps < context.maxSteps) {
 			signal.throwIfAborted();
 			steps++;

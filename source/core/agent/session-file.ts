@@ -46,9 +46,7 @@ export async function loadSessionFile(handle: FileHandle, path: string, workspac
 	}
 	const {header, end: headerEnd} = await readHeader(handle, path, size);
 	if (header.workspace !== workspace) {
-		throw new UsageError(
-			`session ${path} belongs to workspace ${header.workspace}; this run's workspace is ${workspace} (use -C ${header.workspace} or another session)`,
-		);
+		throw new UsageError(`session ${path} belongs to workspace ${header.workspace}; this run's workspace is ${workspace} (use -C ${header.workspace} or another session)`);
 	}
 	const messages: Message[] = [];
 	const shape = new HistoryShape();
@@ -176,9 +174,7 @@ async function readHeader(handle: FileHandle, path: string, size: number): Promi
 	const result = sessionHeaderSchema.safeParse(value);
 	if (!result.success) throw notSession(`its first line is not an i-session header: ${firstIssue(result.error)}`);
 	if (result.data.version !== sessionFormatVersion) {
-		throw new UsageError(
-			`session ${path} has format version ${result.data.version}, but this i reads version ${sessionFormatVersion}; use a newer i or another session`,
-		);
+		throw new UsageError(`session ${path} has format version ${result.data.version}, but this i reads version ${sessionFormatVersion}; use a newer i or another session`);
 	}
 	return {header: result.data, end: end + 1};
 }

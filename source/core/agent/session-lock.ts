@@ -21,7 +21,8 @@ export async function acquireSessionLock(sessionPath: string): Promise<SessionLo
 			throw new UsageError(`session ${sessionPath} is in use by process ${busy.pid}${where} (lock ${path}); wait for it to finish or pick another session`);
 		}
 
-		const why = busy.kind === 'unreadable' ? 'is unreadable (its process may have died while writing it) and counts as stale 10 s after it was written' : 'kept changing while this process tried to take it over';
+		const why =
+			busy.kind === 'unreadable' ? 'is unreadable (its process may have died while writing it) and counts as stale 10 s after it was written' : 'kept changing while this process tried to take it over';
 		throw new UsageError(`session ${sessionPath} is locked by ${path}, which ${why}; try again shortly, or delete it if no i is running`);
 	}
 }

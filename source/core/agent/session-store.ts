@@ -61,9 +61,7 @@ const openFlags = constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW;
 
 export function sessionPathForName(workspace: string, name: string): string {
 	if (!sessionNamePattern.test(name)) {
-		throw new UsageError(
-			`session name ${JSON.stringify(name)} is invalid: use 1–64 characters from A–Z, a–z, 0–9, '.', '_', '-', not starting with '.'`,
-		);
+		throw new UsageError(`session name ${JSON.stringify(name)} is invalid: use 1–64 characters from A–Z, a–z, 0–9, '.', '_', '-', not starting with '.'`);
 	}
 	return join(workspace, '.i', 'sessions', `${name}.json`);
 }

@@ -19,9 +19,7 @@ export function validateBatch(reply: ModelReply): ToolCall[] {
 	if (calls.length === 0) return [];
 
 	if (reply.finishReason === 'length') {
-		throw new TurnError(
-			`the model reply was cut off (finish reason ${reply.rawFinishReason ?? 'length'}) in the middle of ${calls.length} tool call(s); raise max_tokens in the config`,
-		);
+		throw new TurnError(`the model reply was cut off (finish reason ${reply.rawFinishReason ?? 'length'}) in the middle of ${calls.length} tool call(s); raise max_tokens in the config`);
 	}
 
 	if (reply.finishReason === 'content_filter') {

@@ -148,7 +148,7 @@ class AgentSession implements Session {
 			await result;
 		} finally {
 			// A loop left before the end (break, return, a throw in its body) stops the turn.
-			leave.abort(new Error('the loop over the turn\'s events was left before the turn ended'));
+			leave.abort(new Error("the loop over the turn's events was left before the turn ended"));
 			await result.catch(() => {});
 		}
 	}

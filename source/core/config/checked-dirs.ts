@@ -12,10 +12,7 @@ import {validatePaths} from './request-context.js';
 export function checkedDirs(env: NodeJS.ProcessEnv = process.env): PlatformDirs {
 	const dirs = resolveDirs(env);
 	try {
-		return validatePaths(
-			Object.fromEntries(Object.entries(dirs).map(([key, path]) => [key, resolve(path)])),
-			key => dirEnvironmentVariables[key],
-		);
+		return validatePaths(Object.fromEntries(Object.entries(dirs).map(([key, path]) => [key, resolve(path)])), key => dirEnvironmentVariables[key]);
 	} catch (error) {
 		throw new UsageError(errorMessage(error));
 	}

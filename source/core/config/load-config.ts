@@ -24,9 +24,7 @@ export function loadModelConfig(path: string, explicit: boolean): LoadedConfig {
 	// Synchronous: nothing else can start before the config is known, and the reader never waits on a FIFO.
 	const bytes = readConfigFileSync(path, {label: `config ${path}`, maxBytes: MAX_CONFIG_BYTES, tooBig: 'too big for a config file'});
 	if (bytes === undefined) {
-		throw new UsageError(
-			explicit ? `config ${path} does not exist` : `no model config: ${path} does not exist; create it (see README, "Configuration") or pass --config FILE`,
-		);
+		throw new UsageError(explicit ? `config ${path} does not exist` : `no model config: ${path} does not exist; create it (see README, "Configuration") or pass --config FILE`);
 	}
 
 	const text = bytes.toString('utf8');
@@ -56,19 +54,13 @@ export function checkModelConfig(json: unknown, path: string): LoadedConfig {
 		const reserved = reservedBodyFields[config.protocol];
 		const clashes = Object.keys(config.extra_body).filter(key => reserved.includes(key));
 		if (clashes.length > 0) {
-			throw new UsageError(
-				`config ${path}: field "extra_body" may not set ${clashes.map(key => `"${key}"`).join(', ')}: ` +
-					`the ${config.protocol} adapter owns ${reserved.join(', ')}`,
-			);
+			throw new UsageError(`config ${path}: field "extra_body" may not set ${clashes.map(key => `"${key}"`).join(', ')}: ` + `the ${config.protocol} adapter owns ${reserved.join(', ')}`);
 		}
 	}
 
 	const tooDeep = deeperThan(config.extra_body, MAX_EXTRA_BODY_DEPTH);
 	if (tooDeep !== null) {
-		throw new UsageError(
-			`config ${path}: field "extra_body" is nested more than ${MAX_EXTRA_BODY_DEPTH} levels deep (at extra_body${tooDeep}); ` +
-				'a request body that deep cannot be sent: flatten it',
-		);
+		throw new UsageError(`config ${path}: field "extra_body" is nested more than ${MAX_EXTRA_BODY_DEPTH} levels deep (at extra_body${tooDeep}); ` + 'a request body that deep cannot be sent: flatten it');
 	}
 
 	return {path, config};
@@ -107,8 +99,7 @@ export function builtinProtocol(loaded: LoadedConfig): Protocol {
 	const {protocol} = loaded.config;
 	if (isProtocol(protocol)) return protocol;
 	throw new UsageError(
-		`config ${loaded.path}: field "protocol": ${JSON.stringify(protocol)} is not a built-in protocol (${protocols.join(', ')}); ` +
-			'bind a provider worker ("provider") that speaks it, or pick one of those',
+		`config ${loaded.path}: field "protocol": ${JSON.stringify(protocol)} is not a built-in protocol (${protocols.join(', ')}); ` + 'bind a provider worker ("provider") that speaks it, or pick one of those',
 	);
 }
 

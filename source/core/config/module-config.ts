@@ -39,11 +39,7 @@ export function resolveFromConfig(configPath: string, file: string): string {
  * means the module's defaults (the schema applied to `{}`); a missing
  * explicit file is an error. Every error names the file and the field.
  */
-export async function loadModuleConfig<T>(
-	module: string,
-	schema: z.ZodMiniType<T>,
-	options: {explicit?: string; dirs: PlatformDirs; cwd?: string},
-): Promise<ModuleConfig<T>> {
+export async function loadModuleConfig<T>(module: string, schema: z.ZodMiniType<T>, options: {explicit?: string; dirs: PlatformDirs; cwd?: string}): Promise<ModuleConfig<T>> {
 	const path = moduleConfigPath(module, options.explicit, options.dirs, options.cwd);
 	const bytes = await readConfigFile(path, {label: `${module} config ${path}`, maxBytes: MAX_MODULE_CONFIG_BYTES, tooBig: 'too big for a config file'});
 	const text = bytes?.toString('utf8');

@@ -71,9 +71,7 @@ export function validatePaths(value: unknown, label: (key: keyof PlatformDirs) =
 	for (const durable of durableKeys) {
 		for (const disposable of disposableKeys) {
 			if (aliases(dirs[durable]).some(inner => aliases(dirs[disposable]).some(outer => isInside(inner, outer)))) {
-				throw new RequestContextError(
-					`${label(durable)} (${dirs[durable]}) may not be inside ${label(disposable)} (${dirs[disposable]}): what is there may be deleted`,
-				);
+				throw new RequestContextError(`${label(durable)} (${dirs[durable]}) may not be inside ${label(disposable)} (${dirs[disposable]}): what is there may be deleted`);
 			}
 		}
 	}

@@ -11,9 +11,7 @@ export function tokenizerProblem(value: unknown): string | null {
 	if (value === UTF8_BYTES_TOKENIZER) return null;
 	const given = JSON.stringify(value);
 	const fix = `omit "tokenizer" or set it to "${UTF8_BYTES_TOKENIZER}" (a conservative estimate from UTF-8 bytes)`;
-	return typeof value === 'string' && removedTokenizers.includes(value)
-		? `${given} is a BPE tokenizer, and BPE tokenizers were removed; ${fix}`
-		: `${given} is not a tokenizer; ${fix}, the only one`;
+	return typeof value === 'string' && removedTokenizers.includes(value) ? `${given} is a BPE tokenizer, and BPE tokenizers were removed; ${fix}` : `${given} is not a tokenizer; ${fix}, the only one`;
 }
 
 /** The API config's `budget` (seed §7) but its `tokenizer`: the budget worker reads the same fields from its data. */
@@ -46,9 +44,7 @@ export const modelConfigSchema = z.strictObject({
 	base_url: z.optional(z.url({protocol: /^https?$/, error: 'must be an http:// or https:// URL'})),
 	model: z.string().check(z.minLength(1)),
 	/** Required by the built-in adapters; a provider worker finds its own credentials. */
-	api_key_env: z.optional(
-		z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the NAME of an environment variable, not the key itself')),
-	),
+	api_key_env: z.optional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the NAME of an environment variable, not the key itself'))),
 	max_tokens: z.optional(z.int().check(z.positive())),
 	use_max_tokens: z._default(z.boolean(), false),
 	/** Manifest files to load, in order; relative paths resolve against this config file. */

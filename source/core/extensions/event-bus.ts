@@ -88,7 +88,8 @@ export class EventBus {
 		for (const entry of this.#handlers.get(tag) ?? []) {
 			const outcome = await this.#call(entry, payload);
 			if (!outcome.ok) this.#report(`extension ${entry.extension}: ${tag} handler ${outcome.message}`);
-			else if (readAbort(outcome.value)) this.#report(`extension ${entry.extension} asked to abort at ${tag}${readAbort(outcome.value)?.reason ? `: ${readAbort(outcome.value)!.reason}` : ''}; ${tag} is advisory, so nothing stops`);
+			else if (readAbort(outcome.value))
+				this.#report(`extension ${entry.extension} asked to abort at ${tag}${readAbort(outcome.value)?.reason ? `: ${readAbort(outcome.value)!.reason}` : ''}; ${tag} is advisory, so nothing stops`);
 		}
 	}
 
@@ -155,10 +156,14 @@ export class EventBus {
 		for (const entry of handlers) {
 			let queue = this.#queues.get(entry.extension);
 			if (!queue) {
-				queue = new ObserveQueue(async (queued, event) => {
-					const outcome = await this.#call(queued, event);
-					if (!outcome.ok) this.#report(`extension ${queued.extension}: ${queued.tag} handler ${outcome.message}`);
-				}, this.#report, entry.extension);
+				queue = new ObserveQueue(
+					async (queued, event) => {
+						const outcome = await this.#call(queued, event);
+						if (!outcome.ok) this.#report(`extension ${queued.extension}: ${queued.tag} handler ${outcome.message}`);
+					},
+					this.#report,
+					entry.extension,
+				);
 				this.#queues.set(entry.extension, queue);
 			}
 

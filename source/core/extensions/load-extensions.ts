@@ -100,7 +100,10 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 
 		const staged = stage(entry.name, toolOwners);
 		try {
-			await withTimeout(Promise.resolve().then(() => register(staged.api)), options.registerTimeoutMs ?? REGISTER_TIMEOUT_MS);
+			await withTimeout(
+				Promise.resolve().then(() => register(staged.api)),
+				options.registerTimeoutMs ?? REGISTER_TIMEOUT_MS,
+			);
 		} catch (error) {
 			failed(error instanceof RegisterTimeout ? `register did not finish within ${error.ms / 1000} s` : `register failed: ${describeThrown(error)}`);
 			continue;

@@ -16,11 +16,7 @@ const unsupportedDirectorySync = new Set(['EISDIR', 'EPERM', 'EACCES', 'EINVAL',
  * Resolves with the written file's stats, taken before it was moved into
  * place: another writer's file never passes for this one.
  */
-export async function writeFileAtomic(
-	path: string,
-	data: string | Uint8Array | AsyncIterable<Uint8Array>,
-	options: {mode?: number; exclusive?: boolean} = {},
-): Promise<BigIntStats> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array | AsyncIterable<Uint8Array>, options: {mode?: number; exclusive?: boolean} = {}): Promise<BigIntStats> {
 	// No cached entropy: a process from a start-up snapshot (the official host) would share the cache's state with every other.
 	const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomUUID({disableEntropyCache: true})}.tmp`);
 	let handle: FileHandle | undefined;

@@ -97,11 +97,7 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, options: {
 		}
 
 		if (Date.now() >= deadline) {
-			throw new LockBusyError(
-				path,
-				outcome.busy,
-				`${path} is still locked after waiting ${waitMs / 1000} s: ${describeBusy(outcome.busy)}; try again, or delete it if no i is running`,
-			);
+			throw new LockBusyError(path, outcome.busy, `${path} is still locked after waiting ${waitMs / 1000} s: ${describeBusy(outcome.busy)}; try again, or delete it if no i is running`);
 		}
 
 		if (outcome.wait || outcome.busy.kind === 'held') await sleep(retryMs);

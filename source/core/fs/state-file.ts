@@ -16,7 +16,9 @@ export interface StateFileWords {
 	/** After "is corrupt (why); ". */
 	corrupt: string;
 	/** The kind of error thrown (a core file's problem is a usage error, exit 2); plain Error by default. */
-	error?: new (message: string) => Error;
+	error?: new (
+		message: string,
+	) => Error;
 }
 
 /**

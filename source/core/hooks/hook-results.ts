@@ -110,10 +110,7 @@ const beforeRequestSchema = z.looseObject({
  * responses module) names that built-in protocol in `wire`, whose assembler
  * then reads the reply; `wire` is not sent.
  */
-export function readBeforeRequest(
-	data: Record<string, unknown>,
-	originalUrl: string,
-): {url: string; body: Record<string, unknown>; requestMeta: Record<string, unknown> | null; wire?: Protocol} {
+export function readBeforeRequest(data: Record<string, unknown>, originalUrl: string): {url: string; body: Record<string, unknown>; requestMeta: Record<string, unknown> | null; wire?: Protocol} {
 	const {url, body, request_meta: requestMeta, wire} = read('before_request', beforeRequestSchema, data);
 	if (origin(url) !== origin(originalUrl)) {
 		throw new HookError(`before_request hook moved the request from ${origin(originalUrl)} to ${origin(url)}; a hook may change the body, not the origin`, 'before_request');

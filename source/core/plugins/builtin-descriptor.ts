@@ -44,9 +44,7 @@ export async function resolveBuiltin(json: unknown, file: string, configDir: str
 	const {builtin_profile: wanted, tools} = parsed.data;
 	const selection = wanted === 'configured' ? await readSelection(configDir) : isProfileName(wanted) ? {profile: wanted, disabled: []} : undefined;
 	if (!selection) {
-		throw new UsageError(
-			`builtin descriptor ${file}: "builtin_profile" ${JSON.stringify(wanted)} is neither "configured" (the selection in plugins.json) nor a profile (${profileNames.join(', ')})`,
-		);
+		throw new UsageError(`builtin descriptor ${file}: "builtin_profile" ${JSON.stringify(wanted)} is neither "configured" (the selection in plugins.json) nor a profile (${profileNames.join(', ')})`);
 	}
 
 	const {manifest, warnings} = generateManifest({...selection, bindings: await readBindings(configDir), program, host});

@@ -56,9 +56,7 @@ export function generateManifest(options: GenerateOptions): {manifest: Generated
 	}
 
 	const manifest: GeneratedManifest = {
-		tools: moduleNames.filter(included).flatMap(module =>
-			(officialModules[module].tools ?? []).map(tool => ({...tool, parameters: structuredClone(tool.parameters), ...worker(module), module})),
-		),
+		tools: moduleNames.filter(included).flatMap(module => (officialModules[module].tools ?? []).map(tool => ({...tool, parameters: structuredClone(tool.parameters), ...worker(module), module}))),
 		hooks: moduleHooks.filter(hook => included(hook.module)).map(hook => ({events: [...hook.events], ...worker(hook.module), module: hook.module})),
 	};
 	if (bindings.provider) manifest.provider = bindings.provider;

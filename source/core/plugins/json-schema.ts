@@ -52,9 +52,7 @@ function describeError(error: ErrorObject, root: string): string {
 		case 'required':
 			return `${fieldName([...path, String(params.missingProperty)], root)} is required`;
 		case 'additionalProperties':
-			return path.length === 0
-				? `unknown field ${JSON.stringify(params.additionalProperty)}`
-				: `${fieldName(path, root)} has unknown field ${JSON.stringify(params.additionalProperty)}`;
+			return path.length === 0 ? `unknown field ${JSON.stringify(params.additionalProperty)}` : `${fieldName(path, root)} has unknown field ${JSON.stringify(params.additionalProperty)}`;
 		case 'type':
 			return `${fieldName(path, root)} must be ${String(params.type)
 				.split(',')

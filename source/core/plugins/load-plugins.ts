@@ -28,11 +28,7 @@ export interface LoadPluginsOptions {
  * wins), else the one of the last manifest that declares one. `warnings`
  * name profile modules that are not built yet; the caller prints them.
  */
-export async function loadPlugins(
-	loaded: LoadedConfig,
-	dirs: PlatformDirs,
-	options: LoadPluginsOptions = {},
-): Promise<{plugins: LoadedPlugins; warnings: string[]}> {
+export async function loadPlugins(loaded: LoadedConfig, dirs: PlatformDirs, options: LoadPluginsOptions = {}): Promise<{plugins: LoadedPlugins; warnings: string[]}> {
 	const configFolder = dirname(loaded.path);
 	const plugins: LoadedPlugins = {tools: [], hooks: [], provider: null};
 	const warnings: string[] = [];

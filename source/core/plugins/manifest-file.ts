@@ -74,9 +74,7 @@ export async function parseManifest(json: unknown, options: ParseManifestOptions
 		const where = `${label}: ${entryLabel('tools', index, entry)}`;
 		checkToolName(entry.name, where, options.declaredTools);
 		if (entry.parameters.type !== 'object') {
-			throw new UsageError(
-				`${where}: "parameters" must be a JSON Schema for an object, with "type": "object" (it has "type": ${JSON.stringify(entry.parameters.type ?? null)})`,
-			);
+			throw new UsageError(`${where}: "parameters" must be a JSON Schema for an object, with "type": "object" (it has "type": ${JSON.stringify(entry.parameters.type ?? null)})`);
 		}
 
 		if (options.checkSchemas) await checkSchema(entry.parameters, where);
@@ -146,8 +144,7 @@ function checkEvents(events: readonly string[], where: string): void {
 	const unknown = events.filter(event => event !== '*' && !knownEvents.includes(event));
 	if (unknown.length > 0) {
 		throw new UsageError(
-			`${where}: unknown event${unknown.length === 1 ? '' : 's'} ${unknown.map(event => JSON.stringify(event)).join(', ')}; ` +
-				`"events" lists lifecycle events (${lifecycleEvents.join(', ')}) or "*" for all`,
+			`${where}: unknown event${unknown.length === 1 ? '' : 's'} ${unknown.map(event => JSON.stringify(event)).join(', ')}; ` + `"events" lists lifecycle events (${lifecycleEvents.join(', ')}) or "*" for all`,
 		);
 	}
 

@@ -31,7 +31,7 @@ export const memoryTools: readonly ModuleTool[] = [
 			'Create or replace one workspace memory entry. Keep entries short and factual (decisions, conventions, where things are). Text is at most 64 KiB, there are at most 500 entries, and all of them together must fit 256 KiB. Never store secrets (API keys, passwords, tokens, private keys): they are refused.',
 		parameters: {
 			type: 'object',
-			properties: {key, text: {type: 'string', minLength: 1, description: 'The entry\'s text (replaces any earlier text under this key).'}},
+			properties: {key, text: {type: 'string', minLength: 1, description: "The entry's text (replaces any earlier text under this key)."}},
 			required: ['key', 'text'],
 			additionalProperties: false,
 		},

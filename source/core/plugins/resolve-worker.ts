@@ -82,9 +82,7 @@ function findOnPath(program: string, env: NodeJS.ProcessEnv, where: string): str
 		}
 	}
 
-	throw new UsageError(
-		`${where}: exec[0] "${program}" is not an executable program on PATH; install it, fix PATH, or give its path (a name with "/" resolves against "cwd")`,
-	);
+	throw new UsageError(`${where}: exec[0] "${program}" is not an executable program on PATH; install it, fix PATH, or give its path (a name with "/" resolves against "cwd")`);
 }
 
 /** Windows runs `name` as `name.EXE`, `name.CMD` … unless it already has an extension. */

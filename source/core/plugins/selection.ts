@@ -36,9 +36,7 @@ export async function readSelection(configDir: string): Promise<PluginSelection>
 
 	const unknown = disabled.filter(name => !isModuleName(name));
 	if (unknown.length > 0) {
-		throw new UsageError(
-			`${label}: "disabled" names ${unknown.map(name => JSON.stringify(name)).join(', ')}, not ${unknown.length === 1 ? 'a module' : 'modules'}; modules: ${moduleNames.join(', ')}`,
-		);
+		throw new UsageError(`${label}: "disabled" names ${unknown.map(name => JSON.stringify(name)).join(', ')}, not ${unknown.length === 1 ? 'a module' : 'modules'}; modules: ${moduleNames.join(', ')}`);
 	}
 
 	return {profile, disabled: disabled.filter(isModuleName)};

@@ -8,7 +8,7 @@ export const skillTools: readonly ModuleTool[] = [
 			'Load a skill: returns the instructions (the body of its SKILL.md) of a skill listed in the skills context. Load a skill before following it. Scripts a skill mentions are not run by loading it; run them with the shell tool if needed.',
 		parameters: {
 			type: 'object',
-			properties: {name: {type: 'string', description: 'The skill\'s name, as listed in the skills context.'}},
+			properties: {name: {type: 'string', description: "The skill's name, as listed in the skills context."}},
 			required: ['name'],
 			additionalProperties: false,
 		},
@@ -20,7 +20,7 @@ export const skillTools: readonly ModuleTool[] = [
 		parameters: {
 			type: 'object',
 			properties: {
-				name: {type: 'string', description: 'The skill\'s name, as listed in the skills context.'},
+				name: {type: 'string', description: "The skill's name, as listed in the skills context."},
 				path: {type: 'string', description: 'A file path relative to the skill\'s folder, without "..".'},
 			},
 			required: ['name', 'path'],

@@ -22,8 +22,7 @@ export const MAX_QUERY_CHARS = 2000;
 export const webTools: readonly ModuleTool[] = [
 	{
 		name: 'web_fetch',
-		description:
-			`Fetch one web page (http or https) and return it as readable text: HTML reduced to text (title first; no JavaScript is run), plain text and JSON as they are. Other content types are refused. Limits: ${MAX_BODY_BYTES / 1024 / 1024} MB of body, ${MAX_OUTPUT_CHARS} characters of output, ${MAX_REQUESTS} HTTP requests including redirects, ${CLIENT_TIMEOUT_MS / 1000} seconds. Private and local addresses are refused unless the user trusted them in web.json.`,
+		description: `Fetch one web page (http or https) and return it as readable text: HTML reduced to text (title first; no JavaScript is run), plain text and JSON as they are. Other content types are refused. Limits: ${MAX_BODY_BYTES / 1024 / 1024} MB of body, ${MAX_OUTPUT_CHARS} characters of output, ${MAX_REQUESTS} HTTP requests including redirects, ${CLIENT_TIMEOUT_MS / 1000} seconds. Private and local addresses are refused unless the user trusted them in web.json.`,
 		parameters: {
 			type: 'object',
 			properties: {

@@ -92,11 +92,7 @@ export function readReuse(value: unknown): Reuse {
  * carried. Throws FrameError when a pointer names no array or the base is
  * shorter than the count. Returns each rebuilt array with its new tail.
  */
-export function restoreArrays(
-	data: Record<string, unknown>,
-	reuse: Reuse,
-	baseOf: (pointer: string) => readonly unknown[] | undefined,
-): Array<{pointer: string; full: unknown[]; added: unknown[]}> {
+export function restoreArrays(data: Record<string, unknown>, reuse: Reuse, baseOf: (pointer: string) => readonly unknown[] | undefined): Array<{pointer: string; full: unknown[]; added: unknown[]}> {
 	const restored: Array<{pointer: string; full: unknown[]; added: unknown[]}> = [];
 	for (const [pointer, count] of Object.entries(reuse)) {
 		const tail = arrayAt(data, pointer);

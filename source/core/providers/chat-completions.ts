@@ -17,11 +17,7 @@ export function chatTools(tools: ToolSchema[]): Array<Record<string, unknown>> {
  * Our history as Chat messages. Local `_` fields never go out; an assistant's
  * `reasoning_content` goes out only where `sendReasoning` says so.
  */
-export function chatMessages(
-	messages: Message[],
-	sendReasoning: (index: number) => boolean,
-	userContent: (content: UserContent) => unknown = content => content,
-): Array<Record<string, unknown>> {
+export function chatMessages(messages: Message[], sendReasoning: (index: number) => boolean, userContent: (content: UserContent) => unknown = content => content): Array<Record<string, unknown>> {
 	// biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every role, and tsc checks that it is exhaustive.
 	return messages.map((message, index) => {
 		switch (message.role) {

@@ -28,18 +28,7 @@ function isRetryableStatus(status: number): boolean {
  * same codes from the hop to a proxy count the same: a proxy that refuses
  * or drops the connection is retried like a server that does.
  */
-const RETRYABLE_CODES = new Set([
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'EPIPE',
-	'ETIMEDOUT',
-	'EAI_AGAIN',
-	'ENETUNREACH',
-	'EHOSTUNREACH',
-	'UND_ERR_SOCKET',
-	'UND_ERR_CONNECT_TIMEOUT',
-	HEADERS_TIMEOUT,
-]);
+const RETRYABLE_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', HEADERS_TIMEOUT]);
 
 export interface HttpOptions extends RetryOptions {
 	retryAfterCapMs?: number;
@@ -186,13 +175,7 @@ async function attemptOnce(args: PostStreamArgs, body: string, options: HttpOpti
 	};
 }
 
-async function* streamBody(
-	first: IteratorResult<Buffer>,
-	iterator: AsyncIterator<Buffer>,
-	body: RawResponse['body'],
-	context: Context,
-	state: {released: boolean},
-): AsyncGenerator<Uint8Array> {
+async function* streamBody(first: IteratorResult<Buffer>, iterator: AsyncIterator<Buffer>, body: RawResponse['body'], context: Context, state: {released: boolean}): AsyncGenerator<Uint8Array> {
 	let total = 0;
 	let result = first;
 	try {

@@ -133,12 +133,7 @@ export async function sendRequest(args: SendArgs, request: PreparedRequest): Pro
 }
 
 /** Reads events until the assembler has the whole reply; the rest of the body (trailing bytes, a reset) is discarded. */
-async function readReply(
-	response: StreamResponse,
-	assembler: StreamAssembler,
-	provider: string,
-	signal: AbortSignal | undefined,
-): Promise<ModelReply> {
+async function readReply(response: StreamResponse, assembler: StreamAssembler, provider: string, signal: AbortSignal | undefined): Promise<ModelReply> {
 	for await (const event of readSse(response.body, {label: `${provider} stream`})) {
 		// Events already read from the socket are not shown once the person cancelled.
 		if (signal?.aborted) throw new ProviderError(`${provider}: request cancelled`, {kind: 'aborted'});

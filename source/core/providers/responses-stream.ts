@@ -119,7 +119,10 @@ export function createResponsesAssembler(emit: (event: StreamEvent) => void): St
 			const collected = [...items.entries()].sort(([a], [b]) => a - b).map(([, item]) => item);
 			const output: Item[] = final.output && final.output.length > 0 ? final.output : collected;
 			const toolCalls = output.filter(item => item.type === 'function_call').map(toToolCall);
-			const answer = output.filter(item => item.type === 'message').map(messageText).join('');
+			const answer = output
+				.filter(item => item.type === 'message')
+				.map(messageText)
+				.join('');
 			const message: AssistantMessage = {role: 'assistant', content: answer === '' ? null : answer, _responses_output: output};
 			if (toolCalls.length > 0) message.tool_calls = toolCalls;
 			const incomplete = final.status === 'incomplete';

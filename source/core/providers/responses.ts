@@ -79,7 +79,5 @@ function responsesInput(messages: Message[]): unknown[] {
 
 function userContent(content: UserContent): unknown {
 	if (typeof content === 'string') return content;
-	return content.map(part =>
-		part.type === 'text' ? {type: 'input_text', text: part.text} : {type: 'input_image', image_url: part.image_url.url, detail: 'auto'},
-	);
+	return content.map(part => (part.type === 'text' ? {type: 'input_text', text: part.text} : {type: 'input_image', image_url: part.image_url.url, detail: 'auto'}));
 }

@@ -29,9 +29,7 @@ export interface PreparedRequest {
 }
 
 /** Live events an adapter emits while a response streams in. */
-export type StreamEvent =
-	| {type: 'text_delta'; text: string}
-	| {type: 'thinking_delta'; text: string};
+export type StreamEvent = {type: 'text_delta'; text: string} | {type: 'thinking_delta'; text: string};
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
 

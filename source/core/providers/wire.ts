@@ -12,12 +12,7 @@ export function endpoint(options: AdapterOptions, defaultBaseUrl: string, path: 
 }
 
 /** Adds `extra_body` at the top level; config load already refused overlaps, this keeps it true for any caller. */
-export function withExtraBody(
-	protocol: string,
-	body: Record<string, unknown>,
-	options: AdapterOptions,
-	reserved: readonly string[],
-): Record<string, unknown> {
+export function withExtraBody(protocol: string, body: Record<string, unknown>, options: AdapterOptions, reserved: readonly string[]): Record<string, unknown> {
 	const clashes = Object.keys(options.extraBody).filter(key => reserved.includes(key) || key in body);
 	if (clashes.length > 0) {
 		throw new TurnError(`${protocol}: extra_body may not set ${clashes.map(key => `"${key}"`).join(', ')}: the adapter owns it`);

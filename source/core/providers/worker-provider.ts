@@ -49,14 +49,7 @@ const finishReasons: readonly FinishReason[] = ['stop', 'tool_calls', 'length', 
  * "finish_reason"?, "usage"?: {"input","output","cache_read"?,"cache_write"?}}`.
  * The worker finds its own credentials: none are passed to it.
  */
-export function createWorkerProviderCaller(options: {
-	pool: WorkerPool;
-	worker: WorkerSpec;
-	protocol: string;
-	model: string;
-	maxTokens?: number;
-	extraBody: Record<string, unknown>;
-}): ModelCaller {
+export function createWorkerProviderCaller(options: {pool: WorkerPool; worker: WorkerSpec; protocol: string; model: string; maxTokens?: number; extraBody: Record<string, unknown>}): ModelCaller {
 	const label = `provider worker ${JSON.stringify(options.worker.exec)}`;
 	return {
 		protocol: options.protocol,

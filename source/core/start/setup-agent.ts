@@ -153,7 +153,12 @@ async function unlessAborted(started: Promise<StartedPlugins>, signal: AbortSign
 	return new Promise((resolve, reject) => {
 		const onAbort = () => {
 			reject(signal.reason);
-			started.then(async ({pool}) => pool?.close(), () => {}).catch(() => {});
+			started
+				.then(
+					async ({pool}) => pool?.close(),
+					() => {},
+				)
+				.catch(() => {});
 		};
 
 		if (signal.aborted) {

@@ -54,7 +54,14 @@ export async function startExtensions(
 	const warnings = [...sources.problems];
 	if (sources.candidates.length === 0) return {...none, warnings};
 	const projectCode = sources.candidates.filter(candidate => candidate.project);
-	const trust = projectCode.length === 0 ? {trusted: false, refusedIn: undefined} : await decideTrust(options, context, projectCode.map(candidate => candidate.path));
+	const trust =
+		projectCode.length === 0
+			? {trusted: false, refusedIn: undefined}
+			: await decideTrust(
+					options,
+					context,
+					projectCode.map(candidate => candidate.path),
+				);
 	const [{loadExtensions, currentPlatform}, {createExtensionTool}] = await Promise.all([import('../extensions/load-extensions.js'), import('../extensions/extension-tool.js')]);
 	const {extensions, reports} = await loadExtensions({candidates: sources.candidates, trusted: trust.trusted, takenToolNames: context.takenToolNames});
 	const skipped = reports.filter(report => report.kind === 'skipped-untrusted');
@@ -69,7 +76,9 @@ export async function startExtensions(
 			trust.refusedIn === undefined
 				? `pass --trust-project to load ${them}, or open i here at a terminal once and trust the workspace`
 				: `it was not trusted when asked; pass --trust-project to load ${them}, or delete ${trust.refusedIn} to be asked again`;
-		warnings.push(`the workspace ${context.workspace} is not trusted, so its own ${skipped.length === 1 ? 'extension was' : `${skipped.length} extensions were`} skipped: ${skipped.map(report => report.path).join(', ')}; ${fix}`);
+		warnings.push(
+			`the workspace ${context.workspace} is not trusted, so its own ${skipped.length === 1 ? 'extension was' : `${skipped.length} extensions were`} skipped: ${skipped.map(report => report.path).join(', ')}; ${fix}`,
+		);
 	}
 
 	const tools = extensions.flatMap(extension => extension.tools.map(tool => createExtensionTool(tool, {name: extension.name, file: extension.file})));

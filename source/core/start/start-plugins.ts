@@ -45,11 +45,14 @@ export interface StartedPlugins {
 export async function startPlugins(options: StartOptions): Promise<StartedPlugins> {
 	const dirs = checkedDirs();
 	const workspace = resolveWorkspace(options.cwd);
-	const loaded = typeof options.config === 'object' ? checkModelConfig(options.config, join(dirs.config_dir, OBJECT_CONFIG_NAME)) : loadModelConfig(configPath(options.config, dirs.config_dir), options.config !== undefined);
+	const loaded =
+		typeof options.config === 'object' ? checkModelConfig(options.config, join(dirs.config_dir, OBJECT_CONFIG_NAME)) : loadModelConfig(configPath(options.config, dirs.config_dir), options.config !== undefined);
 	// A config that lists plugins nearly always needs the pool: its modules and the workspace's ID are fetched while the manifests are read.
 	const parts = listsPlugins(loaded) ? poolParts(workspace, dirs) : undefined;
 	parts?.catch(() => {});
-	const {plugins, warnings} = parts ? await (await import('../plugins/load-plugins.js')).loadPlugins(loaded, dirs, options.packageProgram ? {packageProgram: options.packageProgram} : {}) : {plugins: {tools: [], hooks: [], provider: null}, warnings: []};
+	const {plugins, warnings} = parts
+		? await (await import('../plugins/load-plugins.js')).loadPlugins(loaded, dirs, options.packageProgram ? {packageProgram: options.packageProgram} : {})
+		: {plugins: {tools: [], hooks: [], provider: null}, warnings: []};
 	const pool = parts && needsPool(plugins) ? (await parts).create(loaded.config.io_limit_bytes) : null;
 	if (pool) for (const spec of workersEveryTurnCalls(plugins)) pool.start(spec);
 	return {dirs, workspace, loaded, plugins, warnings, pool};
@@ -78,11 +81,7 @@ function needsPool(plugins: LoadedPlugins): boolean {
 
 /** What makes the pool: its module, its request context (the workspace registered) and the workers' environment, ready. */
 async function poolParts(workspace: string, dirs: PlatformDirs): Promise<{create(ioLimitBytes: number): WorkerPool}> {
-	const [{workspaceId}, {createWorkerPool}, {workerEnvironment}] = await Promise.all([
-		import('../config/workspace-registry.js'),
-		import('../pool/pool.js'),
-		import('../pool/worker-environment.js'),
-	]);
+	const [{workspaceId}, {createWorkerPool}, {workerEnvironment}] = await Promise.all([import('../config/workspace-registry.js'), import('../pool/pool.js'), import('../pool/worker-environment.js')]);
 	const id = await workspaceId(workspace, dirs);
 	const context = {workspace, workspace_id: id, paths: dirs};
 	const env = workerEnvironment(process.env, dirs);

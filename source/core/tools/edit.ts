@@ -13,9 +13,7 @@ export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 
 const schema = z.strictObject({
 	path: pathArgument('File to edit, relative to the workspace or absolute'),
-	old_text: z
-		.string()
-		.check(z.minLength(1), z.describe('Exact text to replace, including whitespace and indentation; must match once unless replace_all')),
+	old_text: z.string().check(z.minLength(1), z.describe('Exact text to replace, including whitespace and indentation; must match once unless replace_all')),
 	new_text: z.string().check(z.describe('Replacement text')),
 	replace_all: z._default(z.boolean(), false).check(z.describe('Replace every occurrence of old_text instead of exactly one')),
 });

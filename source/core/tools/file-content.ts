@@ -8,11 +8,7 @@ export function looksBinary(bytes: Uint8Array): boolean {
 	return bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0);
 }
 
-export type FileRead =
-	| {kind: 'file'; bytes: Buffer; mode: number}
-	| {kind: 'directory'}
-	| {kind: 'special'}
-	| {kind: 'too-large'; size: number};
+export type FileRead = {kind: 'file'; bytes: Buffer; mode: number} | {kind: 'directory'} | {kind: 'special'} | {kind: 'too-large'; size: number};
 
 /** Read a regular file whole unless it is larger than `maxBytes`; missing files throw (see `describeFileError`). */
 export async function readFileUpTo(file: string, maxBytes: number): Promise<FileRead> {

@@ -70,14 +70,7 @@ async function requireFolder(root: ResolvedPath): Promise<void> {
 	}
 }
 
-async function globFiles(
-	pattern: string,
-	isMatch: (relative: string) => boolean,
-	root: ResolvedPath,
-	start: ResolvedPath,
-	base: string,
-	context: ToolContext,
-): Promise<ToolResult> {
+async function globFiles(pattern: string, isMatch: (relative: string) => boolean, root: ResolvedPath, start: ResolvedPath, base: string, context: ToolContext): Promise<ToolResult> {
 	const walk = await walkFiles(start.canonical, context.signal);
 	const matched = walk.files.filter(file => isMatch(base === '' ? file.relative : `${base}/${file.relative}`));
 	const dated = await Promise.all(

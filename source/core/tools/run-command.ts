@@ -18,11 +18,7 @@ export interface Secrets {
 	values: readonly string[];
 }
 
-export type CommandEnd =
-	| {kind: 'exit'; code: number}
-	| {kind: 'signal'; signal: string}
-	| {kind: 'timeout'; seconds: number}
-	| {kind: 'aborted'};
+export type CommandEnd = {kind: 'exit'; code: number} | {kind: 'signal'; signal: string} | {kind: 'timeout'; seconds: number} | {kind: 'aborted'};
 
 export interface CommandResult {
 	/** Combined stdout+stderr, middle dropped past `MAX_COMMAND_OUTPUT_BYTES`. */

@@ -20,13 +20,9 @@ export const MAX_SNIPPET_CHARS = 200;
 const schema = z.strictObject({
 	pattern: z.string().check(z.minLength(1), z.describe('Text to find; a JavaScript regular expression when regex is true')),
 	path: z.optional(pathArgument('File or folder to search (default: the workspace)')),
-	glob: z
-		.optional(z.string().check(z.minLength(1)))
-		.check(z.describe('Only search files whose path relative to path matches this glob; a glob without "/" matches file names at any depth, e.g. "*.ts"')),
+	glob: z.optional(z.string().check(z.minLength(1))).check(z.describe('Only search files whose path relative to path matches this glob; a glob without "/" matches file names at any depth, e.g. "*.ts"')),
 	regex: z._default(z.boolean(), false).check(z.describe('Treat pattern as a regular expression (default: literal text)')),
-	case_sensitive: z
-		.optional(z.boolean())
-		.check(z.describe('Default: smart case, i.e. case-insensitive unless pattern contains an uppercase letter')),
+	case_sensitive: z.optional(z.boolean()).check(z.describe('Default: smart case, i.e. case-insensitive unless pattern contains an uppercase letter')),
 	max_results: z
 		._default(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_SEARCH_RESULTS)), DEFAULT_SEARCH_RESULTS)
 		.check(z.describe(`Most matching lines to return (default ${DEFAULT_SEARCH_RESULTS}, at most ${MAX_SEARCH_RESULTS})`)),
@@ -85,9 +81,7 @@ function escapeRegExp(text: string): string {
 const PARALLEL_FILES = 2000;
 
 async function search(input: SearchInput, regex: RegExp, root: ResolvedPath, isFolder: boolean, inScope: (relative: string) => boolean, context: ToolContext): Promise<ToolResult> {
-	const walk: WalkResult = isFolder
-		? await walkFiles(root.canonical, context.signal)
-		: {files: [{absolute: root.canonical, relative: path.basename(root.canonical)}], stoppedBy: null};
+	const walk: WalkResult = isFolder ? await walkFiles(root.canonical, context.signal) : {files: [{absolute: root.canonical, relative: path.basename(root.canonical)}], stoppedBy: null};
 	const files = walk.files.filter(file => inScope(file.relative));
 	const pattern: ScanPattern = {source: regex.source, flags: regex.flags, literal: input.regex ? null : input.pattern};
 	const pause = async () => {
@@ -98,7 +92,15 @@ async function search(input: SearchInput, regex: RegExp, root: ResolvedPath, isF
 	};
 
 	const half = files.length >= PARALLEL_FILES ? Math.ceil(files.length / 2) : files.length;
-	const second = half < files.length ? scanInWorker(files.slice(half).map(file => file.absolute), pattern, input.max_results, context.signal) : null;
+	const second =
+		half < files.length
+			? scanInWorker(
+					files.slice(half).map(file => file.absolute),
+					pattern,
+					input.max_results,
+					context.signal,
+				)
+			: null;
 	try {
 		const first = await scanFiles(
 			files.slice(0, half).map(file => file.absolute),
@@ -125,15 +127,7 @@ async function search(input: SearchInput, regex: RegExp, root: ResolvedPath, isF
 	}
 }
 
-function formatResult(
-	input: SearchInput,
-	root: ResolvedPath,
-	isFolder: boolean,
-	hits: ReadonlyArray<{file: WalkedFile; match: LineMatch}>,
-	tally: Tally,
-	walk: WalkResult,
-	outputLimit: number,
-): ToolResult {
+function formatResult(input: SearchInput, root: ResolvedPath, isFolder: boolean, hits: ReadonlyArray<{file: WalkedFile; match: LineMatch}>, tally: Tally, walk: WalkResult, outputLimit: number): ToolResult {
 	const name = (file: WalkedFile) => (isFolder ? path.join(root.display, file.relative) : root.display);
 	const lines = hits.map(({file, match}) => `${name(file)}:${match.line}: ${snippet(match)}`);
 	const filesWithHits = new Set(hits.map(hit => hit.file.absolute)).size;

@@ -16,11 +16,7 @@ const schema = z.strictObject({
 	command: z.string().check(z.minLength(1), z.describe('Shell command, run with /bin/sh -c (cmd.exe on Windows)')),
 	timeout: z
 		._default(z.number().check(z.minimum(1), z.maximum(MAX_SHELL_TIMEOUT_SECONDS)), DEFAULT_SHELL_TIMEOUT_SECONDS)
-		.check(
-			z.describe(
-				`Seconds before the command and everything it started are killed (default ${DEFAULT_SHELL_TIMEOUT_SECONDS}, at most ${MAX_SHELL_TIMEOUT_SECONDS})`,
-			),
-		),
+		.check(z.describe(`Seconds before the command and everything it started are killed (default ${DEFAULT_SHELL_TIMEOUT_SECONDS}, at most ${MAX_SHELL_TIMEOUT_SECONDS})`)),
 	cwd: z.optional(pathArgument('Working folder, relative to the workspace (default: the workspace)')),
 });
 

@@ -12,11 +12,7 @@ import type {Tool, ToolResult} from './types.js';
 const schema = z.strictObject({
 	paths: z
 		.array(pathArgument('Image file path, relative to the workspace or absolute'))
-		.check(
-			z.minLength(1),
-			z.maxLength(MAX_IMAGES_PER_BATCH),
-			z.describe(`Image files to look at (1–${MAX_IMAGES_PER_BATCH}): PNG, JPEG, GIF or WebP, at most 8 MiB each`),
-		),
+		.check(z.minLength(1), z.maxLength(MAX_IMAGES_PER_BATCH), z.describe(`Image files to look at (1–${MAX_IMAGES_PER_BATCH}): PNG, JPEG, GIF or WebP, at most 8 MiB each`)),
 });
 
 export function createViewImageTool(): Tool {

@@ -18,19 +18,7 @@ function readEntry(folder: Dir): Dirent | null {
 }
 
 /** Dependency, build and tool folders never walked into (hidden names are skipped anyway). */
-export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
-	'node_modules',
-	'dist',
-	'build',
-	'out',
-	'target',
-	'vendor',
-	'__pycache__',
-	'.git',
-	'coverage',
-	'.next',
-	'venv',
-]);
+export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(['node_modules', 'dist', 'build', 'out', 'target', 'vendor', '__pycache__', '.git', 'coverage', '.next', 'venv']);
 
 export interface WalkedFile {
 	absolute: string;
