@@ -81,6 +81,7 @@ export function createDispatcher(proxies: ProxySettings | undefined): Dispatcher
  * flag is on until the first response arrives (the parser is compiled by
  * then, and keeps the tier it was compiled with) and off again for any
  * other WebAssembly. Left alone when node was started with a tier flag of its own.
+ * Node 24's V8 takes the flag only at start: there the parser tiers up as V8 likes.
  */
 const setsTier = !/liftoff|wasm-tier/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`);
 let parserCompiled = false;
