@@ -3,4 +3,4 @@
  * any other first word is a flag or part of the -p prompt. Later work adds
  * dev, install, auth, mcp… here.
  */
-export const commandNames = ['logo'] as const;
+export const commandNames = ['logo', 'extensions'] as const;

@@ -11,6 +11,7 @@ export const helpText = `
     $ i -p TEXT                one turn: print the answer and exit
     $ echo TEXT | i -p         one turn, the prompt read from standard input
     $ i logo                   print the logo (--plain, --ascii, --svg): the same as i --runtime logo
+    $ i extensions             list the extensions a run here loads, where from, and what each registered (-C DIR, --json)
 
   Options
     -p, --print [TEXT]         Run one turn and exit; without TEXT the prompt is read from stdin
@@ -47,6 +48,7 @@ export const helpText = `
 
   Environment
     I_CONFIG_DIR I_DATA_DIR I_CACHE_DIR I_RUNTIME_DIR   platform folders (default ~/.i/{config,data,cache,runtime})
+    I_EXTENSIONS_DIR                                   more extension folders, :-separated
     NO_COLOR                                           no colours
 `;
 

@@ -27,7 +27,11 @@ export async function runCli(argv: string[]): Promise<number> {
 	const command = commandNames.find(name => name === argv[0]);
 	if (argv[0] === '--runtime' || command !== undefined) {
 		const run =
-			command === 'logo' ? import('./runtime/logo.js').then(async ({runLogo}) => runLogo(argv.slice(1), 'logo')) : import('./runtime/run-runtime.js').then(async ({runRuntime}) => runRuntime(argv.slice(1)));
+			command === 'logo'
+				? import('./runtime/logo.js').then(async ({runLogo}) => runLogo(argv.slice(1), 'logo'))
+				: command === 'extensions'
+					? import('./runtime/extensions-list.js').then(async ({runExtensionsList}) => runExtensionsList(argv.slice(1)))
+					: import('./runtime/run-runtime.js').then(async ({runRuntime}) => runRuntime(argv.slice(1)));
 		const [code, {flushOutput}] = await Promise.all([run, import('./modes/output.js')]);
 		await flushOutput();
 		return code;

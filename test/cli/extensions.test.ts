@@ -129,3 +129,29 @@ test('--no-extensions loads none', async () => {
 	assert.equal(run.code, 0, run.stderr);
 	assert.equal(run.stderr, '');
 });
+
+test('i extensions lists what a run loads, where from and what each registered, and what was not loaded and why', async () => {
+	const {sandbox, dir} = sandboxWithExtensions({
+		'todo.mjs': todoExtension.replace(
+			'api.registerTool({',
+			"api.declare({priority: 5, platforms: ['linux', 'macos']}); api.registerEventHandler('ToolCall', () => {}); console.log('noise from register'); api.registerTool({",
+		),
+		'broken.mjs': 'export default function register() { throw new Error("boom"); }',
+	});
+	const run = await runCli(['extensions', '--json', '-C', sandbox.workspace], {env: {...sandbox.env, I_EXTENSIONS_DIR: dir}});
+	assert.equal(run.code, 0, run.stderr);
+	assert.match(run.stderr, /noise from register/);
+	const listing = JSON.parse(run.stdout);
+	assert.equal(listing.workspace, sandbox.workspace);
+	assert.deepEqual(listing.loaded, [{name: 'todo', path: join(dir, 'todo.mjs'), from: 'I_EXTENSIONS_DIR', origin: 'env', priority: 5, platforms: ['linux', 'macos'], tools: ['todo'], events: ['ToolCall']}]);
+	assert.deepEqual(listing.notLoaded, [{path: join(dir, 'broken.mjs'), from: 'I_EXTENSIONS_DIR', reason: 'register failed: boom'}]);
+	const plain = await runCli(['extensions', '-C', sandbox.workspace], {env: {...sandbox.env, I_EXTENSIONS_DIR: dir}});
+	assert.equal(plain.code, 0, plain.stderr);
+	assert.match(
+		plain.stdout,
+		/^todo {2}.*todo\.mjs\n {2}from I_EXTENSIONS_DIR; priority 5; platforms linux, macos\n {2}tools: todo\n {2}events: ToolCall\n\nnot loaded:\n {2}.*broken\.mjs \(from I_EXTENSIONS_DIR\): register failed: boom\n$/,
+	);
+	const bad = await runCli(['extensions', '--bogus'], {env: sandbox.env});
+	assert.equal(bad.code, 2);
+	assert.match(bad.stderr, /i: extensions: unknown flag --bogus/);
+});

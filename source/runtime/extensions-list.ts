@@ -1,0 +1,102 @@
+import type {AnyFlags} from 'meow';
+import {parseCommandLine} from '../command-line/parse-command-line.js';
+import {checkedDirs} from '../core/config/checked-dirs.js';
+import {errorMessage, exitCodes} from '../core/errors.js';
+import {nativeToolNames} from '../core/tools/native-tool-names.js';
+import {resolveWorkspace} from '../core/start/start-plugins.js';
+import {keepStdoutForContent, writeOut} from '../modes/output.js';
+
+const listFlags = {
+	cwd: {type: 'string', shortFlag: 'C'},
+	json: {type: 'boolean', default: false},
+	extension: {type: 'string', isMultiple: true, default: []},
+	extensionsDir: {type: 'string', isMultiple: true, default: []},
+	trustProject: {type: 'boolean', default: false},
+} satisfies AnyFlags;
+
+interface Listing {
+	workspace: string;
+	loaded: Array<{name: string; path: string; from: string; origin: string; priority: number; platforms: string[] | null; tools: string[]; events: string[]}>;
+	notLoaded: Array<{path: string; from: string; reason: string}>;
+}
+
+/**
+ * `i extensions [-C DIR] [--json] [--extension PATH]… [--extensions-dir DIR]… [--trust-project]`:
+ * loads the extensions a run in this workspace would load (their `register`
+ * runs; nothing else does) and lists each with where it came from and what
+ * it registered, then what was not loaded and why. Project code is loaded
+ * only in a trusted workspace, as for a run; it never asks.
+ */
+export async function runExtensionsList(args: string[]): Promise<number> {
+	let listing: Listing;
+	let json: boolean;
+	// A register that prints must not corrupt the listing (--json above all).
+	keepStdoutForContent();
+	try {
+		const {flags} = parseCommandLine(args, {flags: listFlags});
+		json = flags.json;
+		listing = await list(flags);
+	} catch (error) {
+		process.stderr.write(`i: extensions: ${errorMessage(error)}\n`);
+		return exitCodes.usage;
+	}
+
+	writeOut(json ? `${JSON.stringify(listing)}\n` : plainText(listing));
+	return exitCodes.ok;
+}
+
+async function list(flags: {cwd?: string | undefined; extension: string[]; extensionsDir: string[]; trustProject: boolean}): Promise<Listing> {
+	const dirs = checkedDirs();
+	const workspace = resolveWorkspace(flags.cwd);
+	const [{findExtensionSources}, {loadExtensions}, {readTrust}, {findWorkspaceId, workspaceStateDir}] = await Promise.all([
+		import('../core/extensions/sources.js'),
+		import('../core/extensions/load-extensions.js'),
+		import('../core/extensions/project-trust.js'),
+		import('../core/config/workspace-registry.js'),
+	]);
+	const sources = await findExtensionSources({extensions: flags.extension, extensionDirs: flags.extensionsDir, workspace, configDir: dirs.config_dir});
+	const id = await findWorkspaceId(workspace, dirs);
+	const trusted = flags.trustProject || (id !== undefined && (await readTrust(workspaceStateDir(dirs, id)))?.trusted === true);
+	const {extensions, reports} = await loadExtensions({candidates: sources.candidates, trusted, takenToolNames: new Map(nativeToolNames.map(name => [name, 'a native tool']))});
+	return {
+		workspace,
+		loaded: extensions.map(extension => ({
+			name: extension.name,
+			path: extension.file,
+			from: extension.candidate.listedIn,
+			origin: extension.candidate.origin,
+			priority: extension.priority,
+			platforms: extension.platforms ?? null,
+			tools: extension.tools.map(tool => tool.name),
+			events: [...new Set(extension.handlers.map(handler => handler.tag))],
+		})),
+		notLoaded: [
+			...sources.problems.map(problem => ({path: '', from: '', reason: problem})),
+			...reports.map(report => ({
+				path: report.path,
+				from: report.listedIn,
+				reason:
+					report.kind === 'failed'
+						? report.message
+						: report.kind === 'shadowed'
+							? `an extension named "${report.name}" loaded first from ${report.by}`
+							: 'project code, and the workspace is not trusted (pass --trust-project, or trust it in the chat screen)',
+			})),
+		],
+	};
+}
+
+function plainText(listing: Listing): string {
+	const lines: string[] = [];
+	if (listing.loaded.length === 0) lines.push(`no extensions loaded for ${listing.workspace}`);
+	for (const extension of listing.loaded) {
+		lines.push(`${extension.name}  ${extension.path}`);
+		lines.push(`  from ${extension.from}; priority ${extension.priority}${extension.platforms ? `; platforms ${extension.platforms.join(', ')}` : ''}`);
+		lines.push(`  tools: ${extension.tools.length > 0 ? extension.tools.join(', ') : 'none'}`);
+		lines.push(`  events: ${extension.events.length > 0 ? extension.events.join(', ') : 'none'}`);
+	}
+
+	if (listing.notLoaded.length > 0) lines.push('', 'not loaded:');
+	for (const item of listing.notLoaded) lines.push(item.path ? `  ${item.path} (from ${item.from}): ${item.reason}` : `  ${item.reason}`);
+	return `${lines.join('\n')}\n`;
+}
