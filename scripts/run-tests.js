@@ -20,5 +20,11 @@ const filter = args;
 // Filters match the path below the test folder, so a private build's own name never matches.
 const root = join(dist, 'test');
 const files = find(root).filter(file => filter.length === 0 || filter.some(f => file.slice(root.length).includes(f)));
+if (files.length === 0) {
+	// node --test with no files would go looking for tests of its own.
+	process.stderr.write(`run-tests: no test file under ${root} matches ${filter.join(', ')}\n`);
+	process.exit(1);
+}
+
 const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', ...files], {stdio: 'inherit'});
 process.exit(result.status ?? 1);
