@@ -9,15 +9,20 @@ test('eight worker processes updating one stats file lose no count', async t => 
 	const processes = 8;
 	const perProcess = 15;
 	const workers = Array.from({length: processes}, () => startOfficialWorker(t, 'cache', [], {env: folders.env}));
-	await Promise.all(
+	const exits = await Promise.all(
 		workers.map(async (worker, n) => {
 			for (let index = 0; index < perProcess; index++) {
 				// Process n reports n+1 cached tokens of 100 each time, so every sum is known exactly.
 				await roundTrip(worker, id, chatBody([{role: 'user', content: `p${n} r${index}`}]), {prompt_tokens: 100, prompt_tokens_details: {cached_tokens: n + 1}}, 'openai', `model-${n}`);
 			}
 
-			await worker.close();
+			return worker.close();
 		}),
+	);
+	// A write that failed (a lock not taken in time, say) exits 1 and says why: named here, not left to a count.
+	assert.deepEqual(
+		exits.map(exit => [exit.code, exit.stderr]),
+		exits.map(() => [0, '']),
 	);
 	const stats = await readStatsFile(folders, id);
 	const total = processes * perProcess;
