@@ -48,7 +48,7 @@ export async function runExtensionsList(args: string[]): Promise<number> {
 async function list(flags: {cwd?: string | undefined; extension: string[]; extensionsDir: string[]; trustProject: boolean}): Promise<Listing> {
 	const dirs = checkedDirs();
 	const workspace = resolveWorkspace(flags.cwd);
-	const [{findExtensionSources}, {loadExtensions}, {readTrust}, {findWorkspaceId, workspaceStateDir}] = await Promise.all([
+	const [{findExtensionSources}, {loadExtensions, describeLoadReport}, {readTrust}, {findWorkspaceId, workspaceStateDir}] = await Promise.all([
 		import('../core/extensions/sources.js'),
 		import('../core/extensions/load-extensions.js'),
 		import('../core/extensions/project-trust.js'),
@@ -70,19 +70,7 @@ async function list(flags: {cwd?: string | undefined; extension: string[]; exten
 			tools: extension.tools.map(tool => tool.name),
 			events: [...new Set(extension.handlers.map(handler => handler.tag))],
 		})),
-		notLoaded: [
-			...sources.problems.map(problem => ({path: '', from: '', reason: problem})),
-			...reports.map(report => ({
-				path: report.path,
-				from: report.listedIn,
-				reason:
-					report.kind === 'failed'
-						? report.message
-						: report.kind === 'shadowed'
-							? `an extension named "${report.name}" loaded first from ${report.by}`
-							: 'project code, and the workspace is not trusted (pass --trust-project, or trust it in the chat screen)',
-			})),
-		],
+		notLoaded: [...sources.problems.map(problem => ({path: '', from: '', reason: problem})), ...reports.map(report => ({path: report.path, from: report.listedIn, reason: describeLoadReport(report)}))],
 	};
 }
 

@@ -1,12 +1,12 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {runToolCall, type ToolCallContext} from '../../source/core/agent/run-tool-call.js';
+import {MAX_TOOL_UPDATE_CHARS, runToolCall, type ToolCallContext} from '../../source/core/agent/run-tool-call.js';
 import {createApprovalGate} from '../../source/core/agent/approval-gate.js';
 import {ToolInputError, ToolRunError, type Tool, type ToolPlan, type ToolResult} from '../../source/core/tools/types.js';
 import type {CoreEvent} from '../../source/core/events.js';
 import type {HookChain} from '../../source/core/hooks/hook-chain.js';
 
-function fakeTool(name: string, plan: (args: Record<string, unknown>) => Promise<ToolPlan>): Tool {
+function fakeTool(name: string, plan: (args: Record<string, unknown>, context: Parameters<Tool['plan']>[1]) => Promise<ToolPlan>): Tool {
 	return {name, description: name, parameters: {type: 'object'}, plan};
 }
 
@@ -149,4 +149,28 @@ test('the 8-image cap holds per batch of tool calls: a result that would take th
 	const three = fakeTool('three', returning({output: 'three', images: Array.from({length: 3}, () => image())}));
 	assert.equal((await runToolCall(call('three'), context([three], {imagesLeft: 3}))).images.length, 3);
 	assert.equal((await runToolCall(call('three'), context([three], {imagesLeft: 2}))).images.length, 0);
+});
+
+test('progress becomes tool_update events: kept whole at 4096 characters, cut with a marker one past', async () => {
+	const atLimit = 'a'.repeat(MAX_TOOL_UPDATE_CHARS);
+	const tool = fakeTool('slow', async (_args, toolContext) => ({
+		ask: null,
+		run: async () => {
+			toolContext.onUpdate?.(atLimit);
+			toolContext.onUpdate?.(`${atLimit}b`);
+			return {output: 'done'};
+		},
+	}));
+	const ctx = context([tool], {gate: createApprovalGate({yolo: true, askPerson: async () => ({decision: 'deny', by: 'no_terminal', reason: null})})});
+	await runToolCall(call('slow'), ctx);
+	const updates = ctx.events.filter(event => event.type === 'tool_update');
+	assert.deepEqual(
+		updates.map(event => event.type === 'tool_update' && [event.id, event.name, event.text.length]),
+		[
+			['c1', 'slow', MAX_TOOL_UPDATE_CHARS],
+			['c1', 'slow', MAX_TOOL_UPDATE_CHARS + 1],
+		],
+	);
+	assert.equal(updates[0]!.type === 'tool_update' && updates[0]!.text, atLimit);
+	assert.equal(updates[1]!.type === 'tool_update' && updates[1]!.text, `${atLimit}…`);
 });

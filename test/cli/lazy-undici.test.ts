@@ -4,13 +4,9 @@ import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
+import {importRecorder as recorder, undiciChunk} from '../helpers/import-log.js';
 import {cliPath, makeSandbox, runCli} from '../helpers/cli.js';
-
-const recorder = fileURLToPath(new URL('../fixtures/import-recorder.js', import.meta.url));
-/** The bundle's chunk holding undici (source/core/providers/undici-transport.ts and what it imports). */
-const undiciChunk = /\/bundle\/undici-transport-[A-Z0-9]+\.js$/;
 
 let mock: MockProvider;
 before(async () => {

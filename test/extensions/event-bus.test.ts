@@ -4,7 +4,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {ABORT, EventBus, OBSERVE_QUEUE_LIMIT, type EventHandler, type RegisteredHandler} from '../../source/core/extensions/event-bus.js';
-import {eventClass, eventTags, type EventTag} from '../../source/core/extensions/event-tags.js';
+import {eventClass, eventTags, eventTimeoutMs, type EventTag} from '../../source/core/extensions/event-tags.js';
 import type {Platform} from '../../source/core/extensions/api.js';
 
 function handler(extension: string, tag: EventTag, fn: EventHandler, platforms?: Platform[]): RegisteredHandler {
@@ -26,6 +26,8 @@ test('36 tags, each with one class; the classes of EXTENSIONS.md', () => {
 	assert.equal(eventClass('ProjectTrust'), 'gate');
 	assert.equal(eventClass('BeforeProviderRequest'), 'transform');
 	assert.equal(eventClass('MessageUpdate'), 'observe');
+	// Timeouts: 5 s for BeforeTuiStart, 15 s for SessionShutdown, 10 s for the rest.
+	assert.deepEqual([eventTimeoutMs('BeforeTuiStart'), eventTimeoutMs('SessionShutdown'), eventTimeoutMs('ToolCall'), eventTimeoutMs('MessageUpdate')], [5000, 15_000, 10_000, 10_000]);
 });
 
 test('veto: the first ABORT stops with its reason; a throw or a timeout is skipped, never a veto', async () => {

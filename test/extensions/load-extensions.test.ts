@@ -7,6 +7,8 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {loadExtensions, type LoadOptions} from '../../source/core/extensions/load-extensions.js';
 import {findExtensionSources, type ExtensionCandidate} from '../../source/core/extensions/sources.js';
+import {MAX_SETTINGS_ENTRIES} from '../../source/core/extensions/settings-file.js';
+import {checkExtensionTool, MAX_TOOL_DESCRIPTION_CHARS} from '../../source/core/extensions/check-tool.js';
 import {nativeToolNames} from '../../source/core/tools/native-tool-names.js';
 
 function tempDir(): string {
@@ -247,4 +249,22 @@ test('a broken settings file is an error naming the file and the field', async (
 	});
 	writeFileSync(join(root, '.i', 'settings.json'), '{"extensions": [');
 	await assert.rejects(findExtensionSources({workspace: root, configDir: join(root, 'config')}), /not valid JSON/);
+});
+
+test('a settings list holds 256 entries; one more is refused naming the field', async () => {
+	const root = tempDir();
+	mkdirSync(join(root, '.i'));
+	const settings = join(root, '.i', 'settings.json');
+	const entries = (count: number) => Array.from({length: count}, (_value, index) => `./missing-${index}`);
+	writeFileSync(settings, JSON.stringify({extensionDirs: entries(MAX_SETTINGS_ENTRIES)}));
+	// Folders that do not exist are skipped: the list itself was taken.
+	assert.deepEqual((await findExtensionSources({workspace: root, configDir: join(root, 'config')})).candidates, []);
+	writeFileSync(settings, JSON.stringify({extensionDirs: entries(MAX_SETTINGS_ENTRIES + 1)}));
+	await assert.rejects(findExtensionSources({workspace: root, configDir: join(root, 'config')}), /field "extensionDirs": at most 256 entries/);
+});
+
+test('a tool description of 8192 characters is taken; one more is refused', () => {
+	const base = {name: 'long', parameters: {type: 'object'}, execute: () => ({output: ''})};
+	assert.equal(checkExtensionTool({...base, description: 'd'.repeat(MAX_TOOL_DESCRIPTION_CHARS)}).description.length, MAX_TOOL_DESCRIPTION_CHARS);
+	assert.throws(() => checkExtensionTool({...base, description: 'd'.repeat(MAX_TOOL_DESCRIPTION_CHARS + 1)}), /registerTool "long": description is over 8192 characters/);
 });

@@ -3,14 +3,10 @@ import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
+import {importRecorder as recorder, undiciChunk} from '../helpers/import-log.js';
 import {makeSandbox} from '../helpers/cli.js';
 import {startChat} from './chat.js';
-
-const recorder = fileURLToPath(new URL('../fixtures/import-recorder.js', import.meta.url));
-/** The bundle's chunk holding undici (source/core/providers/undici-transport.ts). */
-const undiciChunk = /\/bundle\/undici-transport-[A-Z0-9]+\.js$/;
 
 let mock: MockProvider;
 before(async () => {

@@ -87,9 +87,13 @@ export class EventBus {
 		this.#check(tag, 'advisory');
 		for (const entry of this.#handlers.get(tag) ?? []) {
 			const outcome = await this.#call(entry, payload);
-			if (!outcome.ok) this.#report(`extension ${entry.extension}: ${tag} handler ${outcome.message}`);
-			else if (readAbort(outcome.value))
-				this.#report(`extension ${entry.extension} asked to abort at ${tag}${readAbort(outcome.value)?.reason ? `: ${readAbort(outcome.value)!.reason}` : ''}; ${tag} is advisory, so nothing stops`);
+			if (!outcome.ok) {
+				this.#report(`extension ${entry.extension}: ${tag} handler ${outcome.message}`);
+				continue;
+			}
+
+			const abort = readAbort(outcome.value);
+			if (abort) this.#report(`extension ${entry.extension} asked to abort at ${tag}${abort.reason ? `: ${abort.reason}` : ''}; ${tag} is advisory, so nothing stops`);
 		}
 	}
 

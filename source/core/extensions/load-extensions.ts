@@ -31,6 +31,13 @@ export type LoadReport =
 	| {kind: 'skipped-untrusted'; path: string; listedIn: string}
 	| {kind: 'shadowed'; path: string; listedIn: string; name: string; by: string};
 
+/** Why a candidate was not loaded, in one clause (after "was not loaded: "); the head adds what to do about trust. */
+export function describeLoadReport(report: LoadReport): string {
+	if (report.kind === 'failed') return report.message;
+	if (report.kind === 'shadowed') return `an extension named "${report.name}" loaded first from ${report.by}`;
+	return 'it is project code and the workspace is not trusted (pass --trust-project)';
+}
+
 export interface LoadOptions {
 	candidates: readonly ExtensionCandidate[];
 	/** Project code loads only when the workspace is trusted (EXTENSIONS.md "Trust"). */

@@ -64,30 +64,43 @@ export function sessionPath(options: SetupOptions, workspace: string, dataDir: s
  */
 export async function setupAgent(
 	options: SetupOptions,
-	emit: EmitEvent,
+	headEmit: EmitEvent,
 	askPerson: AskPerson = denyWithoutTerminal,
 	signal?: AbortSignal,
 	started: Promise<StartedPlugins> = startPlugins(options),
 ): Promise<Agent> {
 	const {dirs, workspace, loaded, plugins, warnings, pool} = await unlessAborted(started, signal);
 	const {config} = loaded;
-	for (const message of warnings) emit({type: 'warning', message});
+	for (const message of warnings) headEmit({type: 'warning', message});
 	let session: Session | undefined;
 	try {
 		const hooks = pool ? createHookChain(plugins.hooks, pool) : emptyHookChain;
 		const caller = modelCaller(loaded, plugins, pool);
 		const coreTools = [...createNativeTools({secrets: sessionSecrets(loaded)}), ...(pool ? await externalTools(plugins, pool) : [])];
-		const extensions = await startExtensions(options, {
-			workspace,
-			dirs,
-			takenToolNames: new Map(coreTools.map(tool => [tool.name, tool.external ? 'a worker tool' : 'a native tool'])),
-			report: message => emit({type: 'warning', message}),
+		// The extensions load while the session file is read; a start without them pays nearly nothing for the look.
+		const opening = openSession({path: sessionPath(options, workspace, dirs.data_dir), workspace});
+		const [extensions, opened] = await Promise.all([
+			startExtensions(options, {
+				workspace,
+				dirs,
+				takenToolNames: new Map(coreTools.map(tool => [tool.name, tool.external ? 'a worker tool' : 'a native tool'])),
+				report: message => headEmit({type: 'warning', message}),
+			}),
+			opening,
+		]).catch(async (error: unknown) => {
+			// One of the two failed: a session that did open is released again (its lock above all).
+			await opening.then(
+				async opened => opened.close(),
+				() => {},
+			);
+			throw error;
 		});
+		session = opened;
 		const events = extensions.events;
-		if (events) emit = (await import('../extensions/observe-core-events.js')).observeCoreEvents(events, emit);
+		// With extension handlers, the head's events also reach the observers (MessageUpdate, ToolExecution*).
+		const emit = events ? (await import('../extensions/observe-core-events.js')).observeCoreEvents(events, headEmit) : headEmit;
 		for (const message of extensions.warnings) emit({type: 'warning', message});
 		const tools = [...coreTools, ...extensions.tools];
-		session = await openSession({path: sessionPath(options, workspace, dirs.data_dir), workspace});
 		emit({
 			type: 'session',
 			id: session.id,
@@ -97,7 +110,6 @@ export async function setupAgent(
 			dropped: session.dropped,
 		});
 		const systemPrompt = await startHooks(hooks, session, workspace, signal);
-		const opened = session;
 		await events?.advisory('SessionStart', {reason: session.messages.length > 0 ? 'resume' : 'startup', sessionId: session.id, path: session.path, cwd: workspace});
 		return {
 			caller,

@@ -34,8 +34,8 @@ export interface StartedExtensions {
 const none: StartedExtensions = {tools: [], warnings: [], files: new Map(), events: null};
 
 /**
- * Finds and loads the extensions for a start. Nothing is imported unless
- * some source lists one: a start without extensions pays for two `stat`s.
+ * Finds and loads the extensions for a start. Without any listed, a start
+ * pays for the sources module, two settings reads and one folder listing.
  * Project code (EXTENSIONS.md "Trust") loads in a workspace trusted earlier,
  * with --trust-project, or after the person said yes.
  */
@@ -62,20 +62,15 @@ export async function startExtensions(
 					context,
 					projectCode.map(candidate => candidate.path),
 				);
-	const [{loadExtensions, currentPlatform}, {createExtensionTool}] = await Promise.all([import('../extensions/load-extensions.js'), import('../extensions/extension-tool.js')]);
+	const [{loadExtensions, currentPlatform, describeLoadReport}, {createExtensionTool}] = await Promise.all([import('../extensions/load-extensions.js'), import('../extensions/extension-tool.js')]);
 	const {extensions, reports} = await loadExtensions({candidates: sources.candidates, trusted: trust.trusted, takenToolNames: context.takenToolNames});
 	const skipped = reports.filter(report => report.kind === 'skipped-untrusted');
-	for (const report of reports) {
-		if (report.kind === 'failed') warnings.push(`extension ${report.path} (from ${report.listedIn}) was not loaded: ${report.message}`);
-		if (report.kind === 'shadowed') warnings.push(`extension ${report.path} (from ${report.listedIn}) was not loaded: an extension named "${report.name}" loaded first from ${report.by}`);
-	}
+	// The skipped ones are said once, together, below.
+	for (const report of reports) if (report.kind !== 'skipped-untrusted') warnings.push(`extension ${report.path} (from ${report.listedIn}) was not loaded: ${describeLoadReport(report)}`);
 
 	if (skipped.length > 0) {
 		const them = skipped.length === 1 ? 'it' : 'them';
-		const fix =
-			trust.refusedIn === undefined
-				? `pass --trust-project to load ${them}, or open i here at a terminal once and trust the workspace`
-				: `it was not trusted when asked; pass --trust-project to load ${them}, or delete ${trust.refusedIn} to be asked again`;
+		const fix = trust.refusedIn === undefined ? `pass --trust-project to load ${them}` : `it was not trusted when asked; pass --trust-project to load ${them}, or delete ${trust.refusedIn} to be asked again`;
 		warnings.push(
 			`the workspace ${context.workspace} is not trusted, so its own ${skipped.length === 1 ? 'extension was' : `${skipped.length} extensions were`} skipped: ${skipped.map(report => report.path).join(', ')}; ${fix}`,
 		);
