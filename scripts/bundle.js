@@ -27,11 +27,13 @@ const stringWidthFast = {
 	},
 };
 
-/** The model transport's undici: its dispatchers and request API only (scripts/undici-core.cjs), half the package to load. */
+/** The model transport's undici: its dispatchers and request API only (scripts/undici-core.cjs), half the package to load, and no node:http2. */
 const undiciCore = {
 	name: 'undici-core',
 	setup(plugin) {
 		plugin.onResolve({filter: /^undici$/}, () => ({path: fileURLToPath(new URL('undici-core.cjs', import.meta.url))}));
+		// HTTP/2 is never negotiated (allowH2 stays false): node:http2 and its internal modules stay unloaded.
+		plugin.onResolve({filter: /^node:http2$/}, args => (/[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? {path: fileURLToPath(new URL('undici-no-http2.cjs', import.meta.url))} : undefined));
 	},
 };
 

@@ -58,3 +58,27 @@ test("the bundle's undici is its dispatchers and request API, without fetch's cl
 	const unused = modules.filter(path => /^index\.js$|^lib\/(web\/(fetch\/index|websocket|eventsource|cache)|mock|cache|interceptor)\//.test(path));
 	assert.deepEqual(unused, []);
 });
+
+/** The node built-in modules the built `i` loaded while running `args`, as `process.moduleLoadList` names them at exit. */
+async function builtins(args: string[]): Promise<string[]> {
+	const box = makeSandbox();
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
+	const log = join(box.root, 'builtins.log');
+	const recorder = `import {writeFileSync} from 'node:fs'; process.on('exit', () => writeFileSync(${JSON.stringify(log)}, process.moduleLoadList.join('\\n')));`;
+	const run = await runCli(
+		args.map(arg => arg.replace('WORKSPACE', box.workspace)),
+		{env: {...box.env, NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(recorder)}`}},
+	);
+	assert.equal(run.code, 0, run.stderr);
+	return readFileSync(log, 'utf8').split('\n');
+}
+
+test('a one-shot turn over http:// loads neither node:http2 nor node:tls (undici never offers HTTP/2)', async () => {
+	mock.enqueue({text: 'ok'});
+	const loaded = await builtins(['-p', 'hi', '-C', 'WORKSPACE']);
+	assert.ok(loaded.includes('NativeModule net'), 'the recorder saw the request');
+	assert.deepEqual(
+		loaded.filter(name => /^NativeModule (http2|tls|internal\/http2\/)/.test(name)),
+		[],
+	);
+});

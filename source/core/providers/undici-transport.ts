@@ -6,7 +6,7 @@
  * does the TLS, so `NODE_EXTRA_CA_CERTS` is trusted as everywhere in node.
  */
 import {STATUS_CODES} from 'node:http';
-import {setFlagsFromString} from 'node:v8';
+import {createRequire} from 'node:module';
 import {Agent, EnvHttpProxyAgent, Pool, type Dispatcher} from 'undici';
 import {describeError, errorCode} from './errors.js';
 import {HEADERS_TIMEOUT, ProxyFailure, type RawRequestOptions, type RawResponse} from './http-request.js';
@@ -81,9 +81,11 @@ export function createDispatcher(proxies: ProxySettings | undefined): Dispatcher
  * flag is on until the first response arrives (the parser is compiled by
  * then, and keeps the tier it was compiled with) and off again for any
  * other WebAssembly. Left alone when node was started with a tier flag of its own.
- * Node 24's V8 takes the flag only at start: there the parser tiers up as V8 likes.
+ * Node 24's V8 takes the flag only at start: there the parser tiers up as V8
+ * likes, and node:v8 (with the modules it loads) is not loaded for nothing.
  */
-const setsTier = !/liftoff|wasm-tier/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`);
+const setsTier = Number(process.versions.node.split('.')[0]) < 24 && !/liftoff|wasm-tier/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`);
+const setFlagsFromString: (flags: string) => void = setsTier ? (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString : () => {};
 let parserCompiled = false;
 
 export async function send(url: string, options: RawRequestOptions, via: Shared = sharedDispatcher()): Promise<RawResponse> {

@@ -25,7 +25,7 @@ export interface BatchMatches {
 
 // Runs in a vm context so its timeout can interrupt a runaway regex, which
 // nothing else can do to synchronous code on the main thread.
-const matcher = new vm.Script(`
+const matcherSource = `
 	(() => {
 		const matches = [];
 		let longLinesSkipped = 0;
@@ -59,12 +59,12 @@ const matcher = new vm.Script(`
 		}
 		return {matches, longLinesSkipped};
 	})()
-`);
+`;
 
-/** First match per line in each text, stopping at `maxMatches`. `regex` must not be global or sticky. */
 /** One context for every batch (creating one costs milliseconds); each call sets its inputs. */
 const globals: Record<string, unknown> = {maxLineChars: MAX_SCANNED_LINE_CHARS};
-const context = vm.createContext(globals);
+/** Made at the first search, not when the tools are set up: a run that never searches pays nothing for them. */
+let compiled: {matcher: vm.Script; context: vm.Context} | undefined;
 
 /**
  * The regex over a whole text, lines as `^`/`$` boundaries: it finds a match
@@ -80,6 +80,7 @@ function wholeTextFilter(regex: RegExp): RegExp | null {
 
 const filters = new WeakMap<RegExp, RegExp | null>();
 
+/** First match per line in each text, stopping at `maxMatches`. `regex` must not be global or sticky. */
 export function matchLines(regex: RegExp, texts: readonly string[], maxMatches: number): BatchMatches {
 	let prefilter = filters.get(regex);
 	if (prefilter === undefined) {
@@ -87,9 +88,10 @@ export function matchLines(regex: RegExp, texts: readonly string[], maxMatches: 
 		filters.set(regex, prefilter);
 	}
 
+	compiled ??= {matcher: new vm.Script(matcherSource), context: vm.createContext(globals)};
 	Object.assign(globals, {regex, texts, maxMatches, prefilter});
 	try {
-		const result = matcher.runInContext(context, {timeout: REGEX_TIME_LIMIT_MS}) as Omit<BatchMatches, 'timedOut'>;
+		const result = compiled.matcher.runInContext(compiled.context, {timeout: REGEX_TIME_LIMIT_MS}) as Omit<BatchMatches, 'timedOut'>;
 		return {matches: [...result.matches], longLinesSkipped: result.longLinesSkipped, timedOut: false};
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
