@@ -1,6 +1,7 @@
 // `npm run bench`: start-up and one-shot print turn figures, each against a
 // baseline measured in the same run, as medians of RUNS runs; the default
-// profile's start-up against no plugins (bench/startup.ts); then the
+// profile's start-up against no plugins (bench/startup.ts); the extension
+// host (bench/extensions.ts); then the
 // resident worker pool against spawn-per-call (bench/pool.ts), hooks,
 // skills, the input editor, the budget, the chat screen streaming 100k
 // tokens (bench/tui.ts), the prompt cache, web_fetch and search.
@@ -13,6 +14,7 @@ import {fileURLToPath} from 'node:url';
 import {startMockProvider} from '../test/fixtures/mock-provider.js';
 import {median, timeAsync, timeCommand} from './measure.js';
 import {benchCache} from './cache.js';
+import {benchExtensions} from './extensions.js';
 import {benchEditor} from './editor.js';
 import {benchHooks} from './hooks.js';
 import {benchBudget} from './budget.js';
@@ -26,6 +28,7 @@ import {benchWebFetch} from './web.js';
 // BENCH_ONLY=startup,pool runs those tables after the first one; by default every table runs.
 const sections: Array<[string, () => Promise<void> | void]> = [
 	['startup', benchStartup],
+	['extensions', benchExtensions],
 	['pool', benchPool],
 	['hooks', benchHooks],
 	['skills', benchSkills],
