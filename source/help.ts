@@ -33,6 +33,7 @@ export const helpText = `
     -h, --help                 Print this help
 
     Each flag may be given once (--extension and --extensions-dir collect every value). An unknown flag or a missing or bad value is a usage error (exit 2).
+    Extensions may add flags of their own (i extensions lists them); a flag that neither i nor a loaded extension has is a usage error once they loaded.
     After --, every word is part of the prompt, even one that starts with -.
 
   Runtime commands

@@ -1,6 +1,8 @@
 import type {AnyFlags} from 'meow';
 import {parseCommandLine} from './command-line/parse-command-line.js';
-import {nearestName} from './command-line/nearest-name.js';
+import {longFlagNames, unknownFlagError} from './command-line/read-tokens.js';
+import {ExtensionFlags} from './core/extensions/cli-flags.js';
+import {nearestName} from './core/nearest-name.js';
 import {commandNames} from './commands.js';
 import {UsageError} from './core/errors.js';
 import {helpText} from './help.js';
@@ -35,7 +37,10 @@ export type MainCommandLine = {kind: 'run'; options: CliOptions} | {kind: 'help'
 
 /** Parses the flags of a run of `i` (not a command's); a UsageError names what is wrong. */
 export function parseFlags(argv: readonly string[]): MainCommandLine {
-	const {flags, input, help} = parseCommandLine(argv, {flags: mainFlags, inputFlags: ['print'], takesInput: true, help: helpText});
+	const {flags, input, help, unclaimed} = parseCommandLine(argv, {flags: mainFlags, inputFlags: ['print'], takesInput: true, help: helpText, deferUnknown: true});
+	// Extension flags (registerFlag) are known only once the extensions load; where none can, an unknown flag is an error now.
+	const first = unclaimed[0];
+	if (first !== undefined && (flags.help || flags.version || !flags.extensions)) throw unknownFlagError(first.spelling, mainFlags);
 	if (flags.help) return {kind: 'help', text: help};
 	if (flags.version) return {kind: 'version'};
 	if (flags.session !== undefined && flags.sessionName !== undefined) {
@@ -46,7 +51,8 @@ export function parseFlags(argv: readonly string[]): MainCommandLine {
 		throw new UsageError(`--max-steps must be a whole number from ${MIN_STEPS} to ${MAX_STEPS} (got ${flags.maxSteps})`);
 	}
 
-	if (input.length > 0 && !flags.print) {
+	// With flags left for the extensions, a word may be one's value: the extension flags decide (ExtensionFlags.finish).
+	if (input.length > 0 && !flags.print && unclaimed.length === 0) {
 		const command = nearestName(input[0]!, commandNames);
 		const guess = command === undefined ? '' : ` (did you mean i ${command}?)`;
 		throw new UsageError(`unexpected argument "${input[0]}"${guess}; to ask one question, use -p "${input.join(' ')}"`);
@@ -68,6 +74,7 @@ export function parseFlags(argv: readonly string[]): MainCommandLine {
 			extensionDirs: flags.extensionsDir,
 			noExtensions: !flags.extensions,
 			trustProject: flags.trustProject,
+			commandLine: new ExtensionFlags({flags: unclaimed, input, takesInput: flags.print, reserved: longFlagNames(mainFlags)}),
 		},
 	};
 }

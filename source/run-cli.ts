@@ -1,4 +1,5 @@
 import {commandNames} from './commands.js';
+import type {ExtensionFlags} from './core/extensions/cli-flags.js';
 import {helpOutput} from './help.js';
 import {exitCodes, UsageError, errorMessage} from './core/errors.js';
 
@@ -19,6 +20,8 @@ export interface CliOptions {
 	extensionDirs: string[];
 	noExtensions: boolean;
 	trustProject: boolean;
+	/** Flags no built-in flag is, and the words after them, for the extensions' own flags (registerFlag) to claim. */
+	commandLine: ExtensionFlags;
 }
 
 /** Parses flags and runs the chosen head; returns the exit code. */
@@ -60,6 +63,15 @@ export async function runCli(argv: string[]): Promise<number> {
 	}
 
 	const {options} = parsed;
+	if (options.commandLine.pending && !options.noExtensions) {
+		try {
+			await (await import('./command-line/refuse-unclaimed-flags.js')).refuseUnclaimedFlags(options);
+		} catch (error) {
+			if (!(error instanceof UsageError)) throw error;
+			process.stderr.write(`i: ${errorMessage(error)}\n`);
+			return exitCodes.usage;
+		}
+	}
 
 	const {flushOutput, keepStdoutForContent} = await import('./modes/output.js');
 	let code: number;

@@ -1,6 +1,7 @@
 import meow, {type AnyFlags, type Result} from 'meow';
 import {packageManifest} from '../version.js';
 import {UsageError} from '../core/errors.js';
+import type {UnclaimedFlag} from '../core/extensions/cli-flags.js';
 import {HELP_HINT, readTokens} from './read-tokens.js';
 
 export interface CommandLineSpec<Flags extends AnyFlags> {
@@ -12,6 +13,8 @@ export interface CommandLineSpec<Flags extends AnyFlags> {
 	takesInput?: boolean;
 	/** The help text meow keeps (as `help` of the result). */
 	help?: string;
+	/** Unknown long flags are kept in `unclaimed` for the extensions, not refused (read-tokens.ts). */
+	deferUnknown?: boolean;
 }
 
 export interface CommandLine<Flags extends AnyFlags> {
@@ -20,6 +23,8 @@ export interface CommandLine<Flags extends AnyFlags> {
 	input: string[];
 	/** The help text as meow formats it. */
 	help: string;
+	/** With `deferUnknown`: the long flags no built-in flag is. */
+	unclaimed: UnclaimedFlag[];
 }
 
 /**
@@ -32,7 +37,7 @@ export interface CommandLine<Flags extends AnyFlags> {
  * leaves the process title alone.
  */
 export function parseCommandLine<Flags extends AnyFlags>(argv: readonly string[], spec: CommandLineSpec<Flags>): CommandLine<Flags> {
-	const tokens = readTokens(argv, {flags: spec.flags, inputFlags: spec.inputFlags});
+	const tokens = readTokens(argv, {flags: spec.flags, inputFlags: spec.inputFlags, deferUnknown: spec.deferUnknown});
 	if (!spec.takesInput && tokens.input.length > 0) throw new UsageError(`unexpected argument "${tokens.input[0]}"; ${HELP_HINT}`);
 	const result = keepingProcessTitle(() =>
 		meow(spec.help ?? '', {
@@ -47,7 +52,7 @@ export function parseCommandLine<Flags extends AnyFlags>(argv: readonly string[]
 			allowUnknownFlags: true,
 		}),
 	);
-	return {flags: result.flags, input: result.input, help: result.help};
+	return {flags: result.flags, input: result.input, help: result.help, unclaimed: tokens.unclaimed};
 }
 
 /**

@@ -1,6 +1,7 @@
 import type {AnyFlag, AnyFlags} from 'meow';
 import {UsageError} from '../core/errors.js';
-import {nearestName} from './nearest-name.js';
+import type {UnclaimedFlag} from '../core/extensions/cli-flags.js';
+import {nearestName} from '../core/nearest-name.js';
 
 /** Appended to every error about how the command line was written. */
 export const HELP_HINT = 'see i --help';
@@ -9,6 +10,8 @@ export interface TokenRules {
 	flags: AnyFlags;
 	/** Boolean flags (camel-case keys) whose `--flag=TEXT` form stands for `--flag` and the input word TEXT. */
 	inputFlags?: readonly string[];
+	/** A long flag the table does not know is kept in `unclaimed` for the extensions (registerFlag), not an error. */
+	deferUnknown?: boolean;
 }
 
 export interface Tokens {
@@ -19,6 +22,8 @@ export interface Tokens {
 	 */
 	argv: string[];
 	input: string[];
+	/** With `deferUnknown`: the long flags the table does not know, in order. */
+	unclaimed: UnclaimedFlag[];
 }
 
 interface Known {
@@ -42,6 +47,7 @@ export function readTokens(argv: readonly string[], rules: TokenRules): Tokens {
 	const seen = new Map<string, string>();
 	const canonical: string[] = [];
 	const input: string[] = [];
+	const unclaimed: UnclaimedFlag[] = [];
 	const inputFlags = new Set(rules.inputFlags ?? []);
 
 	const record = (known: Known, spelling: string, value: string | undefined): void => {
@@ -79,7 +85,18 @@ export function readTokens(argv: readonly string[], rules: TokenRules): Tokens {
 			const spelling = equals === -1 ? arg : arg.slice(0, equals);
 			const attached = equals === -1 ? undefined : arg.slice(equals + 1);
 			const known = table.long.get(spelling.slice(2));
-			if (!known) throw unknownFlag(spelling, table);
+			if (!known) {
+				const error = unknownFlag(spelling, table);
+				if (!rules.deferUnknown || error.misused) throw error;
+				const next = argv[index + 1];
+				const name = spelling.slice(2);
+				const negated = name.startsWith('no-');
+				// The word after it goes to the input as any word does; a string flag of an extension takes it back as its value.
+				const nextInput = attached === undefined && next !== undefined && next !== '--' && !isFlag(next) ? input.length : undefined;
+				unclaimed.push({spelling, name: negated ? name.slice(3) : name, negated, attached, nextInput});
+				continue;
+			}
+
 			if (known.flag.type === 'boolean') {
 				if (attached !== undefined && !(inputFlags.has(known.key) && !known.negated)) throw new UsageError(`${spelling} takes no value (got ${arg}); ${HELP_HINT}`);
 				record(known, spelling, undefined);
@@ -111,7 +128,7 @@ export function readTokens(argv: readonly string[], rules: TokenRules): Tokens {
 		}
 	}
 
-	return {argv: [...canonical, '--', ...input], input};
+	return {argv: [...canonical, '--', ...input], input, unclaimed};
 }
 
 /** A token that names a flag; `-` alone and negative numbers are words, as meow reads them. */
@@ -140,16 +157,26 @@ function lookup(flags: AnyFlags): {long: Map<string, Known>; short: Map<string, 
 
 type Table = ReturnType<typeof lookup>;
 
-/** `unknown flag --jsn (did you mean --json?)`. */
-function unknownFlag(spelling: string, table: Table): UsageError {
+/** `unknown flag --jsn (did you mean --json?)`; `misused` when it is the --no- form of a built-in flag that takes a value (never an extension's). */
+function unknownFlag(spelling: string, table: Table): UsageError & {misused?: boolean} {
 	const negated = /^--no-(.+)$/.exec(spelling)?.[1];
 	const valued = negated === undefined ? undefined : table.long.get(negated);
 	if (valued !== undefined && valued.flag.type !== 'boolean') {
-		return new UsageError(`unknown flag ${spelling} (--${negated} takes a value; only a switch has a --no- form); ${HELP_HINT}`);
+		return Object.assign(new UsageError(`unknown flag ${spelling} (--${negated} takes a value; only a switch has a --no- form); ${HELP_HINT}`), {misused: true});
 	}
 
 	const name = nearestName(spelling.slice(2), [...table.long.keys()]);
 	return usage(spelling, name === undefined ? undefined : `--${name}`);
+}
+
+/** The usage error an unclaimed flag is when no extension can claim it (`--no-extensions`, `--help`): as if it had not been deferred. */
+export function unknownFlagError(spelling: string, flags: AnyFlags): UsageError {
+	return unknownFlag(spelling, lookup(flags));
+}
+
+/** Every long name and alias of the table, as typed after `--`: the names no extension may take. */
+export function longFlagNames(flags: AnyFlags): string[] {
+	return [...lookup(flags).long.keys()].filter(name => !name.startsWith('no-'));
 }
 
 /** Letter `at` of the cluster `arg` is no short flag: a one-dash word may mean a long flag (`-json`), one letter its other case (`-P`). */

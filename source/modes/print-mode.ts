@@ -20,8 +20,11 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 		let agent: Agent;
 		let prompt: string;
 		try {
-			prompt = options.print === '' || options.print === undefined ? await readPromptFromStdin() : options.print;
+			// Flags left for the extensions may take words of the prompt as their values: the prompt is known once they loaded.
+			const deferred = options.commandLine?.pending === true;
+			prompt = deferred ? '' : options.print === '' || options.print === undefined ? await readPromptFromStdin() : options.print;
 			agent = await setupAgent(options, emit, undefined, controller.signal, started);
+			if (deferred) prompt = options.commandLine.input().join(' ') || (await readPromptFromStdin());
 		} catch (error) {
 			return interrupts.exitCode() ?? reportSetupError(error, emit, options.json);
 		}

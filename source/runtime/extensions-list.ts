@@ -5,6 +5,9 @@ import {errorMessage, exitCodes} from '../core/errors.js';
 import {nativeToolNames} from '../core/tools/native-tool-names.js';
 import {resolveWorkspace} from '../core/start/start-plugins.js';
 import {keepStdoutForContent, writeOut} from '../modes/output.js';
+import {longFlagNames} from '../command-line/read-tokens.js';
+import {mainFlags} from '../main-flags.js';
+import {ExtensionFlags} from '../core/extensions/cli-flags.js';
 
 const listFlags = {
 	cwd: {type: 'string', shortFlag: 'C'},
@@ -16,7 +19,17 @@ const listFlags = {
 
 interface Listing {
 	workspace: string;
-	loaded: Array<{name: string; path: string; from: string; origin: string; priority: number; platforms: string[] | null; tools: string[]; events: string[]}>;
+	loaded: Array<{
+		name: string;
+		path: string;
+		from: string;
+		origin: string;
+		priority: number;
+		platforms: string[] | null;
+		tools: string[];
+		flags: Array<{name: string; type: string; default: boolean | string | null; description: string}>;
+		events: string[];
+	}>;
 	notLoaded: Array<{path: string; from: string; reason: string}>;
 }
 
@@ -57,7 +70,13 @@ async function list(flags: {cwd?: string | undefined; extension: string[]; exten
 	const sources = await findExtensionSources({extensions: flags.extension, extensionDirs: flags.extensionsDir, workspace, configDir: dirs.config_dir});
 	const id = await findWorkspaceId(workspace, dirs);
 	const trusted = flags.trustProject || (id !== undefined && (await readTrust(workspaceStateDir(dirs, id)))?.trusted === true);
-	const {extensions, reports} = await loadExtensions({candidates: sources.candidates, trusted, takenToolNames: new Map(nativeToolNames.map(name => [name, 'a native tool']))});
+	const {extensions, reports} = await loadExtensions({
+		candidates: sources.candidates,
+		trusted,
+		takenToolNames: new Map(nativeToolNames.map(name => [name, 'a native tool'])),
+		// The names a run refuses are refused here too: what this lists is what a run loads.
+		flags: new ExtensionFlags({flags: [], input: [], takesInput: true, reserved: longFlagNames(mainFlags)}),
+	});
 	return {
 		workspace,
 		loaded: extensions.map(extension => ({
@@ -68,6 +87,7 @@ async function list(flags: {cwd?: string | undefined; extension: string[]; exten
 			priority: extension.priority,
 			platforms: extension.platforms ?? null,
 			tools: extension.tools.map(tool => tool.name),
+			flags: [...extension.flags].map(([name, spec]) => ({name, type: spec.type, default: spec.default ?? null, description: spec.description})),
 			events: [...new Set(extension.handlers.map(handler => handler.tag))],
 		})),
 		notLoaded: [...sources.problems.map(problem => ({path: '', from: '', reason: problem})), ...reports.map(report => ({path: report.path, from: report.listedIn, reason: describeLoadReport(report)}))],
@@ -81,6 +101,7 @@ function plainText(listing: Listing): string {
 		lines.push(`${extension.name}  ${extension.path}`);
 		lines.push(`  from ${extension.from}; priority ${extension.priority}${extension.platforms ? `; platforms ${extension.platforms.join(', ')}` : ''}`);
 		lines.push(`  tools: ${extension.tools.length > 0 ? extension.tools.join(', ') : 'none'}`);
+		for (const flag of extension.flags) lines.push(`  flag --${flag.name} (${flag.type}${flag.default === null ? '' : `, default ${String(flag.default)}`}): ${flag.description}`);
 		lines.push(`  events: ${extension.events.length > 0 ? extension.events.join(', ') : 'none'}`);
 	}
 

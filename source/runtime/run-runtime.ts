@@ -1,4 +1,4 @@
-import {nearestName} from '../command-line/nearest-name.js';
+import {nearestName} from '../core/nearest-name.js';
 import {exitCodes} from '../core/errors.js';
 
 /** A `--runtime` command: its arguments in, an exit code out. */

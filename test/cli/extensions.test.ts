@@ -143,7 +143,9 @@ test('i extensions lists what a run loads, where from and what each registered, 
 	assert.match(run.stderr, /noise from register/);
 	const listing = JSON.parse(run.stdout);
 	assert.equal(listing.workspace, sandbox.workspace);
-	assert.deepEqual(listing.loaded, [{name: 'todo', path: join(dir, 'todo.mjs'), from: 'I_EXTENSIONS_DIR', origin: 'env', priority: 5, platforms: ['linux', 'macos'], tools: ['todo'], events: ['ToolCall']}]);
+	assert.deepEqual(listing.loaded, [
+		{name: 'todo', path: join(dir, 'todo.mjs'), from: 'I_EXTENSIONS_DIR', origin: 'env', priority: 5, platforms: ['linux', 'macos'], tools: ['todo'], flags: [], events: ['ToolCall']},
+	]);
 	assert.deepEqual(listing.notLoaded, [{path: join(dir, 'broken.mjs'), from: 'I_EXTENSIONS_DIR', reason: 'register failed: boom'}]);
 	const plain = await runCli(['extensions', '-C', sandbox.workspace], {env: {...sandbox.env, I_EXTENSIONS_DIR: dir}});
 	assert.equal(plain.code, 0, plain.stderr);

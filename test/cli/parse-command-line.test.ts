@@ -2,7 +2,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import {parseCommandLine} from '../../source/command-line/parse-command-line.js';
-import {nearestName} from '../../source/command-line/nearest-name.js';
+import {nearestName} from '../../source/core/nearest-name.js';
 import {parseFlags} from '../../source/main-flags.js';
 import {UsageError} from '../../source/core/errors.js';
 
@@ -39,7 +39,9 @@ test('the main flags: defaults, --no-logo, the alias of --yolo, typed --max-step
 	const plain = parseFlags([]);
 	assert.equal(plain.kind, 'run');
 	if (plain.kind !== 'run') return;
-	assert.deepEqual(plain.options, {
+	const {commandLine, ...options} = plain.options;
+	assert.equal(commandLine.pending, false);
+	assert.deepEqual(options, {
 		print: undefined,
 		json: false,
 		config: undefined,
@@ -95,4 +97,39 @@ test('the nearest name: one edit per three characters, a swap is one edit, case 
 	assert.equal(nearestName('sess', names), 'session');
 	assert.equal(nearestName('frobnicate', names), undefined);
 	assert.equal(nearestName('xy', names), undefined);
+});
+
+test('deferUnknown keeps the long flags the table lacks for the extensions, each with the word after it; the rest of the line parses as before', () => {
+	const {flags, input, unclaimed} = parseCommandLine(['--mode', 'fast', 'word', '--level=2', '--color=red', '--no-cache', '--quiet', '--depth', '--', '--late'], {
+		flags: repeatable,
+		takesInput: true,
+		deferUnknown: true,
+	});
+	assert.deepEqual(input, ['fast', 'word', '--late']);
+	assert.deepEqual(flags.level, [2]);
+	assert.equal(flags.quiet, true);
+	assert.deepEqual(unclaimed, [
+		{spelling: '--mode', name: 'mode', negated: false, attached: undefined, nextInput: 0},
+		{spelling: '--color', name: 'color', negated: false, attached: 'red', nextInput: undefined},
+		{spelling: '--no-cache', name: 'cache', negated: true, attached: undefined, nextInput: undefined},
+		{spelling: '--depth', name: 'depth', negated: false, attached: undefined, nextInput: undefined},
+	]);
+});
+
+test('deferUnknown still refuses an unknown short flag and the --no- form of a flag that takes a value', () => {
+	assert.throws(() => parseCommandLine(['-z'], {flags: repeatable, deferUnknown: true}), {message: /unknown flag -z/});
+	assert.throws(() => parseCommandLine(['--no-level'], {flags: repeatable, deferUnknown: true}), {message: /--level takes a value; only a switch has a --no- form/});
+});
+
+test('parseFlags: with --no-extensions, --help or --version an unknown flag fails at once; otherwise it waits for the extensions, and so does a word after it', () => {
+	for (const argv of [
+		['--no-extensions', '--mode'],
+		['--help', '--mode'],
+		['-v', '--mode=x'],
+	])
+		assert.throws(() => parseFlags(argv), {name: 'UsageError', message: /unknown flag --mode/});
+	const parsed = parseFlags(['--mode', 'fast']);
+	assert.equal(parsed.kind, 'run');
+	assert.equal(parsed.kind === 'run' && parsed.options.commandLine.pending, true);
+	assert.throws(() => parseFlags(['stray']), {message: /unexpected argument "stray"/});
 });

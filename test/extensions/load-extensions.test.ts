@@ -47,7 +47,7 @@ test('an extension registers a tool; the api says its version and the slots this
 	);
 	const module = (await import(path)) as {seen: {version: string; slots: string[]}};
 	assert.equal(module.seen.version, '1.0');
-	assert.deepEqual(module.seen.slots, ['ABORT', 'apiVersion', 'declare', 'registerEventHandler', 'registerTool']);
+	assert.deepEqual(module.seen.slots, ['ABORT', 'apiVersion', 'declare', 'registerEventHandler', 'registerFlag', 'registerTool', 'runtime']);
 });
 
 test('a slot this host lacks is undefined: the extension degrades with its own message', async () => {
@@ -267,4 +267,15 @@ test('a tool description of 8192 characters is taken; one more is refused', () =
 	const base = {name: 'long', parameters: {type: 'object'}, execute: () => ({output: ''})};
 	assert.equal(checkExtensionTool({...base, description: 'd'.repeat(MAX_TOOL_DESCRIPTION_CHARS)}).description.length, MAX_TOOL_DESCRIPTION_CHARS);
 	assert.throws(() => checkExtensionTool({...base, description: 'd'.repeat(MAX_TOOL_DESCRIPTION_CHARS + 1)}), /registerTool "long": description is over 8192 characters/);
+});
+
+test('without a command line (the core API) an extension flag has its default, and a flag another extension registered reads the same', async () => {
+	const dir = tempDir();
+	const first = writeExtension(dir, 'first', `export let seen; export default api => { api.registerFlag('mode', {type: 'string', default: 'slow', description: 'm'}); seen = api.runtime.getCliFlag('mode'); };`);
+	const second = writeExtension(dir, 'second', `export let seen; export default api => { seen = [api.runtime.getCliFlag('mode'), api.runtime.getCliFlag('nobody')]; };`);
+	const {extensions, reports} = await load([candidate(first), candidate(second)]);
+	assert.deepEqual(reports, []);
+	assert.deepEqual([...extensions[0]!.flags], [['mode', {type: 'string', default: 'slow', description: 'm'}]]);
+	assert.equal(((await import(first)) as {seen: unknown}).seen, 'slow');
+	assert.deepEqual(((await import(second)) as {seen: unknown}).seen, ['slow', undefined]);
 });

@@ -74,6 +74,20 @@ export interface AbortAnswer {
 	readonly reason?: string;
 }
 
+/** A command-line flag an extension adds: `--name`, shown by `i extensions`. */
+export interface ExtensionFlag {
+	type: 'boolean' | 'string';
+	/** Its value when the command line does not give it. */
+	default?: boolean | string;
+	description: string;
+}
+
+/** What the host does for an extension at run time (EXTENSIONS.md "Runtime actions"); an action it lacks is undefined. */
+export interface ExtensionRuntime {
+	/** A flag's value in this run (`--name`, `--no-name`, `--name VALUE`, `--name=VALUE`, else its default); undefined for a flag no extension registered. */
+	getCliFlag?(name: string): boolean | string | undefined;
+}
+
 export interface ExtensionApi {
 	readonly apiVersion: string;
 	readonly ABORT?: AbortAnswer;
@@ -82,6 +96,9 @@ export interface ExtensionApi {
 	/** Handlers run in priority order, each extension's in registration order; the tag's class decides what an answer does. */
 	// biome-ignore lint/suspicious/noExplicitAny: each tag has its own payload (README "Extension events"); the author reads the fields of the one it registered for
 	registerEventHandler?(tag: EventTagName, handler: (event: any, ctx: EventContext) => unknown): void;
+	/** Adds `--name` to `i`'s command line (lower-case kebab name, never a built-in flag's or another extension's); read it with `runtime.getCliFlag`. */
+	registerFlag?(name: string, flag: ExtensionFlag): void;
+	readonly runtime?: ExtensionRuntime;
 }
 
 /** What an extension module exports: `default` (or `register`) is called once with the api. */

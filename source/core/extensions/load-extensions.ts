@@ -6,6 +6,7 @@ import {describeThrown} from './describe-thrown.js';
 import type {ExtensionCandidate} from './sources.js';
 import {ABORT, type EventHandler} from './event-bus.js';
 import {eventTags, isEventTag, type EventTag} from './event-tags.js';
+import {ExtensionFlags, type FlagSpec} from './cli-flags.js';
 
 /** EXTENSIONS.md: a `register` that takes longer fails only its extension. */
 export const REGISTER_TIMEOUT_MS = 10_000;
@@ -22,6 +23,8 @@ export interface LoadedExtension {
 	/** Absent: every platform. */
 	platforms: Platform[] | undefined;
 	tools: ExtensionTool[];
+	/** Command-line flags it added (registerFlag), by name. */
+	flags: ReadonlyMap<string, FlagSpec>;
 	/** Event handlers in registration order. */
 	handlers: Array<{tag: EventTag; handler: EventHandler}>;
 }
@@ -44,6 +47,8 @@ export interface LoadOptions {
 	trusted: boolean;
 	/** Tool names taken before any extension loads (native and worker tools), each with who has it. */
 	takenToolNames: ReadonlyMap<string, string>;
+	/** The command line's flags for the extensions' own (registerFlag); none given: every flag has its default. */
+	flags?: ExtensionFlags;
 	registerTimeoutMs?: number;
 }
 
@@ -65,6 +70,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 	const loaded: LoadedExtension[] = [];
 	const names = new Map<string, string>();
 	const toolOwners = new Map(options.takenToolNames);
+	const flags = options.flags ?? new ExtensionFlags();
 	for (const candidate of options.candidates) {
 		if (candidate.project && !options.trusted) {
 			reports.push({kind: 'skipped-untrusted', path: candidate.path, listedIn: candidate.listedIn});
@@ -105,7 +111,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			continue;
 		}
 
-		const staged = stage(entry.name, toolOwners);
+		const staged = stage(entry.name, toolOwners, flags);
 		try {
 			await withTimeout(
 				Promise.resolve().then(() => register(staged.api)),
@@ -120,7 +126,17 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 
 		names.set(entry.name, candidate.path);
 		for (const tool of staged.tools) toolOwners.set(tool.name, `extension ${entry.name} (${candidate.path})`);
-		loaded.push({name: entry.name, file: entry.file, candidate, priority: staged.declaration.priority ?? 0, platforms: staged.declaration.platforms, tools: staged.tools, handlers: staged.handlers});
+		for (const [name, spec] of staged.flags) flags.commit(entry.name, name, spec);
+		loaded.push({
+			name: entry.name,
+			file: entry.file,
+			candidate,
+			priority: staged.declaration.priority ?? 0,
+			platforms: staged.declaration.platforms,
+			tools: staged.tools,
+			flags: staged.flags,
+			handlers: staged.handlers,
+		});
 	}
 
 	// Array.prototype.sort is stable: ties keep load order.
@@ -134,9 +150,12 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
  * slot refuses, so a `register` that outlived its time cannot slip anything
  * in later.
  */
-function stage(name: string, toolOwners: ReadonlyMap<string, string>) {
+function stage(name: string, toolOwners: ReadonlyMap<string, string>, commandLine: ExtensionFlags) {
 	let open = true;
 	const tools: ExtensionTool[] = [];
+	const flags = new Map<string, FlagSpec>();
+	/** This run's values of the flags it registered, readable before its register returns. */
+	const values = new Map<string, boolean | string | undefined>();
 	const handlers: Array<{tag: EventTag; handler: EventHandler}> = [];
 	const declaration: Declaration = {};
 	const guard = (slot: string) => {
@@ -163,10 +182,21 @@ function stage(name: string, toolOwners: ReadonlyMap<string, string>) {
 			if (typeof handler !== 'function') throw new Error(`registerEventHandler ${tag}: the handler must be a function (event, ctx) => answer`);
 			handlers.push({tag, handler: handler as EventHandler});
 		},
+		registerFlag(flag: unknown, spec: unknown) {
+			guard('registerFlag');
+			const checked = commandLine.check(name, flag, spec, flags);
+			flags.set(checked.name, checked.spec);
+			values.set(checked.name, checked.value);
+		},
+		runtime: Object.freeze({
+			// Any extension's flag once loaded; its own as soon as it registered it.
+			getCliFlag: (flag: string) => (values.has(flag) ? values.get(flag) : commandLine.value(flag)),
+		}),
 	});
 	return {
 		api,
 		tools,
+		flags,
 		handlers,
 		declaration,
 		close() {

@@ -1,6 +1,7 @@
 import type {PlatformDirs} from '../config/dirs.js';
 import type {Tool} from '../tools/types.js';
 import type {EventBus} from '../extensions/event-bus.js';
+import {ExtensionFlags} from '../extensions/cli-flags.js';
 
 /** The extension part of a start: `i`'s flags, or the core API's options. */
 export interface ExtensionOptions {
@@ -18,6 +19,13 @@ export interface ExtensionOptions {
 	 * undecided workspace's code is skipped, and the head says so.
 	 */
 	askTrust?: ((question: {workspace: string; extensions: string[]}) => Promise<boolean>) | undefined;
+	/**
+	 * The command line's flags no built-in flag is (`i`'s parser): the
+	 * extensions' own flags claim theirs as they register, and one left
+	 * unclaimed once all have loaded is a usage error. Without it (the core
+	 * API) an extension's flags have their defaults.
+	 */
+	commandLine?: ExtensionFlags | undefined;
 }
 
 export interface StartedExtensions {
@@ -39,10 +47,24 @@ const none: StartedExtensions = {tools: [], warnings: [], files: new Map(), even
  * Project code (EXTENSIONS.md "Trust") loads in a workspace trusted earlier,
  * with --trust-project, or after the person said yes.
  */
-export async function startExtensions(
-	options: ExtensionOptions,
-	context: {workspace: string; dirs: PlatformDirs; takenToolNames: ReadonlyMap<string, string>; report: (message: string) => void},
-): Promise<StartedExtensions> {
+export async function startExtensions(options: ExtensionOptions, context: StartContext): Promise<StartedExtensions> {
+	const flags = options.commandLine ?? new ExtensionFlags();
+	const started = await loadForStart(options, context, flags);
+	// Every extension has had its chance to claim a flag of the command line.
+	try {
+		flags.finish();
+	} catch (error) {
+		// Why an extension did not load is often why its flag is unknown: said before the error.
+		for (const message of started.warnings) context.report(message);
+		throw error;
+	}
+
+	return started;
+}
+
+type StartContext = {workspace: string; dirs: PlatformDirs; takenToolNames: ReadonlyMap<string, string>; report: (message: string) => void};
+
+async function loadForStart(options: ExtensionOptions, context: StartContext, flags: ExtensionFlags): Promise<StartedExtensions> {
 	if (options.noExtensions) return none;
 	const {findExtensionSources} = await import('../extensions/sources.js');
 	const sources = await findExtensionSources({
@@ -63,7 +85,7 @@ export async function startExtensions(
 					projectCode.map(candidate => candidate.path),
 				);
 	const [{loadExtensions, currentPlatform, describeLoadReport}, {createExtensionTool}] = await Promise.all([import('../extensions/load-extensions.js'), import('../extensions/extension-tool.js')]);
-	const {extensions, reports} = await loadExtensions({candidates: sources.candidates, trusted: trust.trusted, takenToolNames: context.takenToolNames});
+	const {extensions, reports} = await loadExtensions({candidates: sources.candidates, trusted: trust.trusted, takenToolNames: context.takenToolNames, flags});
 	const skipped = reports.filter(report => report.kind === 'skipped-untrusted');
 	// The skipped ones are said once, together, below.
 	for (const report of reports) if (report.kind !== 'skipped-untrusted') warnings.push(`extension ${report.path} (from ${report.listedIn}) was not loaded: ${describeLoadReport(report)}`);
