@@ -28,6 +28,8 @@ interface Listing {
 		platforms: string[] | null;
 		tools: string[];
 		flags: Array<{name: string; type: string; default: boolean | string | null; description: string}>;
+		commands: Array<{name: string; description: string}>;
+		markdownTransformers: number;
 		events: string[];
 	}>;
 	notLoaded: Array<{path: string; from: string; reason: string}>;
@@ -88,6 +90,8 @@ async function list(flags: {cwd?: string | undefined; extension: string[]; exten
 			platforms: extension.platforms ?? null,
 			tools: extension.tools.map(tool => tool.name),
 			flags: [...extension.flags].map(([name, spec]) => ({name, type: spec.type, default: spec.default ?? null, description: spec.description})),
+			commands: [...extension.commands].map(([name, command]) => ({name: `/${name}`, description: command.description})),
+			markdownTransformers: extension.markdownTransformers.length,
 			events: [...new Set(extension.handlers.map(handler => handler.tag))],
 		})),
 		notLoaded: [...sources.problems.map(problem => ({path: '', from: '', reason: problem})), ...reports.map(report => ({path: report.path, from: report.listedIn, reason: describeLoadReport(report)}))],
@@ -102,6 +106,8 @@ function plainText(listing: Listing): string {
 		lines.push(`  from ${extension.from}; priority ${extension.priority}${extension.platforms ? `; platforms ${extension.platforms.join(', ')}` : ''}`);
 		lines.push(`  tools: ${extension.tools.length > 0 ? extension.tools.join(', ') : 'none'}`);
 		for (const flag of extension.flags) lines.push(`  flag --${flag.name} (${flag.type}${flag.default === null ? '' : `, default ${String(flag.default)}`}): ${flag.description}`);
+		for (const command of extension.commands) lines.push(`  command ${command.name}: ${command.description}`);
+		if (extension.markdownTransformers > 0) lines.push(`  markdown transformers: ${extension.markdownTransformers}`);
 		lines.push(`  events: ${extension.events.length > 0 ? extension.events.join(', ') : 'none'}`);
 	}
 

@@ -144,7 +144,19 @@ test('i extensions lists what a run loads, where from and what each registered, 
 	const listing = JSON.parse(run.stdout);
 	assert.equal(listing.workspace, sandbox.workspace);
 	assert.deepEqual(listing.loaded, [
-		{name: 'todo', path: join(dir, 'todo.mjs'), from: 'I_EXTENSIONS_DIR', origin: 'env', priority: 5, platforms: ['linux', 'macos'], tools: ['todo'], flags: [], events: ['ToolCall']},
+		{
+			name: 'todo',
+			path: join(dir, 'todo.mjs'),
+			from: 'I_EXTENSIONS_DIR',
+			origin: 'env',
+			priority: 5,
+			platforms: ['linux', 'macos'],
+			tools: ['todo'],
+			flags: [],
+			commands: [],
+			markdownTransformers: 0,
+			events: ['ToolCall'],
+		},
 	]);
 	assert.deepEqual(listing.notLoaded, [{path: join(dir, 'broken.mjs'), from: 'I_EXTENSIONS_DIR', reason: 'register failed: boom'}]);
 	const plain = await runCli(['extensions', '-C', sandbox.workspace], {env: {...sandbox.env, I_EXTENSIONS_DIR: dir}});

@@ -47,7 +47,7 @@ test('an extension registers a tool; the api says its version and the slots this
 	);
 	const module = (await import(path)) as {seen: {version: string; slots: string[]}};
 	assert.equal(module.seen.version, '1.0');
-	assert.deepEqual(module.seen.slots, ['ABORT', 'apiVersion', 'declare', 'registerEventHandler', 'registerFlag', 'registerTool', 'runtime']);
+	assert.deepEqual(module.seen.slots, ['ABORT', 'apiVersion', 'declare', 'registerCommand', 'registerEventHandler', 'registerFlag', 'registerMarkdownTransformer', 'registerTool', 'runtime']);
 });
 
 test('a slot this host lacks is undefined: the extension degrades with its own message', async () => {
@@ -278,4 +278,25 @@ test('without a command line (the core API) an extension flag has its default, a
 	assert.deepEqual([...extensions[0]!.flags], [['mode', {type: 'string', default: 'slow', description: 'm'}]]);
 	assert.equal(((await import(first)) as {seen: unknown}).seen, 'slow');
 	assert.deepEqual(((await import(second)) as {seen: unknown}).seen, ['slow', undefined]);
+});
+
+test("registerCommand: a chat-screen command per name, never a built-in's or another extension's; a bad name or spec fails the extension", async () => {
+	const dir = tempDir();
+	const good = writeExtension(dir, 'good', `export default api => { api.registerCommand('todo', {description: 'the list', handler: () => 'x'}); api.registerMarkdownTransformer(({text}) => ({text})); };`);
+	const again = writeExtension(dir, 'again', `export default api => api.registerCommand('todo', {description: 'mine', handler: () => 'y'});`);
+	const builtin = writeExtension(dir, 'builtin', `export default api => api.registerCommand('help', {description: 'mine', handler: () => 'y'});`);
+	const slashed = writeExtension(dir, 'slashed', `export default api => api.registerCommand('/go', {description: 'go', handler: () => 'y'});`);
+	const twoLines = writeExtension(dir, 'twolines', `export default api => api.registerCommand('go', {description: 'a\\nb', handler: () => 'y'});`);
+	const noHandler = writeExtension(dir, 'nohandler', `export default api => api.registerCommand('go', {description: 'go'});`);
+	const {extensions, reports} = await load([good, again, builtin, slashed, twoLines, noHandler].map(path => candidate(path)));
+	assert.deepEqual(
+		extensions.map(extension => [extension.name, [...extension.commands.keys()], extension.markdownTransformers.length]),
+		[['good', ['todo'], 1]],
+	);
+	const messages = reports.map(report => (report.kind === 'failed' ? report.message : report.kind));
+	assert.match(messages[0]!, /\/todo is taken by extension good/);
+	assert.match(messages[1]!, /\/help is taken by the chat screen/);
+	assert.match(messages[2]!, /without the leading \//);
+	assert.match(messages[3]!, /description must be one line/);
+	assert.match(messages[4]!, /handler must be a function/);
 });

@@ -88,6 +88,33 @@ export interface ExtensionRuntime {
 	getCliFlag?(name: string): boolean | string | undefined;
 }
 
+/** What a command's handler gets besides the words after `/name`. */
+export interface CommandContext {
+	cwd: string;
+	/** Absent for an ephemeral session. */
+	sessionId?: string;
+	/** Aborts when the person presses Esc while the command runs, or leaves. */
+	signal: AbortSignal;
+	/** Shows a line in the chat screen while the command runs. */
+	notify(text: string): void;
+}
+
+/** What a command answers: text or lines shown in the chat screen; nothing shows nothing. */
+export type RenderedText = string | {text: string} | {lines: string[]} | undefined;
+
+export interface ExtensionCommand {
+	/** One line, shown by /help and the completion list. */
+	description: string;
+	handler(args: string, ctx: CommandContext): RenderedText | Promise<RenderedText>;
+}
+
+/**
+ * Rewrites an answer's Markdown before the chat screen shows it (line mode
+ * and -p keep the model's text as it came). Synchronous: it runs as the
+ * screen draws. `{}`, nothing, or a throw leaves the text as it was.
+ */
+export type MarkdownTransformer = (input: {text: string}) => {text: string} | {lines: string[]} | string | undefined;
+
 export interface ExtensionApi {
 	readonly apiVersion: string;
 	readonly ABORT?: AbortAnswer;
@@ -98,6 +125,10 @@ export interface ExtensionApi {
 	registerEventHandler?(tag: EventTagName, handler: (event: any, ctx: EventContext) => unknown): void;
 	/** Adds `--name` to `i`'s command line (lower-case kebab name, never a built-in flag's or another extension's); read it with `runtime.getCliFlag`. */
 	registerFlag?(name: string, flag: ExtensionFlag): void;
+	/** Adds `/name` to the chat screen (listed by /help, completed with Tab); never a built-in command's name or another extension's. */
+	registerCommand?(name: string, command: ExtensionCommand): void;
+	/** Chained in priority order, each seeing the previous one's text. */
+	registerMarkdownTransformer?(transform: MarkdownTransformer): void;
 	readonly runtime?: ExtensionRuntime;
 }
 

@@ -1,5 +1,16 @@
 import {pathToFileURL} from 'node:url';
-import {EXTENSION_API_MAJOR, EXTENSION_API_VERSION, type Declaration, type ExtensionApi, type ExtensionModule, type ExtensionTool, type Platform} from './api.js';
+import {
+	EXTENSION_API_MAJOR,
+	EXTENSION_API_VERSION,
+	type Declaration,
+	type ExtensionApi,
+	type ExtensionCommand,
+	type ExtensionModule,
+	type ExtensionTool,
+	type MarkdownTransformer,
+	type Platform,
+} from './api.js';
+import {builtinCommandNames, checkCommand, checkMarkdownTransformer} from './check-command.js';
 import {resolveEntryPoint} from './entry-point.js';
 import {checkExtensionTool} from './check-tool.js';
 import {describeThrown} from './describe-thrown.js';
@@ -25,6 +36,10 @@ export interface LoadedExtension {
 	tools: ExtensionTool[];
 	/** Command-line flags it added (registerFlag), by name. */
 	flags: ReadonlyMap<string, FlagSpec>;
+	/** Chat-screen commands it added (registerCommand), by name without the slash. */
+	commands: ReadonlyMap<string, ExtensionCommand>;
+	/** In registration order. */
+	markdownTransformers: MarkdownTransformer[];
 	/** Event handlers in registration order. */
 	handlers: Array<{tag: EventTag; handler: EventHandler}>;
 }
@@ -71,6 +86,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 	const names = new Map<string, string>();
 	const toolOwners = new Map(options.takenToolNames);
 	const flags = options.flags ?? new ExtensionFlags();
+	const commandOwners = new Map(builtinCommandNames.map(name => [name, 'the chat screen']));
 	for (const candidate of options.candidates) {
 		if (candidate.project && !options.trusted) {
 			reports.push({kind: 'skipped-untrusted', path: candidate.path, listedIn: candidate.listedIn});
@@ -111,7 +127,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			continue;
 		}
 
-		const staged = stage(entry.name, toolOwners, flags);
+		const staged = stage(entry.name, {toolOwners, commandOwners}, flags);
 		try {
 			await withTimeout(
 				Promise.resolve().then(() => register(staged.api)),
@@ -127,6 +143,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 		names.set(entry.name, candidate.path);
 		for (const tool of staged.tools) toolOwners.set(tool.name, `extension ${entry.name} (${candidate.path})`);
 		for (const [name, spec] of staged.flags) flags.commit(entry.name, name, spec);
+		for (const name of staged.commands.keys()) commandOwners.set(name, `extension ${entry.name} (${candidate.path})`);
 		loaded.push({
 			name: entry.name,
 			file: entry.file,
@@ -135,6 +152,8 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			platforms: staged.declaration.platforms,
 			tools: staged.tools,
 			flags: staged.flags,
+			commands: staged.commands,
+			markdownTransformers: staged.markdownTransformers,
 			handlers: staged.handlers,
 		});
 	}
@@ -150,9 +169,12 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
  * slot refuses, so a `register` that outlived its time cannot slip anything
  * in later.
  */
-function stage(name: string, toolOwners: ReadonlyMap<string, string>, commandLine: ExtensionFlags) {
+function stage(name: string, owners: {toolOwners: ReadonlyMap<string, string>; commandOwners: ReadonlyMap<string, string>}, commandLine: ExtensionFlags) {
+	const {toolOwners, commandOwners} = owners;
 	let open = true;
 	const tools: ExtensionTool[] = [];
+	const commands = new Map<string, ExtensionCommand>();
+	const markdownTransformers: MarkdownTransformer[] = [];
 	const flags = new Map<string, FlagSpec>();
 	/** This run's values of the flags it registered, readable before its register returns. */
 	const values = new Map<string, boolean | string | undefined>();
@@ -188,6 +210,17 @@ function stage(name: string, toolOwners: ReadonlyMap<string, string>, commandLin
 			flags.set(checked.name, checked.spec);
 			values.set(checked.name, checked.value);
 		},
+		registerCommand(command: unknown, spec: unknown) {
+			guard('registerCommand');
+			const checked = checkCommand(command, spec);
+			const owner = commandOwners.get(checked.name) ?? (commands.has(checked.name) ? `extension ${name}` : undefined);
+			if (owner !== undefined) throw new Error(`registerCommand: /${checked.name} is taken by ${owner}`);
+			commands.set(checked.name, checked.command);
+		},
+		registerMarkdownTransformer(transform: unknown) {
+			guard('registerMarkdownTransformer');
+			markdownTransformers.push(checkMarkdownTransformer(transform));
+		},
 		runtime: Object.freeze({
 			// Any extension's flag once loaded; its own as soon as it registered it.
 			getCliFlag: (flag: string) => (values.has(flag) ? values.get(flag) : commandLine.value(flag)),
@@ -197,6 +230,8 @@ function stage(name: string, toolOwners: ReadonlyMap<string, string>, commandLin
 		api,
 		tools,
 		flags,
+		commands,
+		markdownTransformers,
 		handlers,
 		declaration,
 		close() {

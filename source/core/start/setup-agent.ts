@@ -17,7 +17,7 @@ import {readSystemPrompt} from '../hooks/hook-results.js';
 import type {LoadedPlugins, WorkerPool} from '../pool/types.js';
 import {startPlugins, type StartedPlugins, type StartOptions} from './start-plugins.js';
 import type {Tool} from '../tools/types.js';
-import {startExtensions, type ExtensionOptions} from './start-extensions.js';
+import {startExtensions, type ExtensionOptions, type ExtensionUi} from './start-extensions.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
 export interface SetupOptions extends StartOptions, ExtensionOptions {
@@ -36,6 +36,8 @@ export type Agent = Omit<TurnContext, 'signal'> & {
 	session: Session;
 	/** Loaded extensions by name, each with the path it came from: names the extension behind an unhandled rejection. */
 	extensionFiles: ReadonlyMap<string, string>;
+	/** The extensions' slash commands and Markdown transformers, for the chat screen. */
+	extensionUi: ExtensionUi;
 	/** Ends the workers and releases the session. */
 	close(): Promise<void>;
 };
@@ -116,6 +118,7 @@ export async function setupAgent(
 			tools,
 			session,
 			extensionFiles: extensions.files,
+			extensionUi: extensions.ui,
 			extensionEvents: events,
 			gate: createApprovalGate({
 				yolo: options.yolo === true,

@@ -1,6 +1,7 @@
 import type {PlatformDirs} from '../config/dirs.js';
 import type {Tool} from '../tools/types.js';
 import type {EventBus} from '../extensions/event-bus.js';
+import type {ExtensionCommand, MarkdownTransformer} from '../extensions/api.js';
 import {ExtensionFlags} from '../extensions/cli-flags.js';
 
 /** The extension part of a start: `i`'s flags, or the core API's options. */
@@ -37,9 +38,17 @@ export interface StartedExtensions {
 	files: ReadonlyMap<string, string>;
 	/** The extensions' event handlers; null when none registered one. */
 	events: EventBus | null;
+	/** What the chat screen adds (line mode and -p ignore these): slash commands by name, and Markdown transformers in priority order. */
+	ui: ExtensionUi;
 }
 
-const none: StartedExtensions = {tools: [], warnings: [], files: new Map(), events: null};
+export interface ExtensionUi {
+	commands: ReadonlyMap<string, ExtensionCommand & {extension: string}>;
+	markdownTransformers: ReadonlyArray<{extension: string; transform: MarkdownTransformer}>;
+}
+
+const noUi: ExtensionUi = {commands: new Map(), markdownTransformers: []};
+const none: StartedExtensions = {tools: [], warnings: [], files: new Map(), events: null, ui: noUi};
 
 /**
  * Finds and loads the extensions for a start. Without any listed, a start
@@ -101,7 +110,11 @@ async function loadForStart(options: ExtensionOptions, context: StartContext, fl
 	const tools = extensions.flatMap(extension => extension.tools.map(tool => createExtensionTool(tool, {name: extension.name, file: extension.file})));
 	const handlers = extensions.flatMap(extension => extension.handlers.map(({tag, handler}) => ({extension: extension.name, tag, handler, platforms: extension.platforms})));
 	const events = handlers.length === 0 ? null : new (await import('../extensions/event-bus.js')).EventBus({handlers, report: context.report, platform: currentPlatform()});
-	return {tools, warnings, files: new Map(extensions.map(extension => [extension.name, extension.candidate.path])), events};
+	const ui: ExtensionUi = {
+		commands: new Map(extensions.flatMap(extension => [...extension.commands].map(([name, command]) => [name, {...command, extension: extension.name}] as const))),
+		markdownTransformers: extensions.flatMap(extension => extension.markdownTransformers.map(transform => ({extension: extension.name, transform}))),
+	};
+	return {tools, warnings, files: new Map(extensions.map(extension => [extension.name, extension.candidate.path])), events, ui};
 }
 
 /** Whether project code may load, and where a remembered "no" is kept (for the message that says how to undo it). */
