@@ -53,7 +53,7 @@ export function App({store, broker, history, onSubmit, onInterrupt, onExit}: App
 		}
 
 		// A unique prefix of a command runs that command: "/he" is /help.
-		const matches = slashCompletions(text.trim());
+		const matches = slashCompletions(text.trim(), state.commands);
 		onSubmit(matches.length === 1 ? matches[0]!.name : text);
 		return true;
 	};
@@ -99,11 +99,11 @@ export function App({store, broker, history, onSubmit, onInterrupt, onExit}: App
 					placeholder={state.busy ? 'the model is working…' : 'Ask i anything; /help for keys and commands'}
 					onSubmit={submit}
 					onChange={setDraft}
-					onTab={text => slashCompletions(text.trim())[0]?.name}
+					onTab={text => slashCompletions(text.trim(), state.commands)[0]?.name}
 					onInterrupt={() => (state.busy || state.starting) && onInterrupt()}
 					onCtrlC={ctrlC}
 				/>
-				<SlashMenu draft={draft} />
+				<SlashMenu draft={draft} commands={state.commands} />
 				<StatusLine status={state.status} busy={state.busy} />
 			</Box>
 		</>

@@ -1,9 +1,9 @@
 import {Box, Text} from 'ink';
-import {slashCompletions} from '../source/tui/slash-commands.js';
+import {slashCompletions, type SlashCommand} from '../source/tui/slash-commands.js';
 
 /** The commands a `/…` draft may complete to; Tab takes the first. */
-export function SlashMenu({draft}: {draft: string}) {
-	const matches = slashCompletions(draft);
+export function SlashMenu({draft, commands = []}: {draft: string; commands?: readonly SlashCommand[]}) {
+	const matches = slashCompletions(draft, commands);
 	if (matches.length === 0) return null;
 	return (
 		<Box flexDirection="column" marginLeft={2}>

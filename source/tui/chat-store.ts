@@ -2,6 +2,7 @@ import type {CoreEvent} from '../core/events.js';
 import type {Usage} from '../core/usage.js';
 import {summariseArguments} from '../modes/summarise-arguments.js';
 import {printable} from '../modes/output.js';
+import type {SlashCommand} from './slash-commands.js';
 
 /**
  * The chat screen's state, built from core events. Finished items go to
@@ -48,6 +49,8 @@ export interface ChatState {
 	/** The agent is being set up behind the first frame: the screen shows, nothing can be sent yet. */
 	starting: boolean;
 	status: StatusInfo;
+	/** The extensions' slash commands, after the screen's own in completions and /help. */
+	commands: readonly SlashCommand[];
 }
 
 export class ChatStore {
@@ -58,10 +61,12 @@ export class ChatStore {
 	readonly #frameMs: number;
 	/** Completed lines of streamed text not yet moved to `finished`: one item per frame, not per line. */
 	#lines: string[] = [];
+	/** The extensions' Markdown transformers, run on each block of answer text as it is finished. */
+	#transform: (text: string) => string = text => text;
 
 	constructor(status: StatusInfo, options: {logo: boolean; frameMs?: number; starting?: boolean}) {
 		this.#frameMs = options.frameMs ?? 33;
-		this.#state = {finished: options.logo ? [{kind: 'logo', key: 'logo'}] : [], partial: '', thinking: '', tools: [], busy: false, starting: options.starting ?? false, status};
+		this.#state = {finished: options.logo ? [{kind: 'logo', key: 'logo'}] : [], partial: '', thinking: '', tools: [], busy: false, starting: options.starting ?? false, status, commands: []};
 	}
 
 	getSnapshot = (): ChatState => this.#state;
@@ -88,6 +93,12 @@ export class ChatStore {
 	/** The agent is set up: messages can be sent. */
 	started(status: Partial<StatusInfo>): void {
 		this.#update({starting: false, status: {...this.#state.status, ...status}}, true);
+	}
+
+	/** The extensions' commands and Markdown transform, once they loaded. */
+	extend(extension: {commands: readonly SlashCommand[]; transform?: (text: string) => string}): void {
+		if (extension.transform) this.#transform = extension.transform;
+		this.#update({commands: extension.commands}, true);
 	}
 
 	setSession(session: string): void {
@@ -221,7 +232,7 @@ export class ChatStore {
 
 	#flushLines(): void {
 		if (this.#lines.length === 0) return;
-		const text = this.#lines.join('\n');
+		const text = this.#transform(this.#lines.join('\n'));
 		this.#lines = [];
 		this.#state = {...this.#state, finished: [...this.#state.finished, {kind: 'assistant', key: this.#key(), text}]};
 	}

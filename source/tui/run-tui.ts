@@ -9,6 +9,8 @@ import {App} from '../../components/App.js';
 import {ApprovalBroker} from './approval-broker.js';
 import {ChatStore} from './chat-store.js';
 import {keysHelp, parseSlashCommand} from './slash-commands.js';
+import {chainMarkdownTransformers} from './markdown-transform.js';
+import {runExtensionCommand} from './extension-command.js';
 
 /**
  * The full-screen chat, when stdin and stdout are terminals. The core runs
@@ -57,7 +59,7 @@ export async function runTui(options: CliOptions): Promise<number> {
 	const command = async (name: string) => {
 		switch (name) {
 			case '/help': {
-				store.notice('info', keysHelp);
+				store.notice('info', keysHelp(store.getSnapshot().commands));
 				break;
 			}
 
@@ -98,7 +100,7 @@ export async function runTui(options: CliOptions): Promise<number> {
 
 	const submit = (text: string) => {
 		history.push(text);
-		const slash = parseSlashCommand(text);
+		const slash = parseSlashCommand(text, store.getSnapshot().commands);
 		if (slash === null) {
 			startTurn(text);
 			return;
@@ -106,6 +108,20 @@ export async function runTui(options: CliOptions): Promise<number> {
 
 		if ('unknown' in slash) {
 			store.notice('warning', `no command ${slash.unknown}; /help lists them`);
+			return;
+		}
+
+		if ('extension' in slash) {
+			const command = agent.extensionUi.commands.get(slash.extension);
+			if (!command) return;
+			store.setBusy(true);
+			// Esc stops it as it stops a turn: the command's signal aborts, and the screen does not wait for a command that ignores it.
+			turn = new AbortController();
+			const controller = turn;
+			running = runExtensionCommand(slash.extension, command, slash.args, {workspace: agent.workspace, sessionId: agent.session.id, signal: controller.signal, store}).finally(() => {
+				if (turn === controller) turn = null;
+				store.setBusy(false);
+			});
 			return;
 		}
 
@@ -155,6 +171,11 @@ export async function runTui(options: CliOptions): Promise<number> {
 		return interrupts.exitCode() ?? exitCodes.interrupted;
 	}
 
+	const {commands, markdownTransformers} = agent.extensionUi;
+	store.extend({
+		commands: [...commands].map(([name, command]) => ({name: `/${name}`, description: command.description, extension: command.extension})),
+		...(markdownTransformers.length === 0 ? {} : {transform: chainMarkdownTransformers(markdownTransformers, message => store.notice('warning', message))}),
+	});
 	store.started({model: agent.caller.model, workspace: agent.workspace, window: agent.budget?.window ?? null});
 	// A signal from outside ends the chat like /exit, after the running turn saved its last complete step.
 	setupController.signal.addEventListener('abort', () => {

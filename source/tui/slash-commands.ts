@@ -1,4 +1,11 @@
-/** The chat screen's slash commands, in the order the completion list shows them. */
+/** A slash command as the completion list and /help show it. */
+export interface SlashCommand {
+	/** With the slash: `/help`. */
+	name: string;
+	description: string;
+}
+
+/** The chat screen's own slash commands, in the order the completion list shows them; extensions' commands follow. */
 export const slashCommands = [
 	{name: '/help', description: 'keys and commands'},
 	{name: '/clear', description: 'start a new session (the old one stays saved)'},
@@ -10,24 +17,37 @@ export const slashCommands = [
 export type SlashCommandName = (typeof slashCommands)[number]['name'];
 
 /** The commands a draft could be completing: only while it is a single word starting with `/`. */
-export function slashCompletions(draft: string): ReadonlyArray<(typeof slashCommands)[number]> {
+export function slashCompletions(draft: string, extra: readonly SlashCommand[] = []): readonly SlashCommand[] {
 	// Length first: a large paste must not cost a regex pass on every key.
-	if (draft.length > 16 || !/^\/[\w-]*$/.test(draft)) return [];
-	return slashCommands.filter(command => command.name.startsWith(draft));
+	if (draft.length > 40 || !/^\/[\w-]*$/.test(draft)) return [];
+	return [...slashCommands, ...extra].filter(command => command.name.startsWith(draft));
 }
 
-/** The command a submitted text names, or null when it is a message (or an unknown command, returned as such). */
-export function parseSlashCommand(text: string): {name: SlashCommandName} | {unknown: string} | null {
+/**
+ * The command a submitted text names and the words after it, or null when it
+ * is a message. A name that is neither the screen's nor in `extra` comes back
+ * as unknown.
+ */
+export function parseSlashCommand(text: string, extra: readonly SlashCommand[] = []): {name: SlashCommandName} | {extension: string; args: string} | {unknown: string} | null {
 	const trimmed = text.trim();
-	if (!trimmed.startsWith('/') || trimmed.includes('\n')) return null;
-	const word = trimmed.split(/\s+/, 1)[0]!;
+	if (!trimmed.startsWith('/')) return null;
+	const word = trimmed.split(/\s/, 1)[0]!;
+	const args = trimmed.slice(word.length).trim();
 	const command = slashCommands.find(candidate => candidate.name === word);
-	return command ? {name: command.name} : {unknown: word};
+	// The screen's own commands take no arguments, and a message of several lines is a message.
+	if (command && args === '') return {name: command.name};
+	if (extra.some(candidate => candidate.name === word)) return {extension: word.slice(1), args};
+	if (trimmed.includes('\n')) return null;
+	return {unknown: word};
 }
 
-export const keysHelp = [
-	'Enter sends · Alt+Enter or Ctrl-J starts a new line · ↑/↓ history · Ctrl-←/→ word jumps',
-	'Esc or Ctrl-C stops a running turn · Ctrl-C twice on an empty prompt leaves',
-	'Approvals: y allow once · a allow the tool for this session · n deny with a reason · Esc deny',
-	...slashCommands.map(command => `${command.name.padEnd(9)} ${command.description}`),
-].join('\n');
+/** What /help shows: the keys, then every command, the extensions' last with whose they are. */
+export function keysHelp(extra: ReadonlyArray<SlashCommand & {extension?: string}> = []): string {
+	return [
+		'Enter sends · Alt+Enter or Ctrl-J starts a new line · ↑/↓ history · Ctrl-←/→ word jumps',
+		'Esc or Ctrl-C stops a running turn · Ctrl-C twice on an empty prompt leaves',
+		'Approvals: y allow once · a allow the tool for this session · n deny with a reason · Esc deny',
+		...slashCommands.map(command => `${command.name.padEnd(9)} ${command.description}`),
+		...extra.map(command => `${command.name.padEnd(9)} ${command.description}${command.extension === undefined ? '' : ` (extension ${command.extension})`}`),
+	].join('\n');
+}

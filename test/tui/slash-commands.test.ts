@@ -9,3 +9,44 @@ test("the names extensions may not take are the chat screen's own commands, all 
 		[...builtinCommandNames],
 	);
 });
+
+test('an extension command parses with its words; the screen own commands take none; unknown words are unknown', async () => {
+	const {parseSlashCommand, slashCompletions} = await import('../../source/tui/slash-commands.js');
+	const extra = [{name: '/todo', description: 'a list'}];
+	assert.deepEqual(parseSlashCommand('/todo add milk  ', extra), {extension: 'todo', args: 'add milk'});
+	assert.deepEqual(parseSlashCommand('/todo', extra), {extension: 'todo', args: ''});
+	assert.deepEqual(parseSlashCommand('/help'), {name: '/help'});
+	assert.deepEqual(parseSlashCommand('/help me'), {unknown: '/help'});
+	assert.deepEqual(parseSlashCommand('/todo x'), {unknown: '/todo'});
+	assert.equal(parseSlashCommand('/path/to line one\nline two'), null);
+	assert.deepEqual(
+		slashCompletions('/t', extra).map(command => command.name),
+		['/todo'],
+	);
+});
+
+test('Markdown transformers chain in order; {} and nothing keep the text; a throw or a wrong answer is reported once and skipped; the result is printable', async () => {
+	const {chainMarkdownTransformers} = await import('../../source/tui/markdown-transform.js');
+	const reports: string[] = [];
+	const transform = chainMarkdownTransformers(
+		[
+			{extension: 'a', transform: ({text}) => ({text: `${text}!`})},
+			{extension: 'b', transform: (() => ({})) as never},
+			{extension: 'c', transform: () => undefined},
+			{
+				extension: 'd',
+				transform: () => {
+					throw new Error('nope');
+				},
+			},
+			{extension: 'e', transform: (() => Promise.resolve({text: 'late'})) as never},
+			{extension: 'f', transform: ({text}) => ({lines: [text, 'more\u001B[2J']})},
+		],
+		message => reports.push(message),
+	);
+	assert.equal(transform('hi'), 'hi!\nmore\uFFFD[2J');
+	assert.equal(transform('again'), 'again!\nmore\uFFFD[2J');
+	assert.equal(reports.length, 2);
+	assert.match(reports[0]!, /extension d failed: nope/);
+	assert.match(reports[1]!, /extension e answered neither/);
+});

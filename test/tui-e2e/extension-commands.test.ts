@@ -1,0 +1,84 @@
+// An extension's slash commands and Markdown transformer in the chat screen
+// (EXTENSIONS.md "Renderers, commands, flags"; issue 14 item 6), in a real
+// pseudo-terminal against the mock provider.
+import {test, before, after} from 'node:test';
+import assert from 'node:assert/strict';
+import {writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
+import {makeSandbox, runCli} from '../helpers/cli.js';
+import {startChat} from './chat.js';
+
+let mock: MockProvider;
+before(async () => {
+	mock = await startMockProvider();
+});
+after(async () => mock.close());
+
+const extension = `
+	const items = [];
+	export default function register(api) {
+		api.registerCommand('todo', {
+			description: 'keep a list: /todo add TEXT, /todo',
+			handler(args, ctx) {
+				if (args.startsWith('add ')) { items.push(args.slice(4)); ctx.notify('saving'); return 'added ' + args.slice(4) + ' in ' + ctx.cwd.split('/').pop(); }
+				return {lines: items.map((item, index) => (index + 1) + '. ' + item)};
+			},
+		});
+		api.registerCommand('boom', {description: 'fails', handler() { throw new Error('it broke'); }});
+		api.registerCommand('wait', {description: 'never answers', handler: () => new Promise(() => {})});
+		api.registerMarkdownTransformer(({text}) => ({text: text.replace(/\\*\\*(.+?)\\*\\*/g, (_, inner) => inner.toUpperCase())}));
+	}
+`;
+
+function withExtension() {
+	const box = makeSandbox();
+	const file = join(box.root, 'todo.mjs');
+	writeFileSync(file, extension);
+	return {box, args: ['--extension', file]};
+}
+
+test('an extension command completes with Tab, is listed by /help with its extension, runs with its words, shows notify lines and its answer, and never reaches the model', async () => {
+	const {box, args} = withExtension();
+	const {run} = await startChat(mock, {box, args});
+	try {
+		const requests = mock.requests.length;
+		run.type('/to');
+		await run.waitFor(screen => screen.includes('keep a list: /todo add TEXT'), 'the completion list with the command');
+		run.type('\t');
+		await run.waitFor(screen => screen.split('\n').includes('› /todo'), 'the completed command');
+		run.type(' add milk\r');
+		await run.waitFor(screen => screen.includes('/todo (extension todo): saving') && screen.includes(`added milk in ${box.workspace.split('/').pop()}`), 'the notify line and the answer');
+		run.type('/todo\r');
+		await run.waitFor(screen => screen.includes('1. milk'), 'the lines answer');
+		run.type('/help\r');
+		await run.waitFor(screen => /\/todo\s+keep a list: \/todo add TEXT, \/todo \(extension todo\)/.test(screen), 'the help with the command');
+		run.type('/boom\r');
+		await run.waitFor(screen => screen.includes('/boom (extension todo) failed: it broke'), 'the failure');
+		run.type('/wait\r');
+		await run.waitFor(screen => screen.includes('working — Esc to stop'), 'the running command');
+		run.type('\u001B');
+		await run.waitFor(screen => screen.includes('/wait (extension todo) stopped'), 'the stopped command');
+		assert.equal(mock.requests.length, requests, 'no command went to the model');
+	} finally {
+		await run.close();
+	}
+});
+
+test('the Markdown transformer changes what the chat screen shows; -p prints the model text as it came', async () => {
+	const {box, args} = withExtension();
+	const {run} = await startChat(mock, {box, args});
+	try {
+		mock.enqueue({text: 'This is **important** news.'});
+		run.type('tell me\r');
+		await run.waitFor(screen => screen.includes('This is IMPORTANT news.'), 'the transformed answer');
+	} finally {
+		await run.close();
+	}
+
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
+	mock.enqueue({text: 'This is **important** news.'});
+	const printed = await runCli(['-p', 'tell me', '-C', box.workspace, ...args], {env: box.env});
+	assert.equal(printed.code, 0, printed.stderr);
+	assert.equal(printed.stdout, 'This is **important** news.\n');
+});
