@@ -12,6 +12,9 @@ export const helpText = `
     $ echo TEXT | i -p         one turn, the prompt read from standard input
     $ i logo                   print the logo (--plain, --ascii, --svg): the same as i --runtime logo
     $ i extensions             list the extensions a run here loads, where from, and what each registered (-C DIR, --json)
+    $ i install SPEC           install an extension package with npm (a name, name@version, a tarball or a folder) for this
+                               project (.i/settings.json), or with --global for every workspace (-C DIR, --trust-project, --json)
+    $ i uninstall NAME         remove an installed extension package (--global, -C DIR, --json)
 
   Options
     -p, --print [TEXT]         Run one turn and exit; without TEXT the prompt is read from stdin

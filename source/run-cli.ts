@@ -26,15 +26,10 @@ export interface CliOptions {
 
 /** Parses flags and runs the chosen head; returns the exit code. */
 export async function runCli(argv: string[]): Promise<number> {
-	// `i logo …` (the one command so far) is `i --runtime logo …` under a name of its own (DESIGN's brand export).
+	// A command's code loads only for that command: `i -p` never pays for `i install`.
 	const command = commandNames.find(name => name === argv[0]);
 	if (argv[0] === '--runtime' || command !== undefined) {
-		const run =
-			command === 'logo'
-				? import('./runtime/logo.js').then(async ({runLogo}) => runLogo(argv.slice(1), 'logo'))
-				: command === 'extensions'
-					? import('./runtime/extensions-list.js').then(async ({runExtensionsList}) => runExtensionsList(argv.slice(1)))
-					: import('./runtime/run-runtime.js').then(async ({runRuntime}) => runRuntime(argv.slice(1)));
+		const run = runCommand(command, argv.slice(1));
 		const [code, {flushOutput}] = await Promise.all([run, import('./modes/output.js')]);
 		await flushOutput();
 		return code;
@@ -106,4 +101,29 @@ export async function runCli(argv: string[]): Promise<number> {
 
 	await flushOutput();
 	return code;
+}
+
+/** `i logo …` is `i --runtime logo …` under a name of its own (DESIGN's brand export); without a command, `i --runtime …`. */
+async function runCommand(command: (typeof commandNames)[number] | undefined, args: string[]): Promise<number> {
+	switch (command) {
+		case 'logo': {
+			return (await import('./runtime/logo.js')).runLogo(args, 'logo');
+		}
+
+		case 'extensions': {
+			return (await import('./runtime/extensions-list.js')).runExtensionsList(args);
+		}
+
+		case 'install': {
+			return (await import('./runtime/install-command.js')).runInstall(args);
+		}
+
+		case 'uninstall': {
+			return (await import('./runtime/uninstall-command.js')).runUninstall(args);
+		}
+
+		case undefined: {
+			return (await import('./runtime/run-runtime.js')).runRuntime(args);
+		}
+	}
 }

@@ -4,7 +4,8 @@ import {mkdtempSync, readFileSync, realpathSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {buildCandidate, commitProblem, cutProblem, estimateBytes, latestRequestIndex} from '../../source/core/history/compaction.js';
-import {compactHistory, CompactionError, type CompactionIo} from '../../source/core/agent/compact-history.js';
+import {compactHistory, CompactionCancelledError, CompactionError, type CompactionIo} from '../../source/core/agent/compact-history.js';
+import {EventBus, type EventHandler} from '../../source/core/extensions/event-bus.js';
 import {openSession, type Session} from '../../source/core/agent/session-store.js';
 import type {HookChain} from '../../source/core/hooks/hook-chain.js';
 import type {CoreEvent} from '../../source/core/events.js';
@@ -102,6 +103,7 @@ async function harness(
 		protocol: 'openai',
 		budget: {window: 8000},
 		tools: [],
+		reason: 'budget',
 		async fits(messages, tools) {
 			const summaryRequest = messages[0]?.content === 'Summarise.' && tools.length === 0;
 			return {fits: summaryRequest ? (options.summaryFits ?? true) : (options.fitsAfter ?? true), answer: {}};
@@ -181,3 +183,91 @@ for (const [name, answers, options, message] of failures) {
 		await h.session.close();
 	});
 }
+
+/** Extension handlers for the compaction's two events, with what they were given and what the bus reported. */
+function extensionEvents(gate: EventHandler) {
+	const seen: Array<[string, any]> = [];
+	const reports: string[] = [];
+	const events = new EventBus({
+		handlers: [
+			{
+				extension: 'guard',
+				tag: 'SessionBeforeCompact',
+				platforms: undefined,
+				handler: (event, ctx) => {
+					seen.push([ctx.tag, event]);
+					return gate(event, ctx);
+				},
+			},
+			{extension: 'guard', tag: 'SessionCompact', platforms: undefined, handler: (event, ctx) => void seen.push([ctx.tag, event])},
+		],
+		report: message => reports.push(message),
+		platform: 'linux',
+	});
+	return {events, seen, reports};
+}
+
+test('a SessionBeforeCompact cancel comes after the cut is chosen and before anything is summarised: nothing is asked, sent or changed', async () => {
+	const asked: string[] = [];
+	const h = await harness({
+		compact_plan: () => {
+			asked.push('compact_plan');
+			return {cut: 4};
+		},
+		before_compact: data => {
+			asked.push('before_compact');
+			return {...data, prompt: 'Summarise.'};
+		},
+	});
+	const {events, seen} = extensionEvents(() => ({cancel: true, reason: 'not during the review'}));
+	h.io.events = events;
+	const file = h.file();
+	await assert.rejects(compactHistory(h.io, {fits: false, estimate: 9000, limit: 6400, window: 8000}), (error: Error) => {
+		assert.ok(error instanceof CompactionCancelledError);
+		assert.equal(error.message, 'extension guard cancelled the compaction (not during the review)');
+		return true;
+	});
+	assert.deepEqual(asked, ['compact_plan']);
+	assert.equal(h.requests.length, 0);
+	assert.equal(h.file(), file);
+	assert.equal(h.events.length, 0);
+	await events.drained();
+	assert.deepEqual(
+		seen.map(([tag]) => tag),
+		['SessionBeforeCompact'],
+	);
+	const payload = seen[0]![1];
+	assert.deepEqual({...payload, messages: payload.messages.length}, {reason: 'budget', sessionId: h.session.id, cut: 4, messages: 3, keptMessages: 5, budget: {estimate: 9000, limit: 6400, window: 8000}});
+	assert.deepEqual(payload.messages[0], history()[1]);
+	await h.session.close();
+});
+
+test('a SessionBeforeCompact gate that throws, or says {cancel: false}, lets the compaction go on; SessionCompact hears the commit', async () => {
+	const gates: Array<[EventHandler, string[]]> = [
+		[
+			() => {
+				throw new Error('gate bug');
+			},
+			['extension guard: SessionBeforeCompact handler failed: gate bug; it proceeds'],
+		],
+		[() => ({cancel: false}), []],
+	];
+	for (const [gate, reported] of gates) {
+		const h = await harness({...plan(4), before_compact: data => ({...data, summary: 'they asked twice'})});
+		const {events, seen, reports} = extensionEvents(gate);
+		h.io.events = events;
+		h.io.reason = 'manual';
+		await compactHistory(h.io, {fits: false, requested: true});
+		assert.equal(h.session.messages.length, 7);
+		await events.drained();
+		assert.deepEqual(
+			seen.map(([tag]) => tag),
+			['SessionBeforeCompact', 'SessionCompact'],
+		);
+		const compaction = h.events[0] as Extract<CoreEvent, {type: 'compaction'}>;
+		assert.deepEqual(seen[1]![1], {reason: 'manual', sessionId: h.session.id, cut: 4, summary: 'they asked twice', beforeBytes: compaction.before_bytes, afterBytes: compaction.after_bytes, messageCount: 7});
+		assert.equal(seen[0]![1].budget, null);
+		assert.deepEqual(reports, reported);
+		await h.session.close();
+	}
+});

@@ -125,3 +125,94 @@ test('an unknown tag is a registration error naming it', async () => {
 	assert.equal(run.code, 0, run.stderr);
 	assert.match(run.stderr, /register failed: registerEventHandler: unknown event tag "BeforeLunch"; the tags are ProjectTrust, /);
 });
+
+/**
+ * The compact profile with a 20000-token window and a session three long
+ * answers have filled, so a fourth long question does not fit and is
+ * compacted first (as in budget.test.ts); the watcher extension is loaded
+ * for the fourth run only.
+ */
+async function fullSession(source: string) {
+	const {sandbox, env, log} = setup(source);
+	writeFileSync(join(sandbox.configDir, 'builtin.json'), JSON.stringify({builtin_profile: 'compact', tools: []}));
+	sandbox.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', max_retries: 0, budget: {window: 20_000}, plugins: ['builtin.json']});
+	const session = join(sandbox.root, 's.json');
+	for (let turn = 1; turn <= 3; turn++) mock.enqueue({text: `answer ${turn} ${'w'.repeat(3000)}`});
+	const filled = await runCli(['--session', session, '--no-extensions', '-C', sandbox.workspace], {env: sandbox.env, input: 'question 1\nquestion 2\nquestion 3\n'});
+	assert.equal(filled.code, 0, filled.stderr);
+	const ask = async () => runCli(['-p', `question 4 ${'q'.repeat(3000)}`, '--json', '--session', session, '-C', sandbox.workspace], {env});
+	return {session, log, ask};
+}
+
+test('a SessionBeforeCompact cancel skips the compaction: the request that does not fit is not sent, the turn fails saying who cancelled and why, the history is kept', async () => {
+	const {session, log, ask} = await fullSession(`
+		import {appendFileSync} from 'node:fs';
+		export default api => api.registerEventHandler('SessionBeforeCompact', event => {
+			appendFileSync(LOG, JSON.stringify(['SessionBeforeCompact', event]) + '\\n');
+			return {cancel: true, reason: 'keep everything'};
+		});
+	`);
+	const saved = readFileSync(session);
+	const sent = mock.requests.length;
+	const run = await ask();
+	assert.equal(run.code, 1, run.stderr);
+	assert.equal(mock.requests.length, sent, 'neither a summary request nor the turn was sent');
+	const events = jsonEvents(run.stdout);
+	const id = events.find(event => event.type === 'session')!.id;
+	const error = events.find(event => event.type === 'error')!;
+	assert.equal(error.kind, 'compaction');
+	assert.match(
+		error.message,
+		/^the request does not fit the model's window \(about \d+ tokens against a limit of 16000\) and extension watcher cancelled the compaction \(keep everything\), so nothing was sent; the history is unchanged$/,
+	);
+	assert.equal(
+		events.some(event => event.type === 'compaction'),
+		false,
+	);
+	const after = readFileSync(session);
+	assert.ok(after.subarray(0, saved.length).equals(saved), 'the history before the question is byte-identical');
+	assert.doesNotMatch(after.subarray(saved.length).toString('utf8'), /replaces_history/);
+	const [tag, payload] = lines(log)[0]!;
+	assert.equal(tag, 'SessionBeforeCompact');
+	assert.equal(payload.reason, 'budget');
+	assert.equal(payload.sessionId, id);
+	assert.equal(payload.messages.length, payload.cut - 1, 'the messages to be summarised: after the system prompt, before the cut');
+	assert.equal(payload.messages[0].content, 'question 1');
+	assert.ok(payload.keptMessages >= 1);
+	assert.deepEqual(Object.keys(payload.budget), ['estimate', 'limit', 'window']);
+	assert.equal(payload.budget.limit, 16_000);
+});
+
+test('a SessionBeforeCompact gate that throws lets the compaction proceed with a warning; SessionCompact is told what was committed', async () => {
+	const {log, ask} = await fullSession(`
+		import {appendFileSync} from 'node:fs';
+		export default api => {
+			api.registerEventHandler('SessionBeforeCompact', () => { throw new Error('gate bug'); });
+			api.registerEventHandler('SessionCompact', event => appendFileSync(LOG, JSON.stringify(['SessionCompact', event]) + '\\n'));
+		};
+	`);
+	mock.enqueue({text: 'They asked three questions.'}, {text: 'answer 4'});
+	const run = await ask();
+	assert.equal(run.code, 0, run.stderr);
+	const events = jsonEvents(run.stdout);
+	const id = events.find(event => event.type === 'session')!.id;
+	assert.deepEqual(
+		events.filter(event => event.type === 'warning').map(event => event.message),
+		['extension watcher: SessionBeforeCompact handler failed: gate bug; it proceeds'],
+	);
+	const compaction = events.find(event => event.type === 'compaction')!;
+	assert.deepEqual(lines(log), [
+		[
+			'SessionCompact',
+			{
+				reason: 'budget',
+				sessionId: id,
+				cut: compaction.cut,
+				summary: 'They asked three questions.',
+				beforeBytes: compaction.before_bytes,
+				afterBytes: compaction.after_bytes,
+				messageCount: mock.requests.at(-1)!.body.messages.length,
+			},
+		],
+	]);
+});

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import {ABORT, EventBus, OBSERVE_QUEUE_LIMIT, type EventHandler, type RegisteredHandler} from '../../source/core/extensions/event-bus.js';
 import {eventClass, eventTags, eventTimeoutMs, type EventTag} from '../../source/core/extensions/event-tags.js';
 import type {Platform} from '../../source/core/extensions/api.js';
+import {readCancel, readToolBlock} from '../../source/core/extensions/event-answers.js';
 
 function handler(extension: string, tag: EventTag, fn: EventHandler, platforms?: Platform[]): RegisteredHandler {
 	return {extension, tag, handler: fn, platforms};
@@ -90,6 +91,15 @@ test('gate: a failing SessionBefore* handler lets the action proceed; ProjectTru
 	const {events} = bus([handler('a', 'SessionBeforeFork', fails), handler('b', 'ProjectTrust', fails)]);
 	assert.deepEqual(await events.gate('SessionBeforeFork', {}, () => undefined), {decided: false});
 	assert.deepEqual(await events.gate('ProjectTrust', {}, () => undefined), {decided: false});
+});
+
+test('gate: an answer of the wrong shape counts as a failed handler: ToolCall is blocked, SessionBeforeCompact proceeds; nothing throws', async () => {
+	const {events, reports} = bus([handler('odd', 'ToolCall', () => ({block: 'yes'})), handler('odd', 'SessionBeforeCompact', () => ({cancel: 'please'}))]);
+	const blocked = await events.gate('ToolCall', {}, readToolBlock);
+	assert.equal(blocked.decided && blocked.allow, false);
+	assert.deepEqual(await events.gate('SessionBeforeCompact', {}, readCancel), {decided: false});
+	assert.match(reports[0]!, /extension odd: ToolCall handler answered "block" must be true or false; the call is blocked/);
+	assert.match(reports[1]!, /extension odd: SessionBeforeCompact handler answered "cancel" must be true or false; it proceeds/);
 });
 
 test('transform: chained in order, each sees the previous answer; a failure keeps the previous value', async () => {

@@ -230,7 +230,7 @@ test('sources in the documented order; settings paths against their own folder; 
 			[projectPackage, 'project-settings', true],
 			[projectDir, 'project-dir', true],
 			[globalDir, 'global-settings', false],
-			[join(configDir, 'node_modules', 'some-package'), 'global-settings', false],
+			[join(configDir, 'npm', 'node_modules', 'some-package'), 'global-settings', false],
 		],
 	);
 	assert.deepEqual(

@@ -1,8 +1,9 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {readFileSync} from 'node:fs';
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
+import {makeSandbox, runCli} from '../helpers/cli.js';
 import {startChat} from './chat.js';
 
 let mock: MockProvider;
@@ -30,6 +31,36 @@ test('/he and Tab complete to /help, which shows the keys; /session names the se
 		const {exitCode} = await run.exit();
 		assert.equal(exitCode, 0);
 		assert.equal(mock.requests.length, requests, 'no command went to the model');
+	} finally {
+		await run.close();
+	}
+});
+
+test("/compact that an extension's SessionBeforeCompact cancels says so in a notice, and the history is kept", async () => {
+	const box = makeSandbox();
+	writeFileSync(join(box.configDir, 'builtin.json'), JSON.stringify({builtin_profile: 'compact', tools: []}));
+	const config = join(box.root, 'compact-config.json');
+	writeFileSync(
+		config,
+		JSON.stringify({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', max_retries: 0, api_key_env: 'TEST_API_KEY', budget: {window: 20_000}, plugins: [join(box.configDir, 'builtin.json')]}),
+	);
+	const extensions = join(box.root, 'extensions');
+	mkdirSync(extensions);
+	writeFileSync(join(extensions, 'guard.mjs'), "export default api => api.registerEventHandler('SessionBeforeCompact', event => ({cancel: true, reason: 'keeping all ' + (event.cut - 1) + ' messages'}));");
+	const session = join(box.root, 's.json');
+	for (let turn = 1; turn <= 3; turn++) mock.enqueue({text: `answer ${turn}`});
+	const filled = await runCli(['--config', config, '--session', session, '-C', box.workspace], {env: box.env, input: 'question 1\nquestion 2\nquestion 3\n'});
+	assert.equal(filled.code, 0, filled.stderr);
+	const saved = readFileSync(session, 'utf8');
+	const {run} = await startChat(mock, {box, args: ['--config', config, '--session', session], env: {I_EXTENSIONS_DIR: extensions}});
+	try {
+		const requests = mock.requests.length;
+		run.type('/compact\r');
+		await run.waitFor(screen => /extension guard cancelled the compaction \(keeping all \d+ messages\); the history is unchanged/.test(screen.replaceAll('\n', ' ')), 'the notice');
+		run.type('/exit\r');
+		assert.equal((await run.exit()).exitCode, 0);
+		assert.equal(mock.requests.length, requests, 'no summary request was sent');
+		assert.equal(readFileSync(session, 'utf8'), saved);
 	} finally {
 		await run.close();
 	}

@@ -12,11 +12,28 @@ import type {Session} from './session-store.js';
 import {buildCandidate, commitProblem, cutProblem, estimateBytes} from '../history/compaction.js';
 import {describeShapeProblem, historyShapeProblem} from './history-shape.js';
 import {transcript} from '../history/transcript.js';
+import type {EventBus} from '../extensions/event-bus.js';
+import {readCancel} from '../extensions/event-answers.js';
+import {readBudgetFigures} from '../hooks/hook-results.js';
 
 /** A compaction that could not be committed; the history is exactly as it was. */
 export class CompactionError extends TurnError {
 	override name = 'CompactionError';
 }
+
+/** An extension's `SessionBeforeCompact` gate cancelled the compaction before anything was summarised; the history is as it was. */
+export class CompactionCancelledError extends CompactionError {
+	override name = 'CompactionCancelledError';
+	constructor(
+		readonly extension: string,
+		readonly reason: string | null,
+	) {
+		super(`extension ${extension} cancelled the compaction${reason ? ` (${reason})` : ''}`);
+	}
+}
+
+/** Why a compaction runs: the budget said the next request does not fit, or the person asked (/compact). */
+export type CompactionReason = 'budget' | 'manual';
 
 export interface CompactionIo {
 	session: Session;
@@ -30,6 +47,9 @@ export interface CompactionIo {
 	fits(history: Message[], tools: ToolSchema[]): Promise<{fits: boolean; answer: Record<string, unknown>}>;
 	/** One model request (through before_request / after_response), its text not shown as the answer. */
 	request(messages: Message[], tools: ToolSchema[]): Promise<ModelReply>;
+	reason: CompactionReason;
+	/** Extension handlers: `SessionBeforeCompact` may cancel, `SessionCompact` observes the commit. */
+	events?: EventBus | null;
 }
 
 const planSchema = z.looseObject({cut: z.optional(z.nullable(z.unknown())), state: z.optional(z.unknown())});
@@ -54,6 +74,11 @@ const commitSchema = z.looseObject({messages: z.array(messageSchema)});
  * by the same estimate and fits, and only then commits it as one session
  * step. Any failure throws a CompactionError and commits nothing: the
  * history, on disk and in memory, is exactly as it was.
+ *
+ * Extensions (EXTENSIONS.md "Events"): `SessionBeforeCompact` is asked once
+ * the cut is known and before anything is summarised (the summary request
+ * is the costly part), so a cancel costs nothing; `SessionCompact` is told
+ * after the commit.
  */
 export async function compactHistory(io: CompactionIo, budgetAnswer: Record<string, unknown>): Promise<void> {
 	const history = [...io.session.messages];
@@ -71,6 +96,16 @@ export async function compactHistory(io: CompactionIo, budgetAnswer: Record<stri
 	const cut = plan.cut as number;
 	const state = plan.state ?? null;
 	const prefix = history.slice(1, cut);
+	const events = io.events ?? null;
+	if (events?.has('SessionBeforeCompact')) {
+		const gate = await events.gate(
+			'SessionBeforeCompact',
+			{reason: io.reason, sessionId: io.session.id, cut, messages: prefix, keptMessages: history.length - cut, budget: readBudgetFigures(budgetAnswer)},
+			readCancel,
+		);
+		if (gate.decided && !gate.allow) throw new CompactionCancelledError(gate.by, gate.reason);
+	}
+
 	const prepared = parse('before_compact', beforeCompactSchema, await io.hooks.run('before_compact', {messages: prefix, cut, state, model: io.model, protocol: io.protocol, budget: io.budget}));
 	let summary: string;
 	if (prepared.summary === undefined) {
@@ -101,6 +136,7 @@ export async function compactHistory(io: CompactionIo, budgetAnswer: Record<stri
 	if (!(await io.fits(committed, io.tools)).fits) fail('the compacted history still does not fit the budget');
 	await io.session.replaceHistory(committed);
 	io.emit({type: 'compaction', cut, before_bytes: before, after_bytes: after});
+	events?.observe('SessionCompact', {reason: io.reason, sessionId: io.session.id, cut, summary, beforeBytes: before, afterBytes: after, messageCount: committed.length});
 }
 
 async function summarise(io: CompactionIo, prompt: string, text: string, images: unknown[], fail: (message: string) => never): Promise<string> {

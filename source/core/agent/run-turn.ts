@@ -12,7 +12,7 @@ import type {Session} from './session-store.js';
 import type {ModelCaller} from '../providers/model-caller.js';
 import {runToolCall} from './run-tool-call.js';
 import {MAX_IMAGES_PER_BATCH} from '../tools/images.js';
-import {compactHistory, CompactionError, type CompactionIo} from './compact-history.js';
+import {compactHistory, CompactionCancelledError, CompactionError, type CompactionIo, type CompactionReason} from './compact-history.js';
 import {validateBatch} from './validate-batch.js';
 import {describeShapeProblem, historyShapeProblem} from './history-shape.js';
 import {toolOutputLimit} from './tool-output-limit.js';
@@ -181,7 +181,17 @@ async function callModel(context: TurnContext, hooks: HookChain, schemas: ToolSc
 				throw new TurnError(`the context budget says this request does not fit the model's window (${describeBudget(check.answer)}); start a new session or enable compaction`);
 			}
 
-			await compactHistory(compactionIo(context, hooks, schemas), check.answer);
+			try {
+				await compactHistory(compactionIo(context, hooks, schemas, 'budget'), check.answer);
+			} catch (error) {
+				// The budget still says no: a request that does not fit is never sent (seed §7).
+				if (error instanceof CompactionCancelledError) {
+					throw new CompactionError(`the request does not fit the model's window (${describeBudget(check.answer)}) and ${error.message}, so nothing was sent; the history is unchanged`);
+				}
+
+				throw error;
+			}
+
 			// The history was replaced: the last usage measured another one.
 			anchors.delete(session);
 			check = await fits(context, hooks, session.messages, schemas);
@@ -219,8 +229,10 @@ function describeBudget(answer: Record<string, unknown>): string {
 	return typeof estimate === 'number' && typeof limit === 'number' ? `about ${estimate} tokens against a limit of ${limit}` : 'no figures given';
 }
 
-function compactionIo(context: TurnContext, hooks: HookChain, schemas: ToolSchema[]): CompactionIo {
+function compactionIo(context: TurnContext, hooks: HookChain, schemas: ToolSchema[], reason: CompactionReason): CompactionIo {
 	return {
+		reason,
+		events: context.extensionEvents ?? null,
 		session: context.session,
 		hooks,
 		emit: context.emit,
@@ -237,13 +249,20 @@ function compactionIo(context: TurnContext, hooks: HookChain, schemas: ToolSchem
 /**
  * Compaction on request (/compact), outside any turn: the same transaction,
  * started as if the budget had said the history does not fit. Returns
- * 'compacted', or why nothing was done.
+ * 'compacted', or why nothing was done (no compaction plugin, an
+ * extension's cancel); a failed compaction throws.
  */
 export async function compactNow(context: TurnContext): Promise<'compacted' | string> {
 	const hooks = withSignal(context.hooks ?? emptyHookChain, context.signal);
 	if (!hooks.has('compact_plan')) return 'compaction needs a compaction plugin (the compact module, or a worker bound to it in bindings.json); none is configured';
 	const schemas: ToolSchema[] = context.tools.map(({name, description, parameters}) => ({name, description, parameters}));
-	await compactHistory(compactionIo(context, hooks, schemas), {fits: false, requested: true});
+	try {
+		await compactHistory(compactionIo(context, hooks, schemas, 'manual'), {fits: false, requested: true});
+	} catch (error) {
+		if (error instanceof CompactionCancelledError) return `${error.message}; the history is unchanged`;
+		throw error;
+	}
+
 	return 'compacted';
 }
 

@@ -68,3 +68,11 @@ export function readToolResult<T extends {output: string; isError: boolean}>(ans
 	if (value.isError !== undefined && typeof value.isError !== 'boolean') throw new Error('"isError" must be true or false');
 	return {...previous, ...(value.output === undefined ? {} : {output: value.output}), ...(value.isError === undefined ? {} : {isError: value.isError})};
 }
+
+/** `SessionBefore*`: `{cancel: true, reason?}` cancels; `{cancel: false}` lets it go on, which can never undo another's cancel; anything else no opinion. */
+export function readCancel(answer: unknown): {allow: boolean; reason: string | null} | undefined {
+	const value = fields(answer);
+	if (value?.cancel === undefined) return undefined;
+	if (typeof value.cancel !== 'boolean') throw new Error('"cancel" must be true or false');
+	return {allow: !value.cancel, reason: typeof value.reason === 'string' && value.reason.length > 0 ? value.reason : null};
+}

@@ -106,13 +106,21 @@ export class EventBus {
 		this.#check(tag, 'gate');
 		let answer: GateAnswer = {decided: false};
 		for (const entry of this.#handlers.get(tag) ?? []) {
-			const outcome = await this.#call(entry, payload);
+			let outcome = await this.#call(entry, payload);
 			let decision: {allow: boolean; reason: string | null} | undefined;
 			if (outcome.ok) {
-				decision = read(outcome.value);
-			} else {
+				try {
+					decision = read(outcome.value);
+				} catch (error) {
+					// An answer of the wrong shape is a failed handler: the tag's failure rule decides, never a crash of the caller.
+					outcome = {ok: false, message: `answered ${describeThrown(error)}`};
+				}
+			}
+
+			if (!outcome.ok) {
 				const failure = gateFailure(tag);
-				this.#report(`extension ${entry.extension}: ${tag} handler ${outcome.message}${failure === 'block' ? '; the call is blocked' : ''}`);
+				const consequence = failure === 'block' ? '; the call is blocked' : failure === 'proceed' ? '; it proceeds' : '';
+				this.#report(`extension ${entry.extension}: ${tag} handler ${outcome.message}${consequence}`);
 				if (failure === 'block') decision = {allow: false, reason: `the ${tag} check of extension ${entry.extension} failed (${outcome.message})`};
 			}
 

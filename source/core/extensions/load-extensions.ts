@@ -1,17 +1,7 @@
-import {pathToFileURL} from 'node:url';
-import {
-	EXTENSION_API_MAJOR,
-	EXTENSION_API_VERSION,
-	type Declaration,
-	type ExtensionApi,
-	type ExtensionCommand,
-	type ExtensionModule,
-	type ExtensionTool,
-	type MarkdownTransformer,
-	type Platform,
-} from './api.js';
+import {EXTENSION_API_VERSION, type Declaration, type ExtensionApi, type ExtensionCommand, type ExtensionTool, type MarkdownTransformer, type Platform} from './api.js';
 import {builtinCommandNames, checkCommand, checkMarkdownTransformer} from './check-command.js';
 import {resolveEntryPoint} from './entry-point.js';
+import {importExtension, type RegisterFunction} from './import-extension.js';
 import {checkExtensionTool} from './check-tool.js';
 import {describeThrown} from './describe-thrown.js';
 import type {ExtensionCandidate} from './sources.js';
@@ -108,22 +98,11 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			continue;
 		}
 
-		let module: ExtensionModule;
+		let register: RegisterFunction;
 		try {
-			module = (await import(pathToFileURL(entry.file).href)) as ExtensionModule;
+			register = await importExtension(entry);
 		} catch (error) {
-			failed(`cannot be loaded: ${describeThrown(error)}`);
-			continue;
-		}
-
-		const register = typeof module.default === 'function' ? module.default : module.register;
-		if (typeof register !== 'function') {
-			failed('exports no register function (export default function register(api) { … })');
-			continue;
-		}
-
-		if (module.apiVersion !== undefined && String(module.apiVersion).split('.')[0] !== EXTENSION_API_MAJOR) {
-			failed(`is written for extension API ${String(module.apiVersion)}; this i has API ${EXTENSION_API_VERSION}`);
+			failed((error as Error).message);
 			continue;
 		}
 

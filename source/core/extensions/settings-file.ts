@@ -1,8 +1,9 @@
-import {dirname, isAbsolute, resolve} from 'node:path';
+import {dirname, isAbsolute, join, resolve} from 'node:path';
 import * as z from 'zod/mini';
 import {UsageError} from '../errors.js';
 import {describeIssues} from '../config/describe-issues.js';
-import {readJsonFile} from '../plugins/read-json-file.js';
+import {readConfigFile} from '../fs/read-config-file.js';
+import {MAX_PLUGIN_FILE_BYTES} from '../plugins/read-json-file.js';
 
 /**
  * A `settings.json` (project `.i/settings.json`, global
@@ -16,7 +17,7 @@ export interface Settings {
 	path: string;
 	/** Folders of extensions: each file or package folder in them is one. */
 	extensionDirs: string[];
-	/** Single extensions: a file, a package folder, or an npm package name installed under `<folder>/node_modules`. */
+	/** Single extensions: a file, a package folder, or an npm package name installed in the folder's npm prefix (`packagesPrefix`). */
 	packages: string[];
 	skillDirs: string[];
 	promptDirs: string[];
@@ -27,7 +28,24 @@ export const MAX_SETTINGS_ENTRIES = 256;
 
 const paths = z.optional(z.array(z.string().check(z.minLength(1, 'an entry is an empty path'))).check(z.maxLength(MAX_SETTINGS_ENTRIES, `at most ${MAX_SETTINGS_ENTRIES} entries`)));
 
-const schema = z.looseObject({
+/**
+ * Where a settings file's bare package names are installed (`i install`)
+ * and found: `<folder>/npm/node_modules/<name>`, npm's own prefix layout
+ * (package.json, package-lock.json, node_modules). A folder of its own, so
+ * npm's package.json never becomes the nearest one of other files beside
+ * the settings (a `.js` file in `.i/extensions/` keeps the module type it had).
+ */
+export function packagesPrefix(settingsFolder: string): string {
+	return join(settingsFolder, 'npm');
+}
+
+/** Where the bare package name `name` of the settings file in `settingsFolder` is installed. */
+export function installedPackagePath(settingsFolder: string, name: string): string {
+	return join(packagesPrefix(settingsFolder), 'node_modules', name);
+}
+
+/** The known keys; others belong to other features and are kept as they are. */
+export const settingsSchema = z.looseObject({
 	extensionDirs: paths,
 	packages: paths,
 	// Short forms, as other tools write them.
@@ -38,21 +56,44 @@ const schema = z.looseObject({
 	prompts: paths,
 });
 
+/** One settings file as written: its text, its JSON, and the known keys read from it. */
+export interface SettingsJson {
+	text: string;
+	/** Every key, known or not: what a rewrite keeps. */
+	data: Record<string, unknown>;
+	known: z.infer<typeof settingsSchema>;
+}
+
+/** Reads and checks one settings file as written; undefined when it does not exist. A broken one is a UsageError naming the file and the field. */
+export async function readSettingsJson(path: string): Promise<SettingsJson | undefined> {
+	const label = `settings ${path}`;
+	const bytes = await readConfigFile(path, {label, maxBytes: MAX_PLUGIN_FILE_BYTES, tooBig: 'too big for a settings file (at most 1 MiB)'});
+	if (bytes === undefined) return undefined;
+	const text = bytes.toString('utf8');
+	let data: unknown;
+	try {
+		data = JSON.parse(text);
+	} catch (error) {
+		throw new UsageError(`${label}: not valid JSON (${(error as Error).message})`);
+	}
+
+	const parsed = settingsSchema.safeParse(data);
+	if (!parsed.success) throw new UsageError(`${label}: ${describeIssues(parsed.error.issues, data)}`);
+	return {text, data: data as Record<string, unknown>, known: parsed.data};
+}
+
 /** Reads one settings file; undefined when it does not exist. A broken one is a UsageError naming the file and the field. */
 export async function readSettingsFile(path: string): Promise<Settings | undefined> {
-	const label = `settings ${path}`;
-	const data = await readJsonFile(path, label);
-	if (data === undefined) return undefined;
-	const parsed = schema.safeParse(data);
-	if (!parsed.success) throw new UsageError(`${label}: ${describeIssues(parsed.error.issues, data)}`);
+	const read = await readSettingsJson(path);
+	if (read === undefined) return undefined;
 	const folder = dirname(path);
 	const at = (entries: string[] | undefined) => (entries ?? []).map(entry => resolveEntry(folder, entry));
-	const {extensionDirs, packages, extensions, skillDirs, skills, promptDirs, prompts} = parsed.data;
+	const {extensionDirs, packages, extensions, skillDirs, skills, promptDirs, prompts} = read.known;
 	return {
 		path,
 		extensionDirs: at(extensionDirs),
-		// A package name stays a name only until here: it is installed under the settings folder.
-		packages: [...(packages ?? []), ...(extensions ?? [])].map(entry => (isPackageName(entry) ? resolve(folder, 'node_modules', entry) : resolveEntry(folder, entry))),
+		// A package name stays a name only until here: it is installed in the settings folder's npm prefix.
+		packages: [...(packages ?? []), ...(extensions ?? [])].map(entry => (isPackageName(entry) ? installedPackagePath(folder, entry) : resolveEntry(folder, entry))),
 		skillDirs: [...at(skillDirs), ...at(skills)],
 		promptDirs: [...at(promptDirs), ...at(prompts)],
 	};

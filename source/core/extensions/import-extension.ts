@@ -1,0 +1,32 @@
+import {pathToFileURL} from 'node:url';
+import {EXTENSION_API_MAJOR, EXTENSION_API_VERSION, type ExtensionApi, type ExtensionModule} from './api.js';
+import {describeThrown} from './describe-thrown.js';
+import type {EntryPoint} from './entry-point.js';
+
+/** What an extension module gives the host to call: its `register`. */
+export type RegisterFunction = (api: ExtensionApi) => unknown;
+
+/**
+ * Imports an extension's module and checks what the host needs before it
+ * calls anything: a `register` function (the default export, or one named
+ * `register`) and an `apiVersion`, when it exports one, of this API's major.
+ * Importing runs the module's top-level code; the caller decides whether
+ * that code may run (EXTENSIONS.md "Trust"). Throws an Error whose message
+ * says what is wrong (after "extension PATH …" / "was not loaded: ").
+ */
+export async function importExtension(entry: EntryPoint): Promise<RegisterFunction> {
+	let module: ExtensionModule;
+	try {
+		module = (await import(pathToFileURL(entry.file).href)) as ExtensionModule;
+	} catch (error) {
+		throw new Error(`cannot be loaded: ${describeThrown(error)}`);
+	}
+
+	const register = typeof module.default === 'function' ? module.default : module.register;
+	if (typeof register !== 'function') throw new Error('exports no register function (export default function register(api) { … })');
+	if (module.apiVersion !== undefined && String(module.apiVersion).split('.')[0] !== EXTENSION_API_MAJOR) {
+		throw new Error(`is written for extension API ${String(module.apiVersion)}; this i has API ${EXTENSION_API_VERSION}`);
+	}
+
+	return register;
+}

@@ -1,0 +1,54 @@
+import {parseCommandLine} from '../command-line/parse-command-line.js';
+import {describeScope, type PackageScope} from '../core/extensions/package-scope.js';
+import type {UninstalledPackage} from '../core/extensions/uninstall-package.js';
+import {oneWord, packageFlags, packageScopes, writeFailure, writeResult} from './package-command.js';
+
+/** What `--json` prints: what was removed, and from where. */
+interface UninstallReport extends UninstalledPackage {
+	scope: PackageScope['kind'];
+	settings: string;
+	prefix: string;
+}
+
+/**
+ * `i uninstall NAME [--global] [-C DIR] [--json]`: removes an extension
+ * package from the scope's npm prefix and its entries from that
+ * settings.json (uninstall-package.ts). An unknown name is a usage error
+ * listing what is installed, with a hint when the other scope has it.
+ */
+export async function runUninstall(args: string[]): Promise<number> {
+	try {
+		const {flags, input} = parseCommandLine(args, {flags: packageFlags, takesInput: true});
+		const name = oneWord('i uninstall NAME (the package name i install printed)', 'the package to uninstall', input);
+		const {scope, other} = packageScopes(flags);
+		const {uninstallPackage, listInstalled, UnknownPackageError} = await import('../core/extensions/uninstall-package.js');
+		let removed: UninstalledPackage;
+		try {
+			removed = await uninstallPackage(scope, name);
+		} catch (error) {
+			if (error instanceof UnknownPackageError && other && (await listInstalled(other)).includes(name)) {
+				throw new UnknownPackageError(`${error.message}; "${name}" is installed ${describeScope(other.kind)}: ${other.kind === 'global' ? 'add' : 'leave out'} --global`);
+			}
+
+			throw error;
+		}
+
+		const report: UninstallReport = {...removed, scope: scope.kind, settings: scope.settingsPath, prefix: scope.prefix};
+		return writeResult(flags.json, report, plainText(report));
+	} catch (error) {
+		return writeFailure('uninstall', error);
+	}
+}
+
+function plainText(report: UninstallReport): string {
+	const lines: string[] = [];
+	const from = report.removedEntries.map(({key, entry}) => `"${entry}" from "${key}"`).join(', ');
+	lines.push(
+		from === '' ? `${report.name} was not listed in ${report.settings} (${describeScope(report.scope)})` : `uninstalled ${report.name}: removed ${from} of ${report.settings} (${describeScope(report.scope)})`,
+	);
+	if (report.removedFromPrefix) lines.push(`removed the package from ${report.prefix}`);
+	const folders = report.removedEntries.filter(({entry}) => entry !== report.name);
+	if (folders.length > 0)
+		lines.push(`the folder${folders.length > 1 ? 's' : ''} ${folders.map(({entry}) => entry).join(', ')} ${folders.length > 1 ? 'are' : 'is'} left as ${folders.length > 1 ? 'they are' : 'it is'}`);
+	return `${lines.join('\n')}\n`;
+}
