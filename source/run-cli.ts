@@ -1,5 +1,6 @@
 import {commandNames} from './commands.js';
 import type {ExtensionFlags} from './core/extensions/cli-flags.js';
+import type {DevLoop} from './core/extensions/dev-loop.js';
 import {helpOutput} from './help.js';
 import {exitCodes, UsageError, errorMessage} from './core/errors.js';
 
@@ -22,6 +23,8 @@ export interface CliOptions {
 	trustProject: boolean;
 	/** Flags no built-in flag is, and the words after them, for the extensions' own flags (registerFlag) to claim. */
 	commandLine: ExtensionFlags;
+	/** `i dev`: the extension being developed, rebuilt on change and on /reload. */
+	dev?: DevLoop | undefined;
 }
 
 /** Parses flags and runs the chosen head; returns the exit code. */

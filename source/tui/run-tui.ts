@@ -91,11 +91,65 @@ export async function runTui(options: CliOptions): Promise<number> {
 				break;
 			}
 
+			case '/reload': {
+				store.setBusy(true);
+				try {
+					await reload();
+				} finally {
+					store.setBusy(false);
+				}
+
+				break;
+			}
+
 			case '/exit': {
 				finish(exitCodes.ok);
 				break;
 			}
 		}
+	};
+
+	/** The `i dev` build now loaded, replaced by each new one. */
+	let devPath = options.dev?.first;
+
+	/** The extensions' commands and Markdown transform, in the screen. */
+	const showExtensions = () => {
+		const {commands, markdownTransformers} = agent.extensionUi;
+		store.extend({
+			commands: [...commands].map(([name, command]) => ({name: `/${name}`, description: command.description, extension: command.extension})),
+			transform: markdownTransformers.length === 0 ? (text: string) => text : chainMarkdownTransformers(markdownTransformers, message => store.notice('warning', message)),
+		});
+	};
+
+	/**
+	 * Loads every extension again (/reload, or a new `i dev` build): `build`
+	 * is the new build's staged copy; with `i dev` and none, it builds first.
+	 * On any failure the loaded generation stays and the screen says why.
+	 */
+	const reload = async (build?: string) => {
+		let path = build;
+		if (options.dev && path === undefined) {
+			const built = await options.dev.rebuild();
+			if (!built.ok) {
+				store.notice('error', `the build failed; the loaded version stays:\n${built.error}`);
+				return;
+			}
+
+			path = built.path;
+		}
+
+		const extensions = path === undefined ? undefined : [path, ...options.extensions.filter(other => other !== devPath)];
+		const result = await agent.reloadExtensions({sessionId: agent.session.id, sessionPath: agent.session.path, ...(extensions ? {extensions} : {})});
+		if (!result.ok) {
+			store.notice('error', `the reload failed; the extensions loaded before stay:\n${result.problems.join('\n')}`);
+			return;
+		}
+
+		agent = {...agent, ...result.agent};
+		if (path !== undefined) devPath = path;
+		showExtensions();
+		for (const message of result.warnings) store.notice('warning', message);
+		store.notice('info', `reloaded ${result.loaded} extension${result.loaded === 1 ? '' : 's'}`);
 	};
 
 	const submit = (text: string) => {
@@ -171,10 +225,25 @@ export async function runTui(options: CliOptions): Promise<number> {
 		return interrupts.exitCode() ?? exitCodes.interrupted;
 	}
 
-	const {commands, markdownTransformers} = agent.extensionUi;
-	store.extend({
-		commands: [...commands].map(([name, command]) => ({name: `/${name}`, description: command.description, extension: command.extension})),
-		...(markdownTransformers.length === 0 ? {} : {transform: chainMarkdownTransformers(markdownTransformers, message => store.notice('warning', message))}),
+	showExtensions();
+	// i dev: each build the watcher made is loaded once no turn or command is running; a failed one is shown, the loaded version stays.
+	const stopDev = options.dev?.onBuild(build => {
+		if (!build.ok) {
+			store.notice('error', `the build failed; the loaded version stays:\n${build.error}`);
+			return;
+		}
+
+		const load = async () => {
+			await running;
+			store.setBusy(true);
+			try {
+				await reload(build.path);
+			} finally {
+				store.setBusy(false);
+			}
+		};
+
+		running = load().catch((error: unknown) => store.notice('error', (error as Error).message));
 	});
 	store.started({model: agent.caller.model, workspace: agent.workspace, window: agent.budget?.window ?? null});
 	// A signal from outside ends the chat like /exit, after the running turn saved its last complete step.
@@ -184,6 +253,7 @@ export async function runTui(options: CliOptions): Promise<number> {
 	});
 
 	const code = await finished;
+	stopDev?.();
 	interrupt();
 	// The interrupted turn saves its last complete step before the session closes.
 	await running;

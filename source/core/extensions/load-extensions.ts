@@ -52,6 +52,8 @@ export interface LoadOptions {
 	trusted: boolean;
 	/** Tool names taken before any extension loads (native and worker tools), each with who has it. */
 	takenToolNames: ReadonlyMap<string, string>;
+	/** 0 at start, one more for each /reload: the modules are imported again, not taken from node's cache. */
+	generation?: number;
 	/** The command line's flags for the extensions' own (registerFlag); none given: every flag has its default. */
 	flags?: ExtensionFlags;
 	registerTimeoutMs?: number;
@@ -100,7 +102,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 
 		let register: RegisterFunction;
 		try {
-			register = await importExtension(entry);
+			register = await importExtension(entry, options.generation);
 		} catch (error) {
 			failed((error as Error).message);
 			continue;

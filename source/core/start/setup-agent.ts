@@ -17,7 +17,8 @@ import {readSystemPrompt} from '../hooks/hook-results.js';
 import type {LoadedPlugins, WorkerPool} from '../pool/types.js';
 import {startPlugins, type StartedPlugins, type StartOptions} from './start-plugins.js';
 import type {Tool} from '../tools/types.js';
-import {startExtensions, type ExtensionOptions, type ExtensionUi} from './start-extensions.js';
+import {startExtensions, type ExtensionOptions, type ExtensionUi, type StartContext, type StartedExtensions} from './start-extensions.js';
+import type {EventBus} from '../extensions/event-bus.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
 export interface SetupOptions extends StartOptions, ExtensionOptions {
@@ -38,9 +39,19 @@ export type Agent = Omit<TurnContext, 'signal'> & {
 	extensionFiles: ReadonlyMap<string, string>;
 	/** The extensions' slash commands and Markdown transformers, for the chat screen. */
 	extensionUi: ExtensionUi;
+	/**
+	 * Loads every extension again (/reload), from `extensions` instead of the
+	 * start's --extension paths when given (i dev's new build). The old
+	 * generation hears SessionShutdown and the new one SessionStart, both
+	 * with reason `reload`; on any failure the old one stays and nothing of
+	 * the new one runs. The head puts `agent` in place of its fields.
+	 */
+	reloadExtensions(request: {sessionId: string; sessionPath: string; extensions?: readonly string[]}): Promise<ExtensionReload>;
 	/** Ends the workers and releases the session. */
 	close(): Promise<void>;
 };
+
+export type ExtensionReload = {ok: true; warnings: string[]; loaded: number; agent: Pick<Agent, 'tools' | 'extensionEvents' | 'emit' | 'extensionFiles' | 'extensionUi'>} | {ok: false; problems: string[]};
 
 /** Print and line mode have no terminal to ask on: an ask becomes a denial the model and the person both see. */
 export const denyWithoutTerminal: AskPerson = async () => ({
@@ -81,15 +92,13 @@ export async function setupAgent(
 		const coreTools = [...createNativeTools({secrets: sessionSecrets(loaded)}), ...(pool ? await externalTools(plugins, pool) : [])];
 		// The extensions load while the session file is read; a start without them pays nearly nothing for the look.
 		const opening = openSession({path: sessionPath(options, workspace, dirs.data_dir), workspace});
-		const [extensions, opened] = await Promise.all([
-			startExtensions(options, {
-				workspace,
-				dirs,
-				takenToolNames: new Map(coreTools.map(tool => [tool.name, tool.external ? 'a worker tool' : 'a native tool'])),
-				report: message => headEmit({type: 'warning', message}),
-			}),
-			opening,
-		]).catch(async (error: unknown) => {
+		const extensionContext: StartContext = {
+			workspace,
+			dirs,
+			takenToolNames: new Map(coreTools.map(tool => [tool.name, tool.external ? 'a worker tool' : 'a native tool'])),
+			report: message => headEmit({type: 'warning', message}),
+		};
+		const [extensions, opened] = await Promise.all([startExtensions(options, extensionContext), opening]).catch(async (error: unknown) => {
 			// One of the two failed: a session that did open is released again (its lock above all).
 			await opening.then(
 				async opened => opened.close(),
@@ -100,7 +109,10 @@ export async function setupAgent(
 		session = opened;
 		const events = extensions.events;
 		// With extension handlers, the head's events also reach the observers (MessageUpdate, ToolExecution*).
-		const emit = events ? (await import('../extensions/observe-core-events.js')).observeCoreEvents(events, headEmit) : headEmit;
+		const emit = await withObservers(events, headEmit);
+		// The generation the heads' events and the shutdown go to: /reload replaces it.
+		let current = events;
+		let generation = 0;
 		for (const message of extensions.warnings) emit({type: 'warning', message});
 		const tools = [...coreTools, ...extensions.tools];
 		emit({
@@ -132,11 +144,36 @@ export async function setupAgent(
 			budget: config.budget ?? null,
 			maxTokens: config.max_tokens ?? null,
 			maxSteps: options.maxSteps ?? config.max_steps,
+			async reloadExtensions(request) {
+				generation += 1;
+				let next: StartedExtensions;
+				try {
+					next = await startExtensions(request.extensions === undefined ? options : {...options, extensions: request.extensions}, extensionContext, generation);
+				} catch (error) {
+					return {ok: false, problems: [errorMessage(error)]};
+				}
+
+				// Any extension that fails keeps the previous generation whole (seed §7): nothing of the new one is fired or offered.
+				if (next.failed > 0) return {ok: false, problems: next.warnings};
+				if (current) {
+					await settledWithin(current.drained(), SHUTDOWN_DRAIN_MS);
+					await current.advisory('SessionShutdown', {reason: 'reload', sessionId: request.sessionId});
+				}
+
+				current = next.events;
+				await current?.advisory('SessionStart', {reason: 'reload', sessionId: request.sessionId, path: request.sessionPath, cwd: workspace});
+				return {
+					ok: true,
+					warnings: next.warnings,
+					loaded: next.files.size,
+					agent: {tools: [...coreTools, ...next.tools], extensionEvents: current, emit: await withObservers(current, headEmit), extensionFiles: next.files, extensionUi: next.ui},
+				};
+			},
 			async close() {
-				if (events) {
+				if (current) {
 					// What the turn's observers still have queued comes first: the shutdown is the last thing they hear.
-					await settledWithin(events.drained(), SHUTDOWN_DRAIN_MS);
-					await events.advisory('SessionShutdown', {reason: 'exit', sessionId: opened.id});
+					await settledWithin(current.drained(), SHUTDOWN_DRAIN_MS);
+					await current.advisory('SessionShutdown', {reason: 'exit', sessionId: opened.id});
 				}
 
 				await Promise.all([opened.close(), pool?.close()]);
@@ -146,6 +183,11 @@ export async function setupAgent(
 		await Promise.all([session?.close(), pool?.close()]);
 		throw error;
 	}
+}
+
+/** The head's emit, also feeding the extensions' observers when there are any. */
+async function withObservers(events: EventBus | null, headEmit: EmitEvent): Promise<EmitEvent> {
+	return events ? (await import('../extensions/observe-core-events.js')).observeCoreEvents(events, headEmit) : headEmit;
 }
 
 /** At the end, observers still queued get this long to take their events; a slow one is not waited for. */

@@ -40,6 +40,8 @@ export interface StartedExtensions {
 	events: EventBus | null;
 	/** What the chat screen adds (line mode and -p ignore these): slash commands by name, and Markdown transformers in priority order. */
 	ui: ExtensionUi;
+	/** How many listed extensions failed to load (not counting those skipped for trust or shadowed): a reload with any keeps the previous generation. */
+	failed: number;
 }
 
 export interface ExtensionUi {
@@ -48,7 +50,7 @@ export interface ExtensionUi {
 }
 
 const noUi: ExtensionUi = {commands: new Map(), markdownTransformers: []};
-const none: StartedExtensions = {tools: [], warnings: [], files: new Map(), events: null, ui: noUi};
+const none: StartedExtensions = {tools: [], warnings: [], files: new Map(), events: null, ui: noUi, failed: 0};
 
 /**
  * Finds and loads the extensions for a start. Without any listed, a start
@@ -56,9 +58,11 @@ const none: StartedExtensions = {tools: [], warnings: [], files: new Map(), even
  * Project code (EXTENSIONS.md "Trust") loads in a workspace trusted earlier,
  * with --trust-project, or after the person said yes.
  */
-export async function startExtensions(options: ExtensionOptions, context: StartContext): Promise<StartedExtensions> {
-	const flags = options.commandLine ?? new ExtensionFlags();
-	const started = await loadForStart(options, context, flags);
+export async function startExtensions(options: ExtensionOptions, context: StartContext, generation = 0): Promise<StartedExtensions> {
+	const given = options.commandLine ?? new ExtensionFlags();
+	// A reload's extensions claim their flags again, from the same command line.
+	const flags = generation === 0 ? given : given.fresh();
+	const started = await loadForStart(options, context, flags, generation);
 	// Every extension has had its chance to claim a flag of the command line.
 	try {
 		flags.finish();
@@ -71,9 +75,9 @@ export async function startExtensions(options: ExtensionOptions, context: StartC
 	return started;
 }
 
-type StartContext = {workspace: string; dirs: PlatformDirs; takenToolNames: ReadonlyMap<string, string>; report: (message: string) => void};
+export type StartContext = {workspace: string; dirs: PlatformDirs; takenToolNames: ReadonlyMap<string, string>; report: (message: string) => void};
 
-async function loadForStart(options: ExtensionOptions, context: StartContext, flags: ExtensionFlags): Promise<StartedExtensions> {
+async function loadForStart(options: ExtensionOptions, context: StartContext, flags: ExtensionFlags, generation: number): Promise<StartedExtensions> {
 	if (options.noExtensions) return none;
 	const {findExtensionSources} = await import('../extensions/sources.js');
 	const sources = await findExtensionSources({
@@ -94,7 +98,7 @@ async function loadForStart(options: ExtensionOptions, context: StartContext, fl
 					projectCode.map(candidate => candidate.path),
 				);
 	const [{loadExtensions, currentPlatform, describeLoadReport}, {createExtensionTool}] = await Promise.all([import('../extensions/load-extensions.js'), import('../extensions/extension-tool.js')]);
-	const {extensions, reports} = await loadExtensions({candidates: sources.candidates, trusted: trust.trusted, takenToolNames: context.takenToolNames, flags});
+	const {extensions, reports} = await loadExtensions({candidates: sources.candidates, trusted: trust.trusted, takenToolNames: context.takenToolNames, flags, generation});
 	const skipped = reports.filter(report => report.kind === 'skipped-untrusted');
 	// The skipped ones are said once, together, below.
 	for (const report of reports) if (report.kind !== 'skipped-untrusted') warnings.push(`extension ${report.path} (from ${report.listedIn}) was not loaded: ${describeLoadReport(report)}`);
@@ -114,7 +118,8 @@ async function loadForStart(options: ExtensionOptions, context: StartContext, fl
 		commands: new Map(extensions.flatMap(extension => [...extension.commands].map(([name, command]) => [name, {...command, extension: extension.name}] as const))),
 		markdownTransformers: extensions.flatMap(extension => extension.markdownTransformers.map(transform => ({extension: extension.name, transform}))),
 	};
-	return {tools, warnings, files: new Map(extensions.map(extension => [extension.name, extension.candidate.path])), events, ui};
+	const failed = reports.filter(report => report.kind === 'failed').length;
+	return {tools, warnings, files: new Map(extensions.map(extension => [extension.name, extension.candidate.path])), events, ui, failed};
 }
 
 /** Whether project code may load, and where a remembered "no" is kept (for the message that says how to undo it). */
