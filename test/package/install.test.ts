@@ -126,6 +126,9 @@ test('the tarball holds the program and its core, built, and nothing the install
 		'dist/core/search-worker.js',
 		'dist/types/api/index.d.ts',
 		'dist/types/api/extension.d.ts',
+		'docs/extensions/authoring.md',
+		'docs/extensions/debugging.md',
+		'docs/extensions/agent.md',
 		'README.md',
 		'package.json',
 	]) {
@@ -169,6 +172,18 @@ test('the installed i answers a one-shot against the mock', {skip}, async () => 
 	const answer = await runCli(['-p', 'hi', '-C', box.workspace], {env: {...box.env, PATH: cleanEnv.PATH}, entry: installedBin});
 	assert.equal(answer.code, 0, answer.stderr);
 	assert.equal(answer.stdout, 'Installed and answering.\n');
+});
+
+test('the installed docs tool reads the guides of the installed copy', {skip}, async () => {
+	const box = makeSandbox();
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
+	mock.enqueue({toolCalls: [{id: 'd1', name: 'docs', arguments: JSON.stringify({topic: 'agent', section: 'The layout'})}]}, {text: 'Read.'});
+	const answer = await runCli(['-p', 'how is an extension laid out?', '--json', '-C', box.workspace], {env: {...box.env, PATH: cleanEnv.PATH}, entry: installedBin});
+	assert.equal(answer.code, 0, answer.stderr);
+	const result = jsonEvents(answer.stdout).find(event => event.type === 'tool_result')!;
+	const file = join(realpathSync(join(prefix, 'lib', 'node_modules', 'i-agent')), 'docs', 'extensions', 'agent.md');
+	assert.equal(result.is_error, false, result.output);
+	assert.ok(result.output.startsWith(`i ${version}, docs topic "agent", section "The layout" (${file})\n\n## The layout\n`), result.output.slice(0, 300));
 });
 
 test('the default profile: the official host runs from the installed copy and its hooks take effect', {skip}, async () => {
