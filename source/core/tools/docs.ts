@@ -16,15 +16,10 @@ export const MAX_GUIDE_BYTES = 256 * 1024;
 const MAX_PACKAGE_DEPTH = 8;
 const PACKAGE_NAME = 'i-agent';
 
+// Sent with every request: kept short; the guides say the rest.
 const schema = z.strictObject({
-	topic: z
-		.enum(DOCS_TOPICS)
-		.check(
-			z.describe(
-				'"authoring": the extension API of this version, its slots, tools, the __i host context and the events; "debugging": loading an extension and reading its failures; "agent": the layout of an extension package and the steps to build one',
-			),
-		),
-	section: z.optional(z.string().check(z.minLength(1), z.describe('One part of the guide by its heading, e.g. "Tools"; without it, the whole guide'))),
+	topic: z.enum(DOCS_TOPICS).check(z.describe('authoring: the extension API; debugging: loading and failures; agent: a package layout and the steps')),
+	section: z.optional(z.string().check(z.minLength(1), z.describe('One heading of the guide, e.g. "Tools"; default the whole guide'))),
 });
 
 /**
@@ -36,10 +31,7 @@ const schema = z.strictObject({
 export function createDocsTool(): Tool {
 	return {
 		name: 'docs',
-		description: [
-			"Read i's own guides for this version: topic authoring (the extension API: its slots, tools, events and their payloads), debugging (how an extension is found, loaded and reported) or agent (an extension package's layout and the steps to build one).",
-			'Read authoring before writing or changing an i extension: the API is what it says, not what you remember of other agents.',
-		].join(' '),
+		description: "This version of i's own guides to its extensions. Read topic authoring before writing or changing an i extension: the API is what it says, not what other agents have.",
 		parameters: toParameters(schema),
 		async plan(args, context) {
 			const input = parseArguments('docs', schema, args);
