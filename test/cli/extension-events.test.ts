@@ -127,15 +127,16 @@ test('an unknown tag is a registration error naming it', async () => {
 });
 
 /**
- * The compact profile with a 20000-token window and a session three long
- * answers have filled, so a fourth long question does not fit and is
- * compacted first (as in budget.test.ts); the watcher extension is loaded
- * for the fourth run only.
+ * The compact profile with a 23000-token window (a limit of 80%, 18400) and
+ * a session three long answers have filled, so a fourth long question does
+ * not fit and is compacted first, and what compaction keeps fits after it
+ * (as in budget.test.ts); the watcher extension is loaded for the fourth
+ * run only.
  */
 async function fullSession(source: string) {
 	const {sandbox, env, log} = setup(source);
 	writeFileSync(join(sandbox.configDir, 'builtin.json'), JSON.stringify({builtin_profile: 'compact', tools: []}));
-	sandbox.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', max_retries: 0, budget: {window: 20_000}, plugins: ['builtin.json']});
+	sandbox.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', max_retries: 0, budget: {window: 23_000}, plugins: ['builtin.json']});
 	const session = join(sandbox.root, 's.json');
 	for (let turn = 1; turn <= 3; turn++) mock.enqueue({text: `answer ${turn} ${'w'.repeat(3000)}`});
 	const filled = await runCli(['--session', session, '--no-extensions', '-C', sandbox.workspace], {env: sandbox.env, input: 'question 1\nquestion 2\nquestion 3\n'});
@@ -163,7 +164,7 @@ test('a SessionBeforeCompact cancel skips the compaction: the request that does 
 	assert.equal(error.kind, 'compaction');
 	assert.match(
 		error.message,
-		/^the request does not fit the model's window \(about \d+ tokens against a limit of 16000\) and extension watcher cancelled the compaction \(keep everything\), so nothing was sent; the history is unchanged$/,
+		/^the request does not fit the model's window \(about \d+ tokens against a limit of 18400\) and extension watcher cancelled the compaction \(keep everything\), so nothing was sent; the history is unchanged$/,
 	);
 	assert.equal(
 		events.some(event => event.type === 'compaction'),
@@ -180,7 +181,7 @@ test('a SessionBeforeCompact cancel skips the compaction: the request that does 
 	assert.equal(payload.messages[0].content, 'question 1');
 	assert.ok(payload.keptMessages >= 1);
 	assert.deepEqual(Object.keys(payload.budget), ['estimate', 'limit', 'window']);
-	assert.equal(payload.budget.limit, 16_000);
+	assert.equal(payload.budget.limit, 18_400);
 });
 
 test('a SessionBeforeCompact gate that throws lets the compaction proceed with a warning; SessionCompact is told what was committed', async () => {

@@ -2,7 +2,8 @@
 // true to the code: every slot they name is one of ExtensionApi and every
 // slot the host fills is documented; the slots called absent are absent;
 // every event tag they name exists, the ones called fired are the ones the
-// source fires, with their classes; the limits they state are the code's.
+// source fires, with their classes; the limits they state are the code's;
+// i-agent/extension exports every type the API has.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
@@ -46,14 +47,14 @@ function apiSource(): {members: Map<string, string[]>; exported: Set<string>} {
 const {members, exported} = apiSource();
 const apiSlots = new Set(members.get('ExtensionApi'));
 
-/** The slots of the api a real `register` receives from this host. */
-async function hostSlots(): Promise<string[]> {
+/** The slots of the api a real `register` receives from this host, and the actions of its `runtime`. */
+async function hostSlots(): Promise<{slots: string[]; runtime: string[]}> {
 	const dir = mkdtempSync(join(tmpdir(), 'i-guides-'));
 	try {
-		writeFileSync(join(dir, 'probe.mjs'), 'export default api => { globalThis.__guideSlots = Object.keys(api); };');
+		writeFileSync(join(dir, 'probe.mjs'), 'export default api => { globalThis.__guideSlots = {slots: Object.keys(api), runtime: Object.keys(api.runtime ?? {})}; };');
 		const {extensions, reports} = await loadExtensions({candidates: [{path: join(dir, 'probe.mjs'), origin: 'flag', project: false, listedIn: '--extension'}], trusted: false, takenToolNames: new Map()});
 		assert.equal(extensions.length, 1, JSON.stringify(reports));
-		return (globalThis as {__guideSlots?: string[]}).__guideSlots!;
+		return (globalThis as {__guideSlots?: {slots: string[]; runtime: string[]}}).__guideSlots!;
 	} finally {
 		rmSync(dir, {recursive: true, force: true});
 	}
@@ -79,13 +80,29 @@ test('every slot a guide names exists in ExtensionApi, and every slot the host f
 	}
 
 	const documented = namedSlots(authoring);
-	const filled = await hostSlots();
+	const {slots: filled, runtime} = await hostSlots();
 	for (const slot of filled) assert.ok(documented.has(slot), `the host fills api.${slot}; the authoring guide does not document it`);
 	for (const slot of apiSlots) assert.ok(documented.has(slot), `ExtensionApi has ${slot}; the authoring guide does not document it`);
-	// The slots the guide calls absent are absent from both the type and the api the host hands out.
+	// Runtime actions: every one the host has, and every one the type names, is written api.runtime.NAME in the guide.
+	const actions = new Set([...authoring.matchAll(/\bapi\.runtime\.(\w+)/g)].map(match => match[1]!));
+	const typed = new Set(members.get('ExtensionRuntime'));
+	for (const action of actions) assert.ok(typed.has(action), `the authoring guide names api.runtime.${action}, which ExtensionRuntime does not have`);
+	for (const action of [...runtime, ...typed]) assert.ok(actions.has(action), `the host has api.runtime.${action}; the authoring guide does not document it`);
+	// What the guide calls absent is absent: from the type, the api the host hands out, and its runtime.
 	const absent = listAfter(authoring, 'Absent in this version');
 	assert.ok(absent.length > 0);
-	for (const slot of absent) assert.ok(!apiSlots.has(slot) && !filled.includes(slot), `the authoring guide calls ${slot} absent, but this host has it: move it to the table`);
+	for (const name of absent) {
+		assert.ok(!apiSlots.has(name) && !filled.includes(name) && !typed.has(name) && !runtime.includes(name), `the authoring guide calls ${name} absent, but this host has it: document it`);
+	}
+});
+
+test('i-agent/extension exports every type of the extension API', () => {
+	const path = join(repository, 'source', 'core', 'api', 'extension.ts');
+	const file = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.ES2023, true);
+	const reexported = file.statements.flatMap(statement =>
+		ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause) ? statement.exportClause.elements.map(element => element.name.text) : [],
+	);
+	assert.deepEqual(reexported.sort(), [...exported].sort());
 });
 
 test('every event tag the guides name exists; every tag is in the authoring guide, fired or not', () => {
@@ -97,7 +114,7 @@ test('every event tag the guides name exists; every tag is in the authoring guid
 		for (const [, word] of text.matchAll(/`([A-Z][A-Za-z]+)`/g)) assert.ok(known.has(word!), `docs/extensions/${topic}.md names \`${word}\`: no event tag nor type of the extension API`);
 		for (const [, tag] of text.matchAll(/registerEventHandler\??\.?\(\s*'([^']+)'/g)) assert.ok(isEventTag(tag), `docs/extensions/${topic}.md registers a handler for ${tag}, which is no event tag`);
 		for (const [, field] of text.matchAll(/\bctx\.(\w+)/g)) {
-			assert.ok([...members.get('ExtensionToolContext')!, ...members.get('EventContext')!].includes(field!), `docs/extensions/${topic}.md names ctx.${field}`);
+			assert.ok([...members.get('ExtensionToolContext')!, ...members.get('EventContext')!, ...members.get('CommandContext')!].includes(field!), `docs/extensions/${topic}.md names ctx.${field}`);
 		}
 	}
 

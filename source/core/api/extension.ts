@@ -18,15 +18,21 @@
  */
 export type {
 	AbortAnswer,
+	CommandContext,
 	Declaration,
 	EventContext,
 	EventTagName,
 	ExtensionApi,
+	ExtensionCommand,
+	ExtensionFlag,
 	ExtensionImagePart,
 	ExtensionModule,
+	ExtensionRuntime,
 	ExtensionTool,
 	ExtensionToolContext,
 	ExtensionToolResult,
 	HostContext,
+	MarkdownTransformer,
 	Platform,
+	RenderedText,
 } from '../extensions/api.js';
