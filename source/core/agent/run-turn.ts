@@ -18,6 +18,7 @@ import {describeShapeProblem, historyShapeProblem} from './history-shape.js';
 import {toolOutputLimit} from './tool-output-limit.js';
 import type {EventBus} from '../extensions/event-bus.js';
 import {readContextAnswer, readInputAnswer, readMessageEnd, readProviderRequest} from '../extensions/event-answers.js';
+import {providerHeadersHook} from '../extensions/provider-headers.js';
 
 export interface TurnContext {
 	caller: ModelCaller;
@@ -308,9 +309,11 @@ async function requestModel(context: TurnContext, hooks: HookChain, messages: Me
 		wire = answer.wire;
 	}
 
+	const transformHeaders = providerHeadersHook(events, caller);
 	let reply = await caller.send(request, {
 		signal,
 		...(wire === undefined ? {} : {wire}),
+		...(transformHeaders === undefined ? {} : {transformHeaders}),
 		emit: event => show(event) && emit(event),
 		async onRetry(notice) {
 			emit({type: 'retry', attempt: notice.attempt, delay_ms: notice.delayMs, reason: notice.reason, status: notice.status ?? null});

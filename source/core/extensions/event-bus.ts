@@ -45,6 +45,7 @@ export class EventBus {
 	readonly #report: (message: string) => void;
 	readonly #timeoutMs: (tag: EventTag) => number;
 	readonly #queues = new Map<string, ObserveQueue>();
+	readonly #reported = new Set<string>();
 
 	constructor(options: EventBusOptions) {
 		const byTag = new Map<EventTag, RegisteredHandler[]>();
@@ -134,10 +135,10 @@ export class EventBus {
 
 	/**
 	 * A transform event: handlers chained in order, each given the previous
-	 * value; `read` turns an answer into the next value, or undefined for
-	 * "unchanged". A failure keeps the previous value.
+	 * value; `read` turns an answer (of the extension named) into the next
+	 * value, or undefined for "unchanged". A failure keeps the previous value.
 	 */
-	async transform<T>(tag: EventTag, value: T, read: (answer: unknown, previous: T) => T | undefined): Promise<T> {
+	async transform<T>(tag: EventTag, value: T, read: (answer: unknown, previous: T, extension: string) => T | undefined): Promise<T> {
 		this.#check(tag, 'transform');
 		let current = value;
 		for (const entry of this.#handlers.get(tag) ?? []) {
@@ -149,7 +150,7 @@ export class EventBus {
 
 			let next: T | undefined;
 			try {
-				next = read(outcome.value, current);
+				next = read(outcome.value, current, entry.extension);
 			} catch (error) {
 				this.#report(`extension ${entry.extension}: ${tag} handler answered ${describeThrown(error)}; the value is kept`);
 				continue;
@@ -181,6 +182,13 @@ export class EventBus {
 
 			queue.push(entry, payload);
 		}
+	}
+
+	/** Reports `message` the first time `key` comes, for a mistake an extension repeats on every request (a refused header). */
+	reportOnce(key: string, message: string): void {
+		if (this.#reported.has(key)) return;
+		this.#reported.add(key);
+		this.#report(message);
 	}
 
 	/** Resolves once every queued observe event was delivered (or timed out): at shutdown, and in tests. */
