@@ -17,7 +17,7 @@ import {readSystemPrompt} from '../hooks/hook-results.js';
 import type {LoadedPlugins, WorkerPool} from '../pool/types.js';
 import {startPlugins, type StartedPlugins, type StartOptions} from './start-plugins.js';
 import type {Tool} from '../tools/types.js';
-import {startExtensions, type ExtensionOptions, type ExtensionUi} from './start-extensions.js';
+import {startExtensions, type ExtensionOptions, type ExtensionStartup, type ExtensionUi} from './start-extensions.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
 export interface SetupOptions extends StartOptions, ExtensionOptions {
@@ -59,7 +59,9 @@ export function sessionPath(options: SetupOptions, workspace: string, dataDir: s
 /**
  * Loads config, plugins, tools and session and runs the start-phase hooks;
  * `started` is the config and plugins part, when the head began it earlier
- * (startPlugins).
+ * (startPlugins), and `extensions` the extensions' start, when the head
+ * found them and loaded the first of them itself (the chat screen, for
+ * BeforeTuiStart).
  * A problem with flags or files is a UsageError (exit 2); a start-phase hook
  * that fails vetoes the start (exit 3). Anything set up before a failure is
  * torn down again.
@@ -70,6 +72,7 @@ export async function setupAgent(
 	askPerson: AskPerson = denyWithoutTerminal,
 	signal?: AbortSignal,
 	started: Promise<StartedPlugins> = startPlugins(options),
+	extensions?: ExtensionStartup,
 ): Promise<Agent> {
 	const {dirs, workspace, loaded, plugins, warnings, pool} = await unlessAborted(started, signal);
 	const {config} = loaded;
@@ -81,15 +84,11 @@ export async function setupAgent(
 		const coreTools = [...createNativeTools({secrets: sessionSecrets(loaded)}), ...(pool ? await externalTools(plugins, pool) : [])];
 		// The extensions load while the session file is read; a start without them pays nearly nothing for the look.
 		const opening = openSession({path: sessionPath(options, workspace, dirs.data_dir), workspace});
-		const [extensions, opened] = await Promise.all([
-			startExtensions(options, {
-				workspace,
-				dirs,
-				takenToolNames: new Map(coreTools.map(tool => [tool.name, tool.external ? 'a worker tool' : 'a native tool'])),
-				report: message => headEmit({type: 'warning', message}),
-			}),
-			opening,
-		]).catch(async (error: unknown) => {
+		const loadContext = {
+			takenToolNames: new Map(coreTools.map(tool => [tool.name, tool.external ? 'a worker tool' : 'a native tool'])),
+			report: (message: string) => headEmit({type: 'warning', message}),
+		};
+		const [loadedExtensions, opened] = await Promise.all([extensions ? extensions.start(loadContext) : startExtensions(options, {workspace, dirs, ...loadContext}), opening]).catch(async (error: unknown) => {
 			// One of the two failed: a session that did open is released again (its lock above all).
 			await opening.then(
 				async opened => opened.close(),
@@ -98,11 +97,11 @@ export async function setupAgent(
 			throw error;
 		});
 		session = opened;
-		const events = extensions.events;
+		const events = loadedExtensions.events;
 		// With extension handlers, the head's events also reach the observers (MessageUpdate, ToolExecution*).
 		const emit = events ? (await import('../extensions/observe-core-events.js')).observeCoreEvents(events, headEmit) : headEmit;
-		for (const message of extensions.warnings) emit({type: 'warning', message});
-		const tools = [...coreTools, ...extensions.tools];
+		for (const message of loadedExtensions.warnings) emit({type: 'warning', message});
+		const tools = [...coreTools, ...loadedExtensions.tools];
 		emit({
 			type: 'session',
 			id: session.id,
@@ -117,8 +116,8 @@ export async function setupAgent(
 			caller,
 			tools,
 			session,
-			extensionFiles: extensions.files,
-			extensionUi: extensions.ui,
+			extensionFiles: loadedExtensions.files,
+			extensionUi: loadedExtensions.ui,
 			extensionEvents: events,
 			gate: createApprovalGate({
 				yolo: options.yolo === true,
