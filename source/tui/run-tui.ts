@@ -211,6 +211,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		agent = await core.setupAgent(setupOptions, event => store.apply(event), askPerson, setupController.signal, before.kind === 'ready' ? before.started : undefined, before.extensions);
 		events = agent.extensionEvents ?? null;
 	} catch (error) {
+		// A question still open (the session could not be opened meanwhile) goes unanswered.
+		trust.cancel();
 		// The screen goes, so the error is the last thing on the terminal, as in line mode.
 		instance.clear();
 		closeScreen();
