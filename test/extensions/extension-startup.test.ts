@@ -169,3 +169,16 @@ test('a trusted project extension wins over a global one of its name, which load
 		if (trusted) assert.match(result.warnings.join('\n'), /same\.mjs \(from settings .*\) was not loaded: an extension named "same" loaded first from .*workspace\/\.i\/extensions\/same\.mjs/);
 	}
 });
+
+test('a project extension loaded after the question cannot take a slash command of one loaded before it; the commands reach the result', async () => {
+	const at = place();
+	const command = (name: string) => `api.registerCommand('${name}', {description: 'd', handler: () => {}})`;
+	writeFileSync(join(at.userDir, 'user.mjs'), `export default api => { ${command('deploy')}; };`);
+	const project = join(at.projectDir, 'proj.mjs');
+	writeFileSync(project, `export default api => { ${command('deploy')}; };`);
+	writeFileSync(join(at.projectDir, 'other.mjs'), `export default api => { ${command('lint')}; };`);
+	const result = await start(at, {trustProject: true});
+	assert.deepEqual([...result.ui.commands.keys()].sort(), ['deploy', 'lint']);
+	assert.equal(result.ui.commands.get('deploy')!.extension, 'user');
+	assert.match(result.warnings.join('\n'), new RegExp(`${project} \\(from .*\\) was not loaded: register failed: registerCommand: /deploy is taken by extension user`));
+});
