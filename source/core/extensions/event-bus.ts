@@ -43,8 +43,9 @@ type Outcome = {ok: true; value: unknown} | {ok: false; message: string};
 export class EventBus {
 	readonly #handlers: ReadonlyMap<EventTag, readonly RegisteredHandler[]>;
 	readonly #report: (message: string) => void;
+	readonly #platform: Platform | undefined;
 	readonly #timeoutMs: (tag: EventTag) => number;
-	readonly #queues = new Map<string, ObserveQueue>();
+	#queues = new Map<string, ObserveQueue>();
 	readonly #reported = new Set<string>();
 
 	constructor(options: EventBusOptions) {
@@ -58,7 +59,19 @@ export class EventBus {
 
 		this.#handlers = byTag;
 		this.#report = options.report;
+		this.#platform = options.platform;
 		this.#timeoutMs = options.timeoutMs ?? eventTimeoutMs;
+	}
+
+	/**
+	 * A bus with these handlers instead (the extensions that loaded after a
+	 * question, added), sharing this one's observe queues: an extension hears
+	 * what either bus observed in one order, and `drained` waits for both.
+	 */
+	withHandlers(handlers: readonly RegisteredHandler[]): EventBus {
+		const bus = new EventBus({handlers, report: this.#report, platform: this.#platform, timeoutMs: this.#timeoutMs});
+		bus.#queues = this.#queues;
+		return bus;
 	}
 
 	/** Whether any handler listens: callers skip building a payload nobody reads. */
@@ -67,7 +80,7 @@ export class EventBus {
 	}
 
 	/** A veto event: the first handler answering ABORT stops; a throw or a timeout is skipped (never a veto). */
-	async veto(tag: EventTag, payload: unknown): Promise<{vetoed: false} | {vetoed: true; extension: string; reason: string}> {
+	async veto(tag: EventTag, payload: unknown): Promise<{vetoed: false} | {vetoed: true; extension: string; reason: string | null}> {
 		this.#check(tag, 'veto');
 		for (const entry of this.#handlers.get(tag) ?? []) {
 			const outcome = await this.#call(entry, payload);
@@ -77,7 +90,7 @@ export class EventBus {
 			}
 
 			const abort = readAbort(outcome.value);
-			if (abort) return {vetoed: true, extension: entry.extension, reason: abort.reason ?? `extension ${entry.extension} stopped the start (${tag})`};
+			if (abort) return {vetoed: true, extension: entry.extension, reason: abort.reason ?? null};
 		}
 
 		return {vetoed: false};
@@ -120,7 +133,7 @@ export class EventBus {
 
 			if (!outcome.ok) {
 				const failure = gateFailure(tag);
-				const consequence = failure === 'block' ? '; the call is blocked' : failure === 'proceed' ? '; it proceeds' : '';
+				const consequence = failure === 'block' ? '; the call is blocked' : failure === 'proceed' ? '; it proceeds' : '; it decides nothing';
 				this.#report(`extension ${entry.extension}: ${tag} handler ${outcome.message}${consequence}`);
 				if (failure === 'block') decision = {allow: false, reason: `the ${tag} check of extension ${entry.extension} failed (${outcome.message})`};
 			}

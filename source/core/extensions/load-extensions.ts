@@ -56,6 +56,10 @@ export interface LoadOptions {
 	generation?: number;
 	/** The command line's flags for the extensions' own (registerFlag); none given: every flag has its default. */
 	flags?: ExtensionFlags;
+	/** Extension names an earlier load took, each with the path it came from: later ones of a name are shadowed. */
+	takenNames?: ReadonlyMap<string, string>;
+	/** Slash commands an earlier load's extensions took (the chat screen's own are always taken), each with who has it. */
+	takenCommandNames?: ReadonlyMap<string, string>;
 	registerTimeoutMs?: number;
 }
 
@@ -75,10 +79,10 @@ export interface LoadResult {
 export async function loadExtensions(options: LoadOptions): Promise<LoadResult> {
 	const reports: LoadReport[] = [];
 	const loaded: LoadedExtension[] = [];
-	const names = new Map<string, string>();
+	const names = new Map<string, string>(options.takenNames);
 	const toolOwners = new Map(options.takenToolNames);
 	const flags = options.flags ?? new ExtensionFlags();
-	const commandOwners = new Map(builtinCommandNames.map(name => [name, 'the chat screen']));
+	const commandOwners = new Map([...builtinCommandNames.map(name => [name, 'the chat screen'] as const), ...(options.takenCommandNames ?? [])]);
 	for (const candidate of options.candidates) {
 		if (candidate.project && !options.trusted) {
 			reports.push({kind: 'skipped-untrusted', path: candidate.path, listedIn: candidate.listedIn});

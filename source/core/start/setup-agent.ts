@@ -17,7 +17,7 @@ import {readSystemPrompt} from '../hooks/hook-results.js';
 import type {LoadedPlugins, WorkerPool} from '../pool/types.js';
 import {startPlugins, type StartedPlugins, type StartOptions} from './start-plugins.js';
 import type {Tool} from '../tools/types.js';
-import {startExtensions, type ExtensionOptions, type ExtensionUi, type StartContext, type StartedExtensions} from './start-extensions.js';
+import {startExtensions, type ExtensionOptions, type ExtensionStartup, type ExtensionUi, type StartContext, type StartedExtensions} from './start-extensions.js';
 import type {EventBus} from '../extensions/event-bus.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
@@ -70,7 +70,9 @@ export function sessionPath(options: SetupOptions, workspace: string, dataDir: s
 /**
  * Loads config, plugins, tools and session and runs the start-phase hooks;
  * `started` is the config and plugins part, when the head began it earlier
- * (startPlugins).
+ * (startPlugins), and `extensions` the extensions' start, when the head
+ * found them and loaded the first of them itself (the chat screen, for
+ * BeforeTuiStart).
  * A problem with flags or files is a UsageError (exit 2); a start-phase hook
  * that fails vetoes the start (exit 3). Anything set up before a failure is
  * torn down again.
@@ -81,6 +83,7 @@ export async function setupAgent(
 	askPerson: AskPerson = denyWithoutTerminal,
 	signal?: AbortSignal,
 	started: Promise<StartedPlugins> = startPlugins(options),
+	extensions?: ExtensionStartup,
 ): Promise<Agent> {
 	const {dirs, workspace, loaded, plugins, warnings, pool} = await unlessAborted(started, signal);
 	const {config} = loaded;
@@ -98,7 +101,7 @@ export async function setupAgent(
 			takenToolNames: new Map(coreTools.map(tool => [tool.name, tool.external ? 'a worker tool' : 'a native tool'])),
 			report: message => headEmit({type: 'warning', message}),
 		};
-		const [extensions, opened] = await Promise.all([startExtensions(options, extensionContext), opening]).catch(async (error: unknown) => {
+		const [loadedExtensions, opened] = await Promise.all([extensions ? extensions.start(extensionContext) : startExtensions(options, extensionContext), opening]).catch(async (error: unknown) => {
 			// One of the two failed: a session that did open is released again (its lock above all).
 			await opening.then(
 				async opened => opened.close(),
@@ -107,14 +110,14 @@ export async function setupAgent(
 			throw error;
 		});
 		session = opened;
-		const events = extensions.events;
+		const events = loadedExtensions.events;
 		// With extension handlers, the head's events also reach the observers (MessageUpdate, ToolExecution*).
 		const emit = await withObservers(events, headEmit);
 		// The generation the heads' events and the shutdown go to: /reload replaces it.
 		let current = events;
 		let generation = 0;
-		for (const message of extensions.warnings) emit({type: 'warning', message});
-		const tools = [...coreTools, ...extensions.tools];
+		for (const message of loadedExtensions.warnings) emit({type: 'warning', message});
+		const tools = [...coreTools, ...loadedExtensions.tools];
 		emit({
 			type: 'session',
 			id: session.id,
@@ -129,8 +132,8 @@ export async function setupAgent(
 			caller,
 			tools,
 			session,
-			extensionFiles: extensions.files,
-			extensionUi: extensions.ui,
+			extensionFiles: loadedExtensions.files,
+			extensionUi: loadedExtensions.ui,
 			extensionEvents: events,
 			gate: createApprovalGate({
 				yolo: options.yolo === true,
