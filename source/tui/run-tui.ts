@@ -11,6 +11,7 @@ import {ChatStore} from './chat-store.js';
 import {keysHelp, parseSlashCommand} from './slash-commands.js';
 import {chainMarkdownTransformers} from './markdown-transform.js';
 import {runExtensionCommand} from './extension-command.js';
+import {findPromptTemplate, parseTemplateCommand} from '../core/resources/prompt-template-file.js';
 
 /**
  * The full-screen chat, when stdin and stdout are terminals. The core runs
@@ -107,7 +108,9 @@ export async function runTui(options: CliOptions): Promise<number> {
 		}
 
 		if ('unknown' in slash) {
-			store.notice('warning', `no command ${slash.unknown}; /help lists them`);
+			// A prompt template is a turn: the prompts module expands it.
+			if (isPromptTemplate(agent, text)) startTurn(text);
+			else store.notice('warning', `no command ${slash.unknown}; /help lists them`);
 			return;
 		}
 
@@ -191,4 +194,15 @@ export async function runTui(options: CliOptions): Promise<number> {
 	await agent.close();
 	interrupts.dispose();
 	return code;
+}
+
+/** `/name …` names a prompt template the prompts module will find (a folder it cannot read counts as none here; the turn would say why). */
+function isPromptTemplate(agent: Agent, text: string): boolean {
+	const command = parseTemplateCommand(text);
+	if (command === null || agent.promptTemplateFolders === null) return false;
+	try {
+		return findPromptTemplate(agent.promptTemplateFolders, command.name) !== undefined;
+	} catch {
+		return false;
+	}
 }

@@ -1,8 +1,12 @@
+import {dirname} from 'node:path';
 import type {PlatformDirs} from '../config/dirs.js';
 import type {Tool} from '../tools/types.js';
 import type {EventBus} from '../extensions/event-bus.js';
 import type {ExtensionCommand, MarkdownTransformer} from '../extensions/api.js';
 import {ExtensionFlags} from '../extensions/cli-flags.js';
+import type {ResourceDiscoverer} from '../extensions/discover-resources.js';
+import type {BeforeAgentStart} from '../extensions/before-agent-start.js';
+import {readRunSettings, type RunSettings} from '../extensions/settings-file.js';
 
 /** The extension part of a start: `i`'s flags, or the core API's options. */
 export interface ExtensionOptions {
@@ -40,6 +44,12 @@ export interface StartedExtensions {
 	events: EventBus | null;
 	/** What the chat screen adds (line mode and -p ignore these): slash commands by name, and Markdown transformers in priority order. */
 	ui: ExtensionUi;
+	/** The settings files: their skill and prompt folders count with or without extensions. */
+	settings: RunSettings;
+	/** `registerResourcesDiscover` handlers of this platform, in priority order. */
+	discoverers: ResourceDiscoverer[];
+	/** The `registerBeforeAgentStart` chain; null when none registered one. */
+	beforeAgentStart: BeforeAgentStart | null;
 }
 
 export interface ExtensionUi {
@@ -48,11 +58,11 @@ export interface ExtensionUi {
 }
 
 const noUi: ExtensionUi = {commands: new Map(), markdownTransformers: []};
-const none: StartedExtensions = {tools: [], warnings: [], files: new Map(), events: null, ui: noUi};
 
 /**
- * Finds and loads the extensions for a start. Without any listed, a start
- * pays for the sources module, two settings reads and one folder listing.
+ * Reads the settings files and finds and loads the extensions for a start.
+ * Without any listed, a start pays for the sources module, two settings
+ * reads and one folder listing; with --no-extensions, for the two reads.
  * Project code (EXTENSIONS.md "Trust") loads in a workspace trusted earlier,
  * with --trust-project, or after the person said yes.
  */
@@ -74,6 +84,8 @@ export async function startExtensions(options: ExtensionOptions, context: StartC
 type StartContext = {workspace: string; dirs: PlatformDirs; takenToolNames: ReadonlyMap<string, string>; report: (message: string) => void};
 
 async function loadForStart(options: ExtensionOptions, context: StartContext, flags: ExtensionFlags): Promise<StartedExtensions> {
+	const settings = await readRunSettings(context.workspace, context.dirs.config_dir);
+	const none: StartedExtensions = {tools: [], warnings: [], files: new Map(), events: null, ui: noUi, settings, discoverers: [], beforeAgentStart: null};
 	if (options.noExtensions) return none;
 	const {findExtensionSources} = await import('../extensions/sources.js');
 	const sources = await findExtensionSources({
@@ -81,6 +93,7 @@ async function loadForStart(options: ExtensionOptions, context: StartContext, fl
 		extensionDirs: options.extensionDirs ?? [],
 		workspace: context.workspace,
 		configDir: context.dirs.config_dir,
+		settings,
 	});
 	const warnings = [...sources.problems];
 	if (sources.candidates.length === 0) return {...none, warnings};
@@ -109,12 +122,20 @@ async function loadForStart(options: ExtensionOptions, context: StartContext, fl
 
 	const tools = extensions.flatMap(extension => extension.tools.map(tool => createExtensionTool(tool, {name: extension.name, file: extension.file})));
 	const handlers = extensions.flatMap(extension => extension.handlers.map(({tag, handler}) => ({extension: extension.name, tag, handler, platforms: extension.platforms})));
-	const events = handlers.length === 0 ? null : new (await import('../extensions/event-bus.js')).EventBus({handlers, report: context.report, platform: currentPlatform()});
+	const platform = currentPlatform();
+	const events = handlers.length === 0 ? null : new (await import('../extensions/event-bus.js')).EventBus({handlers, report: context.report, platform});
 	const ui: ExtensionUi = {
 		commands: new Map(extensions.flatMap(extension => [...extension.commands].map(([name, command]) => [name, {...command, extension: extension.name}] as const))),
 		markdownTransformers: extensions.flatMap(extension => extension.markdownTransformers.map(transform => ({extension: extension.name, transform}))),
 	};
-	return {tools, warnings, files: new Map(extensions.map(extension => [extension.name, extension.candidate.path])), events, ui};
+	// Like event handlers, these run only where the extension said it runs.
+	const here = extensions.filter(extension => !extension.platforms || (platform !== undefined && extension.platforms.includes(platform)));
+	const discoverers = here.flatMap(extension =>
+		extension.discoverers.map(handler => ({extension: extension.name, folder: extension.candidate.path === extension.file ? dirname(extension.file) : extension.candidate.path, handler})),
+	);
+	const transforms = here.flatMap(extension => extension.beforeAgentStart.map(handler => ({extension: extension.name, handler})));
+	const beforeAgentStart = transforms.length === 0 ? null : (await import('../extensions/before-agent-start.js')).createBeforeAgentStart(transforms, context.report);
+	return {tools, warnings, files: new Map(extensions.map(extension => [extension.name, extension.candidate.path])), events, ui, settings, discoverers, beforeAgentStart};
 }
 
 /** Whether project code may load, and where a remembered "no" is kept (for the message that says how to undo it). */
