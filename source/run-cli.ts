@@ -19,6 +19,10 @@ export interface CliOptions {
 	extensions: string[];
 	/** `--extensions-dir DIR`, repeatable. */
 	extensionDirs: string[];
+	/** `--skill DIR`, repeatable. */
+	skills: string[];
+	/** `--prompt-template DIR`, repeatable. */
+	promptTemplates: string[];
 	noExtensions: boolean;
 	trustProject: boolean;
 	/** Flags no built-in flag is, and the words after them, for the extensions' own flags (registerFlag) to claim. */

@@ -18,6 +18,7 @@ import {chainMarkdownTransformers} from './markdown-transform.js';
 import {runExtensionCommand} from './extension-command.js';
 import {TrustBroker} from './trust-broker.js';
 import {uiPromptEvents} from './ui-prompt-events.js';
+import {findPromptTemplate, parseTemplateCommand} from '../core/resources/prompt-template-file.js';
 
 /**
  * The full-screen chat, when stdin and stdout are terminals. The core runs
@@ -213,7 +214,9 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		}
 
 		if ('unknown' in slash) {
-			store.notice('warning', `no command ${slash.unknown}; /help lists them`);
+			// A prompt template is a turn: the prompts module expands it.
+			if (isPromptTemplate(agent, text)) startTurn(text);
+			else store.notice('warning', `no command ${slash.unknown}; /help lists them`);
 			return;
 		}
 
@@ -336,4 +339,15 @@ async function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
 		signal.addEventListener('abort', onAbort, {once: true});
 		work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
 	});
+}
+
+/** `/name …` names a prompt template the prompts module will find (a folder it cannot read counts as none here; the turn would say why). */
+function isPromptTemplate(agent: Agent, text: string): boolean {
+	const command = parseTemplateCommand(text);
+	if (command === null || agent.promptTemplateFolders === null) return false;
+	try {
+		return findPromptTemplate(agent.promptTemplateFolders, command.name) !== undefined;
+	} catch {
+		return false;
+	}
 }

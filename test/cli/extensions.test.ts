@@ -134,7 +134,7 @@ test('i extensions lists what a run loads, where from and what each registered, 
 	const {sandbox, dir} = sandboxWithExtensions({
 		'todo.mjs': todoExtension.replace(
 			'api.registerTool({',
-			"api.declare({priority: 5, platforms: ['linux', 'macos']}); api.registerEventHandler('ToolCall', () => {}); console.log('noise from register'); api.registerTool({",
+			"api.declare({priority: 5, platforms: ['linux', 'macos']}); api.registerEventHandler('ToolCall', () => {}); api.registerBeforeAgentStart(() => {}); console.log('noise from register'); api.registerTool({",
 		),
 		'broken.mjs': 'export default function register() { throw new Error("boom"); }',
 	});
@@ -155,6 +155,8 @@ test('i extensions lists what a run loads, where from and what each registered, 
 			flags: [],
 			commands: [],
 			markdownTransformers: 0,
+			resourcesDiscover: 0,
+			beforeAgentStart: 1,
 			events: ['ToolCall'],
 		},
 	]);
@@ -163,7 +165,7 @@ test('i extensions lists what a run loads, where from and what each registered, 
 	assert.equal(plain.code, 0, plain.stderr);
 	assert.match(
 		plain.stdout,
-		/^todo {2}.*todo\.mjs\n {2}from I_EXTENSIONS_DIR; priority 5; platforms linux, macos\n {2}tools: todo\n {2}events: ToolCall\n\nnot loaded:\n {2}.*broken\.mjs \(from I_EXTENSIONS_DIR\): register failed: boom\n$/,
+		/^todo {2}.*todo\.mjs\n {2}from I_EXTENSIONS_DIR; priority 5; platforms linux, macos\n {2}tools: todo\n {2}system prompt transforms \(BeforeAgentStart\): 1\n {2}events: ToolCall\n\nnot loaded:\n {2}.*broken\.mjs \(from I_EXTENSIONS_DIR\): register failed: boom\n$/,
 	);
 	const bad = await runCli(['extensions', '--bogus'], {env: sandbox.env});
 	assert.equal(bad.code, 2);

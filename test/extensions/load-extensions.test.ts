@@ -47,7 +47,19 @@ test('an extension registers a tool; the api says its version and the slots this
 	);
 	const module = (await import(path)) as {seen: {version: string; slots: string[]}};
 	assert.equal(module.seen.version, '1.0');
-	assert.deepEqual(module.seen.slots, ['ABORT', 'apiVersion', 'declare', 'registerCommand', 'registerEventHandler', 'registerFlag', 'registerMarkdownTransformer', 'registerTool', 'runtime']);
+	assert.deepEqual(module.seen.slots, [
+		'ABORT',
+		'apiVersion',
+		'declare',
+		'registerBeforeAgentStart',
+		'registerCommand',
+		'registerEventHandler',
+		'registerFlag',
+		'registerMarkdownTransformer',
+		'registerResourcesDiscover',
+		'registerTool',
+		'runtime',
+	]);
 });
 
 test('a slot this host lacks is undefined: the extension degrades with its own message', async () => {
@@ -233,10 +245,7 @@ test('sources in the documented order; settings paths against their own folder; 
 			[join(configDir, 'npm', 'node_modules', 'some-package'), 'global-settings', false],
 		],
 	);
-	assert.deepEqual(
-		settings.map(s => s.path),
-		[join(workspace, '.i', 'settings.json'), join(configDir, 'settings.json')],
-	);
+	assert.deepEqual([settings.project?.path, settings.global?.path], [join(workspace, '.i', 'settings.json'), join(configDir, 'settings.json')]);
 });
 
 test('a broken settings file is an error naming the file and the field', async () => {

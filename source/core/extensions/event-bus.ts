@@ -1,11 +1,12 @@
 import {eventClass, eventTimeoutMs, gateFailure, type EventTag} from './event-tags.js';
 import {describeThrown} from './describe-thrown.js';
 import type {Platform} from './api.js';
+import {callHandler, type ExtensionHandler, type HandlerOutcome} from './call-handler.js';
 
 /** What a handler returns to veto (`BeforeTuiStart`) or to log an advisory abort: `api.ABORT`, or `{abort: true, reason}`. */
 export const ABORT = Object.freeze({abort: true as const});
 
-export type EventHandler = (event: unknown, ctx: {tag: EventTag; extension: string}) => unknown;
+export type EventHandler = ExtensionHandler;
 
 export interface RegisteredHandler {
 	extension: string;
@@ -29,8 +30,6 @@ export interface EventBusOptions {
 }
 
 export type GateAnswer = {decided: false} | {decided: true; allow: boolean; reason: string | null; by: string};
-
-type Outcome = {ok: true; value: unknown} | {ok: false; message: string};
 
 /**
  * Delivers events to extension handlers with the class rules of
@@ -213,36 +212,10 @@ export class EventBus {
 		if (eventClass(tag) !== wanted) throw new Error(`${tag} is ${article(eventClass(tag))} event, not ${article(wanted)} one`);
 	}
 
-	async #call(entry: RegisteredHandler, payload: unknown): Promise<Outcome> {
-		let copy: unknown;
-		try {
-			copy = payload === undefined ? undefined : JSON.parse(JSON.stringify(payload));
-		} catch (error) {
-			return {ok: false, message: `got no payload: ${describeThrown(error)}`};
-		}
-
-		const ms = this.#timeoutMs(entry.tag);
-		let timer: NodeJS.Timeout | undefined;
-		const running = (async () => entry.handler(copy, {tag: entry.tag, extension: entry.extension}))();
-		// After a timeout the handler settles unobserved: never an unhandled rejection.
-		running.catch(() => {});
-		try {
-			const value = await Promise.race([
-				running,
-				new Promise<never>((_resolve, reject) => {
-					timer = setTimeout(() => reject(new HandlerTimeout(`${ms} ms`)), ms);
-				}),
-			]);
-			return {ok: true, value};
-		} catch (error) {
-			return {ok: false, message: error instanceof HandlerTimeout ? `did not answer within ${ms / 1000} s` : `failed: ${describeThrown(error)}`};
-		} finally {
-			clearTimeout(timer);
-		}
+	async #call(entry: RegisteredHandler, payload: unknown): Promise<HandlerOutcome> {
+		return callHandler(entry.handler, payload, {tag: entry.tag, extension: entry.extension}, this.#timeoutMs(entry.tag));
 	}
 }
-
-class HandlerTimeout extends Error {}
 
 function readAbort(value: unknown): {reason: string | undefined} | undefined {
 	if (value === null || typeof value !== 'object' || (value as {abort?: unknown}).abort !== true) return undefined;

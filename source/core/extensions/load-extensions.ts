@@ -32,6 +32,10 @@ export interface LoadedExtension {
 	markdownTransformers: MarkdownTransformer[];
 	/** Event handlers in registration order. */
 	handlers: Array<{tag: EventTag; handler: EventHandler}>;
+	/** `registerResourcesDiscover` handlers, in registration order. */
+	discoverers: EventHandler[];
+	/** `registerBeforeAgentStart` transforms, in registration order. */
+	beforeAgentStart: EventHandler[];
 }
 
 export type LoadReport =
@@ -140,6 +144,8 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			commands: staged.commands,
 			markdownTransformers: staged.markdownTransformers,
 			handlers: staged.handlers,
+			discoverers: staged.discoverers,
+			beforeAgentStart: staged.beforeAgentStart,
 		});
 	}
 
@@ -164,6 +170,8 @@ function stage(name: string, owners: {toolOwners: ReadonlyMap<string, string>; c
 	/** This run's values of the flags it registered, readable before its register returns. */
 	const values = new Map<string, boolean | string | undefined>();
 	const handlers: Array<{tag: EventTag; handler: EventHandler}> = [];
+	const discoverers: EventHandler[] = [];
+	const beforeAgentStart: EventHandler[] = [];
 	const declaration: Declaration = {};
 	const guard = (slot: string) => {
 		if (!open) throw new Error(`extension ${name}: ${slot} was called after register ended; register everything before register returns`);
@@ -206,6 +214,16 @@ function stage(name: string, owners: {toolOwners: ReadonlyMap<string, string>; c
 			guard('registerMarkdownTransformer');
 			markdownTransformers.push(checkMarkdownTransformer(transform));
 		},
+		registerResourcesDiscover(handler: unknown) {
+			guard('registerResourcesDiscover');
+			if (typeof handler !== 'function') throw new Error('registerResourcesDiscover: the handler must be a function (event, ctx) => ({skillPaths?, promptPaths?, themePaths?})');
+			discoverers.push(handler as EventHandler);
+		},
+		registerBeforeAgentStart(handler: unknown) {
+			guard('registerBeforeAgentStart');
+			if (typeof handler !== 'function') throw new Error('registerBeforeAgentStart: the handler must be a function (event, ctx) => ({systemPrompt?})');
+			beforeAgentStart.push(handler as EventHandler);
+		},
 		runtime: Object.freeze({
 			// Any extension's flag once loaded; its own as soon as it registered it.
 			getCliFlag: (flag: string) => (values.has(flag) ? values.get(flag) : commandLine.value(flag)),
@@ -218,6 +236,8 @@ function stage(name: string, owners: {toolOwners: ReadonlyMap<string, string>; c
 		commands,
 		markdownTransformers,
 		handlers,
+		discoverers,
+		beforeAgentStart,
 		declaration,
 		close() {
 			open = false;

@@ -19,9 +19,12 @@ import {startPlugins, type StartedPlugins, type StartOptions} from './start-plug
 import type {Tool} from '../tools/types.js';
 import {startExtensions, type ExtensionOptions, type ExtensionStartup, type ExtensionUi, type StartContext, type StartedExtensions} from './start-extensions.js';
 import type {EventBus} from '../extensions/event-bus.js';
+import {loadResources, type ResourceOptions} from './load-resources.js';
+import {applyProjectSystemPrompt, readProjectSystemPrompt} from '../resources/project-system-prompt.js';
+import {PROJECT_PROMPT_FOLDER, type ResourceFolders} from '../resources/resource-folders.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
-export interface SetupOptions extends StartOptions, ExtensionOptions {
+export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOptions {
 	/** A session file to resume or create (`--session`). */
 	session?: string | undefined;
 	/** A named session of the workspace (`--session-name`). */
@@ -47,6 +50,12 @@ export type Agent = Omit<TurnContext, 'signal'> & {
 	 * the new one runs. The head puts `agent` in place of its fields.
 	 */
 	reloadExtensions(request: {sessionId: string; sessionPath: string; extensions?: readonly string[]}): Promise<ExtensionReload>;
+	/**
+	 * The folders a prompt `/name …` finds its template in, first first; null
+	 * when no prompts module expands templates (the chat screen then treats
+	 * an unknown `/name` as an unknown command).
+	 */
+	promptTemplateFolders: readonly string[] | null;
 	/** Ends the workers and releases the session. */
 	close(): Promise<void>;
 };
@@ -118,6 +127,15 @@ export async function setupAgent(
 		let generation = 0;
 		for (const message of loadedExtensions.warnings) emit({type: 'warning', message});
 		const tools = [...coreTools, ...loadedExtensions.tools];
+		const resources = await loadResources('startup', options, {
+			workspace,
+			settings: loadedExtensions.settings,
+			discoverers: loadedExtensions.discoverers,
+			events,
+			report: message => emit({type: 'warning', message}),
+		});
+		for (const message of [...resources.warnings, ...unusedFolderFlags(options, plugins)]) emit({type: 'warning', message});
+		pool?.setResources(resources.folders);
 		emit({
 			type: 'session',
 			id: session.id,
@@ -135,6 +153,8 @@ export async function setupAgent(
 			extensionFiles: loadedExtensions.files,
 			extensionUi: loadedExtensions.ui,
 			extensionEvents: events,
+			beforeAgentStart: loadedExtensions.beforeAgentStart,
+			promptTemplateFolders: expandsTemplates(plugins) ? templateFolders(resources.folders, workspace) : null,
 			gate: createApprovalGate({
 				yolo: options.yolo === true,
 				askPerson,
@@ -164,12 +184,26 @@ export async function setupAgent(
 				}
 
 				current = next.events;
+				const nextEmit = await withObservers(current, headEmit);
+				// The skill and prompt folders are found again (settings, discover handlers) and reach the modules from the next request on.
+				const warnings = [...next.warnings];
+				const found = await loadResources('reload', options, {workspace, settings: next.settings, discoverers: next.discoverers, events: current, report: message => warnings.push(message)});
+				warnings.push(...found.warnings);
+				pool?.setResources(found.folders);
 				await current?.advisory('SessionStart', {reason: 'reload', sessionId: request.sessionId, path: request.sessionPath, cwd: workspace});
 				return {
 					ok: true,
-					warnings: next.warnings,
+					warnings,
 					loaded: next.files.size,
-					agent: {tools: [...coreTools, ...next.tools], extensionEvents: current, emit: await withObservers(current, headEmit), extensionFiles: next.files, extensionUi: next.ui},
+					agent: {
+						tools: [...coreTools, ...next.tools],
+						extensionEvents: current,
+						emit: nextEmit,
+						extensionFiles: next.files,
+						extensionUi: next.ui,
+						beforeAgentStart: next.beforeAgentStart,
+						promptTemplateFolders: expandsTemplates(plugins) ? templateFolders(found.folders, workspace) : null,
+					},
 				};
 			},
 			async close() {
@@ -275,16 +309,42 @@ function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerP
 	return createHttpCaller({adapter, apiKey: readApiKey(loaded), model: config.model, http: {maxRetries: config.max_retries}});
 }
 
+/** The prompts module's hook that expands `/name …`: without it a template folder has no one to read it. */
+function expandsTemplates(plugins: LoadedPlugins): boolean {
+	return plugins.hooks.some(hook => hook.module === 'prompts' && (hook.events.includes('user_input') || hook.events.includes('*')));
+}
+
+function templateFolders(folders: ResourceFolders | undefined, workspace: string): string[] {
+	return folders?.prompts?.map(folder => folder.path) ?? [join(workspace, PROJECT_PROMPT_FOLDER)];
+}
+
+/** `--skill` and `--prompt-template` with no module to read their folders: said, since nothing else would show it. */
+function unusedFolderFlags(options: SetupOptions, plugins: LoadedPlugins): string[] {
+	const has = (module: string) => plugins.hooks.some(hook => hook.module === module) || plugins.tools.some(tool => tool.module === module);
+	const warnings: string[] = [];
+	if ((options.skills?.length ?? 0) > 0 && !has('skills')) warnings.push('--skill: no skills module is configured (the skills, standard or full profile), so its folders are not read');
+	if ((options.promptTemplates?.length ?? 0) > 0 && !expandsTemplates(plugins)) {
+		warnings.push('--prompt-template: no prompts module is configured (the standard or full profile), so its templates are not expanded');
+	}
+
+	return warnings;
+}
+
 /**
  * `session_load` for every session, `system_prompt` for a new one. These run
- * before any turn: a failing hook vetoes the start.
+ * before any turn: a failing hook vetoes the start. The workspace's
+ * `.i/SYSTEM.md` then replaces what was chosen (the project's word beats the
+ * global config's, seed 004 §8) and `.i/APPEND_SYSTEM.md` extends it.
  */
 async function startHooks(hooks: HookChain, session: Session, workspace: string, signal: AbortSignal | undefined): Promise<string> {
 	const fallback = renderSystemPrompt(workspace);
+	const project = readProjectSystemPrompt(workspace);
+	// Read while the hooks run; a failing hook's veto is what is reported then.
+	project.catch(() => {});
 	try {
 		if (hooks.has('session_load')) await hooks.run('session_load', {messages: session.messages, session: {id: session.id, path: session.path}}, {signal});
-		if (session.messages.length > 0 || !hooks.has('system_prompt')) return fallback;
-		return readSystemPrompt(await hooks.run('system_prompt', {prompt: fallback, workspace}, {signal}));
+		const chosen = session.messages.length > 0 || !hooks.has('system_prompt') ? fallback : readSystemPrompt(await hooks.run('system_prompt', {prompt: fallback, workspace}, {signal}));
+		return applyProjectSystemPrompt(chosen, await project);
 	} catch (error) {
 		if (signal?.aborted) throw error;
 		if (error instanceof HookError) throw new StartVetoError(`a plugin vetoed the start: ${errorMessage(error)}`);

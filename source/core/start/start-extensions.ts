@@ -1,3 +1,4 @@
+import {dirname} from 'node:path';
 import type {PlatformDirs} from '../config/dirs.js';
 import type {Tool} from '../tools/types.js';
 import type {EventBus, RegisteredHandler} from '../extensions/event-bus.js';
@@ -6,6 +7,9 @@ import {ExtensionFlags} from '../extensions/cli-flags.js';
 import type {LoadedExtension, LoadReport} from '../extensions/load-extensions.js';
 import type {ExtensionCandidate} from '../extensions/sources.js';
 import type {TrustOutcome, TrustQuestion, Undecided} from './decide-trust.js';
+import type {ResourceDiscoverer} from '../extensions/discover-resources.js';
+import type {BeforeAgentStart} from '../extensions/before-agent-start.js';
+import {readRunSettings, type RunSettings} from '../extensions/settings-file.js';
 
 /** The extension part of a start: `i`'s flags, or the core API's options. */
 export interface ExtensionOptions {
@@ -43,6 +47,12 @@ export interface StartedExtensions {
 	events: EventBus | null;
 	/** What the chat screen adds (line mode and -p ignore these): slash commands by name, and Markdown transformers in priority order. */
 	ui: ExtensionUi;
+	/** The settings files: their skill and prompt folders count with or without extensions. */
+	settings: RunSettings;
+	/** `registerResourcesDiscover` handlers of this platform, in priority order. */
+	discoverers: ResourceDiscoverer[];
+	/** The `registerBeforeAgentStart` chain; null when none registered one. */
+	beforeAgentStart: BeforeAgentStart | null;
 	/** How many listed extensions failed to load (not counting those skipped for trust or shadowed): a reload with any keeps the previous generation. */
 	failed: number;
 }
@@ -91,6 +101,7 @@ export class ExtensionStartup {
 	readonly #dirs: PlatformDirs;
 	readonly #candidates: readonly ExtensionCandidate[];
 	readonly #warnings: string[];
+	readonly #settings: RunSettings;
 	readonly #flags: ExtensionFlags;
 	/** 0 at start, one more for each /reload: the modules are imported again. */
 	readonly #generation: number;
@@ -104,7 +115,14 @@ export class ExtensionStartup {
 	/** load-extensions' wording, once that module is loaded (there are reports only after it loaded something). */
 	#describeLoadReport: ((report: LoadReport) => string) | undefined;
 
-	private constructor(options: ExtensionOptions, context: {workspace: string; dirs: PlatformDirs}, candidates: readonly ExtensionCandidate[], warnings: string[], generation: number) {
+	private constructor(
+		options: ExtensionOptions,
+		context: {workspace: string; dirs: PlatformDirs},
+		found: {candidates: readonly ExtensionCandidate[]; warnings: string[]; settings: RunSettings},
+		generation: number,
+	) {
+		const {candidates, warnings, settings} = found;
+		this.#settings = settings;
 		this.#options = options;
 		this.#workspace = context.workspace;
 		this.#dirs = context.dirs;
@@ -117,15 +135,18 @@ export class ExtensionStartup {
 	}
 
 	static async find(options: ExtensionOptions, context: {workspace: string; dirs: PlatformDirs}, generation = 0): Promise<ExtensionStartup> {
-		if (options.noExtensions) return new ExtensionStartup(options, context, [], [], generation);
+		// The settings count with or without extensions: their skill and prompt folders.
+		const settings = await readRunSettings(context.workspace, context.dirs.config_dir);
+		if (options.noExtensions) return new ExtensionStartup(options, context, {candidates: [], warnings: [], settings}, generation);
 		const {findExtensionSources} = await import('../extensions/sources.js');
 		const sources = await findExtensionSources({
 			extensions: options.extensions ?? [],
 			extensionDirs: options.extensionDirs ?? [],
 			workspace: context.workspace,
 			configDir: context.dirs.config_dir,
+			settings,
 		});
-		return new ExtensionStartup(options, context, sources.candidates, [...sources.problems], generation);
+		return new ExtensionStartup(options, context, {candidates: sources.candidates, warnings: [...sources.problems], settings}, generation);
 	}
 
 	/** Whether any extension is listed anywhere. */
@@ -169,7 +190,18 @@ export class ExtensionStartup {
 		}
 
 		const {createExtensionTool} = await import('../extensions/extension-tool.js');
+		// Like event handlers, these run only where the extension said it runs.
+		const platform = extensions.length === 0 ? undefined : (await import('../extensions/load-extensions.js')).currentPlatform();
+		const here = extensions.filter(extension => !extension.platforms || (platform !== undefined && extension.platforms.includes(platform)));
+		const discoverers = here.flatMap(extension =>
+			extension.discoverers.map(handler => ({extension: extension.name, folder: extension.candidate.path === extension.file ? dirname(extension.file) : extension.candidate.path, handler})),
+		);
+		const transforms = here.flatMap(extension => extension.beforeAgentStart.map(handler => ({extension: extension.name, handler})));
+		const beforeAgentStart = transforms.length === 0 ? null : (await import('../extensions/before-agent-start.js')).createBeforeAgentStart(transforms, context.report);
 		return {
+			settings: this.#settings,
+			discoverers,
+			beforeAgentStart,
 			tools: extensions.flatMap(extension => extension.tools.map(tool => createExtensionTool(tool, {name: extension.name, file: extension.file}))),
 			warnings,
 			files: new Map(extensions.map(extension => [extension.name, extension.candidate.path])),
