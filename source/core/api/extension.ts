@@ -18,6 +18,7 @@
  */
 export type {
 	AbortAnswer,
+	BeforeAgentStartEvent,
 	CommandContext,
 	Declaration,
 	EventContext,
@@ -35,4 +36,6 @@ export type {
 	MarkdownTransformer,
 	Platform,
 	RenderedText,
+	ResourcesDiscoverAnswer,
+	ResourcesDiscoverEvent,
 } from '../extensions/api.js';
