@@ -16,6 +16,7 @@ import {consoleToNotices} from './console-notices.js';
 import {keysHelp, parseSlashCommand} from './slash-commands.js';
 import {chainMarkdownTransformers} from './markdown-transform.js';
 import {runExtensionCommand} from './extension-command.js';
+import {reportExtensionRejections} from '../modes/extension-rejections.js';
 import {TrustBroker} from './trust-broker.js';
 import {uiPromptEvents} from './ui-prompt-events.js';
 import {findPromptTemplate, parseTemplateCommand} from '../core/resources/prompt-template-file.js';
@@ -162,6 +163,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		}
 	};
 
+	/** Stops reporting the loaded extensions' unhandled rejections (replaced at each reload). */
+	let stopReporting: () => void = () => {};
 	/** The `i dev` build now loaded, replaced by each new one. */
 	let devPath = options.dev?.first;
 
@@ -201,6 +204,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		agent = {...agent, ...result.agent};
 		if (path !== undefined) devPath = path;
 		showExtensions();
+		stopReporting();
+		stopReporting = reportExtensionRejections(agent.extensionFiles, event => store.apply(event));
 		for (const message of result.warnings) store.notice('warning', message);
 		store.notice('info', `reloaded ${result.loaded} extension${result.loaded === 1 ? '' : 's'}`);
 	};
@@ -289,6 +294,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	}
 
 	showExtensions();
+	// An unhandled rejection from extension code is a notice naming the extension, never a crash (EXTENSIONS.md).
+	stopReporting = reportExtensionRejections(agent.extensionFiles, event => store.apply(event));
 	// i dev: each build the watcher made is loaded once no turn or command is running; a failed one is shown, the loaded version stays.
 	const stopDev = options.dev?.onBuild(build => {
 		if (!build.ok) {
@@ -317,6 +324,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 
 	const code = await finished;
 	stopDev?.();
+	stopReporting();
 	interrupt();
 	// The interrupted turn saves its last complete step before the session closes.
 	await running;

@@ -27,6 +27,7 @@ const extension = `
 		});
 		api.registerCommand('boom', {description: 'fails', handler() { throw new Error('it broke'); }});
 		api.registerCommand('wait', {description: 'never answers', handler: () => new Promise(() => {})});
+		api.registerCommand('leak', {description: 'drops a promise', handler() { Promise.reject(new Error('a lost promise')); return 'leaked'; }});
 		api.registerMarkdownTransformer(({text}) => ({text: text.replace(/\\*\\*(.+?)\\*\\*/g, (_, inner) => inner.toUpperCase())}));
 	}
 `;
@@ -59,6 +60,8 @@ test('an extension command completes with Tab, is listed by /help with its exten
 		await run.waitFor(screen => screen.includes('working — Esc to stop'), 'the running command');
 		run.type('\u001B');
 		await run.waitFor(screen => screen.includes('/wait (extension todo) stopped'), 'the stopped command');
+		run.type('/leak\r');
+		await run.waitFor(screen => screen.includes('extension todo: an unhandled rejection: a lost promise'), 'the unhandled rejection as a notice, the screen still up');
 		assert.equal(mock.requests.length, requests, 'no command went to the model');
 	} finally {
 		await run.close();
