@@ -1,6 +1,7 @@
 import {commandNames} from './commands.js';
 import type {ExtensionFlags} from './core/extensions/cli-flags.js';
 import {helpOutput} from './help.js';
+import type {DevLoop} from './core/extensions/dev-loop.js';
 import {exitCodes, UsageError, errorMessage} from './core/errors.js';
 
 export interface CliOptions {
@@ -22,6 +23,10 @@ export interface CliOptions {
 	trustProject: boolean;
 	/** Flags no built-in flag is, and the words after them, for the extensions' own flags (registerFlag) to claim. */
 	commandLine: ExtensionFlags;
+	/** `i dev`: the extension it builds, staged (its first build is in `extensions`), and the builds after it, for the chat screen to reload. */
+	dev?: DevLoop | undefined;
+	/** `i dev-local` (`i dev --local-only`): only `extensions` load, and of the settings only the project's (its skills and prompts). */
+	localOnly?: boolean | undefined;
 }
 
 /** Parses flags and runs the chosen head; returns the exit code. */

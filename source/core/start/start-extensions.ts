@@ -12,6 +12,8 @@ export interface ExtensionOptions {
 	extensionDirs?: readonly string[] | undefined;
 	/** `--no-extensions`: none load, from anywhere. */
 	noExtensions?: boolean | undefined;
+	/** `i dev-local`: only the `extensions` paths load; no folder, environment, settings or global extensions (sources.ts). */
+	localOnly?: boolean | undefined;
 	/** `--trust-project`: the workspace's own extensions load this once without an earlier trust. */
 	trustProject?: boolean | undefined;
 	/**
@@ -81,6 +83,7 @@ async function loadForStart(options: ExtensionOptions, context: StartContext, fl
 		extensionDirs: options.extensionDirs ?? [],
 		workspace: context.workspace,
 		configDir: context.dirs.config_dir,
+		localOnly: options.localOnly === true,
 	});
 	const warnings = [...sources.problems];
 	if (sources.candidates.length === 0) return {...none, warnings};
