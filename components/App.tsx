@@ -2,6 +2,7 @@ import {useRef, useState, useSyncExternalStore} from 'react';
 import {Box, Static, Text} from 'ink';
 import type {ChatStore} from '../source/tui/chat-store.js';
 import type {ApprovalBroker} from '../source/tui/approval-broker.js';
+import type {TrustBroker} from '../source/tui/trust-broker.js';
 import {slashCompletions} from '../source/tui/slash-commands.js';
 import {Approval} from './Approval.js';
 import {MAX_DETAIL_LINES} from './ApprovalDetail.js';
@@ -12,7 +13,11 @@ import {StatusLine} from './StatusLine.js';
 import {ThinkingSummary} from './ThinkingSummary.js';
 import {ToolCall} from './ToolCall.js';
 import {TranscriptItemView} from './TranscriptItemView.js';
+import {TrustPrompt} from './TrustPrompt.js';
 import {useTerminalSize} from './use-terminal-size.js';
+
+const noSubscription = () => () => {};
+const noQuestion = () => null;
 
 /** A second Ctrl-C on an empty, idle prompt within this time leaves. */
 export const EXIT_CONFIRM_MS = 2000;
@@ -20,6 +25,8 @@ export const EXIT_CONFIRM_MS = 2000;
 export interface AppProps {
 	store: ChatStore;
 	broker: ApprovalBroker;
+	/** The start's question whether the workspace's own extensions may run; absent: never asked. */
+	trust?: TrustBroker;
 	history: string[];
 	onSubmit(text: string): void;
 	onInterrupt(): void;
@@ -32,9 +39,10 @@ export interface AppProps {
  * question or the editor, and the status line. The UI renders the store and
  * sends the person's actions back; it never talks to the core itself.
  */
-export function App({store, broker, history, onSubmit, onInterrupt, onExit}: AppProps) {
+export function App({store, broker, trust, history, onSubmit, onInterrupt, onExit}: AppProps) {
 	const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
 	const pending = useSyncExternalStore(broker.subscribe, broker.getSnapshot);
+	const trustPending = useSyncExternalStore(trust?.subscribe ?? noSubscription, trust?.getSnapshot ?? noQuestion);
 	const {columns, rows, generation} = useTerminalSize();
 	const [draft, setDraft] = useState('');
 	const lastCtrlC = useRef(0);
@@ -90,11 +98,17 @@ export function App({store, broker, history, onSubmit, onInterrupt, onExit}: App
 				{state.tools.map(tool => (
 					<ToolCall key={tool.key} tool={tool} />
 				))}
-				{state.starting ? <Spinner label="starting — Ctrl-C to leave" /> : state.busy && !pending ? <Spinner label="working — Esc to stop" /> : null}
+				{trustPending ? (
+					<TrustPrompt pending={trustPending} onLeave={onInterrupt} />
+				) : state.starting ? (
+					<Spinner label="starting — Ctrl-C to leave" />
+				) : state.busy && !pending ? (
+					<Spinner label="working — Esc to stop" />
+				) : null}
 				{pending ? <Approval pending={pending} maxDetailLines={Math.max(3, Math.min(MAX_DETAIL_LINES, rows - 12))} /> : null}
 				<InputEditor
 					width={columns}
-					isActive={pending === null}
+					isActive={pending === null && trustPending === null}
 					history={history}
 					placeholder={state.busy ? 'the model is working…' : 'Ask i anything; /help for keys and commands'}
 					onSubmit={submit}

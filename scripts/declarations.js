@@ -1,5 +1,6 @@
-// Writes the declarations of the core's API (`i-agent/core`) into
-// dist/types: the entry's .d.ts and those of the modules its types import,
+// Writes the declarations of the package's typed exports into dist/types:
+// the core's API (`i-agent/core`) and the extension API (`i-agent/extension`,
+// types only), each entry's .d.ts and those of the modules its types import,
 // nothing else. Each file on its own (isolated declarations): the API's
 // modules annotate what they export, and tsc has already type-checked
 // them, so this takes milliseconds where a declaration build of the
@@ -12,14 +13,14 @@ import ts from 'typescript';
 // The compiled tree to write into: dist by default; a private build may name its own.
 const dist = process.argv[2] ?? 'dist';
 const sourceRoot = resolve('source/core');
-const entry = join(sourceRoot, 'api', 'index.ts');
+const entries = [join(sourceRoot, 'api', 'index.ts'), join(sourceRoot, 'api', 'extension.ts')];
 const out = resolve(dist, 'types');
 const compilerOptions = {module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2023, strict: true};
 
 rmSync(out, {recursive: true, force: true});
 const problems = [];
 const done = new Set();
-const pending = [entry];
+const pending = [...entries];
 while (pending.length > 0) {
 	const file = pending.pop();
 	if (done.has(file)) continue;

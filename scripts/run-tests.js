@@ -1,7 +1,9 @@
 // Runs every compiled test file under dist/test with node:test (or under
-// DIR/test with --dist DIR, for a private build); other arguments filter
-// the files by name. Node 20's --test takes no globs, so they are listed here.
-import {readdirSync} from 'node:fs';
+// DIR/test with --dist DIR, for a private build), and the examples' own
+// tests, which each example's build writes to examples/NAME/dist/test; other
+// arguments filter the files by name. Node 20's --test takes no globs, so
+// they are listed here.
+import {existsSync, readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {spawnSync} from 'node:child_process';
 
@@ -19,10 +21,17 @@ const dist = distFlag === -1 ? 'dist' : args.splice(distFlag, 2)[1];
 const filter = args;
 // Filters match the path below the test folder, so a private build's own name never matches.
 const root = join(dist, 'test');
-const files = find(root).filter(file => filter.length === 0 || filter.some(f => file.slice(root.length).includes(f)));
+const matches = (file, below) => filter.length === 0 || filter.some(f => file.slice(below.length).includes(f));
+const files = find(root).filter(file => matches(file, root));
+// An example is a package of its own, built by its own build script (which `npm run build` runs): its tests are matched by the path below examples/.
+for (const example of readdirSync('examples', {withFileTypes: true})) {
+	const tests = join('examples', example.name, 'dist', 'test');
+	if (example.isDirectory() && existsSync(tests)) files.push(...find(tests).filter(file => matches(file, 'examples')));
+}
+
 if (files.length === 0) {
 	// node --test with no files would go looking for tests of its own.
-	process.stderr.write(`run-tests: no test file under ${root} matches ${filter.join(', ')}\n`);
+	process.stderr.write(`run-tests: no test file under ${root} or examples/*/dist/test matches ${filter.join(', ')}\n`);
 	process.exit(1);
 }
 

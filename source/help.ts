@@ -35,11 +35,13 @@ export const helpText = `
     --extension PATH           Load this extension too (repeatable)
     --extensions-dir DIR       Load the extensions in this folder too (repeatable)
     --no-extensions            Load no extensions
+    --skill DIR                Search this folder of skills too (repeatable)
+    --prompt-template DIR      Find prompt templates (/name) in this folder too (repeatable)
     --trust-project            Load the workspace's own extensions this once without asking
     -v, --version              Print the version
     -h, --help                 Print this help
 
-    Each flag may be given once (--extension and --extensions-dir collect every value). An unknown flag or a missing or bad value is a usage error (exit 2).
+    Each flag may be given once (--extension, --extensions-dir, --skill and --prompt-template collect every value). An unknown flag or a missing or bad value is a usage error (exit 2).
     Extensions may add flags of their own (i extensions lists them); a flag that neither i nor a loaded extension has is a usage error once they loaded.
     After --, every word is part of the prompt, even one that starts with -.
 

@@ -12,7 +12,7 @@ import type {CliOptions} from './run-cli.js';
 const MIN_STEPS = 1;
 const MAX_STEPS = 1000;
 
-/** The flags of DESIGN's command line; each may be given once, but --extension and --extensions-dir collect every value. */
+/** The flags of DESIGN's command line; each may be given once, but --extension, --extensions-dir, --skill and --prompt-template collect every value. */
 export const mainFlags = {
 	// A switch: the prompt is the words (`i -p explain this file`), so no word after -p is taken as its value.
 	print: {type: 'boolean', shortFlag: 'p', default: false},
@@ -26,6 +26,8 @@ export const mainFlags = {
 	logo: {type: 'boolean', default: true},
 	extension: {type: 'string', isMultiple: true, default: []},
 	extensionsDir: {type: 'string', isMultiple: true, default: []},
+	skill: {type: 'string', isMultiple: true, default: []},
+	promptTemplate: {type: 'string', isMultiple: true, default: []},
 	// A switch for its --no- form: --no-extensions.
 	extensions: {type: 'boolean', default: true},
 	trustProject: {type: 'boolean', default: false},
@@ -72,6 +74,8 @@ export function parseFlags(argv: readonly string[]): MainCommandLine {
 			logo: flags.logo,
 			extensions: flags.extension,
 			extensionDirs: flags.extensionsDir,
+			skills: flags.skill,
+			promptTemplates: flags.promptTemplate,
 			noExtensions: !flags.extensions,
 			trustProject: flags.trustProject,
 			commandLine: new ExtensionFlags({flags: unclaimed, input, takesInput: flags.print, reserved: longFlagNames(mainFlags)}),

@@ -1,7 +1,7 @@
 import {commandNames} from './commands.js';
 import type {ExtensionFlags} from './core/extensions/cli-flags.js';
-import {helpOutput} from './help.js';
 import type {DevLoop} from './core/extensions/dev-loop.js';
+import {helpOutput} from './help.js';
 import {exitCodes, UsageError, errorMessage} from './core/errors.js';
 
 export interface CliOptions {
@@ -19,11 +19,15 @@ export interface CliOptions {
 	extensions: string[];
 	/** `--extensions-dir DIR`, repeatable. */
 	extensionDirs: string[];
+	/** `--skill DIR`, repeatable. */
+	skills: string[];
+	/** `--prompt-template DIR`, repeatable. */
+	promptTemplates: string[];
 	noExtensions: boolean;
 	trustProject: boolean;
 	/** Flags no built-in flag is, and the words after them, for the extensions' own flags (registerFlag) to claim. */
 	commandLine: ExtensionFlags;
-	/** `i dev`: the extension it builds, staged (its first build is in `extensions`), and the builds after it, for the chat screen to reload. */
+	/** `i dev`: the extension being developed (its first staged build is in `extensions`), rebuilt on change and on /reload. */
 	dev?: DevLoop | undefined;
 	/** `i dev-local` (`i dev --local-only`): only `extensions` load, and of the settings only the project's (its skills and prompts). */
 	localOnly?: boolean | undefined;

@@ -2,6 +2,7 @@ import type {Readable} from 'node:stream';
 import {resolveDirs, type PlatformDirs} from '../source/core/config/dirs.js';
 import {validateRequestContext} from '../source/core/config/request-context.js';
 import {errorMessage} from '../source/core/errors.js';
+import type {ResourceFolders} from '../source/core/resources/resource-folders.js';
 import {lifecycleEvents, toolEvent, type LifecycleEvent} from '../source/core/hooks/event-names.js';
 import {encodeFrame, FrameDecoder, FrameError} from '../source/core/pool/frames.js';
 import {AfterAnswer} from './after-answer.js';
@@ -15,6 +16,8 @@ export interface WorkerContext {
 	workspace_id: string | undefined;
 	/** The request's `paths`, else the I_*_DIR folders (defaults under ~/.i). */
 	paths: PlatformDirs;
+	/** The skill and prompt folders the host named, when it named any; else each module uses the workspace's own. */
+	resources: ResourceFolders | undefined;
 	/**
 	 * Runs `task` after the answer, in the background, after the tasks
 	 * added before it and before the worker exits: work the answer does not
@@ -175,14 +178,15 @@ interface ServeState {
 
 /**
  * The request context, checked once: a host's workspace and folders are
- * fixed for a worker's life (seed §2), so a frame repeating the last ones
- * exactly is not checked again (the check resolves real paths on disk).
+ * fixed for a worker's life (seed §2) and its skill and prompt folders
+ * change only on a reload, so a frame repeating the last ones exactly is not
+ * checked again (the check resolves real paths on disk).
  */
 class ContextCache {
 	#last: {key: string; context: ReturnType<typeof validateRequestContext>} | undefined;
 
 	validate(frame: Record<string, unknown>): ReturnType<typeof validateRequestContext> {
-		const key = JSON.stringify([frame.workspace, frame.workspace_id, frame.paths]);
+		const key = JSON.stringify([frame.workspace, frame.workspace_id, frame.paths, frame.resources]);
 		if (this.#last?.key === key) return this.#last.context;
 		const context = validateRequestContext(frame);
 		this.#last = {key, context};
@@ -234,6 +238,7 @@ async function dispatch(worker: WorkerDefinition, frame: Record<string, unknown>
 		workspace: given.workspace,
 		workspace_id: given.workspace_id,
 		paths: given.paths ?? state.fallbackPaths,
+		resources: given.resources,
 		afterAnswer: task => state.later.add(task),
 	};
 	const handler = pickHandler(worker, event, data);

@@ -8,7 +8,7 @@ import {parseToolArguments} from './hook-data.js';
 import type {WorkerContext, WorkerDefinition} from './serve.js';
 import {snapshotHooks} from './snapshot-hooks.js';
 import {discoverSkills, type Skill, type SkillRoot} from './skills/discover.js';
-import {DEFAULT_ROOTS} from './skills/limits.js';
+import {PROJECT_SKILL_FOLDERS} from '../source/core/resources/resource-folders.js';
 import {isInside} from '../source/core/tools/paths.js';
 import {readSkillText, resolveInSkill} from './skills/safe-read.js';
 import {parseWorkerOptions} from './worker-options.js';
@@ -24,8 +24,9 @@ const readArguments = z.strictObject({name: z.string(), path: z.string()});
 
 /**
  * `i --runtime worker skills [--config FILE]`: the skills module (seed §9).
- * Skills are found afresh on each request in the workspace's default roots
- * and the roots skills.json names. before_turn shows the model each
+ * Skills are found afresh on each request in the roots the request's
+ * `resources` name (else the workspace's default roots) and the roots
+ * skills.json names. before_turn shows the model each
  * skill's name, description and source (never a body) as the "skills"
  * context snapshot; before_compact_commit restores that snapshot when a
  * compaction summarised it away. skill_load returns a SKILL.md's body,
@@ -37,10 +38,7 @@ export function createWorker(args: string[]): WorkerDefinition {
 	const config = moduleConfigLoader('skills', skillsConfigSchema, options.config);
 	const skills = async (context: WorkerContext): Promise<Skill[]> => {
 		const loaded = await config(context);
-		const roots: SkillRoot[] = [
-			...(context.workspace === undefined ? [] : DEFAULT_ROOTS.map(root => ({path: path.join(context.workspace!, root), required: false, origin: 'default root'}))),
-			...loaded.config.roots.map(root => ({path: resolveFromConfig(loaded.path, root), required: true, origin: `root from ${loaded.path}`})),
-		];
+		const roots: SkillRoot[] = [...hostRoots(context), ...loaded.config.roots.map(root => ({path: resolveFromConfig(loaded.path, root), required: true, origin: `root from ${loaded.path}`}))];
 		return discoverSkills(roots);
 	};
 
@@ -68,6 +66,18 @@ export function createWorker(args: string[]): WorkerDefinition {
 			},
 		},
 	};
+}
+
+/**
+ * The roots the host named (`--skill`, settings, extensions and the
+ * workspace's own, in its order; a missing one is skipped: it may be made
+ * later), or without them the workspace's default roots.
+ */
+function hostRoots(context: WorkerContext): SkillRoot[] {
+	const named = context.resources?.skills;
+	if (named !== undefined) return named.map(folder => ({path: folder.path, required: false, origin: `folder (from ${folder.origin})`}));
+	if (context.workspace === undefined) return [];
+	return PROJECT_SKILL_FOLDERS.map(root => ({path: path.join(context.workspace!, root), required: false, origin: 'default root'}));
 }
 
 /** What the model sees of each skill: its name (the key), description and source, never its body. */

@@ -30,6 +30,10 @@ interface Listing {
 		flags: Array<{name: string; type: string; default: boolean | string | null; description: string}>;
 		commands: Array<{name: string; description: string}>;
 		markdownTransformers: number;
+		/** registerResourcesDiscover handlers. */
+		resourcesDiscover: number;
+		/** registerBeforeAgentStart transforms. */
+		beforeAgentStart: number;
 		events: string[];
 	}>;
 	notLoaded: Array<{path: string; from: string; reason: string}>;
@@ -92,6 +96,8 @@ async function list(flags: {cwd?: string | undefined; extension: string[]; exten
 			flags: [...extension.flags].map(([name, spec]) => ({name, type: spec.type, default: spec.default ?? null, description: spec.description})),
 			commands: [...extension.commands].map(([name, command]) => ({name: `/${name}`, description: command.description})),
 			markdownTransformers: extension.markdownTransformers.length,
+			resourcesDiscover: extension.discoverers.length,
+			beforeAgentStart: extension.beforeAgentStart.length,
 			events: [...new Set(extension.handlers.map(handler => handler.tag))],
 		})),
 		notLoaded: [...sources.problems.map(problem => ({path: '', from: '', reason: problem})), ...reports.map(report => ({path: report.path, from: report.listedIn, reason: describeLoadReport(report)}))],
@@ -108,6 +114,8 @@ function plainText(listing: Listing): string {
 		for (const flag of extension.flags) lines.push(`  flag --${flag.name} (${flag.type}${flag.default === null ? '' : `, default ${String(flag.default)}`}): ${flag.description}`);
 		for (const command of extension.commands) lines.push(`  command ${command.name}: ${command.description}`);
 		if (extension.markdownTransformers > 0) lines.push(`  markdown transformers: ${extension.markdownTransformers}`);
+		if (extension.resourcesDiscover > 0) lines.push(`  resources discover handlers: ${extension.resourcesDiscover}`);
+		if (extension.beforeAgentStart > 0) lines.push(`  system prompt transforms (BeforeAgentStart): ${extension.beforeAgentStart}`);
 		lines.push(`  events: ${extension.events.length > 0 ? extension.events.join(', ') : 'none'}`);
 	}
 

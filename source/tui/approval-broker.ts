@@ -1,7 +1,9 @@
 import type {AskPerson, ApprovalRequest} from '../core/agent/approval-gate.js';
 import type {ApprovalAsk} from '../core/tools/types.js';
+import type {PromptObserver, UiPrompt} from './ui-prompt-events.js';
 
-export type ApprovalChoice = {kind: 'once'} | {kind: 'always'} | {kind: 'deny'; reason: string};
+/** The person's answer; `cancelled`: the question went away unanswered (an interrupt), a denial for the model. */
+export type ApprovalChoice = {kind: 'once'} | {kind: 'always'} | {kind: 'deny'; reason: string} | {kind: 'cancelled'};
 
 export interface PendingApproval {
 	request: ApprovalRequest & {ask: ApprovalAsk};
@@ -17,6 +19,12 @@ export class ApprovalBroker {
 	#pending: PendingApproval | null = null;
 	readonly #allowed = new Set<string>();
 	readonly #listeners = new Set<() => void>();
+	readonly #observer: PromptObserver | undefined;
+
+	/** `observer` hears each question that is shown (not the tools allowed for the session, which ask nothing). */
+	constructor(observer?: PromptObserver) {
+		this.#observer = observer;
+	}
 
 	getSnapshot = (): PendingApproval | null => this.#pending;
 
@@ -32,10 +40,14 @@ export class ApprovalBroker {
 
 	readonly askPerson: AskPerson = async request => {
 		if (this.#allowed.has(request.name)) return {decision: 'allow', by: 'user', reason: 'allowed for this session'};
+		const prompt: UiPrompt = {id: request.id, kind: 'approval', tool: request.name, title: request.ask.title};
+		this.#observer?.started(prompt);
 		const choice = await new Promise<ApprovalChoice>(resolve => {
 			this.#set({request, answer: resolve});
 		});
 		this.#set(null);
+		this.#observer?.ended(prompt, choice.kind);
+		if (choice.kind === 'cancelled') return {decision: 'deny', by: 'user', reason: 'the person said no: the turn was interrupted'};
 		if (choice.kind === 'deny') return {decision: 'deny', by: 'user', reason: choice.reason.trim() === '' ? 'the person said no' : `the person said no: ${choice.reason.trim()}`};
 		if (choice.kind === 'always') this.#allowed.add(request.name);
 		return {decision: 'allow', by: 'user', reason: null};
@@ -43,7 +55,7 @@ export class ApprovalBroker {
 
 	/** A turn that ends (an interrupt) while a question is open answers it with a denial. */
 	cancel(): void {
-		this.#pending?.answer({kind: 'deny', reason: 'the turn was interrupted'});
+		this.#pending?.answer({kind: 'cancelled'});
 	}
 
 	#set(pending: PendingApproval | null): void {

@@ -1,16 +1,24 @@
 import {createElement} from 'react';
 import {render} from 'ink';
 import type {CliOptions} from '../run-cli.js';
-import {exitCodes} from '../core/errors.js';
+import {exitCodes, StartVetoError} from '../core/errors.js';
 import type {AskPerson} from '../core/agent/approval-gate.js';
+import type {EventBus} from '../core/extensions/event-bus.js';
 import type {Agent} from '../core/start/setup-agent.js';
 import {handleInterrupts} from '../modes/interrupt.js';
+import {printable, writeErr} from '../modes/output.js';
+import {reportSetupError} from '../modes/report-setup-error.js';
 import {App} from '../../components/App.js';
 import {ApprovalBroker} from './approval-broker.js';
+import {beforeScreen, type BeforeScreen} from './before-screen.js';
 import {ChatStore} from './chat-store.js';
+import {consoleToNotices} from './console-notices.js';
 import {keysHelp, parseSlashCommand} from './slash-commands.js';
 import {chainMarkdownTransformers} from './markdown-transform.js';
 import {runExtensionCommand} from './extension-command.js';
+import {TrustBroker} from './trust-broker.js';
+import {uiPromptEvents} from './ui-prompt-events.js';
+import {findPromptTemplate, parseTemplateCommand} from '../core/resources/prompt-template-file.js';
 
 /**
  * The full-screen chat, when stdin and stdout are terminals. The core runs
@@ -18,12 +26,57 @@ import {runExtensionCommand} from './extension-command.js';
  * renders that and hands the person's actions back here.
  */
 export async function runTui(options: CliOptions): Promise<number> {
-	// The screen comes first and the agent is set up behind it: a person sees the chat at once, not after the plugins start.
 	const store = new ChatStore({model: '', workspace: '', session: null, usage: null, window: null}, {logo: options.logo, starting: true});
-	const broker = new ApprovalBroker();
+	// Extension code that prints would break the frames: its console output becomes notices.
+	const restoreConsole = consoleToNotices((level, text) => store.notice(level, text));
+	try {
+		return await chat(options, store, restoreConsole);
+	} finally {
+		restoreConsole();
+	}
+}
+
+async function chat(options: CliOptions, store: ChatStore, restoreConsole: () => void): Promise<number> {
+	// The extensions' handlers for i's own questions (UiPromptStart/End): the first ones while the agent is set up, then the agent's.
+	let events: EventBus | null = null;
+	const prompts = uiPromptEvents(() => events);
+	const broker = new ApprovalBroker(prompts);
+	const trust = new TrustBroker(prompts);
 	// Signals from outside (kill, a closing terminal): raw mode turns Ctrl-C into a key, so these are not the person's.
 	const setupController = new AbortController();
 	const interrupts = handleInterrupts(setupController);
+	// Leaving while the trust question is open answers nothing: the start ends, and it is asked next time.
+	setupController.signal.addEventListener('abort', () => trust.cancel(), {once: true});
+	const setupOptions = {...options, askTrust: trust.ask};
+
+	// With extensions listed, BeforeTuiStart may veto the screen, so it fires before the terminal is touched;
+	// without, the screen comes first and the agent is set up behind it: a person sees the chat at once.
+	const early = beforeScreen(setupOptions, {report: message => store.notice('warning', message), columns: process.stdout.columns, rows: process.stdout.rows});
+	let before: BeforeScreen;
+	try {
+		before = await unlessAborted(early, setupController.signal);
+	} catch (error) {
+		interrupts.dispose();
+		if (setupController.signal.aborted) {
+			// Left while an extension loads: the workers started meanwhile are stopped once it is done.
+			early.then(async result => (result.kind === 'ready' ? (await result.started).pool?.close() : undefined)).catch(() => {});
+			return interrupts.exitCode() ?? exitCodes.interrupted;
+		}
+
+		writeNotices(store);
+		return reportSetupError(error, () => {}, false);
+	}
+
+	if (before.kind === 'vetoed') {
+		interrupts.dispose();
+		// The screen never came: what the extensions said so far goes where a headless run puts it.
+		for (const warning of before.warnings) writeErr(`${printable(`i: ${warning}`)}\n`);
+		writeNotices(store);
+		const why = `extension ${before.extension} stopped the start before the chat screen (BeforeTuiStart)`;
+		return reportSetupError(new StartVetoError(before.reason === null ? why : `${why}: ${before.reason}`), () => {}, false);
+	}
+
+	events = before.extensions?.events ?? null;
 	// Set once setup succeeded; the screen refuses messages and commands until then.
 	let agent!: Agent;
 	let core!: typeof import('./chat-core.js');
@@ -91,11 +144,65 @@ export async function runTui(options: CliOptions): Promise<number> {
 				break;
 			}
 
+			case '/reload': {
+				store.setBusy(true);
+				try {
+					await reload();
+				} finally {
+					store.setBusy(false);
+				}
+
+				break;
+			}
+
 			case '/exit': {
 				finish(exitCodes.ok);
 				break;
 			}
 		}
+	};
+
+	/** The `i dev` build now loaded, replaced by each new one. */
+	let devPath = options.dev?.first;
+
+	/** The extensions' commands and Markdown transform, in the screen. */
+	const showExtensions = () => {
+		const {commands, markdownTransformers} = agent.extensionUi;
+		store.extend({
+			commands: [...commands].map(([name, command]) => ({name: `/${name}`, description: command.description, extension: command.extension})),
+			transform: markdownTransformers.length === 0 ? (text: string) => text : chainMarkdownTransformers(markdownTransformers, message => store.notice('warning', message)),
+		});
+	};
+
+	/**
+	 * Loads every extension again (/reload, or a new `i dev` build): `build`
+	 * is the new build's staged copy; with `i dev` and none, it builds first.
+	 * On any failure the loaded generation stays and the screen says why.
+	 */
+	const reload = async (build?: string) => {
+		let path = build;
+		if (options.dev && path === undefined) {
+			const built = await options.dev.rebuild();
+			if (!built.ok) {
+				store.notice('error', `the build failed; the loaded version stays:\n${built.error}`);
+				return;
+			}
+
+			path = built.path;
+		}
+
+		const extensions = path === undefined ? undefined : [path, ...options.extensions.filter(other => other !== devPath)];
+		const result = await agent.reloadExtensions({sessionId: agent.session.id, sessionPath: agent.session.path, ...(extensions ? {extensions} : {})});
+		if (!result.ok) {
+			store.notice('error', `the reload failed; the extensions loaded before stay:\n${result.problems.join('\n')}`);
+			return;
+		}
+
+		agent = {...agent, ...result.agent};
+		if (path !== undefined) devPath = path;
+		showExtensions();
+		for (const message of result.warnings) store.notice('warning', message);
+		store.notice('info', `reloaded ${result.loaded} extension${result.loaded === 1 ? '' : 's'}`);
 	};
 
 	const submit = (text: string) => {
@@ -107,7 +214,9 @@ export async function runTui(options: CliOptions): Promise<number> {
 		}
 
 		if ('unknown' in slash) {
-			store.notice('warning', `no command ${slash.unknown}; /help lists them`);
+			// A prompt template is a turn: the prompts module expands it.
+			if (isPromptTemplate(agent, text)) startTurn(text);
+			else store.notice('warning', `no command ${slash.unknown}; /help lists them`);
 			return;
 		}
 
@@ -139,42 +248,65 @@ export async function runTui(options: CliOptions): Promise<number> {
 		interrupt();
 	};
 
-	const instance = render(createElement(App, {store, broker, history, onSubmit: submit, onInterrupt, onExit: () => finish(exitCodes.ok)}), {
+	const instance = render(createElement(App, {store, broker, trust, history, onSubmit: submit, onInterrupt, onExit: () => finish(exitCodes.ok)}), {
 		exitOnCtrlC: false,
 		patchConsole: false,
 		maxFps: 30,
 	});
+	// Once the screen is gone, console output (SessionShutdown handlers) goes to the terminal as in any program.
+	const closeScreen = () => {
+		instance.unmount();
+		restoreConsole();
+	};
+
 	try {
 		const askPerson: AskPerson = async request => {
 			store.asking(request.id);
 			return broker.askPerson(request);
 		};
 		core = await import('./chat-core.js');
-		agent = await core.setupAgent(options, event => store.apply(event), askPerson, setupController.signal);
+		agent = await core.setupAgent(setupOptions, event => store.apply(event), askPerson, setupController.signal, before.kind === 'ready' ? before.started : undefined, before.extensions);
+		events = agent.extensionEvents ?? null;
 	} catch (error) {
+		// A question still open (the session could not be opened meanwhile) goes unanswered.
+		trust.cancel();
 		// The screen goes, so the error is the last thing on the terminal, as in line mode.
 		instance.clear();
-		instance.unmount();
+		closeScreen();
 		interrupts.dispose();
 		// Left during setup (a signal, Ctrl-C or Esc): not an error to report.
 		if (setupController.signal.aborted) return interrupts.exitCode() ?? exitCodes.interrupted;
-		const {reportSetupError} = core ?? (await import('./chat-core.js'));
 		return reportSetupError(error, () => {}, false);
 	}
 
 	if (setupController.signal.aborted) {
 		// Left while the last of the setup finished anyway.
 		instance.clear();
-		instance.unmount();
+		closeScreen();
 		await agent.close();
 		interrupts.dispose();
 		return interrupts.exitCode() ?? exitCodes.interrupted;
 	}
 
-	const {commands, markdownTransformers} = agent.extensionUi;
-	store.extend({
-		commands: [...commands].map(([name, command]) => ({name: `/${name}`, description: command.description, extension: command.extension})),
-		...(markdownTransformers.length === 0 ? {} : {transform: chainMarkdownTransformers(markdownTransformers, message => store.notice('warning', message))}),
+	showExtensions();
+	// i dev: each build the watcher made is loaded once no turn or command is running; a failed one is shown, the loaded version stays.
+	const stopDev = options.dev?.onBuild(build => {
+		if (!build.ok) {
+			store.notice('error', `the build failed; the loaded version stays:\n${build.error}`);
+			return;
+		}
+
+		const load = async () => {
+			await running;
+			store.setBusy(true);
+			try {
+				await reload(build.path);
+			} finally {
+				store.setBusy(false);
+			}
+		};
+
+		running = load().catch((error: unknown) => store.notice('error', (error as Error).message));
 	});
 	store.started({model: agent.caller.model, workspace: agent.workspace, window: agent.budget?.window ?? null});
 	// A signal from outside ends the chat like /exit, after the running turn saved its last complete step.
@@ -184,11 +316,38 @@ export async function runTui(options: CliOptions): Promise<number> {
 	});
 
 	const code = await finished;
+	stopDev?.();
 	interrupt();
 	// The interrupted turn saves its last complete step before the session closes.
 	await running;
-	instance.unmount();
+	closeScreen();
 	await agent.close();
 	interrupts.dispose();
 	return code;
+}
+
+/** The notices gathered before a screen that never came (extension console output, warnings), on stderr. */
+function writeNotices(store: ChatStore): void {
+	for (const item of store.getSnapshot().finished) if (item.kind === 'notice') writeErr(`i: ${item.text}\n`);
+}
+
+/** `work`, or the signal's reason as soon as it aborts: a hanging extension must not keep a person who leaves. */
+async function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+	return new Promise((resolve, reject) => {
+		const onAbort = () => reject(signal.reason);
+		if (signal.aborted) onAbort();
+		signal.addEventListener('abort', onAbort, {once: true});
+		work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+	});
+}
+
+/** `/name …` names a prompt template the prompts module will find (a folder it cannot read counts as none here; the turn would say why). */
+function isPromptTemplate(agent: Agent, text: string): boolean {
+	const command = parseTemplateCommand(text);
+	if (command === null || agent.promptTemplateFolders === null) return false;
+	try {
+		return findPromptTemplate(agent.promptTemplateFolders, command.name) !== undefined;
+	} catch {
+		return false;
+	}
 }

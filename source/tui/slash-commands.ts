@@ -11,6 +11,7 @@ export const slashCommands = [
 	{name: '/clear', description: 'start a new session (the old one stays saved)'},
 	{name: '/session', description: 'this session: its ID, file and size'},
 	{name: '/compact', description: 'compact the history now (needs a compaction plugin)'},
+	{name: '/reload', description: 'load every extension again (i dev: build first)'},
 	{name: '/exit', description: 'leave i'},
 ] as const;
 

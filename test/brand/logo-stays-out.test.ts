@@ -33,7 +33,7 @@ after(async () => mock.close());
 test('the system prompt and the native tool schemas carry no trace of the logo', () => {
 	assert.deepEqual(logoTraces(renderSystemPrompt('/workspace')), []);
 	const schemas = createNativeTools().map(tool => ({name: tool.name, description: tool.description, parameters: tool.parameters}));
-	assert.equal(schemas.length, 7);
+	assert.equal(schemas.length, 8);
 	assert.deepEqual(logoTraces(JSON.stringify(schemas)), []);
 });
 

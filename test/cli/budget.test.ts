@@ -80,7 +80,8 @@ test('a prompts hook registered for before_compact gives the summary request its
 	writeFileSync(join(box.configDir, 'prompts-compact.json'), JSON.stringify({hooks: [{events: ['before_compact'], exec: [process.execPath, cliPath, '--runtime', 'worker', 'prompts']}]}));
 	writeFileSync(join(box.configDir, 'prompts.json'), JSON.stringify({compact: 'compact.md'}));
 	writeFileSync(join(box.configDir, 'compact.md'), 'Summarise the session in {{workspace}} as three bullet points.');
-	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', max_retries: 0, budget: {window: 20_000}, plugins: ['builtin.json', 'prompts-compact.json']});
+	// Sized so three long answers need compacting and what compaction keeps (the recent turns, the question, the native tools' schemas) fits after it: 21k to 25k tokens do.
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', max_retries: 0, budget: {window: 23_000}, plugins: ['builtin.json', 'prompts-compact.json']});
 	const session = join(box.root, 's.json');
 	for (let turn = 1; turn <= 3; turn++) {
 		mock.enqueue({text: `answer ${turn} ${'w'.repeat(3000)}`});

@@ -127,15 +127,16 @@ test('an unknown tag is a registration error naming it', async () => {
 });
 
 /**
- * The compact profile with a 20000-token window and a session three long
- * answers have filled, so a fourth long question does not fit and is
- * compacted first (as in budget.test.ts); the watcher extension is loaded
- * for the fourth run only.
+ * The compact profile with a 23000-token window (a limit of 80%, 18400) and
+ * a session three long answers have filled, so a fourth long question does
+ * not fit and is compacted first, and what compaction keeps fits after it
+ * (as in budget.test.ts); the watcher extension is loaded for the fourth
+ * run only.
  */
 async function fullSession(source: string) {
 	const {sandbox, env, log} = setup(source);
 	writeFileSync(join(sandbox.configDir, 'builtin.json'), JSON.stringify({builtin_profile: 'compact', tools: []}));
-	sandbox.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', max_retries: 0, budget: {window: 20_000}, plugins: ['builtin.json']});
+	sandbox.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', max_retries: 0, budget: {window: 23_000}, plugins: ['builtin.json']});
 	const session = join(sandbox.root, 's.json');
 	for (let turn = 1; turn <= 3; turn++) mock.enqueue({text: `answer ${turn} ${'w'.repeat(3000)}`});
 	const filled = await runCli(['--session', session, '--no-extensions', '-C', sandbox.workspace], {env: sandbox.env, input: 'question 1\nquestion 2\nquestion 3\n'});
@@ -163,7 +164,7 @@ test('a SessionBeforeCompact cancel skips the compaction: the request that does 
 	assert.equal(error.kind, 'compaction');
 	assert.match(
 		error.message,
-		/^the request does not fit the model's window \(about \d+ tokens against a limit of 16000\) and extension watcher cancelled the compaction \(keep everything\), so nothing was sent; the history is unchanged$/,
+		/^the request does not fit the model's window \(about \d+ tokens against a limit of 18400\) and extension watcher cancelled the compaction \(keep everything\), so nothing was sent; the history is unchanged$/,
 	);
 	assert.equal(
 		events.some(event => event.type === 'compaction'),
@@ -180,7 +181,7 @@ test('a SessionBeforeCompact cancel skips the compaction: the request that does 
 	assert.equal(payload.messages[0].content, 'question 1');
 	assert.ok(payload.keptMessages >= 1);
 	assert.deepEqual(Object.keys(payload.budget), ['estimate', 'limit', 'window']);
-	assert.equal(payload.budget.limit, 16_000);
+	assert.equal(payload.budget.limit, 18_400);
 });
 
 test('a SessionBeforeCompact gate that throws lets the compaction proceed with a warning; SessionCompact is told what was committed', async () => {
@@ -215,4 +216,71 @@ test('a SessionBeforeCompact gate that throws lets the compaction proceed with a
 			},
 		],
 	]);
+});
+
+test('BeforeProviderHeaders: a header an extension adds reaches the model request; credentials are never shown and cannot be set', async () => {
+	const {sandbox, env, log} = setup(`
+		import {appendFileSync} from 'node:fs';
+		export default function register(api) {
+			api.registerEventHandler('BeforeProviderHeaders', event => {
+				appendFileSync(LOG, JSON.stringify(['BeforeProviderHeaders', event]) + '\\n');
+				return {headers: {...event.headers, 'X-Trace-Id': 'trace-' + event.model, authorization: 'Bearer stolen', 'x-api-key': 'stolen', cookie: 'session=stolen', 'content-length': '1'}};
+			});
+		}
+	`);
+	writeFileSync(join(sandbox.workspace, 'a.txt'), 'hello\n');
+	mock.enqueue({toolCalls: [{id: 'call_1', name: 'read', arguments: JSON.stringify({files: [{path: 'a.txt'}]})}]}, {text: 'Read it.'});
+	const before = mock.requests.length;
+	const run = await runCli(['-p', 'read a.txt', '--json', '--yolo', '-C', sandbox.workspace], {env});
+	assert.equal(run.code, 0, run.stderr);
+	const sent = mock.requests.slice(before);
+	assert.equal(sent.length, 2);
+	for (const request of sent) {
+		assert.equal(request.headers['x-trace-id'], 'trace-m');
+		// The host's key, not the extension's; no cookie; the framing is the HTTP layer's.
+		assert.equal(request.headers.authorization, `Bearer ${sandbox.env.TEST_API_KEY}`);
+		assert.equal(request.headers['x-api-key'], undefined);
+		assert.equal(request.headers.cookie, undefined);
+		assert.notEqual(request.headers['content-length'], '1');
+	}
+
+	// Fired before each request, and the refusals said once each, not once per request.
+	const seen = lines(log);
+	assert.equal(seen.length, 2);
+	assert.deepEqual(seen[0]![1], {url: `${mock.baseUrl('openai')}/chat/completions`, protocol: 'openai', model: 'm', headers: {'content-type': 'application/json', accept: 'text/event-stream'}});
+	assert.ok(!readFileSync(log, 'utf8').includes(sandbox.env.TEST_API_KEY!), 'the key is never in a payload');
+	const warnings = jsonEvents(run.stdout)
+		.filter(event => event.type === 'warning')
+		.map(event => event.message);
+	assert.deepEqual(warnings, [
+		"extension watcher: BeforeProviderHeaders cannot set authorization (credentials are the host's, never shown to an extension nor set by one); ignored",
+		"extension watcher: BeforeProviderHeaders cannot set x-api-key (credentials are the host's, never shown to an extension nor set by one); ignored",
+		"extension watcher: BeforeProviderHeaders cannot set cookie (credentials are the host's, never shown to an extension nor set by one); ignored",
+		'extension watcher: BeforeProviderHeaders cannot set content-length (the HTTP layer sets it); ignored',
+	]);
+});
+
+test('BeforeProviderHeaders on Anthropic: the protocol header is shown and may change, the x-api-key is neither shown nor replaced', async () => {
+	const {sandbox, env, log} = setup(`
+		import {appendFileSync} from 'node:fs';
+		export default api => api.registerEventHandler('BeforeProviderHeaders', event => {
+			appendFileSync(LOG, JSON.stringify(['BeforeProviderHeaders', event]) + '\\n');
+			const {'anthropic-version': _version, ...rest} = event.headers;
+			return {headers: {...rest, 'anthropic-beta': 'tools-2024'}};
+		});
+	`);
+	sandbox.writeConfig({protocol: 'anthropic', base_url: mock.baseUrl('anthropic'), model: 'claude-test', max_tokens: 100});
+	mock.enqueue({text: 'Hello.'});
+	const before = mock.requests.length;
+	const run = await runCli(['-p', 'hi', '-C', sandbox.workspace], {env});
+	assert.equal(run.code, 0, run.stderr);
+	assert.equal(run.stdout, 'Hello.\n');
+	const request = mock.requests[before]!;
+	assert.equal(request.headers['x-api-key'], sandbox.env.TEST_API_KEY);
+	assert.equal(request.headers['anthropic-beta'], 'tools-2024');
+	assert.equal(request.headers['anthropic-version'], undefined, 'a header the adapter sets that is no credential may be removed');
+	const event = lines(log)[0]![1];
+	assert.deepEqual(event.headers, {'content-type': 'application/json', accept: 'text/event-stream', 'anthropic-version': '2023-06-01'});
+	assert.ok(!readFileSync(log, 'utf8').includes(sandbox.env.TEST_API_KEY!), 'the key is never in a payload');
+	assert.equal(run.stderr, '');
 });

@@ -134,7 +134,7 @@ test('i extensions lists what a run loads, where from and what each registered, 
 	const {sandbox, dir} = sandboxWithExtensions({
 		'todo.mjs': todoExtension.replace(
 			'api.registerTool({',
-			"api.declare({priority: 5, platforms: ['linux', 'macos']}); api.registerEventHandler('ToolCall', () => {}); console.log('noise from register'); api.registerTool({",
+			"api.declare({priority: 5, platforms: ['linux', 'macos']}); api.registerEventHandler('ToolCall', () => {}); api.registerBeforeAgentStart(() => {}); console.log('noise from register'); api.registerTool({",
 		),
 		'broken.mjs': 'export default function register() { throw new Error("boom"); }',
 	});
@@ -155,6 +155,8 @@ test('i extensions lists what a run loads, where from and what each registered, 
 			flags: [],
 			commands: [],
 			markdownTransformers: 0,
+			resourcesDiscover: 0,
+			beforeAgentStart: 1,
 			events: ['ToolCall'],
 		},
 	]);
@@ -163,9 +165,26 @@ test('i extensions lists what a run loads, where from and what each registered, 
 	assert.equal(plain.code, 0, plain.stderr);
 	assert.match(
 		plain.stdout,
-		/^todo {2}.*todo\.mjs\n {2}from I_EXTENSIONS_DIR; priority 5; platforms linux, macos\n {2}tools: todo\n {2}events: ToolCall\n\nnot loaded:\n {2}.*broken\.mjs \(from I_EXTENSIONS_DIR\): register failed: boom\n$/,
+		/^todo {2}.*todo\.mjs\n {2}from I_EXTENSIONS_DIR; priority 5; platforms linux, macos\n {2}tools: todo\n {2}system prompt transforms \(BeforeAgentStart\): 1\n {2}events: ToolCall\n\nnot loaded:\n {2}.*broken\.mjs \(from I_EXTENSIONS_DIR\): register failed: boom\n$/,
 	);
 	const bad = await runCli(['extensions', '--bogus'], {env: sandbox.env});
 	assert.equal(bad.code, 2);
 	assert.match(bad.stderr, /i: extensions: unknown flag --bogus/);
+});
+
+test('an image in the shape the extension types name (ExtensionImagePart) reaches the next request', async () => {
+	const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a1d5e2ab0000000049454e44ae426082', 'hex');
+	const url = `data:image/png;base64,${png.toString('base64')}`;
+	const {sandbox, dir} = sandboxWithExtensions({
+		'snap.mjs': `export default api => api.registerTool({name: 'snap', description: 'Takes a picture.', parameters: {type: 'object', properties: {}},
+			execute: () => ({output: 'one dot', images: [{type: 'image_url', image_url: {url: ${JSON.stringify(url)}}}]})});`,
+	});
+	mock.enqueue({toolCalls: [{id: 's1', name: 'snap', arguments: '{}'}]}, {text: 'A dot.'});
+	const before = mock.requests.length;
+	const run = await runCli(['-p', 'snap', '--json', '--yolo', '-C', sandbox.workspace], {env: {...sandbox.env, I_EXTENSIONS_DIR: dir}});
+	assert.equal(run.code, 0, run.stderr);
+	assert.equal(jsonEvents(run.stdout).find(event => event.type === 'tool_result')!.images, 1);
+	const messages = mock.requests[before + 1]!.body.messages as Array<Record<string, any>>;
+	const part = messages.flatMap(message => (Array.isArray(message.content) ? message.content : [])).find((item: any) => item.type === 'image_url');
+	assert.equal(part.image_url.url, url);
 });

@@ -194,6 +194,8 @@ test('the help lists i logo and every flag', async () => {
 		'--extension PATH',
 		'--extensions-dir DIR',
 		'--no-extensions',
+		'--skill DIR',
+		'--prompt-template DIR',
 		'--trust-project',
 		'-v, --version',
 		'-h, --help',

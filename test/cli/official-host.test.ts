@@ -161,7 +161,8 @@ test('a module call that times out evicts the host: the turn fails naming the mo
 	const [error] = events.filter(event => event.type === 'error');
 	assert.match(
 		error!.message,
-		/^before_turn hook of the memory module \(.*builtin\.json\) failed: worker .*"official"\] in .*: call "before_turn" timed out after 15 s waiting for the answer; the worker was stopped/,
+		// The turn's first call to the host: the prompts module's user_input (prompt templates).
+		/^user_input hook of the prompts module \(.*builtin\.json\) failed: worker .*"official"\] in .*: call "user_input" timed out after 15 s waiting for the answer; the worker was stopped/,
 	);
 	const workers = workersOf(box);
 	assert.deepEqual(

@@ -53,6 +53,8 @@ test('the main flags: defaults, --no-logo, the alias of --yolo, typed --max-step
 		logo: true,
 		extensions: [],
 		extensionDirs: [],
+		skills: [],
+		promptTemplates: [],
 		noExtensions: false,
 		trustProject: false,
 	});
@@ -70,6 +72,10 @@ test('the main flags: defaults, --no-logo, the alias of --yolo, typed --max-step
 	assert.deepEqual(extensions.options.extensionDirs, ['x']);
 	assert.equal(extensions.options.noExtensions, true);
 	assert.equal(extensions.options.trustProject, true);
+	const folders = parseFlags(['--skill', 's1', '--prompt-template', 'p1', '--skill=s2', '--prompt-template', 'p2']);
+	assert.ok(folders.kind === 'run');
+	assert.deepEqual(folders.options.skills, ['s1', 's2']);
+	assert.deepEqual(folders.options.promptTemplates, ['p1', 'p2']);
 	// The default list is not shared between parses.
 	const again = parseFlags(['--extension', 'c.js']);
 	assert.ok(again.kind === 'run');

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import {ABORT, EventBus, OBSERVE_QUEUE_LIMIT, type EventHandler, type RegisteredHandler} from '../../source/core/extensions/event-bus.js';
 import {eventClass, eventTags, eventTimeoutMs, type EventTag} from '../../source/core/extensions/event-tags.js';
 import type {Platform} from '../../source/core/extensions/api.js';
-import {readCancel, readToolBlock} from '../../source/core/extensions/event-answers.js';
+import {readCancel, readToolBlock, readTrustAnswer} from '../../source/core/extensions/event-answers.js';
 
 function handler(extension: string, tag: EventTag, fn: EventHandler, platforms?: Platform[]): RegisteredHandler {
 	return {extension, tag, handler: fn, platforms};
@@ -42,6 +42,9 @@ test('veto: the first ABORT stops with its reason; a throw or a timeout is skipp
 	]);
 	assert.deepEqual(await events.veto('BeforeTuiStart', {}), {vetoed: true, extension: 'stops', reason: 'connect the VPN first'});
 	assert.deepEqual(reports, ['extension throws: BeforeTuiStart handler failed: no; skipped', 'extension hangs: BeforeTuiStart handler did not answer within 0.1 s; skipped']);
+	// api.ABORT itself carries no reason: the head words one.
+	const {events: plain} = bus([handler('plain', 'BeforeTuiStart', () => ABORT)]);
+	assert.deepEqual(await plain.veto('BeforeTuiStart', {}), {vetoed: true, extension: 'plain', reason: null});
 	const {events: none} = bus([handler('a', 'BeforeTuiStart', () => undefined)]);
 	assert.deepEqual(await none.veto('BeforeTuiStart', {}), {vetoed: false});
 });
@@ -93,13 +96,41 @@ test('gate: a failing SessionBefore* handler lets the action proceed; ProjectTru
 	assert.deepEqual(await events.gate('ProjectTrust', {}, () => undefined), {decided: false});
 });
 
-test('gate: an answer of the wrong shape counts as a failed handler: ToolCall is blocked, SessionBeforeCompact proceeds; nothing throws', async () => {
-	const {events, reports} = bus([handler('odd', 'ToolCall', () => ({block: 'yes'})), handler('odd', 'SessionBeforeCompact', () => ({cancel: 'please'}))]);
+test('gate: an answer of the wrong shape counts as a failed handler: ToolCall is blocked, SessionBeforeCompact proceeds, ProjectTrust decides nothing; nothing throws', async () => {
+	const {events, reports} = bus([
+		handler('odd', 'ToolCall', () => ({block: 'yes'})),
+		handler('odd', 'SessionBeforeCompact', () => ({cancel: 'please'})),
+		handler('odd', 'ProjectTrust', () => ({trusted: 'yes'})),
+	]);
 	const blocked = await events.gate('ToolCall', {}, readToolBlock);
 	assert.equal(blocked.decided && blocked.allow, false);
 	assert.deepEqual(await events.gate('SessionBeforeCompact', {}, readCancel), {decided: false});
+	assert.deepEqual(await events.gate('ProjectTrust', {}, readTrustAnswer), {decided: false});
 	assert.match(reports[0]!, /extension odd: ToolCall handler answered "block" must be true or false; the call is blocked/);
 	assert.match(reports[1]!, /extension odd: SessionBeforeCompact handler answered "cancel" must be true or false; it proceeds/);
+	assert.match(reports[2]!, /extension odd: ProjectTrust handler answered "trusted" must be true or false; it decides nothing/);
+});
+
+test('withHandlers: a bus with more handlers shares the observe queues, so one extension hears both in order and drained waits for both', async () => {
+	const heard: string[] = [];
+	let release!: () => void;
+	const slow = new Promise<void>(resolve => (release = resolve));
+	const first = handler('a', 'UiPromptStart', async (event: any) => {
+		await slow;
+		heard.push(event.id);
+	});
+	const {events} = bus([first], 1000);
+	const more = events.withHandlers([first, handler('a', 'UiPromptEnd', (event: any) => void heard.push(event.id)), handler('b', 'UiPromptEnd', () => {})]);
+	assert.ok(more.has('UiPromptEnd') && !events.has('UiPromptEnd'));
+	events.observe('UiPromptStart', {id: 'start'});
+	more.observe('UiPromptEnd', {id: 'end'});
+	let drained = false;
+	const waiting = more.drained().then(() => (drained = true));
+	await new Promise(resolve => setTimeout(resolve, 20));
+	assert.equal(drained, false, 'the first bus still delivers to a');
+	release();
+	await waiting;
+	assert.deepEqual(heard, ['start', 'end']);
 });
 
 test('transform: chained in order, each sees the previous answer; a failure keeps the previous value', async () => {

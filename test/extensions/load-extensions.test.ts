@@ -47,7 +47,19 @@ test('an extension registers a tool; the api says its version and the slots this
 	);
 	const module = (await import(path)) as {seen: {version: string; slots: string[]}};
 	assert.equal(module.seen.version, '1.0');
-	assert.deepEqual(module.seen.slots, ['ABORT', 'apiVersion', 'declare', 'registerCommand', 'registerEventHandler', 'registerFlag', 'registerMarkdownTransformer', 'registerTool', 'runtime']);
+	assert.deepEqual(module.seen.slots, [
+		'ABORT',
+		'apiVersion',
+		'declare',
+		'registerBeforeAgentStart',
+		'registerCommand',
+		'registerEventHandler',
+		'registerFlag',
+		'registerMarkdownTransformer',
+		'registerResourcesDiscover',
+		'registerTool',
+		'runtime',
+	]);
 });
 
 test('a slot this host lacks is undefined: the extension degrades with its own message', async () => {
@@ -233,10 +245,7 @@ test('sources in the documented order; settings paths against their own folder; 
 			[join(configDir, 'npm', 'node_modules', 'some-package'), 'global-settings', false],
 		],
 	);
-	assert.deepEqual(
-		settings.map(s => s.path),
-		[join(workspace, '.i', 'settings.json'), join(configDir, 'settings.json')],
-	);
+	assert.deepEqual([settings.project?.path, settings.global?.path], [join(workspace, '.i', 'settings.json'), join(configDir, 'settings.json')]);
 });
 
 test('localOnly (i dev-local): only --extension paths, and of the settings only the project file', async () => {
@@ -260,10 +269,12 @@ test('localOnly (i dev-local): only --extension paths, and of the settings only 
 		local.candidates.map(c => [c.path, c.origin]),
 		[[flag, 'flag']],
 	);
-	assert.deepEqual(
-		local.settings.map(s => [s.path, s.skillDirs]),
-		[[join(workspace, '.i', 'settings.json'), [join(workspace, '.i', 'team-skills')]]],
-	);
+	assert.deepEqual([local.settings.project?.path, local.settings.project?.skillDirs], [join(workspace, '.i', 'settings.json'), [join(workspace, '.i', 'team-skills')]]);
+	assert.equal(local.settings.global, undefined);
+	// A broken global settings file is not even read.
+	writeFileSync(join(configDir, 'settings.json'), '{');
+	assert.equal((await findExtensionSources({...options, localOnly: true})).candidates.length, 1);
+	await assert.rejects(findExtensionSources(options), /not valid JSON/);
 });
 
 test('a broken settings file is an error naming the file and the field', async () => {

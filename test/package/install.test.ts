@@ -3,11 +3,12 @@
 // script's folder, offline: it has no dependencies to fetch. The installed
 // `i` runs a one-shot against the mock and the default profile's official
 // host from its own copy; the script imports `i-agent/core`, type-checks
-// against the published declarations and runs a turn.
+// against the published declarations and runs a turn; the example extension's
+// sources type-check against the published `i-agent/extension`.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {execFile} from 'node:child_process';
-import {mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {basename, delimiter, dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -124,6 +125,10 @@ test('the tarball holds the program and its core, built, and nothing the install
 		'dist/core/index.js',
 		'dist/core/search-worker.js',
 		'dist/types/api/index.d.ts',
+		'dist/types/api/extension.d.ts',
+		'docs/extensions/authoring.md',
+		'docs/extensions/debugging.md',
+		'docs/extensions/agent.md',
 		'README.md',
 		'package.json',
 	]) {
@@ -167,6 +172,18 @@ test('the installed i answers a one-shot against the mock', {skip}, async () => 
 	const answer = await runCli(['-p', 'hi', '-C', box.workspace], {env: {...box.env, PATH: cleanEnv.PATH}, entry: installedBin});
 	assert.equal(answer.code, 0, answer.stderr);
 	assert.equal(answer.stdout, 'Installed and answering.\n');
+});
+
+test('the installed docs tool reads the guides of the installed copy', {skip}, async () => {
+	const box = makeSandbox();
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
+	mock.enqueue({toolCalls: [{id: 'd1', name: 'docs', arguments: JSON.stringify({topic: 'agent', section: 'The layout'})}]}, {text: 'Read.'});
+	const answer = await runCli(['-p', 'how is an extension laid out?', '--json', '-C', box.workspace], {env: {...box.env, PATH: cleanEnv.PATH}, entry: installedBin});
+	assert.equal(answer.code, 0, answer.stderr);
+	const result = jsonEvents(answer.stdout).find(event => event.type === 'tool_result')!;
+	const file = join(realpathSync(join(prefix, 'lib', 'node_modules', 'i-agent')), 'docs', 'extensions', 'agent.md');
+	assert.equal(result.is_error, false, result.output);
+	assert.ok(result.output.startsWith(`i ${version}, docs topic "agent", section "The layout" (${file})\n\n## The layout\n`), result.output.slice(0, 300));
 });
 
 test('the default profile: the official host runs from the installed copy and its hooks take effect', {skip}, async () => {
@@ -254,4 +271,28 @@ test('a script imports i-agent/core from the installed tarball, type-checks agai
 	const hosts = hostStarts(log);
 	assert.equal(hosts.length, 1, JSON.stringify(hosts));
 	assert.deepEqual(hosts[0]!.slice(1, 2), [join(installed, 'bin', 'i.js')]);
+});
+
+test('the example extension type-checks against the installed i-agent/extension', {skip}, async () => {
+	// Its sources as an author outside this repository has them: i-agent installed, no path mapping to the repository's build.
+	const folder = join(consumer, 'extension-todo');
+	cpSync(join(repository, 'examples', 'extension-todo', 'src'), join(folder, 'src'), {recursive: true});
+	const compilerOptions = {
+		strict: true,
+		noUncheckedIndexedAccess: true,
+		module: 'nodenext',
+		target: 'es2023',
+		lib: ['es2023'],
+		noEmit: true,
+		// Node's types from the repository (the consumer has none installed); unchecked themselves, which halves the time.
+		types: ['node'],
+		typeRoots: [join(repository, 'node_modules', '@types')],
+		skipLibCheck: true,
+	};
+	writeFileSync(join(folder, 'tsconfig.json'), `${JSON.stringify({compilerOptions, include: ['src']})}\n`);
+	const checked = await run(process.execPath, [tsc, '-p', folder, '--listFiles'], {cwd: folder});
+	assert.equal(checked.code, 0, `tsc:\n${checked.stdout}\n${checked.stderr}`);
+	// The types came from the tarball's declarations, through the package's exports.
+	const installed = realpathSync(join(consumer, 'node_modules', 'i-agent'));
+	assert.ok(checked.stdout.split('\n').includes(join(installed, 'dist', 'types', 'api', 'extension.d.ts')), checked.stdout);
 });

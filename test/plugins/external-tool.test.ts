@@ -37,6 +37,7 @@ function fakePool(reply: Record<string, unknown> | Error) {
 			return reply;
 		},
 		start() {},
+		setResources() {},
 		async close() {},
 	};
 	return {pool, calls};

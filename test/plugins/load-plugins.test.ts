@@ -14,7 +14,7 @@ test('builtin.json resolves the configured profile afresh at every start, from t
 	const builtin = writeJson(join(dirs.config_dir, 'builtin.json'), descriptor);
 	const first = await load(dirs, ['builtin.json'], {}, program);
 	assert.deepEqual(first.plugins.hooks, [
-		{events: ['system_prompt'], worker: {exec: [...program, '--runtime', 'worker', 'official'], cwd: dirs.config_dir, prefixReuse: true}, module: 'prompts', manifest: builtin},
+		{events: ['system_prompt', 'user_input'], worker: {exec: [...program, '--runtime', 'worker', 'official'], cwd: dirs.config_dir, prefixReuse: true}, module: 'prompts', manifest: builtin},
 		{events: ['before_turn', 'before_compact_commit'], worker: {exec: [...program, '--runtime', 'worker', 'official'], cwd: dirs.config_dir, prefixReuse: true}, module: 'memory', manifest: builtin},
 		...(officialModules.skills.built
 			? [{events: ['before_turn', 'before_compact_commit'], worker: {exec: [...program, '--runtime', 'worker', 'official'], cwd: dirs.config_dir, prefixReuse: true}, module: 'skills', manifest: builtin}]

@@ -28,7 +28,7 @@ test('full orders hooks by seed §6: cache preparation after the wire transforma
 	assert.deepEqual(
 		manifest.hooks.map(hook => [hook.module, hook.events.join(',')]),
 		[
-			['prompts', 'system_prompt'],
+			['prompts', 'system_prompt,user_input'],
 			['memory', 'before_turn,before_compact_commit'],
 			['skills', 'before_turn,before_compact_commit'],
 			['budget', 'context_budget'],
@@ -64,7 +64,7 @@ test('built modules run in the one official host of this program (`--runtime wor
 	const built = profiles.standard.filter(module => officialModules[module].built);
 	const unbuilt = profiles.standard.filter(module => !officialModules[module].built);
 	assert.deepEqual(manifest.hooks, [
-		{events: ['system_prompt'], exec: official('prompts'), prefix_reuse: true, module: 'prompts'},
+		{events: ['system_prompt', 'user_input'], exec: official('prompts'), prefix_reuse: true, module: 'prompts'},
 		{events: ['before_turn', 'before_compact_commit'], exec: official('memory'), prefix_reuse: true, module: 'memory'},
 		...(officialModules.skills.built ? [{events: ['before_turn', 'before_compact_commit'], exec: official('skills'), prefix_reuse: true, module: 'skills'}] : []),
 		{events: ['context_budget'], exec: official('budget'), prefix_reuse: true, module: 'budget'},

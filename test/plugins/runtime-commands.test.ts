@@ -72,7 +72,7 @@ test('manifest PROFILE prints JSON naming this program; unbuilt modules are warn
 	assert.deepEqual(printed, {
 		tools: printed.tools,
 		hooks: [
-			{events: ['system_prompt'], exec: [...program, '--runtime', 'worker', 'official'], prefix_reuse: true, module: 'prompts'},
+			{events: ['system_prompt', 'user_input'], exec: [...program, '--runtime', 'worker', 'official'], prefix_reuse: true, module: 'prompts'},
 			{events: ['before_turn', 'before_compact_commit'], exec: [...program, '--runtime', 'worker', 'official'], prefix_reuse: true, module: 'memory'},
 			...(officialModules.skills.built ? [{events: ['before_turn', 'before_compact_commit'], exec: [...program, '--runtime', 'worker', 'official'], prefix_reuse: true, module: 'skills'}] : []),
 			{events: ['context_budget'], exec: [...program, '--runtime', 'worker', 'official'], prefix_reuse: true, module: 'budget'},

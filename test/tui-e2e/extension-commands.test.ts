@@ -3,7 +3,7 @@
 // pseudo-terminal against the mock provider.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {writeFileSync} from 'node:fs';
+import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {makeSandbox, runCli} from '../helpers/cli.js';
@@ -81,4 +81,40 @@ test('the Markdown transformer changes what the chat screen shows; -p prints the
 	const printed = await runCli(['-p', 'tell me', '-C', box.workspace, ...args], {env: box.env});
 	assert.equal(printed.code, 0, printed.stderr);
 	assert.equal(printed.stdout, 'This is **important** news.\n');
+});
+
+test('/reload loads the changed extension file (SessionShutdown and SessionStart with reason reload); a reload that fails keeps the previous generation', async () => {
+	const box = makeSandbox();
+	const file = join(box.root, 'versioned.mjs');
+	const log = join(box.root, 'reload.log');
+	const version = (name: string, extra = '') => `
+		import {appendFileSync} from 'node:fs';
+		export default function register(api) {
+			${extra}
+			api.registerCommand('ver', {description: 'which version', handler: () => 'version ${name}'});
+			for (const tag of ['SessionStart', 'SessionShutdown']) api.registerEventHandler(tag, event => appendFileSync(${JSON.stringify(log)}, '${name} ' + tag + ' ' + event.reason + '\\n'));
+		}
+	`;
+	writeFileSync(file, version('one'));
+	const {run} = await startChat(mock, {box, args: ['--extension', file]});
+	try {
+		run.type('/ver\r');
+		await run.waitFor(screen => screen.includes('version one'), 'the first version');
+		writeFileSync(file, version('two'));
+		run.type('/reload\r');
+		await run.waitFor(screen => screen.includes('reloaded 1 extension'), 'the reload');
+		run.type('/ver\r');
+		await run.waitFor(screen => screen.includes('version two'), 'the second version');
+		writeFileSync(file, version('three', "throw new Error('broken on purpose');"));
+		run.type('/reload\r');
+		await run.waitFor(screen => screen.includes('the reload failed; the extensions loaded before stay') && screen.includes('register failed: broken'), 'the failed reload');
+		run.type('/ver\r');
+		await run.waitFor(screen => screen.split('version two').length > 2, 'the second version still answering');
+	} finally {
+		await run.close();
+	}
+
+	const lines = readFileSync(log, 'utf8').trim().split('\n');
+	assert.deepEqual(lines.slice(0, 3), ['one SessionStart startup', 'one SessionShutdown reload', 'two SessionStart reload']);
+	assert.ok(!lines.some(line => line.startsWith('three')), 'nothing of the failed generation ran');
 });

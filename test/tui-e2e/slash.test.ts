@@ -4,7 +4,7 @@ import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {makeSandbox, runCli} from '../helpers/cli.js';
-import {startChat} from './chat.js';
+import {lastUserText, startChat} from './chat.js';
 
 let mock: MockProvider;
 before(async () => {
@@ -61,6 +61,30 @@ test("/compact that an extension's SessionBeforeCompact cancels says so in a not
 		assert.equal((await run.exit()).exitCode, 0);
 		assert.equal(mock.requests.length, requests, 'no summary request was sent');
 		assert.equal(readFileSync(session, 'utf8'), saved);
+	} finally {
+		await run.close();
+	}
+});
+
+test('a /name that is a prompt template is a turn, sent expanded; an unknown /name is still only a warning', async () => {
+	const box = makeSandbox();
+	// The prompts module alone, which expands templates.
+	writeFileSync(join(box.configDir, 'builtin.json'), JSON.stringify({builtin_profile: 'configured', tools: []}));
+	writeFileSync(join(box.configDir, 'plugins.json'), JSON.stringify({profile: 'standard', disabled: ['approval', 'budget', 'compact', 'cache', 'memory', 'skills', 'web', 'search']}));
+	const writeConfig = box.writeConfig;
+	box.writeConfig = config => writeConfig({...config, plugins: ['builtin.json']});
+	mkdirSync(join(box.workspace, '.i', 'prompts'), {recursive: true});
+	writeFileSync(join(box.workspace, '.i', 'prompts', 'review.md'), 'Review $1 closely.');
+	mock.enqueue({text: 'Reviewed.'});
+	const {run} = await startChat(mock, {box});
+	try {
+		const requests = mock.requests.length;
+		run.type('/nothing here\r');
+		await run.waitFor(screen => screen.includes('no command /nothing; /help lists them'), 'the unknown command');
+		run.type('/review a.ts\r');
+		await run.waitFor(screen => screen.includes('Reviewed.'), 'the answer');
+		assert.equal(mock.requests.length, requests + 1);
+		assert.equal(lastUserText(mock.requests[requests]!.body), 'Review a.ts closely.');
 	} finally {
 		await run.close();
 	}

@@ -99,3 +99,38 @@ test('prompts: an invalid prompts.json is an error frame naming the file and fie
 	assert.match(response.error, new RegExp(`^prompts config ${join(folders.config, 'prompts.json')}: field "system": `));
 	await worker.close();
 });
+
+test("prompts: user_input expands /name from the workspace .i/prompts, or from the request's resources in their order; anything else passes unchanged", async t => {
+	const folders = await makeFolders(t);
+	const own = join(folders.workspace, '.i', 'prompts');
+	const first = join(folders.root, 'first');
+	await mkdir(own, {recursive: true});
+	await mkdir(first);
+	await writeFile(join(own, 'fix.md'), 'Fix $1 in {{workspace}}; then $2.');
+	await writeFile(join(own, 'both.md'), 'the workspace one');
+	await writeFile(join(first, 'both.md'), 'the first folder wins a name');
+	const worker = startOfficialWorker(t, 'prompts', [], {env: folders.env});
+	let id = 0;
+	const ask = async (content: unknown, resources?: Record<string, unknown>) => {
+		const response = await worker.request({id: ++id, event: 'user_input', workspace: folders.workspace, paths: folders.paths, ...(resources ? {resources} : {}), data: {content, other: 1}});
+		assert.ok(response.data, response.error);
+		return response.data;
+	};
+
+	assert.deepEqual(await ask('/fix "the parser" test'), {content: `Fix the parser in ${folders.workspace}; then test.`, other: 1});
+	// A missing argument is empty; text parts after the first stay as they are.
+	const image = {type: 'image_url', image_url: {url: 'data:image/png;base64,AAAA'}};
+	assert.deepEqual(await ask([{type: 'text', text: '/fix it'}, image]), {content: [{type: 'text', text: `Fix it in ${folders.workspace}; then .`}, image], other: 1});
+	for (const untouched of ['fix it', '/nope x', '/fix.md', ' not/fix', [image]]) assert.deepEqual(await ask(untouched), {content: untouched, other: 1});
+	const named = {
+		prompts: [
+			{path: first, origin: '--prompt-template'},
+			{path: own, origin: 'the workspace'},
+		],
+	};
+	assert.equal((await ask('/both', named)).content, 'the first folder wins a name');
+	assert.equal((await ask('/both')).content, 'the workspace one');
+	// The host's list replaces the default folder.
+	assert.equal((await ask('/fix x', {prompts: [{path: first, origin: '--prompt-template'}]})).content, '/fix x');
+	assert.equal((await worker.close()).code, 0);
+});

@@ -374,3 +374,44 @@ test('skills: before_compact_commit restores the index snapshot a compaction sum
 	const again = await run.send('before_compact_commit', {messages});
 	assert.deepEqual(again.data.messages, messages);
 });
+
+test("skills: the request's resources replace the default roots, searched in their order; a missing folder is skipped, a file is an error naming where it came from", async t => {
+	const folders = await makeFolders(t);
+	const worker = startOfficialWorker(t, 'skills', [], {env: folders.env});
+	const {workspace} = folders;
+	await simpleSkill(join(workspace, '.i/skills'), 'own');
+	await simpleSkill(join(folders.root, 'flagged'), 'flagged');
+	await writeFile(join(folders.root, 'a-file'), 'not a folder');
+	const history = {messages: [{role: 'user', content: 'hi'}]};
+	const ask = async (skills: Array<{path: string; origin: string}>) => worker.request({id: 1, event: 'before_turn', workspace, paths: folders.paths, resources: {skills}, data: history});
+	const names = (response: Record<string, any>) => Object.keys(stateFromHistory(response.data.messages.slice(1), 'skills') ?? {});
+
+	// The host's list, not the defaults: the workspace's own folders count only when it names them.
+	assert.deepEqual(names(await ask([{path: join(folders.root, 'flagged'), origin: '--skill'}])), ['flagged']);
+	assert.deepEqual(
+		names(
+			await ask([
+				{path: join(folders.root, 'not-built-yet'), origin: 'settings /s.json'},
+				{path: join(workspace, '.i/skills'), origin: 'the workspace'},
+				{path: join(folders.root, 'flagged'), origin: '--skill'},
+			]),
+		),
+		['flagged', 'own'],
+	);
+	// The index is sorted by name; the order of the roots shows when a name is used twice: the earlier root's file is named first.
+	await simpleSkill(join(folders.root, 'second'), 'own');
+	const twice = await ask([
+		{path: join(folders.root, 'second'), origin: 'extension todo'},
+		{path: join(workspace, '.i/skills'), origin: 'the workspace'},
+	]);
+	assert.equal(
+		twice.error,
+		`skill name "own" is used twice: by ${join(folders.root, 'second', 'own', 'SKILL.md')} and by ${join(workspace, '.i/skills', 'own', 'SKILL.md')}; names must be unique across all skill roots`,
+	);
+	assert.equal((await ask([])).data.messages.length, 1, 'an empty list: no roots, no index');
+	const failed = await ask([{path: join(folders.root, 'a-file'), origin: 'extension todo'}]);
+	assert.equal(failed.error, `skills folder (from extension todo) ${join(folders.root, 'a-file')} is not a folder`);
+	const bad = await worker.request({id: 2, event: 'before_turn', workspace, paths: folders.paths, resources: {skills: [{path: 'relative', origin: 'x'}]}, data: history});
+	assert.match(bad.error, /^field "resources": field "skills\.0\.path": must be an absolute path/);
+	await worker.close();
+});

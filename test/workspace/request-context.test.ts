@@ -83,3 +83,16 @@ test('paths may be labelled for other sources (the I_*_DIR variables)', () => {
 		message: 'I_CONFIG_DIR (/app/cache/c) may not be inside I_CACHE_DIR (/app/cache): what is there may be deleted',
 	});
 });
+
+test('resources: skill and prompt folders, each an absolute path with its origin, at most 1024 of a kind', () => {
+	const resources = {skills: [{path: '/s', origin: '--skill'}], prompts: []};
+	assert.deepEqual(validateRequestContext({resources}), {resources});
+	assert.deepEqual(validateRequestContext({resources: {}}), {resources: {}});
+	const folders = (count: number) => Array.from({length: count}, (_, index) => ({path: `/f/${index}`, origin: 'x'}));
+	assert.equal(validateRequestContext({resources: {prompts: folders(1024)}}).resources?.prompts?.length, 1024);
+	refused({resources: {prompts: folders(1025)}}, 'field "resources": field "prompts": at most 1024 folders');
+	refused({resources: {skills: [{path: 'rel', origin: 'x'}]}}, 'field "resources": field "skills.0.path": must be an absolute path');
+	refused({resources: {skills: [{path: '/a'}]}}, 'field "resources": missing field "skills.0.origin"');
+	refused({resources: {themes: []}}, 'field "resources": unknown field "themes"');
+	refused({resources: []}, /^field "resources": /);
+});

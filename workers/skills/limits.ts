@@ -11,8 +11,5 @@ export const MAX_NAME_CHARS = 64;
 /** Characters (code points) of a skill's description. */
 export const MAX_DESCRIPTION_CHARS = 1024;
 
-/** The roots searched in every request's workspace (missing ones are fine). */
-export const DEFAULT_ROOTS = ['.agents/skills', '.i/skills'] as const;
-
 /** The file that makes a folder a skill. */
 export const SKILL_FILE = 'SKILL.md';

@@ -18,6 +18,9 @@ import {describeShapeProblem, historyShapeProblem} from './history-shape.js';
 import {toolOutputLimit} from './tool-output-limit.js';
 import type {EventBus} from '../extensions/event-bus.js';
 import {readContextAnswer, readInputAnswer, readMessageEnd, readProviderRequest} from '../extensions/event-answers.js';
+import {providerHeadersHook} from '../extensions/provider-headers.js';
+import type {BeforeAgentStart} from '../extensions/before-agent-start.js';
+import {withSystemPrompt} from '../history/with-system-prompt.js';
 
 export interface TurnContext {
 	caller: ModelCaller;
@@ -38,6 +41,8 @@ export interface TurnContext {
 	signal: AbortSignal;
 	/** Extension event handlers (EXTENSIONS.md "Events"); none when no extension registered one. */
 	extensionEvents?: EventBus | null;
+	/** The extensions' system-prompt transforms (`registerBeforeAgentStart`); none when no extension registered one. */
+	beforeAgentStart?: BeforeAgentStart | null;
 }
 
 export type DoneReason = Extract<CoreEvent, {type: 'done'}>['reason'];
@@ -108,22 +113,22 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 		}
 
 		await save(userStep);
-		events?.observe('AgentStart', {
-			prompt:
-				typeof content === 'string'
-					? content
-					: content
-							.filter(part => part.type === 'text')
-							.map(part => part.text)
-							.join('\n'),
-			sessionId: session.id,
-		});
+		const prompt =
+			typeof content === 'string'
+				? content
+				: content
+						.filter(part => part.type === 'text')
+						.map(part => part.text)
+						.join('\n');
+		// Seed 004 §5: once per user prompt, before its first request; every request of this run sends it, none saves it.
+		const systemPrompt = await runSystemPrompt(context, content, prompt);
+		events?.observe('AgentStart', {prompt, sessionId: session.id});
 		while (steps < context.maxSteps) {
 			signal.throwIfAborted();
 			steps++;
 			events?.observe('TurnStart', {step: steps, sessionId: session.id});
 			events?.observe('MessageStart', {step: steps, role: 'assistant'});
-			const reply = await callModel(context, hooks, schemas);
+			const reply = await callModel(context, hooks, schemas, systemPrompt);
 			if (reply.usage) emit({type: 'usage', model: caller.model, usage: reply.usage});
 			events?.observe('AfterProviderResponse', {model: caller.model, finishReason: reply.finishReason, usage: reply.usage ?? null});
 			if (events?.has('MessageEnd')) reply.message = (await events.transform('MessageEnd', {message: reply.message}, readMessageEnd)).message;
@@ -169,10 +174,29 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 }
 
 /**
- * One model request: `context_budget` (compacting the history when it does
- * not fit and a compaction plugin is there), then the request itself.
+ * The system prompt this run sends instead of the session's, from the
+ * extensions' `registerBeforeAgentStart` chain; undefined (the session's,
+ * unchanged) when none is registered or none changed it. Observers of
+ * `BeforeAgentStart` hear the prompt the run will send.
  */
-async function callModel(context: TurnContext, hooks: HookChain, schemas: ToolSchema[]): Promise<ModelReply> {
+async function runSystemPrompt(context: TurnContext, content: UserContent, prompt: string): Promise<string | undefined> {
+	const events = context.extensionEvents ?? null;
+	const transform = context.beforeAgentStart ?? null;
+	if (!transform && !events?.has('BeforeAgentStart')) return undefined;
+	const first = context.session.messages[0];
+	const saved = first?.role === 'system' && typeof first.content === 'string' ? first.content : '';
+	const event = {prompt, imageCount: typeof content === 'string' ? 0 : content.filter(part => part.type === 'image_url').length, sessionId: context.session.id, host: 'i', systemPrompt: saved};
+	const systemPrompt = transform ? await transform(event) : saved;
+	events?.observe('BeforeAgentStart', {...event, systemPrompt});
+	return systemPrompt === saved ? undefined : systemPrompt;
+}
+
+/**
+ * One model request: `context_budget` (compacting the history when it does
+ * not fit and a compaction plugin is there), then the request itself, with
+ * this run's system prompt when an extension changed it.
+ */
+async function callModel(context: TurnContext, hooks: HookChain, schemas: ToolSchema[], systemPrompt: string | undefined): Promise<ModelReply> {
 	const {session} = context;
 	if (hooks.has('context_budget')) {
 		let check = await fits(context, hooks, session.messages, schemas);
@@ -202,7 +226,8 @@ async function callModel(context: TurnContext, hooks: HookChain, schemas: ToolSc
 	}
 
 	const messages = session.messages;
-	const reply = await requestModel(context, hooks, messages, schemas, () => true);
+	const sent = systemPrompt === undefined ? messages : withSystemPrompt(messages, systemPrompt);
+	const reply = await requestModel(context, hooks, sent, schemas, () => true);
 	if (reply.usage) anchors.set(session, {model: context.caller.model, input: reply.usage.input, output: reply.usage.output, request_messages: messages.length});
 	else anchors.delete(session);
 	return reply;
@@ -308,9 +333,11 @@ async function requestModel(context: TurnContext, hooks: HookChain, messages: Me
 		wire = answer.wire;
 	}
 
+	const transformHeaders = providerHeadersHook(events, caller);
 	let reply = await caller.send(request, {
 		signal,
 		...(wire === undefined ? {} : {wire}),
+		...(transformHeaders === undefined ? {} : {transformHeaders}),
 		emit: event => show(event) && emit(event),
 		async onRetry(notice) {
 			emit({type: 'retry', attempt: notice.attempt, delay_ms: notice.delayMs, reason: notice.reason, status: notice.status ?? null});

@@ -2,7 +2,9 @@ import {realpathSync} from 'node:fs';
 import {basename, dirname, isAbsolute, join, normalize, sep} from 'node:path';
 import * as z from 'zod/mini';
 import type {RequestContext} from '../pool/types.js';
+import {resourceFoldersSchema} from '../resources/resource-folders.js';
 import type {PlatformDirs} from './dirs.js';
+import {describeIssues} from './describe-issues.js';
 
 /** The platform context a request may carry (seed §3); each part is optional, a worker falls back for what is missing. */
 export type RequestContextFields = Partial<RequestContext>;
@@ -20,10 +22,11 @@ const disposableKeys = ['cache_dir', 'runtime_dir'] as const;
 const uuidSchema = z.uuid();
 
 /**
- * Checks the optional top-level `workspace`, `workspace_id` and `paths` of a
- * request frame: the workspace absolute, the ID a UUID, the four folders all
- * present, absolute and free of `..`, and config/data not inside cache/runtime
- * (compared both as written and through the symlinks that resolve now).
+ * Checks the optional top-level `workspace`, `workspace_id`, `paths` and
+ * `resources` of a request frame: the workspace absolute, the ID a UUID, the
+ * four folders all present, absolute and free of `..`, config/data not
+ * inside cache/runtime (compared both as written and through the symlinks
+ * that resolve now), and the skill and prompt folders absolute and bounded.
  */
 export function validateRequestContext(frame: Record<string, unknown>): RequestContextFields {
 	const context: RequestContextFields = {};
@@ -44,6 +47,12 @@ export function validateRequestContext(frame: Record<string, unknown>): RequestC
 	}
 
 	if (frame.paths !== undefined) context.paths = validatePaths(frame.paths);
+	if (frame.resources !== undefined) {
+		const parsed = resourceFoldersSchema.safeParse(frame.resources);
+		if (!parsed.success) throw new RequestContextError(`field "resources": ${describeIssues(parsed.error.issues, frame.resources)}`);
+		context.resources = parsed.data;
+	}
+
 	return context;
 }
 

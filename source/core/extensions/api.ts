@@ -3,9 +3,9 @@
  * shapes it passes back (../shared/EXTENSIONS.md). Every slot is optional on
  * purpose (seed 004 §3 capability detection): a host that lacks one leaves it
  * undefined and the extension degrades with its own message. This host fills
- * the slots it implements; the rest of the contract (events, resources,
- * renderers, commands, flags, providers, runtime actions) arrives slot by
- * slot, each only once it works.
+ * the slots it implements; the rest of the contract (message and entry
+ * renderers, providers, the other runtime actions) arrives slot by slot,
+ * each only once it works.
  */
 
 /** `"1.N"`: an extension written for another major is refused at load. */
@@ -31,11 +31,11 @@ export interface HostContext {
 	sessionId?: string;
 }
 
+/** Seed 000 §5's image part, checked like a native tool's: PNG, JPEG, GIF or WebP, at most 8 MiB, at most 8 a batch. */
 export interface ExtensionImagePart {
-	type: 'image';
-	/** Base64. */
-	data: string;
-	mimeType: string;
+	type: 'image_url';
+	/** A base64 data URL: `data:image/png;base64,…`; links are refused. */
+	image_url: {url: string};
 }
 
 /** Seed 000 §5's tool result, or a tool error the model sees. */
@@ -115,6 +115,32 @@ export interface ExtensionCommand {
  */
 export type MarkdownTransformer = (input: {text: string}) => {text: string} | {lines: string[]} | string | undefined;
 
+/** What a `registerResourcesDiscover` handler gets, at start and at each reload. */
+export interface ResourcesDiscoverEvent {
+	reason: 'startup' | 'reload';
+	/** The workspace. */
+	cwd: string;
+}
+
+/** Its answer: folders of skills, of prompt templates and of themes; relative paths are against the extension's folder. */
+export interface ResourcesDiscoverAnswer {
+	skillPaths?: string[];
+	promptPaths?: string[];
+	themePaths?: string[];
+}
+
+/** What a `registerBeforeAgentStart` transform gets, once per user prompt. */
+export interface BeforeAgentStartEvent {
+	/** The prompt's text (its text parts joined). */
+	prompt: string;
+	imageCount: number;
+	sessionId: string;
+	/** `"i"`. */
+	host: string;
+	/** The system prompt so far: the session's, or what the transform before this one made of it. */
+	systemPrompt: string;
+}
+
 export interface ExtensionApi {
 	readonly apiVersion: string;
 	readonly ABORT?: AbortAnswer;
@@ -123,6 +149,13 @@ export interface ExtensionApi {
 	/** Handlers run in priority order, each extension's in registration order; the tag's class decides what an answer does. */
 	// biome-ignore lint/suspicious/noExplicitAny: each tag has its own payload (README "Extension events"); the author reads the fields of the one it registered for
 	registerEventHandler?(tag: EventTagName, handler: (event: any, ctx: EventContext) => unknown): void;
+	/** Called at start (and reload) with the others, each under 10 s; a failing one is reported and the others still count. */
+	registerResourcesDiscover?(handler: (event: ResourcesDiscoverEvent, ctx: EventContext) => ResourcesDiscoverAnswer | undefined | Promise<ResourcesDiscoverAnswer | undefined>): void;
+	/**
+	 * The system prompt of one run (seed 004 §5): `{systemPrompt}` replaces it (to append, read `event.systemPrompt` and add to it),
+	 * `{}` or nothing leaves it, `""` clears it. Chained in priority order, once per user prompt, never saved; a failing one keeps the value before it.
+	 */
+	registerBeforeAgentStart?(handler: (event: BeforeAgentStartEvent, ctx: EventContext) => {systemPrompt?: string} | undefined | Promise<{systemPrompt?: string} | undefined>): void;
 	/** Adds `--name` to `i`'s command line (lower-case kebab name, never a built-in flag's or another extension's); read it with `runtime.getCliFlag`. */
 	registerFlag?(name: string, flag: ExtensionFlag): void;
 	/** Adds `/name` to the chat screen (listed by /help, completed with Tab); never a built-in command's name or another extension's. */

@@ -5,7 +5,7 @@ import type {ExtensionCommand, MarkdownTransformer} from './api.js';
  * takes one. The chat screen's list (source/tui/slash-commands.ts) is checked
  * against this one by a test, so the two cannot drift.
  */
-export const builtinCommandNames: readonly string[] = ['help', 'clear', 'session', 'compact', 'exit'];
+export const builtinCommandNames: readonly string[] = ['help', 'clear', 'session', 'compact', 'reload', 'exit'];
 
 /** `/name`: lower-case letters, digits and `-`, starting with a letter; short enough for the completion list. */
 export const MAX_COMMAND_NAME_LENGTH = 32;

@@ -64,6 +64,11 @@ export class ExtensionFlags {
 		this.#rest = rest;
 	}
 
+	/** The same command line with nothing claimed: for a reload, whose extensions register their flags again. */
+	fresh(): ExtensionFlags {
+		return new ExtensionFlags(this.#rest);
+	}
+
 	/** Checks a `registerFlag` call and what this run's command line gives it, without claiming anything (the extension's `register` may still fail). Throws an Error naming the problem. */
 	check(owner: string, name: unknown, spec: unknown, staged: ReadonlyMap<string, FlagSpec>): {name: string; spec: FlagSpec; value: FlagValue} {
 		if (typeof name !== 'string' || !flagNamePattern.test(name)) {

@@ -76,3 +76,11 @@ export function readCancel(answer: unknown): {allow: boolean; reason: string | n
 	if (typeof value.cancel !== 'boolean') throw new Error('"cancel" must be true or false');
 	return {allow: !value.cancel, reason: typeof value.reason === 'string' && value.reason.length > 0 ? value.reason : null};
 }
+
+/** `ProjectTrust`: `{trusted: false, reason?}` refuses, `{trusted: true, reason?}` allows (never over a refusal); anything else no opinion. */
+export function readTrustAnswer(answer: unknown): {allow: boolean; reason: string | null} | undefined {
+	const value = fields(answer);
+	if (value?.trusted === undefined) return undefined;
+	if (typeof value.trusted !== 'boolean') throw new Error('"trusted" must be true or false');
+	return {allow: value.trusted, reason: typeof value.reason === 'string' && value.reason.length > 0 ? value.reason : null};
+}

@@ -1,11 +1,12 @@
 import {eventClass, eventTimeoutMs, gateFailure, type EventTag} from './event-tags.js';
 import {describeThrown} from './describe-thrown.js';
 import type {Platform} from './api.js';
+import {callHandler, type ExtensionHandler, type HandlerOutcome} from './call-handler.js';
 
 /** What a handler returns to veto (`BeforeTuiStart`) or to log an advisory abort: `api.ABORT`, or `{abort: true, reason}`. */
 export const ABORT = Object.freeze({abort: true as const});
 
-export type EventHandler = (event: unknown, ctx: {tag: EventTag; extension: string}) => unknown;
+export type EventHandler = ExtensionHandler;
 
 export interface RegisteredHandler {
 	extension: string;
@@ -30,8 +31,6 @@ export interface EventBusOptions {
 
 export type GateAnswer = {decided: false} | {decided: true; allow: boolean; reason: string | null; by: string};
 
-type Outcome = {ok: true; value: unknown} | {ok: false; message: string};
-
 /**
  * Delivers events to extension handlers with the class rules of
  * ../shared/EXTENSIONS.md: each handler gets its own plain JSON copy of the
@@ -43,8 +42,10 @@ type Outcome = {ok: true; value: unknown} | {ok: false; message: string};
 export class EventBus {
 	readonly #handlers: ReadonlyMap<EventTag, readonly RegisteredHandler[]>;
 	readonly #report: (message: string) => void;
+	readonly #platform: Platform | undefined;
 	readonly #timeoutMs: (tag: EventTag) => number;
-	readonly #queues = new Map<string, ObserveQueue>();
+	#queues = new Map<string, ObserveQueue>();
+	readonly #reported = new Set<string>();
 
 	constructor(options: EventBusOptions) {
 		const byTag = new Map<EventTag, RegisteredHandler[]>();
@@ -57,7 +58,19 @@ export class EventBus {
 
 		this.#handlers = byTag;
 		this.#report = options.report;
+		this.#platform = options.platform;
 		this.#timeoutMs = options.timeoutMs ?? eventTimeoutMs;
+	}
+
+	/**
+	 * A bus with these handlers instead (the extensions that loaded after a
+	 * question, added), sharing this one's observe queues: an extension hears
+	 * what either bus observed in one order, and `drained` waits for both.
+	 */
+	withHandlers(handlers: readonly RegisteredHandler[]): EventBus {
+		const bus = new EventBus({handlers, report: this.#report, platform: this.#platform, timeoutMs: this.#timeoutMs});
+		bus.#queues = this.#queues;
+		return bus;
 	}
 
 	/** Whether any handler listens: callers skip building a payload nobody reads. */
@@ -66,7 +79,7 @@ export class EventBus {
 	}
 
 	/** A veto event: the first handler answering ABORT stops; a throw or a timeout is skipped (never a veto). */
-	async veto(tag: EventTag, payload: unknown): Promise<{vetoed: false} | {vetoed: true; extension: string; reason: string}> {
+	async veto(tag: EventTag, payload: unknown): Promise<{vetoed: false} | {vetoed: true; extension: string; reason: string | null}> {
 		this.#check(tag, 'veto');
 		for (const entry of this.#handlers.get(tag) ?? []) {
 			const outcome = await this.#call(entry, payload);
@@ -76,7 +89,7 @@ export class EventBus {
 			}
 
 			const abort = readAbort(outcome.value);
-			if (abort) return {vetoed: true, extension: entry.extension, reason: abort.reason ?? `extension ${entry.extension} stopped the start (${tag})`};
+			if (abort) return {vetoed: true, extension: entry.extension, reason: abort.reason ?? null};
 		}
 
 		return {vetoed: false};
@@ -119,7 +132,7 @@ export class EventBus {
 
 			if (!outcome.ok) {
 				const failure = gateFailure(tag);
-				const consequence = failure === 'block' ? '; the call is blocked' : failure === 'proceed' ? '; it proceeds' : '';
+				const consequence = failure === 'block' ? '; the call is blocked' : failure === 'proceed' ? '; it proceeds' : '; it decides nothing';
 				this.#report(`extension ${entry.extension}: ${tag} handler ${outcome.message}${consequence}`);
 				if (failure === 'block') decision = {allow: false, reason: `the ${tag} check of extension ${entry.extension} failed (${outcome.message})`};
 			}
@@ -134,10 +147,10 @@ export class EventBus {
 
 	/**
 	 * A transform event: handlers chained in order, each given the previous
-	 * value; `read` turns an answer into the next value, or undefined for
-	 * "unchanged". A failure keeps the previous value.
+	 * value; `read` turns an answer (of the extension named) into the next
+	 * value, or undefined for "unchanged". A failure keeps the previous value.
 	 */
-	async transform<T>(tag: EventTag, value: T, read: (answer: unknown, previous: T) => T | undefined): Promise<T> {
+	async transform<T>(tag: EventTag, value: T, read: (answer: unknown, previous: T, extension: string) => T | undefined): Promise<T> {
 		this.#check(tag, 'transform');
 		let current = value;
 		for (const entry of this.#handlers.get(tag) ?? []) {
@@ -149,7 +162,7 @@ export class EventBus {
 
 			let next: T | undefined;
 			try {
-				next = read(outcome.value, current);
+				next = read(outcome.value, current, entry.extension);
 			} catch (error) {
 				this.#report(`extension ${entry.extension}: ${tag} handler answered ${describeThrown(error)}; the value is kept`);
 				continue;
@@ -183,6 +196,13 @@ export class EventBus {
 		}
 	}
 
+	/** Reports `message` the first time `key` comes, for a mistake an extension repeats on every request (a refused header). */
+	reportOnce(key: string, message: string): void {
+		if (this.#reported.has(key)) return;
+		this.#reported.add(key);
+		this.#report(message);
+	}
+
 	/** Resolves once every queued observe event was delivered (or timed out): at shutdown, and in tests. */
 	async drained(): Promise<void> {
 		await Promise.all([...this.#queues.values()].map(async queue => queue.drained()));
@@ -192,36 +212,10 @@ export class EventBus {
 		if (eventClass(tag) !== wanted) throw new Error(`${tag} is ${article(eventClass(tag))} event, not ${article(wanted)} one`);
 	}
 
-	async #call(entry: RegisteredHandler, payload: unknown): Promise<Outcome> {
-		let copy: unknown;
-		try {
-			copy = payload === undefined ? undefined : JSON.parse(JSON.stringify(payload));
-		} catch (error) {
-			return {ok: false, message: `got no payload: ${describeThrown(error)}`};
-		}
-
-		const ms = this.#timeoutMs(entry.tag);
-		let timer: NodeJS.Timeout | undefined;
-		const running = (async () => entry.handler(copy, {tag: entry.tag, extension: entry.extension}))();
-		// After a timeout the handler settles unobserved: never an unhandled rejection.
-		running.catch(() => {});
-		try {
-			const value = await Promise.race([
-				running,
-				new Promise<never>((_resolve, reject) => {
-					timer = setTimeout(() => reject(new HandlerTimeout(`${ms} ms`)), ms);
-				}),
-			]);
-			return {ok: true, value};
-		} catch (error) {
-			return {ok: false, message: error instanceof HandlerTimeout ? `did not answer within ${ms / 1000} s` : `failed: ${describeThrown(error)}`};
-		} finally {
-			clearTimeout(timer);
-		}
+	async #call(entry: RegisteredHandler, payload: unknown): Promise<HandlerOutcome> {
+		return callHandler(entry.handler, payload, {tag: entry.tag, extension: entry.extension}, this.#timeoutMs(entry.tag));
 	}
 }
-
-class HandlerTimeout extends Error {}
 
 function readAbort(value: unknown): {reason: string | undefined} | undefined {
 	if (value === null || typeof value !== 'object' || (value as {abort?: unknown}).abort !== true) return undefined;

@@ -14,10 +14,13 @@ export type RegisterFunction = (api: ExtensionApi) => unknown;
  * that code may run (EXTENSIONS.md "Trust"). Throws an Error whose message
  * says what is wrong (after "extension PATH …" / "was not loaded: ").
  */
-export async function importExtension(entry: EntryPoint): Promise<RegisterFunction> {
+export async function importExtension(entry: EntryPoint, generation = 0): Promise<RegisterFunction> {
 	let module: ExtensionModule;
+	// Node keeps an ES module by its URL for the life of the process: a reload (/reload) imports the file again under a URL of its own.
+	const url = pathToFileURL(entry.file);
+	if (generation > 0) url.search = `generation=${generation}`;
 	try {
-		module = (await import(pathToFileURL(entry.file).href)) as ExtensionModule;
+		module = (await import(url.href)) as ExtensionModule;
 	} catch (error) {
 		throw new Error(`cannot be loaded: ${describeThrown(error)}`);
 	}

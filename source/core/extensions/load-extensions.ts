@@ -32,6 +32,10 @@ export interface LoadedExtension {
 	markdownTransformers: MarkdownTransformer[];
 	/** Event handlers in registration order. */
 	handlers: Array<{tag: EventTag; handler: EventHandler}>;
+	/** `registerResourcesDiscover` handlers, in registration order. */
+	discoverers: EventHandler[];
+	/** `registerBeforeAgentStart` transforms, in registration order. */
+	beforeAgentStart: EventHandler[];
 }
 
 export type LoadReport =
@@ -52,8 +56,14 @@ export interface LoadOptions {
 	trusted: boolean;
 	/** Tool names taken before any extension loads (native and worker tools), each with who has it. */
 	takenToolNames: ReadonlyMap<string, string>;
+	/** 0 at start, one more for each /reload: the modules are imported again, not taken from node's cache. */
+	generation?: number;
 	/** The command line's flags for the extensions' own (registerFlag); none given: every flag has its default. */
 	flags?: ExtensionFlags;
+	/** Extension names an earlier load took, each with the path it came from: later ones of a name are shadowed. */
+	takenNames?: ReadonlyMap<string, string>;
+	/** Slash commands an earlier load's extensions took (the chat screen's own are always taken), each with who has it. */
+	takenCommandNames?: ReadonlyMap<string, string>;
 	registerTimeoutMs?: number;
 }
 
@@ -73,10 +83,10 @@ export interface LoadResult {
 export async function loadExtensions(options: LoadOptions): Promise<LoadResult> {
 	const reports: LoadReport[] = [];
 	const loaded: LoadedExtension[] = [];
-	const names = new Map<string, string>();
+	const names = new Map<string, string>(options.takenNames);
 	const toolOwners = new Map(options.takenToolNames);
 	const flags = options.flags ?? new ExtensionFlags();
-	const commandOwners = new Map(builtinCommandNames.map(name => [name, 'the chat screen']));
+	const commandOwners = new Map([...builtinCommandNames.map(name => [name, 'the chat screen'] as const), ...(options.takenCommandNames ?? [])]);
 	for (const candidate of options.candidates) {
 		if (candidate.project && !options.trusted) {
 			reports.push({kind: 'skipped-untrusted', path: candidate.path, listedIn: candidate.listedIn});
@@ -100,7 +110,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 
 		let register: RegisterFunction;
 		try {
-			register = await importExtension(entry);
+			register = await importExtension(entry, options.generation);
 		} catch (error) {
 			failed((error as Error).message);
 			continue;
@@ -134,6 +144,8 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			commands: staged.commands,
 			markdownTransformers: staged.markdownTransformers,
 			handlers: staged.handlers,
+			discoverers: staged.discoverers,
+			beforeAgentStart: staged.beforeAgentStart,
 		});
 	}
 
@@ -158,6 +170,8 @@ function stage(name: string, owners: {toolOwners: ReadonlyMap<string, string>; c
 	/** This run's values of the flags it registered, readable before its register returns. */
 	const values = new Map<string, boolean | string | undefined>();
 	const handlers: Array<{tag: EventTag; handler: EventHandler}> = [];
+	const discoverers: EventHandler[] = [];
+	const beforeAgentStart: EventHandler[] = [];
 	const declaration: Declaration = {};
 	const guard = (slot: string) => {
 		if (!open) throw new Error(`extension ${name}: ${slot} was called after register ended; register everything before register returns`);
@@ -200,6 +214,16 @@ function stage(name: string, owners: {toolOwners: ReadonlyMap<string, string>; c
 			guard('registerMarkdownTransformer');
 			markdownTransformers.push(checkMarkdownTransformer(transform));
 		},
+		registerResourcesDiscover(handler: unknown) {
+			guard('registerResourcesDiscover');
+			if (typeof handler !== 'function') throw new Error('registerResourcesDiscover: the handler must be a function (event, ctx) => ({skillPaths?, promptPaths?, themePaths?})');
+			discoverers.push(handler as EventHandler);
+		},
+		registerBeforeAgentStart(handler: unknown) {
+			guard('registerBeforeAgentStart');
+			if (typeof handler !== 'function') throw new Error('registerBeforeAgentStart: the handler must be a function (event, ctx) => ({systemPrompt?})');
+			beforeAgentStart.push(handler as EventHandler);
+		},
 		runtime: Object.freeze({
 			// Any extension's flag once loaded; its own as soon as it registered it.
 			getCliFlag: (flag: string) => (values.has(flag) ? values.get(flag) : commandLine.value(flag)),
@@ -212,6 +236,8 @@ function stage(name: string, owners: {toolOwners: ReadonlyMap<string, string>; c
 		commands,
 		markdownTransformers,
 		handlers,
+		discoverers,
+		beforeAgentStart,
 		declaration,
 		close() {
 			open = false;

@@ -99,6 +99,18 @@ export async function readSettingsFile(path: string): Promise<Settings | undefin
 	};
 }
 
+/** The two settings files of a run (EXTENSIONS.md): the project's `.i/settings.json` and the global `<config_dir>/settings.json`, each when it exists. */
+export interface RunSettings {
+	project: Settings | undefined;
+	global: Settings | undefined;
+}
+
+/** With `projectOnly` (`i dev-local`) the global file is not read: the run sees the project's settings only. */
+export async function readRunSettings(workspace: string, configDir: string, options: {projectOnly?: boolean} = {}): Promise<RunSettings> {
+	const [project, global] = await Promise.all([readSettingsFile(join(workspace, '.i', 'settings.json')), options.projectOnly ? undefined : readSettingsFile(join(configDir, 'settings.json'))]);
+	return {project, global};
+}
+
 function resolveEntry(folder: string, entry: string): string {
 	return isAbsolute(entry) ? entry : resolve(folder, entry);
 }

@@ -1,6 +1,6 @@
 import {readdir, stat} from 'node:fs/promises';
 import {delimiter, join, resolve} from 'node:path';
-import {readSettingsFile, type Settings} from './settings-file.js';
+import {readRunSettings, type RunSettings} from './settings-file.js';
 
 /** Where one extension candidate came from (the order of EXTENSIONS.md, first found wins for a name). */
 export type ExtensionOrigin = 'flag' | 'flag-dir' | 'env' | 'project-settings' | 'project-dir' | 'global-settings';
@@ -26,18 +26,20 @@ export interface SourceOptions {
 	env?: NodeJS.ProcessEnv;
 	/** The folder relative flags resolve against (the process's cwd). */
 	cwd?: string;
+	/** The settings files, when the caller has read them already. */
+	settings?: RunSettings;
 	/**
 	 * `i dev-local`: only the `extensions` paths load (no folders, no
 	 * I_EXTENSIONS_DIR, no settings' or `.i/extensions/` entries), and of the
-	 * settings only the project's file is read, for its skills and prompts.
+	 * settings only the project's file counts, for its skills and prompts.
 	 */
 	localOnly?: boolean;
 }
 
 export interface Sources {
 	candidates: ExtensionCandidate[];
-	/** The settings files read, project first (skill and prompt folders come from them too). */
-	settings: Settings[];
+	/** The settings files read (skill and prompt folders come from them too). */
+	settings: RunSettings;
 	/** Folders that exist but could not be listed: reported, and the rest still load. */
 	problems: string[];
 }
@@ -66,18 +68,17 @@ export async function findExtensionSources(options: SourceOptions): Promise<Sour
 
 	for (const path of options.extensions ?? []) add(resolve(cwd, path), 'flag', '--extension');
 	if (options.localOnly) {
-		const project = await readSettingsFile(join(options.workspace, '.i', 'settings.json'));
-		return {candidates, settings: project ? [project] : [], problems};
+		const settings = options.settings ?? (await readRunSettings(options.workspace, options.configDir, {projectOnly: true}));
+		return {candidates, settings: {project: settings.project, global: undefined}, problems};
 	}
 
 	for (const dir of options.extensionDirs ?? []) for (const path of await folderEntries(resolve(cwd, dir))) add(path, 'flag-dir', `--extensions-dir ${dir}`);
 	const envDirs = (env.I_EXTENSIONS_DIR ?? '').split(delimiter).filter(Boolean);
 	for (const dir of envDirs) for (const path of await folderEntries(resolve(cwd, dir))) add(path, 'env', 'I_EXTENSIONS_DIR');
 
-	const settings: Settings[] = [];
-	const project = await readSettingsFile(join(options.workspace, '.i', 'settings.json'));
+	const settings = options.settings ?? (await readRunSettings(options.workspace, options.configDir));
+	const {project, global} = settings;
 	if (project) {
-		settings.push(project);
 		const listedIn = `settings ${project.path}`;
 		for (const dir of project.extensionDirs) for (const path of await folderEntries(dir)) add(path, 'project-settings', listedIn);
 		for (const path of project.packages) add(path, 'project-settings', listedIn);
@@ -86,9 +87,7 @@ export async function findExtensionSources(options: SourceOptions): Promise<Sour
 	const projectDir = join(options.workspace, '.i', 'extensions');
 	for (const path of await folderEntries(projectDir)) add(path, 'project-dir', projectDir);
 
-	const global = await readSettingsFile(join(options.configDir, 'settings.json'));
 	if (global) {
-		settings.push(global);
 		const listedIn = `settings ${global.path}`;
 		for (const dir of global.extensionDirs) for (const path of await folderEntries(dir)) add(path, 'global-settings', listedIn);
 		for (const path of global.packages) add(path, 'global-settings', listedIn);

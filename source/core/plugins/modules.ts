@@ -33,7 +33,7 @@ export interface OfficialModule {
 }
 
 export const officialModules: Record<ModuleName, OfficialModule> = {
-	// The system prompt from prompts.json (seed §4, §9).
+	// The system prompt from prompts.json (seed §4, §9); prompt templates (seed 004 §8).
 	prompts: {built: true, tools: [], configFile: true},
 	// The tool_approval policy from approval.json: mode ask|auto, deny_tools.
 	approval: {built: true, tools: [], configFile: true},
@@ -71,7 +71,8 @@ export interface ModuleHook {
  * a module whose work sits at two points of the chain has two entries.
  */
 export const moduleHooks: readonly ModuleHook[] = [
-	{module: 'prompts', events: ['system_prompt']},
+	// user_input: a prompt `/name …` becomes that prompt template.
+	{module: 'prompts', events: ['system_prompt', 'user_input']},
 	// before_compact_commit: the memory snapshot a compaction summarised away is restored (seed §7).
 	{module: 'memory', events: ['before_turn', 'before_compact_commit']},
 	// before_compact_commit: likewise the skills index snapshot.

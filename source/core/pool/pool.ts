@@ -35,6 +35,7 @@ export interface WorkerPoolOptions {
  */
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 	const workers = new Map<string, WorkerProcess>();
+	let context = options.context;
 	/** Every process not yet reaped, evicted ones finishing their last work included: closing waits for them, the exit kills them. */
 	const alive = new Set<WorkerProcess>();
 	let closing: Promise<void> | undefined;
@@ -48,7 +49,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 		if (running !== undefined) return running;
 		const started: WorkerProcess = new WorkerProcess({
 			spec,
-			context: options.context,
+			context: () => context,
 			env: options.env,
 			ioLimitBytes: options.ioLimitBytes,
 			onEnd: () => {
@@ -74,6 +75,9 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 		},
 		start(spec) {
 			if (!closing) workerFor(spec);
+		},
+		setResources(resources) {
+			context = {...context, resources};
 		},
 		close() {
 			if (closing === undefined) {

@@ -1,4 +1,5 @@
 import type {PlatformDirs} from '../config/dirs.js';
+import type {ResourceFolders} from '../resources/resource-folders.js';
 
 /**
  * A worker process as a manifest names it, resolved: `exec[0]` is an absolute
@@ -18,12 +19,15 @@ export interface WorkerSpec {
 
 /**
  * The platform context every request frame carries at top level (seed §3):
- * the workspace, its stable ID and the four folders.
+ * the workspace, its stable ID and the four folders; and, when the run
+ * names any beyond the workspace's own, the skill and prompt folders
+ * (resource-folders.ts).
  */
 export interface RequestContext {
 	workspace: string;
 	workspace_id: string;
 	paths: PlatformDirs;
+	resources?: ResourceFolders;
 }
 
 export interface CallOptions {
@@ -53,6 +57,12 @@ export interface WorkerPool {
 	 * start that fails is reported by that call.
 	 */
 	start(spec: WorkerSpec): void;
+	/**
+	 * The skill and prompt folders the frames carry from the next request on
+	 * (undefined: none, each module uses the workspace's own). Set at start
+	 * once the extensions said theirs, and again by a reload.
+	 */
+	setResources(resources: ResourceFolders | undefined): void;
 	/** Ends every worker (its whole process group). Idempotent. */
 	close(): Promise<void>;
 }

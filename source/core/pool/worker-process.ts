@@ -19,7 +19,8 @@ const REAP_WAIT_MS = 2000;
 
 export interface WorkerProcessOptions {
 	spec: WorkerSpec;
-	context: RequestContext;
+	/** Read as each frame is written: the pool's resources may change between calls (a reload). */
+	context: () => RequestContext;
 	env: Record<string, string>;
 	ioLimitBytes: number;
 	/** Called once, when the worker is evicted or ends: the pool forgets it. */
@@ -214,7 +215,7 @@ export class WorkerProcess {
 		this.#hold(true);
 		// Seed §2: the limit covers serialisation, the write and the wait, so it starts first.
 		call.timer = setTimeout(() => this.#timedOut(call), call.timeoutMs);
-		const {context} = this.#options;
+		const context = this.#options.context();
 		const {config_dir, data_dir, cache_dir, runtime_dir} = context.paths;
 		let frame: Buffer;
 		let commit: (() => void) | undefined;
@@ -226,6 +227,7 @@ export class WorkerProcess {
 				workspace: context.workspace,
 				workspace_id: context.workspace_id,
 				paths: {config_dir, data_dir, cache_dir, runtime_dir},
+				...(context.resources === undefined ? {} : {resources: context.resources}),
 			};
 			if (this.#reuse) {
 				const prepared = this.#reuse.prepare(call.data);

@@ -3,6 +3,7 @@ import {BODY_TIMEOUT, HEADERS_TIMEOUT, ProxyFailure, postRaw, type RawResponse} 
 import {ProviderError, describeError, errorCode, formatBytes, providerMessage, quote, redact, secretsOf} from './errors.js';
 import {ProxyConfigError} from './proxy-settings.js';
 import {createRetrier, type Retrier, type RetryNotice, type RetryOptions} from './retry.js';
+import {STREAM_REQUEST_HEADERS} from './request-headers.js';
 import type {PreparedRequest} from './types.js';
 
 /** Seed: a model HTTP body, success or error, is at most 48 MiB. */
@@ -110,7 +111,7 @@ async function attemptOnce(args: PostStreamArgs, body: string, options: HttpOpti
 	let response: RawResponse;
 	try {
 		response = await postRaw(args.request.url, {
-			headers: {...args.headers, 'content-type': 'application/json', accept: 'text/event-stream'},
+			headers: {...args.headers, ...STREAM_REQUEST_HEADERS},
 			body,
 			signal: args.signal,
 			bodyTimeoutMs: context.bodyTimeoutMs,

@@ -9,12 +9,14 @@ import {OPENAI_BASE_URL, createOpenAiAdapter, createOpenAiAssembler} from './ope
 import {RESPONSES_BASE_URL, createResponsesAdapter} from './responses.js';
 import {createResponsesAssembler} from './responses-stream.js';
 import {createRetrier, type RetryNotice} from './retry.js';
+import {requestHeaders, type HeadersHook} from './request-headers.js';
 import {readSse} from './sse.js';
 import type {Adapter, AdapterOptions, ModelReply, PreparedRequest, Protocol, StreamAssembler, StreamEvent, ToolSchema} from './types.js';
 
 export {ProviderError, StreamProtocolError} from './errors.js';
 export type {HttpOptions} from './http.js';
 export type {RetryNotice} from './retry.js';
+export type {HeadersHook} from './request-headers.js';
 
 /** Where each protocol goes when the config names no `base_url`. */
 export const defaultBaseUrls: Record<Protocol, string> = {
@@ -58,6 +60,12 @@ export interface SendArgs {
 	 * and authentication stay the adapter's.
 	 */
 	wire?: Protocol;
+	/**
+	 * Sees the request's headers but the credentials, once before the first
+	 * attempt, and answers the set to send (request-headers.ts says what it
+	 * may change); retries send the same.
+	 */
+	transformHeaders?: HeadersHook;
 }
 
 export interface CallModelArgs extends SendArgs {
@@ -81,7 +89,7 @@ export async function callModel(args: CallModelArgs): Promise<ModelReply> {
 export async function sendRequest(args: SendArgs, request: PreparedRequest): Promise<ModelReply> {
 	const {adapter, signal} = args;
 	const provider = adapter.protocol;
-	const headers = adapter.headers(args.apiKey);
+	const headers = await requestHeaders(adapter.headers(args.apiKey), request.url, args.transformHeaders);
 	// The secrets the HTTP layer hides: a stream event or a quoted data line may repeat the key too.
 	const secrets = secretsOf(headers);
 	const retrier = createRetrier({provider, options: args.httpOptions, signal, onRetry: args.onRetry});

@@ -1,6 +1,6 @@
 import type {Message} from '../messages.js';
 import type {Adapter, ModelReply, PreparedRequest, Protocol, StreamEvent, ToolSchema} from './types.js';
-import {sendRequest, type HttpOptions, type RetryNotice} from './index.js';
+import {sendRequest, type HeadersHook, type HttpOptions, type RetryNotice} from './index.js';
 
 export interface SendIo {
 	signal: AbortSignal;
@@ -9,6 +9,8 @@ export interface SendIo {
 	onRetry: (notice: RetryNotice) => Promise<void>;
 	/** A `before_request` hook turned the request into this built-in protocol's wire: its assembler reads the reply. */
 	wire?: Protocol;
+	/** The extensions' `BeforeProviderHeaders`; a provider without HTTP headers of its own (a worker) never calls it. */
+	transformHeaders?: HeadersHook;
 }
 
 /**
@@ -39,6 +41,7 @@ export function createHttpCaller(options: {adapter: Adapter; apiKey: string; mod
 					emit: io.emit,
 					onRetry: io.onRetry,
 					...(io.wire === undefined ? {} : {wire: io.wire}),
+					...(io.transformHeaders === undefined ? {} : {transformHeaders: io.transformHeaders}),
 					...(options.http ? {httpOptions: options.http} : {}),
 				},
 				request,

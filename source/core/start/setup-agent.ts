@@ -17,10 +17,14 @@ import {readSystemPrompt} from '../hooks/hook-results.js';
 import type {LoadedPlugins, WorkerPool} from '../pool/types.js';
 import {startPlugins, type StartedPlugins, type StartOptions} from './start-plugins.js';
 import type {Tool} from '../tools/types.js';
-import {startExtensions, type ExtensionOptions, type ExtensionUi} from './start-extensions.js';
+import {startExtensions, type ExtensionOptions, type ExtensionStartup, type ExtensionUi, type StartContext, type StartedExtensions} from './start-extensions.js';
+import type {EventBus} from '../extensions/event-bus.js';
+import {loadResources, type ResourceOptions} from './load-resources.js';
+import {applyProjectSystemPrompt, readProjectSystemPrompt} from '../resources/project-system-prompt.js';
+import {PROJECT_PROMPT_FOLDER, type ResourceFolders} from '../resources/resource-folders.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
-export interface SetupOptions extends StartOptions, ExtensionOptions {
+export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOptions {
 	/** A session file to resume or create (`--session`). */
 	session?: string | undefined;
 	/** A named session of the workspace (`--session-name`). */
@@ -38,9 +42,25 @@ export type Agent = Omit<TurnContext, 'signal'> & {
 	extensionFiles: ReadonlyMap<string, string>;
 	/** The extensions' slash commands and Markdown transformers, for the chat screen. */
 	extensionUi: ExtensionUi;
+	/**
+	 * Loads every extension again (/reload), from `extensions` instead of the
+	 * start's --extension paths when given (i dev's new build). The old
+	 * generation hears SessionShutdown and the new one SessionStart, both
+	 * with reason `reload`; on any failure the old one stays and nothing of
+	 * the new one runs. The head puts `agent` in place of its fields.
+	 */
+	reloadExtensions(request: {sessionId: string; sessionPath: string; extensions?: readonly string[]}): Promise<ExtensionReload>;
+	/**
+	 * The folders a prompt `/name …` finds its template in, first first; null
+	 * when no prompts module expands templates (the chat screen then treats
+	 * an unknown `/name` as an unknown command).
+	 */
+	promptTemplateFolders: readonly string[] | null;
 	/** Ends the workers and releases the session. */
 	close(): Promise<void>;
 };
+
+export type ExtensionReload = {ok: true; warnings: string[]; loaded: number; agent: Pick<Agent, 'tools' | 'extensionEvents' | 'emit' | 'extensionFiles' | 'extensionUi'>} | {ok: false; problems: string[]};
 
 /** Print and line mode have no terminal to ask on: an ask becomes a denial the model and the person both see. */
 export const denyWithoutTerminal: AskPerson = async () => ({
@@ -59,7 +79,9 @@ export function sessionPath(options: SetupOptions, workspace: string, dataDir: s
 /**
  * Loads config, plugins, tools and session and runs the start-phase hooks;
  * `started` is the config and plugins part, when the head began it earlier
- * (startPlugins).
+ * (startPlugins), and `extensions` the extensions' start, when the head
+ * found them and loaded the first of them itself (the chat screen, for
+ * BeforeTuiStart).
  * A problem with flags or files is a UsageError (exit 2); a start-phase hook
  * that fails vetoes the start (exit 3). Anything set up before a failure is
  * torn down again.
@@ -70,6 +92,7 @@ export async function setupAgent(
 	askPerson: AskPerson = denyWithoutTerminal,
 	signal?: AbortSignal,
 	started: Promise<StartedPlugins> = startPlugins(options),
+	extensions?: ExtensionStartup,
 ): Promise<Agent> {
 	const {dirs, workspace, loaded, plugins, warnings, pool} = await unlessAborted(started, signal);
 	const {config} = loaded;
@@ -81,15 +104,13 @@ export async function setupAgent(
 		const coreTools = [...createNativeTools({secrets: sessionSecrets(loaded)}), ...(pool ? await externalTools(plugins, pool) : [])];
 		// The extensions load while the session file is read; a start without them pays nearly nothing for the look.
 		const opening = openSession({path: sessionPath(options, workspace, dirs.data_dir), workspace});
-		const [extensions, opened] = await Promise.all([
-			startExtensions(options, {
-				workspace,
-				dirs,
-				takenToolNames: new Map(coreTools.map(tool => [tool.name, tool.external ? 'a worker tool' : 'a native tool'])),
-				report: message => headEmit({type: 'warning', message}),
-			}),
-			opening,
-		]).catch(async (error: unknown) => {
+		const extensionContext: StartContext = {
+			workspace,
+			dirs,
+			takenToolNames: new Map(coreTools.map(tool => [tool.name, tool.external ? 'a worker tool' : 'a native tool'])),
+			report: message => headEmit({type: 'warning', message}),
+		};
+		const [loadedExtensions, opened] = await Promise.all([extensions ? extensions.start(extensionContext) : startExtensions(options, extensionContext), opening]).catch(async (error: unknown) => {
 			// One of the two failed: a session that did open is released again (its lock above all).
 			await opening.then(
 				async opened => opened.close(),
@@ -98,11 +119,23 @@ export async function setupAgent(
 			throw error;
 		});
 		session = opened;
-		const events = extensions.events;
+		const events = loadedExtensions.events;
 		// With extension handlers, the head's events also reach the observers (MessageUpdate, ToolExecution*).
-		const emit = events ? (await import('../extensions/observe-core-events.js')).observeCoreEvents(events, headEmit) : headEmit;
-		for (const message of extensions.warnings) emit({type: 'warning', message});
-		const tools = [...coreTools, ...extensions.tools];
+		const emit = await withObservers(events, headEmit);
+		// The generation the heads' events and the shutdown go to: /reload replaces it.
+		let current = events;
+		let generation = 0;
+		for (const message of loadedExtensions.warnings) emit({type: 'warning', message});
+		const tools = [...coreTools, ...loadedExtensions.tools];
+		const resources = await loadResources('startup', options, {
+			workspace,
+			settings: loadedExtensions.settings,
+			discoverers: loadedExtensions.discoverers,
+			events,
+			report: message => emit({type: 'warning', message}),
+		});
+		for (const message of [...resources.warnings, ...unusedFolderFlags(options, plugins)]) emit({type: 'warning', message});
+		pool?.setResources(resources.folders);
 		emit({
 			type: 'session',
 			id: session.id,
@@ -117,9 +150,11 @@ export async function setupAgent(
 			caller,
 			tools,
 			session,
-			extensionFiles: extensions.files,
-			extensionUi: extensions.ui,
+			extensionFiles: loadedExtensions.files,
+			extensionUi: loadedExtensions.ui,
 			extensionEvents: events,
+			beforeAgentStart: loadedExtensions.beforeAgentStart,
+			promptTemplateFolders: expandsTemplates(plugins) ? templateFolders(resources.folders, workspace) : null,
 			gate: createApprovalGate({
 				yolo: options.yolo === true,
 				askPerson,
@@ -132,11 +167,50 @@ export async function setupAgent(
 			budget: config.budget ?? null,
 			maxTokens: config.max_tokens ?? null,
 			maxSteps: options.maxSteps ?? config.max_steps,
+			async reloadExtensions(request) {
+				generation += 1;
+				let next: StartedExtensions;
+				try {
+					next = await startExtensions(request.extensions === undefined ? options : {...options, extensions: request.extensions}, extensionContext, generation);
+				} catch (error) {
+					return {ok: false, problems: [errorMessage(error)]};
+				}
+
+				// Any extension that fails keeps the previous generation whole (seed §7): nothing of the new one is fired or offered.
+				if (next.failed > 0) return {ok: false, problems: next.warnings};
+				if (current) {
+					await settledWithin(current.drained(), SHUTDOWN_DRAIN_MS);
+					await current.advisory('SessionShutdown', {reason: 'reload', sessionId: request.sessionId});
+				}
+
+				current = next.events;
+				const nextEmit = await withObservers(current, headEmit);
+				// The skill and prompt folders are found again (settings, discover handlers) and reach the modules from the next request on.
+				const warnings = [...next.warnings];
+				const found = await loadResources('reload', options, {workspace, settings: next.settings, discoverers: next.discoverers, events: current, report: message => warnings.push(message)});
+				warnings.push(...found.warnings);
+				pool?.setResources(found.folders);
+				await current?.advisory('SessionStart', {reason: 'reload', sessionId: request.sessionId, path: request.sessionPath, cwd: workspace});
+				return {
+					ok: true,
+					warnings,
+					loaded: next.files.size,
+					agent: {
+						tools: [...coreTools, ...next.tools],
+						extensionEvents: current,
+						emit: nextEmit,
+						extensionFiles: next.files,
+						extensionUi: next.ui,
+						beforeAgentStart: next.beforeAgentStart,
+						promptTemplateFolders: expandsTemplates(plugins) ? templateFolders(found.folders, workspace) : null,
+					},
+				};
+			},
 			async close() {
-				if (events) {
+				if (current) {
 					// What the turn's observers still have queued comes first: the shutdown is the last thing they hear.
-					await settledWithin(events.drained(), SHUTDOWN_DRAIN_MS);
-					await events.advisory('SessionShutdown', {reason: 'exit', sessionId: opened.id});
+					await settledWithin(current.drained(), SHUTDOWN_DRAIN_MS);
+					await current.advisory('SessionShutdown', {reason: 'exit', sessionId: opened.id});
 				}
 
 				await Promise.all([opened.close(), pool?.close()]);
@@ -146,6 +220,11 @@ export async function setupAgent(
 		await Promise.all([session?.close(), pool?.close()]);
 		throw error;
 	}
+}
+
+/** The head's emit, also feeding the extensions' observers when there are any. */
+async function withObservers(events: EventBus | null, headEmit: EmitEvent): Promise<EmitEvent> {
+	return events ? (await import('../extensions/observe-core-events.js')).observeCoreEvents(events, headEmit) : headEmit;
 }
 
 /** At the end, observers still queued get this long to take their events; a slow one is not waited for. */
@@ -230,16 +309,42 @@ function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerP
 	return createHttpCaller({adapter, apiKey: readApiKey(loaded), model: config.model, http: {maxRetries: config.max_retries}});
 }
 
+/** The prompts module's hook that expands `/name …`: without it a template folder has no one to read it. */
+function expandsTemplates(plugins: LoadedPlugins): boolean {
+	return plugins.hooks.some(hook => hook.module === 'prompts' && (hook.events.includes('user_input') || hook.events.includes('*')));
+}
+
+function templateFolders(folders: ResourceFolders | undefined, workspace: string): string[] {
+	return folders?.prompts?.map(folder => folder.path) ?? [join(workspace, PROJECT_PROMPT_FOLDER)];
+}
+
+/** `--skill` and `--prompt-template` with no module to read their folders: said, since nothing else would show it. */
+function unusedFolderFlags(options: SetupOptions, plugins: LoadedPlugins): string[] {
+	const has = (module: string) => plugins.hooks.some(hook => hook.module === module) || plugins.tools.some(tool => tool.module === module);
+	const warnings: string[] = [];
+	if ((options.skills?.length ?? 0) > 0 && !has('skills')) warnings.push('--skill: no skills module is configured (the skills, standard or full profile), so its folders are not read');
+	if ((options.promptTemplates?.length ?? 0) > 0 && !expandsTemplates(plugins)) {
+		warnings.push('--prompt-template: no prompts module is configured (the standard or full profile), so its templates are not expanded');
+	}
+
+	return warnings;
+}
+
 /**
  * `session_load` for every session, `system_prompt` for a new one. These run
- * before any turn: a failing hook vetoes the start.
+ * before any turn: a failing hook vetoes the start. The workspace's
+ * `.i/SYSTEM.md` then replaces what was chosen (the project's word beats the
+ * global config's, seed 004 §8) and `.i/APPEND_SYSTEM.md` extends it.
  */
 async function startHooks(hooks: HookChain, session: Session, workspace: string, signal: AbortSignal | undefined): Promise<string> {
 	const fallback = renderSystemPrompt(workspace);
+	const project = readProjectSystemPrompt(workspace);
+	// Read while the hooks run; a failing hook's veto is what is reported then.
+	project.catch(() => {});
 	try {
 		if (hooks.has('session_load')) await hooks.run('session_load', {messages: session.messages, session: {id: session.id, path: session.path}}, {signal});
-		if (session.messages.length > 0 || !hooks.has('system_prompt')) return fallback;
-		return readSystemPrompt(await hooks.run('system_prompt', {prompt: fallback, workspace}, {signal}));
+		const chosen = session.messages.length > 0 || !hooks.has('system_prompt') ? fallback : readSystemPrompt(await hooks.run('system_prompt', {prompt: fallback, workspace}, {signal}));
+		return applyProjectSystemPrompt(chosen, await project);
 	} catch (error) {
 		if (signal?.aborted) throw error;
 		if (error instanceof HookError) throw new StartVetoError(`a plugin vetoed the start: ${errorMessage(error)}`);

@@ -1,8 +1,15 @@
+import {dirname} from 'node:path';
 import type {PlatformDirs} from '../config/dirs.js';
 import type {Tool} from '../tools/types.js';
-import type {EventBus} from '../extensions/event-bus.js';
+import type {EventBus, RegisteredHandler} from '../extensions/event-bus.js';
 import type {ExtensionCommand, MarkdownTransformer} from '../extensions/api.js';
 import {ExtensionFlags} from '../extensions/cli-flags.js';
+import type {LoadedExtension, LoadReport} from '../extensions/load-extensions.js';
+import type {ExtensionCandidate} from '../extensions/sources.js';
+import type {TrustOutcome, TrustQuestion, Undecided} from './decide-trust.js';
+import type {ResourceDiscoverer} from '../extensions/discover-resources.js';
+import type {BeforeAgentStart} from '../extensions/before-agent-start.js';
+import {readRunSettings, type RunSettings} from '../extensions/settings-file.js';
 
 /** The extension part of a start: `i`'s flags, or the core API's options. */
 export interface ExtensionOptions {
@@ -12,7 +19,7 @@ export interface ExtensionOptions {
 	extensionDirs?: readonly string[] | undefined;
 	/** `--no-extensions`: none load, from anywhere. */
 	noExtensions?: boolean | undefined;
-	/** `i dev-local`: only the `extensions` paths load; no folder, environment, settings or global extensions (sources.ts). */
+	/** `i dev-local`: only the `extensions` paths load; no folder, environment, settings or global extensions, and of the settings only the project's (sources.ts). */
 	localOnly?: boolean | undefined;
 	/** `--trust-project`: the workspace's own extensions load this once without an earlier trust. */
 	trustProject?: boolean | undefined;
@@ -21,7 +28,7 @@ export interface ExtensionOptions {
 	 * (the chat screen); its answer is remembered. Without it (headless) an
 	 * undecided workspace's code is skipped, and the head says so.
 	 */
-	askTrust?: ((question: {workspace: string; extensions: string[]}) => Promise<boolean>) | undefined;
+	askTrust?: ((question: TrustQuestion) => Promise<boolean>) | undefined;
 	/**
 	 * The command line's flags no built-in flag is (`i`'s parser): the
 	 * extensions' own flags claim theirs as they register, and one left
@@ -42,6 +49,14 @@ export interface StartedExtensions {
 	events: EventBus | null;
 	/** What the chat screen adds (line mode and -p ignore these): slash commands by name, and Markdown transformers in priority order. */
 	ui: ExtensionUi;
+	/** The settings files: their skill and prompt folders count with or without extensions. */
+	settings: RunSettings;
+	/** `registerResourcesDiscover` handlers of this platform, in priority order. */
+	discoverers: ResourceDiscoverer[];
+	/** The `registerBeforeAgentStart` chain; null when none registered one. */
+	beforeAgentStart: BeforeAgentStart | null;
+	/** How many listed extensions failed to load (not counting those skipped for trust or shadowed): a reload with any keeps the previous generation. */
+	failed: number;
 }
 
 export interface ExtensionUi {
@@ -49,87 +64,273 @@ export interface ExtensionUi {
 	markdownTransformers: ReadonlyArray<{extension: string; transform: MarkdownTransformer}>;
 }
 
-const noUi: ExtensionUi = {commands: new Map(), markdownTransformers: []};
-const none: StartedExtensions = {tools: [], warnings: [], files: new Map(), events: null, ui: noUi};
+/** What loading needs besides the sources: the tool names already taken, and where the event bus reports. */
+export interface LoadContext {
+	takenToolNames: ReadonlyMap<string, string>;
+	report: (message: string) => void;
+}
+
+/** Everything a start of the extensions needs from set-up. */
+export type StartContext = {workspace: string; dirs: PlatformDirs} & LoadContext;
+
+type Phase = {extensions: LoadedExtension[]; reports: LoadReport[]};
 
 /**
- * Finds and loads the extensions for a start. Without any listed, a start
- * pays for the sources module, two settings reads and one folder listing.
- * Project code (EXTENSIONS.md "Trust") loads in a workspace trusted earlier,
- * with --trust-project, or after the person said yes.
+ * One start's extensions, in the steps a head may take apart (the chat
+ * screen fires BeforeTuiStart between them):
+ *
+ * 1. `find`: the sources (EXTENSIONS.md "Where extensions come from").
+ *    Without any listed, a start pays for the sources module, two settings
+ *    reads and one folder listing, and nothing else loads.
+ * 2. `loadFirst`: the extensions that need no trust (`--extension`,
+ *    `--extensions-dir`, I_EXTENSIONS_DIR, the global settings), whose
+ *    ProjectTrust handlers are then asked (decide-trust.ts); when trust is
+ *    decided without a person (an earlier answer, `--trust-project`, an
+ *    extension, or headless), the project's extensions load too.
+ * 3. `start`: whatever is left — the person's answer (`askTrust`), then the
+ *    project's code — and the result; a flag of the command line no
+ *    extension claimed is then a usage error.
+ *
+ * Names keep the documented order, first found wins: a trust-free
+ * extension listed after a project one of the same name (the global
+ * settings come after the project) waits for the trust decision, so a
+ * trusted project's extension still wins over it. Priority ties keep the
+ * listed order whichever step loaded them.
  */
-export async function startExtensions(options: ExtensionOptions, context: StartContext): Promise<StartedExtensions> {
-	const flags = options.commandLine ?? new ExtensionFlags();
-	const started = await loadForStart(options, context, flags);
-	// Every extension has had its chance to claim a flag of the command line.
-	try {
-		flags.finish();
-	} catch (error) {
-		// Why an extension did not load is often why its flag is unknown: said before the error.
-		for (const message of started.warnings) context.report(message);
-		throw error;
+export class ExtensionStartup {
+	readonly #options: ExtensionOptions;
+	readonly #workspace: string;
+	readonly #dirs: PlatformDirs;
+	readonly #candidates: readonly ExtensionCandidate[];
+	readonly #warnings: string[];
+	readonly #settings: RunSettings;
+	readonly #flags: ExtensionFlags;
+	/** 0 at start, one more for each /reload: the modules are imported again. */
+	readonly #generation: number;
+	#first: Promise<void> | undefined;
+	#context: LoadContext | undefined;
+	#loaded: Phase = {extensions: [], reports: []};
+	/** The candidates not loaded yet: the project's and those waiting for its names. */
+	#rest: ExtensionCandidate[] = [];
+	#trust: TrustOutcome | Undecided | undefined;
+	#events: EventBus | null = null;
+	/** load-extensions' wording, once that module is loaded (there are reports only after it loaded something). */
+	#describeLoadReport: ((report: LoadReport) => string) | undefined;
+
+	private constructor(
+		options: ExtensionOptions,
+		context: {workspace: string; dirs: PlatformDirs},
+		found: {candidates: readonly ExtensionCandidate[]; warnings: string[]; settings: RunSettings},
+		generation: number,
+	) {
+		const {candidates, warnings, settings} = found;
+		this.#settings = settings;
+		this.#options = options;
+		this.#workspace = context.workspace;
+		this.#dirs = context.dirs;
+		this.#candidates = candidates;
+		this.#warnings = warnings;
+		this.#generation = generation;
+		const flags = options.commandLine ?? new ExtensionFlags();
+		// A reload's extensions claim their flags again, from the same command line.
+		this.#flags = generation === 0 ? flags : flags.fresh();
 	}
 
-	return started;
-}
+	static async find(options: ExtensionOptions, context: {workspace: string; dirs: PlatformDirs}, generation = 0): Promise<ExtensionStartup> {
+		// The settings count with or without extensions: their skill and prompt folders.
+		const settings = await readRunSettings(context.workspace, context.dirs.config_dir, {projectOnly: options.localOnly === true});
+		if (options.noExtensions) return new ExtensionStartup(options, context, {candidates: [], warnings: [], settings}, generation);
+		const {findExtensionSources} = await import('../extensions/sources.js');
+		const sources = await findExtensionSources({
+			extensions: options.extensions ?? [],
+			extensionDirs: options.extensionDirs ?? [],
+			workspace: context.workspace,
+			configDir: context.dirs.config_dir,
+			settings,
+			localOnly: options.localOnly === true,
+		});
+		return new ExtensionStartup(options, context, {candidates: sources.candidates, warnings: [...sources.problems], settings}, generation);
+	}
 
-type StartContext = {workspace: string; dirs: PlatformDirs; takenToolNames: ReadonlyMap<string, string>; report: (message: string) => void};
+	/** Whether any extension is listed anywhere. */
+	get found(): boolean {
+		return this.#candidates.length > 0;
+	}
 
-async function loadForStart(options: ExtensionOptions, context: StartContext, flags: ExtensionFlags): Promise<StartedExtensions> {
-	if (options.noExtensions) return none;
-	const {findExtensionSources} = await import('../extensions/sources.js');
-	const sources = await findExtensionSources({
-		extensions: options.extensions ?? [],
-		extensionDirs: options.extensionDirs ?? [],
-		workspace: context.workspace,
-		configDir: context.dirs.config_dir,
-		localOnly: options.localOnly === true,
-	});
-	const warnings = [...sources.problems];
-	if (sources.candidates.length === 0) return {...none, warnings};
-	const projectCode = sources.candidates.filter(candidate => candidate.project);
-	const trust =
-		projectCode.length === 0
-			? {trusted: false, refusedIn: undefined}
-			: await decideTrust(
-					options,
-					context,
-					projectCode.map(candidate => candidate.path),
-				);
-	const [{loadExtensions, currentPlatform, describeLoadReport}, {createExtensionTool}] = await Promise.all([import('../extensions/load-extensions.js'), import('../extensions/extension-tool.js')]);
-	const {extensions, reports} = await loadExtensions({candidates: sources.candidates, trusted: trust.trusted, takenToolNames: context.takenToolNames, flags});
-	const skipped = reports.filter(report => report.kind === 'skipped-untrusted');
-	// The skipped ones are said once, together, below.
-	for (const report of reports) if (report.kind !== 'skipped-untrusted') warnings.push(`extension ${report.path} (from ${report.listedIn}) was not loaded: ${describeLoadReport(report)}`);
+	/** The handlers of the extensions loaded so far (after `loadFirst`); null when none registered one. */
+	get events(): EventBus | null {
+		return this.#events;
+	}
 
-	if (skipped.length > 0) {
-		const them = skipped.length === 1 ? 'it' : 'them';
-		const fix = trust.refusedIn === undefined ? `pass --trust-project to load ${them}` : `it was not trusted when asked; pass --trust-project to load ${them}, or delete ${trust.refusedIn} to be asked again`;
-		warnings.push(
-			`the workspace ${context.workspace} is not trusted, so its own ${skipped.length === 1 ? 'extension was' : `${skipped.length} extensions were`} skipped: ${skipped.map(report => report.path).join(', ')}; ${fix}`,
+	/** What was said so far, for a head that stops before `start` (a veto). */
+	get warnings(): readonly string[] {
+		return [...this.#warnings, ...this.#describe(this.#loaded.reports)];
+	}
+
+	/** Step 2; a second call waits for the first, whose context stays. */
+	async loadFirst(context: LoadContext): Promise<void> {
+		this.#first ??= this.#loadFirst(context);
+		return this.#first;
+	}
+
+	/** Step 3 (after step 2 with this context, when the head did not take it itself). */
+	async start(context: LoadContext): Promise<StartedExtensions> {
+		await this.loadFirst(context);
+		if (this.#trust && 'undecided' in this.#trust) {
+			this.#trust = await this.#trust.ask(this.#options.askTrust!);
+			await this.#loadRest();
+		}
+
+		const {extensions, reports} = this.#loaded;
+		const warnings = [...this.#warnings, ...this.#describe(reports)];
+		// Every extension has had its chance to claim a flag of the command line.
+		try {
+			this.#flags.finish();
+		} catch (error) {
+			// Why an extension did not load is often why its flag is unknown: said before the error.
+			for (const message of warnings) context.report(message);
+			throw error;
+		}
+
+		const {createExtensionTool} = await import('../extensions/extension-tool.js');
+		// Like event handlers, these run only where the extension said it runs.
+		const platform = extensions.length === 0 ? undefined : (await import('../extensions/load-extensions.js')).currentPlatform();
+		const here = extensions.filter(extension => !extension.platforms || (platform !== undefined && extension.platforms.includes(platform)));
+		const discoverers = here.flatMap(extension =>
+			extension.discoverers.map(handler => ({extension: extension.name, folder: extension.candidate.path === extension.file ? dirname(extension.file) : extension.candidate.path, handler})),
 		);
+		const transforms = here.flatMap(extension => extension.beforeAgentStart.map(handler => ({extension: extension.name, handler})));
+		const beforeAgentStart = transforms.length === 0 ? null : (await import('../extensions/before-agent-start.js')).createBeforeAgentStart(transforms, context.report);
+		return {
+			settings: this.#settings,
+			discoverers,
+			beforeAgentStart,
+			tools: extensions.flatMap(extension => extension.tools.map(tool => createExtensionTool(tool, {name: extension.name, file: extension.file}))),
+			warnings,
+			files: new Map(extensions.map(extension => [extension.name, extension.candidate.path])),
+			events: this.#events,
+			ui: {
+				commands: new Map(extensions.flatMap(extension => [...extension.commands].map(([name, command]) => [name, {...command, extension: extension.name}] as const))),
+				markdownTransformers: extensions.flatMap(extension => extension.markdownTransformers.map(transform => ({extension: extension.name, transform}))),
+			},
+			failed: reports.filter(report => report.kind === 'failed').length,
+		};
 	}
 
-	const tools = extensions.flatMap(extension => extension.tools.map(tool => createExtensionTool(tool, {name: extension.name, file: extension.file})));
-	const handlers = extensions.flatMap(extension => extension.handlers.map(({tag, handler}) => ({extension: extension.name, tag, handler, platforms: extension.platforms})));
-	const events = handlers.length === 0 ? null : new (await import('../extensions/event-bus.js')).EventBus({handlers, report: context.report, platform: currentPlatform()});
-	const ui: ExtensionUi = {
-		commands: new Map(extensions.flatMap(extension => [...extension.commands].map(([name, command]) => [name, {...command, extension: extension.name}] as const))),
-		markdownTransformers: extensions.flatMap(extension => extension.markdownTransformers.map(transform => ({extension: extension.name, transform}))),
-	};
-	return {tools, warnings, files: new Map(extensions.map(extension => [extension.name, extension.candidate.path])), events, ui};
+	async #loadFirst(context: LoadContext): Promise<void> {
+		this.#context = context;
+		if (this.#candidates.length === 0) return;
+		const projectCode = this.#candidates.filter(candidate => candidate.project);
+		const waiting = await waitsForProjectNames(this.#candidates);
+		this.#rest = this.#candidates.filter(candidate => candidate.project || waiting.has(candidate));
+		await this.#load(
+			this.#candidates.filter(candidate => !candidate.project && !waiting.has(candidate)),
+			false,
+		);
+		if (projectCode.length > 0) {
+			const {decideTrust} = await import('./decide-trust.js');
+			this.#trust = await decideTrust(
+				{trustProject: this.#options.trustProject, canAsk: this.#options.askTrust !== undefined},
+				{workspace: this.#workspace, dirs: this.#dirs, events: this.#events},
+				projectCode.map(candidate => candidate.path),
+			);
+		}
+
+		if (!this.#trust || !('undecided' in this.#trust)) await this.#loadRest();
+	}
+
+	async #loadRest(): Promise<void> {
+		const trust = this.#trust as TrustOutcome | undefined;
+		if (this.#rest.length === 0) return;
+		await this.#load(this.#rest, trust?.trusted === true);
+		this.#rest = [];
+		if (trust?.byExtension && trust.trusted) {
+			const {byExtension} = trust;
+			const paths = this.#candidates.filter(candidate => candidate.project).map(candidate => candidate.path);
+			this.#warnings.push(
+				`extension ${byExtension.name} trusted the workspace ${this.#workspace} for this run (ProjectTrust${byExtension.reason ? `: ${byExtension.reason}` : ''}), so its own extensions load: ${paths.join(', ')}`,
+			);
+		}
+	}
+
+	/** Loads candidates after those loaded before (their names, tools and commands taken), then keeps every loaded one in priority order. */
+	async #load(candidates: readonly ExtensionCandidate[], trusted: boolean): Promise<void> {
+		const context = this.#context!;
+		const {loadExtensions, currentPlatform, describeLoadReport} = await import('../extensions/load-extensions.js');
+		this.#describeLoadReport = describeLoadReport;
+		const before = this.#loaded.extensions;
+		const takenToolNames = new Map(context.takenToolNames);
+		const takenCommandNames = new Map<string, string>();
+		for (const extension of before) {
+			const owner = `extension ${extension.name} (${extension.candidate.path})`;
+			for (const tool of extension.tools) takenToolNames.set(tool.name, owner);
+			for (const name of extension.commands.keys()) takenCommandNames.set(name, owner);
+		}
+
+		const {extensions, reports} = await loadExtensions({
+			candidates,
+			trusted,
+			takenToolNames,
+			takenCommandNames,
+			takenNames: new Map(before.map(extension => [extension.name, extension.candidate.path])),
+			flags: this.#flags,
+			generation: this.#generation,
+		});
+		const order = (extension: LoadedExtension) => this.#candidates.indexOf(extension.candidate);
+		const all = [...before, ...extensions].sort((a, b) => b.priority - a.priority || order(a) - order(b));
+		this.#loaded = {extensions: all, reports: [...this.#loaded.reports, ...reports]};
+		const handlers: RegisteredHandler[] = all.flatMap(extension => extension.handlers.map(({tag, handler}) => ({extension: extension.name, tag, handler, platforms: extension.platforms})));
+		if (handlers.length === 0 || extensions.every(extension => extension.handlers.length === 0)) return;
+		this.#events = this.#events ? this.#events.withHandlers(handlers) : new (await import('../extensions/event-bus.js')).EventBus({handlers, report: context.report, platform: currentPlatform()});
+	}
+
+	/** The load reports as warnings; the skipped project extensions are said once, together, with how to allow them. */
+	#describe(reports: readonly LoadReport[]): string[] {
+		const warnings: string[] = [];
+		const skipped = reports.filter(report => report.kind === 'skipped-untrusted');
+		for (const report of reports) if (report.kind !== 'skipped-untrusted') warnings.push(`extension ${report.path} (from ${report.listedIn}) was not loaded: ${this.#describeLoadReport!(report)}`);
+		if (skipped.length === 0) return warnings;
+		const trust = this.#trust as TrustOutcome;
+		const them = skipped.length === 1 ? 'it' : 'them';
+		const fix = trust.byExtension
+			? `extension ${trust.byExtension.name} refused it (ProjectTrust${trust.byExtension.reason ? `: ${trust.byExtension.reason}` : ''}), which neither --trust-project nor an earlier yes overrides`
+			: trust.refusedIn === undefined
+				? `pass --trust-project to load ${them}`
+				: `it was not trusted when asked; pass --trust-project to load ${them}, or delete ${trust.refusedIn} to be asked again`;
+		warnings.push(
+			`the workspace ${this.#workspace} is not trusted, so its own ${skipped.length === 1 ? 'extension was' : `${skipped.length} extensions were`} skipped: ${skipped.map(report => report.path).join(', ')}; ${fix}`,
+		);
+		return warnings;
+	}
 }
 
-/** Whether project code may load, and where a remembered "no" is kept (for the message that says how to undo it). */
-async function decideTrust(options: ExtensionOptions, context: {workspace: string; dirs: PlatformDirs}, extensions: string[]): Promise<{trusted: boolean; refusedIn: string | undefined}> {
-	if (options.trustProject) return {trusted: true, refusedIn: undefined};
-	const [{workspaceId, workspaceStateDir}, {readTrust, writeTrust, trustFile}] = await Promise.all([import('../config/workspace-registry.js'), import('../extensions/project-trust.js')]);
-	const stateDir = workspaceStateDir(context.dirs, await workspaceId(context.workspace, context.dirs));
-	const remembered = await readTrust(stateDir);
-	const refused = {trusted: false, refusedIn: trustFile(stateDir)};
-	if (remembered) return remembered.trusted ? {trusted: true, refusedIn: undefined} : refused;
-	if (!options.askTrust) return {trusted: false, refusedIn: undefined};
-	const trusted = await options.askTrust({workspace: context.workspace, extensions});
-	await writeTrust(stateDir, trusted, 'user');
-	return trusted ? {trusted: true, refusedIn: undefined} : refused;
+/**
+ * The trust-free candidates listed after a project candidate of the same
+ * name: whether they load depends on whether the project's does. Reading
+ * a package's name runs none of its code.
+ */
+async function waitsForProjectNames(candidates: readonly ExtensionCandidate[]): Promise<Set<ExtensionCandidate>> {
+	const waiting = new Set<ExtensionCandidate>();
+	const firstProject = candidates.findIndex(candidate => candidate.project);
+	if (firstProject === -1 || !candidates.slice(firstProject).some(candidate => !candidate.project)) return waiting;
+	const {resolveEntryPoint} = await import('../extensions/entry-point.js');
+	const nameOf = async (candidate: ExtensionCandidate) =>
+		resolveEntryPoint(candidate.path).then(
+			entry => entry.name,
+			() => undefined,
+		);
+	const projectNames = new Set<string>();
+	for (const candidate of candidates.slice(firstProject)) {
+		const name = await nameOf(candidate);
+		if (name === undefined) continue;
+		if (candidate.project) projectNames.add(name);
+		else if (projectNames.has(name)) waiting.add(candidate);
+	}
+
+	return waiting;
+}
+
+/** Finds and loads the extensions for a start in one go (headless heads, the core API). */
+export async function startExtensions(options: ExtensionOptions, context: StartContext, generation = 0): Promise<StartedExtensions> {
+	return (await ExtensionStartup.find(options, context, generation)).start(context);
 }

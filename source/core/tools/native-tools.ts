@@ -1,3 +1,4 @@
+import {createDocsTool} from './docs.js';
 import {createEditTool} from './edit.js';
 import {createGlobTool} from './glob.js';
 import {createReadTool} from './read.js';
@@ -10,5 +11,5 @@ import {createWriteTool} from './write.js';
 
 /** The built-in tools, in `nativeToolNames` order (native-tool-names.ts). */
 export function createNativeTools(options: {secrets?: Secrets} = {}): Tool[] {
-	return [createReadTool(), createWriteTool(), createEditTool(), createShellTool(options.secrets), createGlobTool(), createSearchTool(), createViewImageTool()];
+	return [createReadTool(), createWriteTool(), createEditTool(), createShellTool(options.secrets), createGlobTool(), createSearchTool(), createViewImageTool(), createDocsTool()];
 }

@@ -1,0 +1,41 @@
+/**
+ * `i-agent/extension`: the types an extension is written against
+ * (../shared/EXTENSIONS.md; docs/extensions/authoring.md). Types only, on
+ * purpose: the host hands an extension its `api` at load, so a built
+ * extension imports nothing of `i` at run time and runs wherever it is
+ * installed. Every slot of `ExtensionApi` is optional: check before use.
+ *
+ * @example
+ * ```
+ * import type {ExtensionApi} from 'i-agent/extension';
+ *
+ * export const apiVersion = '1';
+ * export default function register(api: ExtensionApi): void {
+ * 	if (!api.registerTool) throw new Error('this i cannot register tools: upgrade i');
+ * 	api.registerTool({name: 'hello', description: 'Says hello.', parameters: {type: 'object', properties: {}}, execute: () => ({output: 'hello'})});
+ * }
+ * ```
+ */
+export type {
+	AbortAnswer,
+	BeforeAgentStartEvent,
+	CommandContext,
+	Declaration,
+	EventContext,
+	EventTagName,
+	ExtensionApi,
+	ExtensionCommand,
+	ExtensionFlag,
+	ExtensionImagePart,
+	ExtensionModule,
+	ExtensionRuntime,
+	ExtensionTool,
+	ExtensionToolContext,
+	ExtensionToolResult,
+	HostContext,
+	MarkdownTransformer,
+	Platform,
+	RenderedText,
+	ResourcesDiscoverAnswer,
+	ResourcesDiscoverEvent,
+} from '../extensions/api.js';

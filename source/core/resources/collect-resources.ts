@@ -1,0 +1,92 @@
+import {stat} from 'node:fs/promises';
+import {join, resolve} from 'node:path';
+import {UsageError} from '../errors.js';
+import type {DiscoveredPath, DiscoveredResources} from '../extensions/discover-resources.js';
+import type {RunSettings, Settings} from '../extensions/settings-file.js';
+import {MAX_RESOURCE_FOLDERS, PROJECT_PROMPT_FOLDER, PROJECT_SKILL_FOLDERS, type ResourceFolder, type ResourceFolders} from './resource-folders.js';
+
+export interface ResourceSources {
+	/** `--skill DIR`, repeatable, against `cwd`. */
+	skills: readonly string[];
+	/** `--prompt-template DIR`, repeatable, against `cwd`. */
+	promptTemplates: readonly string[];
+	settings: RunSettings;
+	/** What the extensions' `registerResourcesDiscover` handlers named. */
+	discovered: DiscoveredResources;
+	workspace: string;
+	/** The folder relative flags resolve against (the process's cwd). */
+	cwd?: string;
+}
+
+export interface CollectedResources {
+	/** Undefined when nothing names a folder beyond the workspace's own: the frames then carry none, and each module uses those. */
+	folders: ResourceFolders | undefined;
+	warnings: string[];
+}
+
+/**
+ * The skill and prompt-template folders of a run, in the order the modules
+ * search them (seed 004 §8: configured paths before the conventional
+ * folders, the project before the global settings, packages last):
+ * `--skill` / `--prompt-template`, the project settings' `skillDirs` /
+ * `promptDirs`, the workspace's own folders, the global settings', then
+ * what extensions discovered. A folder named twice counts once, where it
+ * came first. A flag must name a folder that exists (a usage error
+ * otherwise); a folder from settings or an extension may be missing, as a
+ * build may make it later. Called at start, and again by a reload.
+ */
+export async function collectResources(sources: ResourceSources): Promise<CollectedResources> {
+	const cwd = sources.cwd ?? process.cwd();
+	const [skillFlags, promptFlags] = await Promise.all([flagFolders('--skill', sources.skills, cwd), flagFolders('--prompt-template', sources.promptTemplates, cwd)]);
+	const {project, global} = sources.settings;
+	const own = (path: string): ResourceFolder => ({path: join(sources.workspace, path), origin: 'the workspace'});
+	const skills = {
+		before: [...skillFlags, ...fromSettings(project, 'skillDirs')],
+		own: PROJECT_SKILL_FOLDERS.map(own),
+		after: [...fromSettings(global, 'skillDirs'), ...fromExtensions(sources.discovered.skillPaths)],
+	};
+	const prompts = {
+		before: [...promptFlags, ...fromSettings(project, 'promptDirs')],
+		own: [own(PROJECT_PROMPT_FOLDER)],
+		after: [...fromSettings(global, 'promptDirs'), ...fromExtensions(sources.discovered.promptPaths)],
+	};
+	const warnings: string[] = [];
+	const folders: ResourceFolders = {};
+	// A kind with nothing beyond the workspace's own folders is left to the module's defaults, which are those.
+	const named = (kind: typeof skills) => kind.before.length + kind.after.length > 0;
+	if (named(skills)) folders.skills = bounded([...skills.before, ...skills.own, ...skills.after], 'skill', warnings);
+	if (named(prompts)) folders.prompts = bounded([...prompts.before, ...prompts.own, ...prompts.after], 'prompt-template', warnings);
+	return {folders: folders.skills || folders.prompts ? folders : undefined, warnings};
+}
+
+async function flagFolders(flag: string, given: readonly string[], cwd: string): Promise<ResourceFolder[]> {
+	return Promise.all(
+		given.map(async path => {
+			const absolute = resolve(cwd, path);
+			const stats = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
+				throw new UsageError(`${flag} ${path}: ${error.code === 'ENOENT' ? `${absolute} does not exist` : `${absolute} cannot be read (${error.code ?? error.message})`}`);
+			});
+			if (!stats.isDirectory()) throw new UsageError(`${flag} ${path}: ${absolute} is not a folder`);
+			return {path: absolute, origin: flag};
+		}),
+	);
+}
+
+function fromSettings(settings: Settings | undefined, key: 'skillDirs' | 'promptDirs'): ResourceFolder[] {
+	return settings ? settings[key].map(path => ({path, origin: `settings ${settings.path}`})) : [];
+}
+
+function fromExtensions(paths: readonly DiscoveredPath[]): ResourceFolder[] {
+	return paths.map(({path, extension}) => ({path, origin: `extension ${extension}`}));
+}
+
+/** The first of each path, at most MAX_RESOURCE_FOLDERS of them; the rest are said to be left out. */
+function bounded(folders: readonly ResourceFolder[], kind: string, warnings: string[]): ResourceFolder[] {
+	const seen = new Set<string>();
+	const unique = folders.filter(folder => !seen.has(folder.path) && seen.add(folder.path));
+	if (unique.length <= MAX_RESOURCE_FOLDERS) return unique;
+	warnings.push(
+		`${unique.length} ${kind} folders were named; only the first ${MAX_RESOURCE_FOLDERS} are used, from ${unique[MAX_RESOURCE_FOLDERS]!.path} (${unique[MAX_RESOURCE_FOLDERS]!.origin}) on they are left out`,
+	);
+	return unique.slice(0, MAX_RESOURCE_FOLDERS);
+}

@@ -1,0 +1,67 @@
+import type {TrustQuestion} from '../core/start/decide-trust.js';
+import {printable} from '../modes/output.js';
+import type {PromptObserver, UiPrompt} from './ui-prompt-events.js';
+
+export interface PendingTrust {
+	question: TrustQuestion;
+	answer(trusted: boolean): void;
+}
+
+/** The question went away unanswered: nothing is remembered, and the start ends. */
+export class TrustUnanswered extends Error {
+	override name = 'TrustUnanswered';
+}
+
+/**
+ * How the chat screen asks whether the workspace's own extensions may run
+ * (ExtensionOptions.askTrust; EXTENSIONS.md "Trust"): the question the trust
+ * prompt shows, and the answer it gives back. The core remembers the answer.
+ */
+export class TrustBroker {
+	#pending: PendingTrust | null = null;
+	#leave: ((error: Error) => void) | undefined;
+	readonly #listeners = new Set<() => void>();
+	readonly #observer: PromptObserver | undefined;
+
+	constructor(observer?: PromptObserver) {
+		this.#observer = observer;
+	}
+
+	getSnapshot = (): PendingTrust | null => this.#pending;
+
+	subscribe = (listener: () => void): (() => void) => {
+		this.#listeners.add(listener);
+		return () => this.#listeners.delete(listener);
+	};
+
+	readonly ask = async (question: TrustQuestion): Promise<boolean> => {
+		// Paths come from the file system: no control character reaches the terminal.
+		const shown: TrustQuestion = {workspace: printable(question.workspace), extensions: question.extensions.map(path => printable(path)), rememberedIn: printable(question.rememberedIn)};
+		const prompt: UiPrompt = {id: 'trust', kind: 'trust', workspace: question.workspace, extensions: question.extensions};
+		this.#observer?.started(prompt);
+		try {
+			const trusted = await new Promise<boolean>((resolve, reject) => {
+				this.#leave = reject;
+				this.#set({question: shown, answer: resolve});
+			});
+			this.#observer?.ended(prompt, trusted ? 'yes' : 'no');
+			return trusted;
+		} catch (error) {
+			this.#observer?.ended(prompt, 'cancelled');
+			throw error;
+		} finally {
+			this.#leave = undefined;
+			this.#set(null);
+		}
+	};
+
+	/** Leaving while the question is open: it is not answered (and not remembered). */
+	cancel(): void {
+		this.#leave?.(new TrustUnanswered('the trust question was left unanswered'));
+	}
+
+	#set(pending: PendingTrust | null): void {
+		this.#pending = pending;
+		for (const listener of this.#listeners) listener();
+	}
+}

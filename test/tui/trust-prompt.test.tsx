@@ -1,0 +1,83 @@
+// The chat screen's trust question (components/TrustPrompt.tsx) and its
+// broker: what it names, the keys that answer it, and UiPromptStart/End.
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {setTimeout as delay} from 'node:timers/promises';
+import {render} from 'ink-testing-library';
+import {TYPEAHEAD_GUARD_MS} from '../../components/Approval.js';
+import {MAX_LISTED_EXTENSIONS, TrustPrompt} from '../../components/TrustPrompt.js';
+import {TrustBroker, TrustUnanswered, type PendingTrust} from '../../source/tui/trust-broker.js';
+import type {UiPrompt, UiPromptAnswer} from '../../source/tui/ui-prompt-events.js';
+
+const question = (count = 1) => ({
+	workspace: '/work/project',
+	extensions: Array.from({length: count}, (_, index) => `/work/project/.i/extensions/ext-${index + 1}.mjs`),
+	rememberedIn: '/data/workspaces/abc/trust.json',
+});
+
+function pending(answers: boolean[], count = 1): PendingTrust {
+	return {question: question(count), answer: trusted => answers.push(trusted)};
+}
+
+test('the question names the workspace, the extensions it would run, the keys, and how to change the answer later', () => {
+	const frame = render(<TrustPrompt pending={pending([])} onLeave={() => {}} />).lastFrame()!;
+	assert.match(frame, /Trust this workspace\? \/work\/project/);
+	assert.match(frame, /\/work\/project\/\.i\/extensions\/ext-1\.mjs/);
+	assert.match(frame, /\[y\] trust and load it \[n\] do not trust Esc do not trust/);
+	assert.match(frame.replaceAll(/[\s│]+/g, ' '), /To change it later, delete \/data\/workspaces\/abc\/trust\.json to be asked again, or pass --trust-project for one run/);
+	const many = render(<TrustPrompt pending={pending([], MAX_LISTED_EXTENSIONS + 3)} onLeave={() => {}} />).lastFrame()!;
+	assert.match(many, new RegExp(`ext-${MAX_LISTED_EXTENSIONS}\\.mjs`));
+	assert.doesNotMatch(many, new RegExp(`ext-${MAX_LISTED_EXTENSIONS + 1}\\.mjs`));
+	assert.match(many, /… and 3 more/);
+});
+
+test('y trusts and n does not, but not right after the question appeared; Esc does not trust at once; Ctrl-C leaves without an answer', async () => {
+	const answers: boolean[] = [];
+	const view = render(<TrustPrompt pending={pending(answers)} onLeave={() => {}} />);
+	view.stdin.write('y');
+	await delay(50);
+	assert.deepEqual(answers, [], 'typed ahead: meant for the editor');
+	await delay(TYPEAHEAD_GUARD_MS);
+	view.stdin.write('y');
+	await delay(50);
+	assert.deepEqual(answers, [true]);
+	view.stdin.write('n');
+	await delay(50);
+	assert.deepEqual(answers, [true, false]);
+	view.unmount();
+
+	const escaped: boolean[] = [];
+	let left = 0;
+	const second = render(<TrustPrompt pending={pending(escaped)} onLeave={() => left++} />);
+	second.stdin.write('\u001B');
+	await delay(100);
+	assert.deepEqual(escaped, [false]);
+	second.stdin.write('\u0003');
+	await delay(50);
+	assert.equal(left, 1);
+	assert.deepEqual(escaped, [false], 'leaving answers nothing');
+	second.unmount();
+});
+
+test('the broker shows one question, tells the observer how it ended, and a cancel rejects it unanswered', async () => {
+	const seen: Array<[string, UiPrompt, UiPromptAnswer?]> = [];
+	const broker = new TrustBroker({started: prompt => seen.push(['start', prompt]), ended: (prompt, answer) => seen.push(['end', prompt, answer])});
+	const asked = broker.ask({...question(), workspace: '/work/\u001B]0;title\u0007x'});
+	assert.equal(broker.getSnapshot()!.question.workspace, '/work/\uFFFD]0;title\uFFFDx', 'no control character reaches the screen');
+	broker.getSnapshot()!.answer(true);
+	assert.equal(await asked, true);
+	assert.equal(broker.getSnapshot(), null);
+	const left = broker.ask(question());
+	broker.cancel();
+	await assert.rejects(left, TrustUnanswered);
+	assert.deepEqual(
+		seen.map(([phase, prompt, answer]) => [phase, prompt.kind, prompt.id, answer]),
+		[
+			['start', 'trust', 'trust', undefined],
+			['end', 'trust', 'trust', 'yes'],
+			['start', 'trust', 'trust', undefined],
+			['end', 'trust', 'trust', 'cancelled'],
+		],
+	);
+	assert.deepEqual(seen[0]![1], {id: 'trust', kind: 'trust', workspace: '/work/\u001B]0;title\u0007x', extensions: question().extensions});
+});
