@@ -15,6 +15,10 @@ export const helpText = `
     $ i install SPEC           install an extension package with npm (a name, name@version, a tarball or a folder) for this
                                project (.i/settings.json), or with --global for every workspace (-C DIR, --trust-project, --json)
     $ i uninstall NAME         remove an installed extension package (--global, -C DIR, --json)
+    $ i dev [DIR] [-- FLAGS]   build the extension package in DIR (its "build" script, else esbuild bundles its entry), open the chat
+                               with it loaded, rebuild and reload on each change (--no-watch, --package NAME / -P NAME for a workspace,
+                               --local-only); FLAGS are i's own for the chat (-C DIR…); with -p among them, one turn, one build
+    $ i dev-local [DIR]        the same, loading no other extension (i dev --local-only): the project's skills and prompts only
 
   Options
     -p, --print [TEXT]         Run one turn and exit; without TEXT the prompt is read from stdin

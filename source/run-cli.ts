@@ -27,8 +27,10 @@ export interface CliOptions {
 	trustProject: boolean;
 	/** Flags no built-in flag is, and the words after them, for the extensions' own flags (registerFlag) to claim. */
 	commandLine: ExtensionFlags;
-	/** `i dev`: the extension being developed, rebuilt on change and on /reload. */
+	/** `i dev`: the extension being developed (its first staged build is in `extensions`), rebuilt on change and on /reload. */
 	dev?: DevLoop | undefined;
+	/** `i dev-local` (`i dev --local-only`): only `extensions` load, and of the settings only the project's (its skills and prompts). */
+	localOnly?: boolean | undefined;
 }
 
 /** Parses flags and runs the chosen head; returns the exit code. */
@@ -64,49 +66,8 @@ export async function runCli(argv: string[]): Promise<number> {
 		return exitCodes.ok;
 	}
 
-	const {options} = parsed;
-	if (options.commandLine.pending && !options.noExtensions) {
-		try {
-			await (await import('./command-line/refuse-unclaimed-flags.js')).refuseUnclaimedFlags(options);
-		} catch (error) {
-			if (!(error instanceof UsageError)) throw error;
-			process.stderr.write(`i: ${errorMessage(error)}\n`);
-			return exitCodes.usage;
-		}
-	}
-
-	const {flushOutput, keepStdoutForContent} = await import('./modes/output.js');
-	let code: number;
-	// --json wants events, not a screen: it keeps line mode even at a terminal.
-	if (options.print === undefined && !options.json && process.stdin.isTTY && process.stdout.isTTY) {
-		// Ink colours through chalk, which reads FORCE_COLOR but not NO_COLOR: say it in chalk's terms before it loads.
-		if (process.env.NO_COLOR) process.env.FORCE_COLOR = '0';
-		const {importWithoutFetch} = await import('./tui/import-without-fetch.js');
-		const {runTui} = await importWithoutFetch(async () => import('./tui/run-tui.js'));
-		code = await runTui(options);
-	} else {
-		// The config and the manifests first, then the head's own modules, which load while the workers
-		// start (issue 11). Not concurrently: loading and running the head's modules would hold up the
-		// reads and imports that lead to the workers' start. The head's set-up reports a failure.
-		const [{startPlugins}, {exitOnInterrupt}] = await Promise.all([import('./core/start/start-plugins.js'), import('./modes/interrupt.js')]);
-		// Extension code may print: stdout keeps only the answer or the JSON events (EXTENSIONS.md).
-		keepStdoutForContent();
-		const startup = exitOnInterrupt();
-		const started = startPlugins(options);
-		await started.catch(() => {});
-		if (options.print === undefined) {
-			const {runLineMode} = await import('./modes/line-mode.js');
-			// The head listens from its first synchronous step on: no signal falls between the two.
-			startup.dispose();
-			code = await runLineMode(options, started);
-		} else {
-			const {runPrintMode} = await import('./modes/print-mode.js');
-			startup.dispose();
-			code = await runPrintMode(options, started);
-		}
-	}
-
-	await flushOutput();
+	const code = await runHead(parsed.options);
+	await (await import('./modes/output.js')).flushOutput();
 	return code;
 }
 
@@ -129,8 +90,63 @@ async function runCommand(command: (typeof commandNames)[number] | undefined, ar
 			return (await import('./runtime/uninstall-command.js')).runUninstall(args);
 		}
 
+		case 'dev':
+		case 'dev-local': {
+			return (await import('./runtime/dev-command.js')).runDev(args, {localOnly: command === 'dev-local'});
+		}
+
 		case undefined: {
 			return (await import('./runtime/run-runtime.js')).runRuntime(args);
 		}
 	}
+}
+
+/**
+ * Runs the head a parsed command line asks for: the chat screen when stdin
+ * and stdout are terminals (and neither -p nor --json is given), else -p or
+ * line mode. `i` runs it for its own flags, `i dev` for the flags after its
+ * `--`, with the staged build added (importing this module, which is loaded
+ * already: a module of its own would be one more chunk for every start). Returns the exit code; the caller
+ * flushes the output.
+ */
+export async function runHead(options: CliOptions): Promise<number> {
+	if (options.commandLine.pending && !options.noExtensions) {
+		try {
+			await (await import('./command-line/refuse-unclaimed-flags.js')).refuseUnclaimedFlags(options);
+		} catch (error) {
+			if (!(error instanceof UsageError)) throw error;
+			process.stderr.write(`i: ${errorMessage(error)}\n`);
+			return exitCodes.usage;
+		}
+	}
+
+	const {keepStdoutForContent} = await import('./modes/output.js');
+	// --json wants events, not a screen: it keeps line mode even at a terminal.
+	if (options.print === undefined && !options.json && process.stdin.isTTY && process.stdout.isTTY) {
+		// Ink colours through chalk, which reads FORCE_COLOR but not NO_COLOR: say it in chalk's terms before it loads.
+		if (process.env.NO_COLOR) process.env.FORCE_COLOR = '0';
+		const {importWithoutFetch} = await import('./tui/import-without-fetch.js');
+		const {runTui} = await importWithoutFetch(async () => import('./tui/run-tui.js'));
+		return runTui(options);
+	}
+
+	// The config and the manifests first, then the head's own modules, which load while the workers
+	// start (issue 11). Not concurrently: loading and running the head's modules would hold up the
+	// reads and imports that lead to the workers' start. The head's set-up reports a failure.
+	const [{startPlugins}, {exitOnInterrupt}] = await Promise.all([import('./core/start/start-plugins.js'), import('./modes/interrupt.js')]);
+	// Extension code may print: stdout keeps only the answer or the JSON events (EXTENSIONS.md).
+	keepStdoutForContent();
+	const startup = exitOnInterrupt();
+	const started = startPlugins(options);
+	await started.catch(() => {});
+	if (options.print === undefined) {
+		const {runLineMode} = await import('./modes/line-mode.js');
+		// The head listens from its first synchronous step on: no signal falls between the two.
+		startup.dispose();
+		return runLineMode(options, started);
+	}
+
+	const {runPrintMode} = await import('./modes/print-mode.js');
+	startup.dispose();
+	return runPrintMode(options, started);
 }

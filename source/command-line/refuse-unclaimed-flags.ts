@@ -20,6 +20,7 @@ export async function refuseUnclaimedFlags(options: CliOptions): Promise<void> {
 		extensionDirs: options.extensionDirs,
 		workspace: resolveWorkspace(options.cwd),
 		configDir: checkedDirs().config_dir,
+		localOnly: options.localOnly === true,
 	});
 	if (sources.candidates.length === 0) throw unknownFlagError(first, mainFlags);
 }

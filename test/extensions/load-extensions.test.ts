@@ -248,6 +248,35 @@ test('sources in the documented order; settings paths against their own folder; 
 	assert.deepEqual([settings.project?.path, settings.global?.path], [join(workspace, '.i', 'settings.json'), join(configDir, 'settings.json')]);
 });
 
+test('localOnly (i dev-local): only --extension paths, and of the settings only the project file', async () => {
+	const root = tempDir();
+	const workspace = join(root, 'ws');
+	const configDir = join(root, 'config');
+	for (const dir of ['flagdir', 'envdir', 'ws/.i/extensions', 'ws/.i/more', 'config/global-dir']) mkdirSync(join(root, dir), {recursive: true});
+	const flag = writeExtension(root, 'flag', '');
+	writeExtension(join(root, 'flagdir'), 'x', '');
+	writeExtension(join(root, 'envdir'), 'y', '');
+	writeExtension(join(workspace, '.i', 'more'), 'z', '');
+	writeExtension(join(workspace, '.i', 'extensions'), 'w', '');
+	writeExtension(join(configDir, 'global-dir'), 'v', '');
+	writeFileSync(join(workspace, '.i', 'settings.json'), JSON.stringify({extensionDirs: ['more'], packages: ['some-package'], skillDirs: ['team-skills']}));
+	writeFileSync(join(configDir, 'settings.json'), JSON.stringify({extensionDirs: ['global-dir']}));
+	const options = {extensions: ['flag.mjs'], extensionDirs: ['flagdir'], workspace, configDir, cwd: root, env: {I_EXTENSIONS_DIR: join(root, 'envdir')}};
+	const everything = await findExtensionSources(options);
+	assert.equal(everything.candidates.length, 7, 'without localOnly every source is listed');
+	const local = await findExtensionSources({...options, localOnly: true});
+	assert.deepEqual(
+		local.candidates.map(c => [c.path, c.origin]),
+		[[flag, 'flag']],
+	);
+	assert.deepEqual([local.settings.project?.path, local.settings.project?.skillDirs], [join(workspace, '.i', 'settings.json'), [join(workspace, '.i', 'team-skills')]]);
+	assert.equal(local.settings.global, undefined);
+	// A broken global settings file is not even read.
+	writeFileSync(join(configDir, 'settings.json'), '{');
+	assert.equal((await findExtensionSources({...options, localOnly: true})).candidates.length, 1);
+	await assert.rejects(findExtensionSources(options), /not valid JSON/);
+});
+
 test('a broken settings file is an error naming the file and the field', async () => {
 	const root = tempDir();
 	mkdirSync(join(root, '.i'));

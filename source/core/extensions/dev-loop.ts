@@ -1,3 +1,10 @@
+/**
+ * The contract between `i dev` (which builds, stages and watches an
+ * extension package: dev/create-dev-loop.ts) and the chat screen (which
+ * loads the staged builds and reloads on each new one). Types only, so both
+ * sides compile against it without loading the other.
+ */
+
 /** What `i dev` hands the chat screen: the staged build to load, and later ones. */
 export interface DevLoop {
 	/** The versioned copy of the first successful build: an extension path to load (a folder under .i/extensions/.dev/). */

@@ -61,7 +61,7 @@ export async function resolveEntryPoint(path: string): Promise<EntryPoint> {
 }
 
 /** The `.` export: a string, or the `import`/`default` condition, nested conditions followed. */
-function packageEntry(exports: unknown): string | undefined {
+export function packageEntry(exports: unknown): string | undefined {
 	if (typeof exports === 'string') return exports;
 	if (exports === null || typeof exports !== 'object' || Array.isArray(exports)) return undefined;
 	const map = exports as Record<string, unknown>;

@@ -65,7 +65,7 @@ async function runNpm(args: string[], prefix: string, what: string): Promise<Npm
 }
 
 /** The last lines of npm's output, indented, blank lines dropped. */
-function outputTail(output: string): string {
+export function outputTail(output: string): string {
 	const lines = output.split(/\r?\n/).filter(line => line.trim() !== '');
 	const shown = lines.slice(-NPM_OUTPUT_TAIL_LINES).map(line => `  ${line}`);
 	return lines.length > NPM_OUTPUT_TAIL_LINES ? [`  … (${lines.length - NPM_OUTPUT_TAIL_LINES} earlier lines)`, ...shown].join('\n') : shown.join('\n');

@@ -105,8 +105,9 @@ export interface RunSettings {
 	global: Settings | undefined;
 }
 
-export async function readRunSettings(workspace: string, configDir: string): Promise<RunSettings> {
-	const [project, global] = await Promise.all([readSettingsFile(join(workspace, '.i', 'settings.json')), readSettingsFile(join(configDir, 'settings.json'))]);
+/** With `projectOnly` (`i dev-local`) the global file is not read: the run sees the project's settings only. */
+export async function readRunSettings(workspace: string, configDir: string, options: {projectOnly?: boolean} = {}): Promise<RunSettings> {
+	const [project, global] = await Promise.all([readSettingsFile(join(workspace, '.i', 'settings.json')), options.projectOnly ? undefined : readSettingsFile(join(configDir, 'settings.json'))]);
 	return {project, global};
 }
 

@@ -28,6 +28,12 @@ export interface SourceOptions {
 	cwd?: string;
 	/** The settings files, when the caller has read them already. */
 	settings?: RunSettings;
+	/**
+	 * `i dev-local`: only the `extensions` paths load (no folders, no
+	 * I_EXTENSIONS_DIR, no settings' or `.i/extensions/` entries), and of the
+	 * settings only the project's file counts, for its skills and prompts.
+	 */
+	localOnly?: boolean;
 }
 
 export interface Sources {
@@ -44,7 +50,8 @@ const extensionFile = /\.(?:m?js|cjs)$/;
 /**
  * Every extension candidate, in load order: `--extension`, `--extensions-dir`,
  * `I_EXTENSIONS_DIR`, project settings (`extensionDirs`, then `packages`),
- * project `.i/extensions/`, global settings. Folders list their entries by
+ * project `.i/extensions/`, global settings (with `localOnly`, only the
+ * first). Folders list their entries by
  * name; hidden entries (`.dev`, where `i dev` keeps its builds) are skipped.
  * A listed folder that does not exist is skipped: settings may name one
  * that a build makes later.
@@ -60,6 +67,11 @@ export async function findExtensionSources(options: SourceOptions): Promise<Sour
 	};
 
 	for (const path of options.extensions ?? []) add(resolve(cwd, path), 'flag', '--extension');
+	if (options.localOnly) {
+		const settings = options.settings ?? (await readRunSettings(options.workspace, options.configDir, {projectOnly: true}));
+		return {candidates, settings: {project: settings.project, global: undefined}, problems};
+	}
+
 	for (const dir of options.extensionDirs ?? []) for (const path of await folderEntries(resolve(cwd, dir))) add(path, 'flag-dir', `--extensions-dir ${dir}`);
 	const envDirs = (env.I_EXTENSIONS_DIR ?? '').split(delimiter).filter(Boolean);
 	for (const dir of envDirs) for (const path of await folderEntries(resolve(cwd, dir))) add(path, 'env', 'I_EXTENSIONS_DIR');

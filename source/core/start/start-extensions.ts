@@ -19,6 +19,8 @@ export interface ExtensionOptions {
 	extensionDirs?: readonly string[] | undefined;
 	/** `--no-extensions`: none load, from anywhere. */
 	noExtensions?: boolean | undefined;
+	/** `i dev-local`: only the `extensions` paths load; no folder, environment, settings or global extensions, and of the settings only the project's (sources.ts). */
+	localOnly?: boolean | undefined;
 	/** `--trust-project`: the workspace's own extensions load this once without an earlier trust. */
 	trustProject?: boolean | undefined;
 	/**
@@ -136,7 +138,7 @@ export class ExtensionStartup {
 
 	static async find(options: ExtensionOptions, context: {workspace: string; dirs: PlatformDirs}, generation = 0): Promise<ExtensionStartup> {
 		// The settings count with or without extensions: their skill and prompt folders.
-		const settings = await readRunSettings(context.workspace, context.dirs.config_dir);
+		const settings = await readRunSettings(context.workspace, context.dirs.config_dir, {projectOnly: options.localOnly === true});
 		if (options.noExtensions) return new ExtensionStartup(options, context, {candidates: [], warnings: [], settings}, generation);
 		const {findExtensionSources} = await import('../extensions/sources.js');
 		const sources = await findExtensionSources({
@@ -145,6 +147,7 @@ export class ExtensionStartup {
 			workspace: context.workspace,
 			configDir: context.dirs.config_dir,
 			settings,
+			localOnly: options.localOnly === true,
 		});
 		return new ExtensionStartup(options, context, {candidates: sources.candidates, warnings: [...sources.problems], settings}, generation);
 	}
