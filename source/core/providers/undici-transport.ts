@@ -5,7 +5,6 @@
  * (proxy-settings.ts). undici's `request` follows no redirects; node's tls
  * does the TLS, so `NODE_EXTRA_CA_CERTS` is trusted as everywhere in node.
  */
-import {STATUS_CODES} from 'node:http';
 import {createRequire} from 'node:module';
 import {Agent, EnvHttpProxyAgent, Pool, type Dispatcher} from 'undici';
 import {describeError, errorCode} from './errors.js';
@@ -84,6 +83,8 @@ export function createDispatcher(proxies: ProxySettings | undefined): Dispatcher
  * Node 24's V8 takes the flag only at start: there the parser tiers up as V8
  * likes, and node:v8 (with the modules it loads) is not loaded for nothing.
  */
+// Required, not imported: on Node 24 an ES import of node:http reads every one of its exports, and some load node:tls and node:http2.
+const {STATUS_CODES} = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 const setsTier = Number(process.versions.node.split('.')[0]) < 24 && !/liftoff|wasm-tier/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`);
 const setFlagsFromString: (flags: string) => void = setsTier ? (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString : () => {};
 let parserCompiled = false;
