@@ -21,7 +21,7 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 		let prompt: string;
 		try {
 			// Flags left for the extensions may take words of the prompt as their values: the prompt is known once they loaded.
-			const deferred = options.commandLine?.pending === true;
+			const deferred = options.commandLine.pending;
 			prompt = deferred ? '' : options.print === '' || options.print === undefined ? await readPromptFromStdin() : options.print;
 			agent = await setupAgent(options, emit, undefined, controller.signal, started);
 			if (deferred) prompt = options.commandLine.input().join(' ') || (await readPromptFromStdin());

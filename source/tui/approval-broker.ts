@@ -1,6 +1,7 @@
 import type {AskPerson, ApprovalRequest} from '../core/agent/approval-gate.js';
 import type {ApprovalAsk} from '../core/tools/types.js';
 import type {PromptObserver, UiPrompt} from './ui-prompt-events.js';
+import {OpenQuestion} from './open-question.js';
 
 /** The person's answer; `cancelled`: the question went away unanswered (an interrupt), a denial for the model. */
 export type ApprovalChoice = {kind: 'once'} | {kind: 'always'} | {kind: 'deny'; reason: string} | {kind: 'cancelled'};
@@ -15,23 +16,15 @@ export interface PendingApproval {
  * time shown by the approval widget, plus the tools the person allowed for
  * the rest of the session, which are not asked about again.
  */
-export class ApprovalBroker {
-	#pending: PendingApproval | null = null;
+export class ApprovalBroker extends OpenQuestion<PendingApproval> {
 	readonly #allowed = new Set<string>();
-	readonly #listeners = new Set<() => void>();
 	readonly #observer: PromptObserver | undefined;
 
 	/** `observer` hears each question that is shown (not the tools allowed for the session, which ask nothing). */
 	constructor(observer?: PromptObserver) {
+		super();
 		this.#observer = observer;
 	}
-
-	getSnapshot = (): PendingApproval | null => this.#pending;
-
-	subscribe = (listener: () => void): (() => void) => {
-		this.#listeners.add(listener);
-		return () => this.#listeners.delete(listener);
-	};
 
 	/** Tools allowed for the rest of the session. */
 	get allowed(): ReadonlySet<string> {
@@ -43,9 +36,9 @@ export class ApprovalBroker {
 		const prompt: UiPrompt = {id: request.id, kind: 'approval', tool: request.name, title: request.ask.title};
 		this.#observer?.started(prompt);
 		const choice = await new Promise<ApprovalChoice>(resolve => {
-			this.#set({request, answer: resolve});
+			this.show({request, answer: resolve});
 		});
-		this.#set(null);
+		this.show(null);
 		this.#observer?.ended(prompt, choice.kind);
 		if (choice.kind === 'cancelled') return {decision: 'deny', by: 'user', reason: 'the person said no: the turn was interrupted'};
 		if (choice.kind === 'deny') return {decision: 'deny', by: 'user', reason: choice.reason.trim() === '' ? 'the person said no' : `the person said no: ${choice.reason.trim()}`};
@@ -55,11 +48,6 @@ export class ApprovalBroker {
 
 	/** A turn that ends (an interrupt) while a question is open answers it with a denial. */
 	cancel(): void {
-		this.#pending?.answer({kind: 'cancelled'});
-	}
-
-	#set(pending: PendingApproval | null): void {
-		this.#pending = pending;
-		for (const listener of this.#listeners) listener();
+		this.getSnapshot()?.answer({kind: 'cancelled'});
 	}
 }

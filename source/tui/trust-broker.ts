@@ -1,6 +1,7 @@
 import type {TrustQuestion} from '../core/start/decide-trust.js';
 import {printable} from '../modes/output.js';
 import type {PromptObserver, UiPrompt} from './ui-prompt-events.js';
+import {OpenQuestion} from './open-question.js';
 
 export interface PendingTrust {
 	question: TrustQuestion;
@@ -17,22 +18,14 @@ export class TrustUnanswered extends Error {
  * (ExtensionOptions.askTrust; EXTENSIONS.md "Trust"): the question the trust
  * prompt shows, and the answer it gives back. The core remembers the answer.
  */
-export class TrustBroker {
-	#pending: PendingTrust | null = null;
+export class TrustBroker extends OpenQuestion<PendingTrust> {
 	#leave: ((error: Error) => void) | undefined;
-	readonly #listeners = new Set<() => void>();
 	readonly #observer: PromptObserver | undefined;
 
 	constructor(observer?: PromptObserver) {
+		super();
 		this.#observer = observer;
 	}
-
-	getSnapshot = (): PendingTrust | null => this.#pending;
-
-	subscribe = (listener: () => void): (() => void) => {
-		this.#listeners.add(listener);
-		return () => this.#listeners.delete(listener);
-	};
 
 	readonly ask = async (question: TrustQuestion): Promise<boolean> => {
 		// Paths come from the file system: no control character reaches the terminal.
@@ -42,7 +35,7 @@ export class TrustBroker {
 		try {
 			const trusted = await new Promise<boolean>((resolve, reject) => {
 				this.#leave = reject;
-				this.#set({question: shown, answer: resolve});
+				this.show({question: shown, answer: resolve});
 			});
 			this.#observer?.ended(prompt, trusted ? 'yes' : 'no');
 			return trusted;
@@ -51,17 +44,12 @@ export class TrustBroker {
 			throw error;
 		} finally {
 			this.#leave = undefined;
-			this.#set(null);
+			this.show(null);
 		}
 	};
 
 	/** Leaving while the question is open: it is not answered (and not remembered). */
 	cancel(): void {
 		this.#leave?.(new TrustUnanswered('the trust question was left unanswered'));
-	}
-
-	#set(pending: PendingTrust | null): void {
-		this.#pending = pending;
-		for (const listener of this.#listeners) listener();
 	}
 }

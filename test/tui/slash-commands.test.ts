@@ -50,3 +50,33 @@ test('Markdown transformers chain in order; {} and nothing keep the text; a thro
 	assert.match(reports[0]!, /extension d failed: nope/);
 	assert.match(reports[1]!, /extension e answered neither/);
 });
+
+test('an extension command: text, {lines} and nothing shown as they are, a wrong answer a warning, a throw an error naming it, a stop without waiting', async () => {
+	const {ChatStore} = await import('../../source/tui/chat-store.js');
+	const {runExtensionCommand} = await import('../../source/tui/extension-command.js');
+	const store = new ChatStore({model: '', workspace: '', session: null, usage: null, window: null}, {logo: false, frameMs: 0});
+	const run = async (handler: () => unknown, signal = new AbortController().signal) =>
+		runExtensionCommand('c', {extension: 'x', description: 'd', handler: handler as never}, '', {workspace: '/w', sessionId: 's', signal, store});
+	await run(() => 'plain');
+	await run(() => ({lines: ['a', 'b']}));
+	await run(() => undefined);
+	await run(() => 42);
+	await run(() => {
+		throw new Error('broke');
+	});
+	const stop = new AbortController();
+	const never = run(() => new Promise(() => {}), stop.signal);
+	stop.abort();
+	await never;
+	const notices = store
+		.getSnapshot()
+		.finished.filter(item => item.kind === 'notice')
+		.map(item => (item.kind === 'notice' ? [item.level, item.text] : []));
+	assert.deepEqual(notices, [
+		['info', 'plain'],
+		['info', 'a\nb'],
+		['warning', '/c (extension x) answered neither text, {text} nor {lines}'],
+		['error', '/c (extension x) failed: broke'],
+		['info', '/c (extension x) stopped'],
+	]);
+});

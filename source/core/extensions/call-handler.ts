@@ -1,5 +1,6 @@
 import {describeThrown} from './describe-thrown.js';
 import type {EventTag} from './event-tags.js';
+import {TimedOut, withinTime} from './within-time.js';
 
 /** Any extension handler: an event handler, a resources discoverer, a system-prompt transform. */
 export type ExtensionHandler = (event: unknown, ctx: {tag: EventTag; extension: string}) => unknown;
@@ -21,23 +22,9 @@ export async function callHandler(handler: ExtensionHandler, payload: unknown, c
 		return {ok: false, message: `got no payload: ${describeThrown(error)}`};
 	}
 
-	let timer: NodeJS.Timeout | undefined;
-	const running = (async () => handler(copy, ctx))();
-	// After a timeout the handler settles unobserved: never an unhandled rejection.
-	running.catch(() => {});
 	try {
-		const value = await Promise.race([
-			running,
-			new Promise<never>((_resolve, reject) => {
-				timer = setTimeout(() => reject(new HandlerTimeout()), timeoutMs);
-			}),
-		]);
-		return {ok: true, value};
+		return {ok: true, value: await withinTime((async () => handler(copy, ctx))(), timeoutMs)};
 	} catch (error) {
-		return {ok: false, message: error instanceof HandlerTimeout ? `did not answer within ${timeoutMs / 1000} s` : `failed: ${describeThrown(error)}`};
-	} finally {
-		clearTimeout(timer);
+		return {ok: false, message: error instanceof TimedOut ? `did not answer within ${timeoutMs / 1000} s` : `failed: ${describeThrown(error)}`};
 	}
 }
-
-class HandlerTimeout extends Error {}

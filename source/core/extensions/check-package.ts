@@ -1,5 +1,6 @@
 import {resolveEntryPoint, type EntryPoint} from './entry-point.js';
 import {importExtension} from './import-extension.js';
+import {TimedOut, withinTime} from './within-time.js';
 import {REGISTER_TIMEOUT_MS} from './load-extensions.js';
 
 /** A module whose top-level code has not finished loading by then would hold up every start as well. */
@@ -21,19 +22,11 @@ export interface PackageCheck {
 export async function checkExtensionPackage(path: string, runCode: boolean): Promise<PackageCheck> {
 	const entry = await resolveEntryPoint(path);
 	if (!runCode) return {entry, imported: false};
-	let timer: NodeJS.Timeout | undefined;
-	const imported = importExtension(entry);
-	// After a timeout the import settles unobserved: never an unhandled rejection.
-	imported.catch(() => {});
 	try {
-		await Promise.race([
-			imported,
-			new Promise<never>((_resolve, reject) => {
-				timer = setTimeout(() => reject(new Error(`did not finish loading within ${CHECK_IMPORT_TIMEOUT_MS / 1000} s`)), CHECK_IMPORT_TIMEOUT_MS);
-			}),
-		]);
-	} finally {
-		clearTimeout(timer);
+		await withinTime(importExtension(entry), CHECK_IMPORT_TIMEOUT_MS);
+	} catch (error) {
+		if (error instanceof TimedOut) throw new Error(`did not finish loading within ${CHECK_IMPORT_TIMEOUT_MS / 1000} s`);
+		throw error;
 	}
 
 	return {entry, imported: true};

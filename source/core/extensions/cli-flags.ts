@@ -99,11 +99,6 @@ export class ExtensionFlags {
 		return this.#registered.get(name)?.value;
 	}
 
-	/** Every registered flag, for `i extensions`. */
-	list(): Array<{name: string; owner: string; spec: FlagSpec}> {
-		return [...this.#registered].map(([name, {owner, spec}]) => ({name, owner, spec}));
-	}
-
 	/** The input words no extension flag took as its value: the `-p` prompt. */
 	input(): string[] {
 		return this.#rest.input.filter((_word, index) => !this.#takenInput.has(index));

@@ -8,6 +8,7 @@ import type {ExtensionCandidate} from './sources.js';
 import {ABORT, type EventHandler} from './event-bus.js';
 import {eventTags, isEventTag, type EventTag} from './event-tags.js';
 import {ExtensionFlags, type FlagSpec} from './cli-flags.js';
+import {TimedOut, withinTime} from './within-time.js';
 
 /** EXTENSIONS.md: a `register` that takes longer fails only its extension. */
 export const REGISTER_TIMEOUT_MS = 10_000;
@@ -118,12 +119,12 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 
 		const staged = stage(entry.name, {toolOwners, commandOwners}, flags);
 		try {
-			await withTimeout(
+			await withinTime(
 				Promise.resolve().then(() => register(staged.api)),
 				options.registerTimeoutMs ?? REGISTER_TIMEOUT_MS,
 			);
 		} catch (error) {
-			failed(error instanceof RegisterTimeout ? `register did not finish within ${error.ms / 1000} s` : `register failed: ${describeThrown(error)}`);
+			failed(error instanceof TimedOut ? `register did not finish within ${error.ms / 1000} s` : `register failed: ${describeThrown(error)}`);
 			continue;
 		} finally {
 			staged.close();
@@ -271,24 +272,4 @@ export function currentPlatform(platform: NodeJS.Platform = process.platform): P
 	if (platform === 'darwin') return 'macos';
 	if (platform === 'win32') return 'windows';
 	return undefined;
-}
-
-class RegisterTimeout extends Error {
-	constructor(readonly ms: number) {
-		super(`timed out after ${ms} ms`);
-	}
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-	let timer: NodeJS.Timeout | undefined;
-	const timeout = new Promise<never>((_resolve, reject) => {
-		timer = setTimeout(() => reject(new RegisterTimeout(ms)), ms);
-	});
-	try {
-		return await Promise.race([promise, timeout]);
-	} finally {
-		clearTimeout(timer);
-		// A register that never settles, or settles after its time, must not become an unhandled rejection.
-		promise.catch(() => {});
-	}
 }

@@ -84,9 +84,10 @@ export function createDispatcher(proxies: ProxySettings | undefined): Dispatcher
  * likes, and node:v8 (with the modules it loads) is not loaded for nothing.
  */
 // Required, not imported: on Node 24 an ES import of node:http reads every one of its exports, and some load node:tls and node:http2.
-const {STATUS_CODES} = createRequire(import.meta.url)('node:http') as typeof import('node:http');
+const builtin = createRequire(import.meta.url);
+const {STATUS_CODES} = builtin('node:http') as typeof import('node:http');
 const setsTier = Number(process.versions.node.split('.')[0]) < 24 && !/liftoff|wasm-tier/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`);
-const setFlagsFromString: (flags: string) => void = setsTier ? (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString : () => {};
+const setFlagsFromString: (flags: string) => void = setsTier ? (builtin('node:v8') as typeof import('node:v8')).setFlagsFromString : () => {};
 let parserCompiled = false;
 
 export async function send(url: string, options: RawRequestOptions, via: Shared = sharedDispatcher()): Promise<RawResponse> {
