@@ -95,6 +95,7 @@ export async function runToolCall(original: ToolCall, context: ToolCallContext):
 		signal: context.signal,
 		outputLimit: context.outputLimit,
 		...(context.sessionId === undefined ? {} : {sessionId: context.sessionId}),
+		toolCallId: call.id,
 		onUpdate: (text: string) => context.emit({type: 'tool_update', id: call.id, name, text: text.length > MAX_TOOL_UPDATE_CHARS ? `${text.slice(0, MAX_TOOL_UPDATE_CHARS)}…` : text}),
 	};
 	let plan;

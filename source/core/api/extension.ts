@@ -38,4 +38,5 @@ export type {
 	RenderedText,
 	ResourcesDiscoverAnswer,
 	ResourcesDiscoverEvent,
+	RuntimeError,
 } from '../extensions/api.js';

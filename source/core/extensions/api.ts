@@ -82,10 +82,32 @@ export interface ExtensionFlag {
 	description: string;
 }
 
-/** What the host does for an extension at run time (EXTENSIONS.md "Runtime actions"); an action it lacks is undefined. */
+/**
+ * How a runtime action refuses: a rejected promise (a throw for the
+ * synchronous ones) with an `Error` carrying a stable `code` and the
+ * `action`; the message names the field or the limit.
+ */
+export interface RuntimeError extends Error {
+	name: 'RuntimeActionError';
+	code: import('./runtime-link.js').RuntimeErrorCode;
+	action: string;
+}
+
+/**
+ * What the host does for an extension at run time (EXTENSIONS.md "Runtime
+ * actions"); an action it lacks is undefined. Actions need a running agent:
+ * called from `register` they refuse with code `unavailable`, and after a
+ * /reload the old generation's refuse with `stale`.
+ */
 export interface ExtensionRuntime {
 	/** A flag's value in this run (`--name`, `--no-name`, `--name VALUE`, `--name=VALUE`, else its default); undefined for a flag no extension registered. */
 	getCliFlag?(name: string): boolean | string | undefined;
+	getExecutionContext?(): unknown;
+	/** `ctx` is the `execute` ctx of the tool call the child belongs to (seed 004 §3): without a live one, `start` is refused. */
+	childAgent?(request: unknown, ctx?: ExtensionToolContext): Promise<unknown>;
+	appendEntry?(request: unknown): Promise<unknown>;
+	sendMessage?(request: unknown): Promise<unknown>;
+	uiDialog?(request: unknown): Promise<unknown>;
 }
 
 /** What a command's handler gets besides the words after `/name`. */

@@ -2,6 +2,7 @@ import {compileJsonSchema, describeSchemaErrors} from '../plugins/json-schema.js
 import {ToolInputError, ToolRunError, type Tool, type ToolContext, type ToolResult} from '../tools/types.js';
 import {HOST_CONTEXT_KEY, type ExtensionTool, type HostContext} from './api.js';
 import {describeThrown} from './describe-thrown.js';
+import {bindInvocation} from './runtime-link.js';
 
 /** EXTENSIONS.md: a tool that ignores its signal gets this long after a cancel; then the call ends as cancelled. */
 export const CANCEL_GRACE_MS = 2000;
@@ -44,13 +45,13 @@ export function createExtensionTool(tool: ExtensionTool, owner: ToolOwner): Tool
 					title: `Run ${tool.label ?? tool.name} (extension ${owner.name})`,
 					detail: `${JSON.stringify(modelArgs, null, 2)}\n\nextension: ${owner.file}`,
 				},
-				run: async () => execute(tool, where, modelArgs, context),
+				run: async () => execute(tool, owner, where, modelArgs, context),
 			};
 		},
 	};
 }
 
-async function execute(tool: ExtensionTool, where: string, args: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
+async function execute(tool: ExtensionTool, owner: ToolOwner, where: string, args: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
 	const host: HostContext = {cwd: context.workspace, ...(context.sessionId === undefined ? {} : {sessionId: context.sessionId})};
 	const params = {...structuredClone(args), [HOST_CONTEXT_KEY]: host};
 	const controller = new AbortController();
@@ -63,10 +64,20 @@ async function execute(tool: ExtensionTool, where: string, args: Record<string, 
 	if (cancelled.aborted) throw cancelled.reason;
 	const forward = () => controller.abort(cancelled.reason);
 	cancelled.addEventListener('abort', forward, {once: true});
+	// The ctx binds runtime actions (childAgent) to this call: they refuse to start anything once it settled.
+	const ctx = Object.freeze({signal: controller.signal, onUpdate});
+	bindInvocation(ctx, {
+		extension: owner.name,
+		toolCallId: context.toolCallId ?? '',
+		signal: controller.signal,
+		get ended() {
+			return settled;
+		},
+	});
 	// Called now, not in a later microtask: the tool's own abort listeners are then in place before a cancel can come.
 	let running: Promise<unknown>;
 	try {
-		running = Promise.resolve(tool.execute(params, {signal: controller.signal, onUpdate}));
+		running = Promise.resolve(tool.execute(params, ctx));
 	} catch (error) {
 		running = Promise.reject(error);
 	}

@@ -9,6 +9,7 @@ import {ABORT, type EventHandler} from './event-bus.js';
 import {eventTags, isEventTag, type EventTag} from './event-tags.js';
 import {ExtensionFlags, type FlagSpec} from './cli-flags.js';
 import {TimedOut, withinTime} from './within-time.js';
+import {invocationOf, RuntimeLink} from './runtime-link.js';
 
 /** EXTENSIONS.md: a `register` that takes longer fails only its extension. */
 export const REGISTER_TIMEOUT_MS = 10_000;
@@ -66,6 +67,8 @@ export interface LoadOptions {
 	/** Slash commands an earlier load's extensions took (the chat screen's own are always taken), each with who has it. */
 	takenCommandNames?: ReadonlyMap<string, string>;
 	registerTimeoutMs?: number;
+	/** Where the runtime actions reach the agent once it runs; without one (a listing, a check) every action says it is unavailable. */
+	runtime?: RuntimeLink;
 }
 
 export interface LoadResult {
@@ -117,7 +120,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			continue;
 		}
 
-		const staged = stage(entry.name, {toolOwners, commandOwners}, flags);
+		const staged = stage(entry.name, {toolOwners, commandOwners}, flags, options.runtime ?? new RuntimeLink());
 		try {
 			await withinTime(
 				Promise.resolve().then(() => register(staged.api)),
@@ -161,7 +164,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
  * slot refuses, so a `register` that outlived its time cannot slip anything
  * in later.
  */
-function stage(name: string, owners: {toolOwners: ReadonlyMap<string, string>; commandOwners: ReadonlyMap<string, string>}, commandLine: ExtensionFlags) {
+function stage(name: string, owners: {toolOwners: ReadonlyMap<string, string>; commandOwners: ReadonlyMap<string, string>}, commandLine: ExtensionFlags, link: RuntimeLink) {
 	const {toolOwners, commandOwners} = owners;
 	let open = true;
 	const tools: ExtensionTool[] = [];
@@ -228,6 +231,12 @@ function stage(name: string, owners: {toolOwners: ReadonlyMap<string, string>; c
 		runtime: Object.freeze({
 			// Any extension's flag once loaded; its own as soon as it registered it.
 			getCliFlag: (flag: string) => (values.has(flag) ? values.get(flag) : commandLine.value(flag)),
+			getExecutionContext: () => link.service('getExecutionContext')(name),
+			// The second argument is the tool's ctx: it binds the call to that invocation (runtime-link.ts).
+			childAgent: async (request: unknown, ctx?: unknown) => link.service('childAgent')(name, request, invocationOf(ctx)),
+			appendEntry: async (request: unknown) => link.service('appendEntry')(name, request),
+			sendMessage: async (request: unknown) => link.service('sendMessage')(name, request),
+			uiDialog: async (request: unknown) => link.service('uiDialog')(name, request),
 		}),
 	});
 	return {

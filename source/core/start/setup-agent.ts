@@ -22,6 +22,7 @@ import type {EventBus} from '../extensions/event-bus.js';
 import {loadResources, type ResourceOptions} from './load-resources.js';
 import {applyProjectSystemPrompt, readProjectSystemPrompt} from '../resources/project-system-prompt.js';
 import {PROJECT_PROMPT_FOLDER, type ResourceFolders} from '../resources/resource-folders.js';
+import type {RuntimeLink, RuntimeServices} from '../extensions/runtime-link.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
 export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOptions {
@@ -56,6 +57,13 @@ export type Agent = Omit<TurnContext, 'signal'> & {
 	 * an unknown `/name` as an unknown command).
 	 */
 	promptTemplateFolders: readonly string[] | null;
+	/**
+	 * Lends the extensions' `api.runtime` actions a service (runtime-link.ts):
+	 * set-up provides what the core can do, the head what only it can (a
+	 * dialog, starting a run). Kept across /reload: the new generation gets
+	 * the same services, the old one's actions refuse as stale.
+	 */
+	provideRuntime(services: RuntimeServices): void;
 	/** Ends the workers and releases the session. */
 	close(): Promise<void>;
 };
@@ -125,6 +133,8 @@ export async function setupAgent(
 		// The generation the heads' events and the shutdown go to: /reload replaces it.
 		let current = events;
 		let generation = 0;
+		let runtime: RuntimeLink = loadedExtensions.runtime;
+		const services: RuntimeServices = {};
 		for (const message of loadedExtensions.warnings) emit({type: 'warning', message});
 		const tools = [...coreTools, ...loadedExtensions.tools];
 		const resources = await loadResources('startup', options, {
@@ -184,6 +194,9 @@ export async function setupAgent(
 				}
 
 				current = next.events;
+				runtime.close();
+				runtime = next.runtime;
+				runtime.provide(services);
 				const nextEmit = await withObservers(current, headEmit);
 				// The skill and prompt folders are found again (settings, discover handlers) and reach the modules from the next request on.
 				const warnings = [...next.warnings];
@@ -206,12 +219,18 @@ export async function setupAgent(
 					},
 				};
 			},
+			provideRuntime(provided) {
+				Object.assign(services, provided);
+				runtime.provide(provided);
+			},
 			async close() {
 				if (current) {
 					// What the turn's observers still have queued comes first: the shutdown is the last thing they hear.
 					await settledWithin(current.drained(), SHUTDOWN_DRAIN_MS);
 					await current.advisory('SessionShutdown', {reason: 'exit', sessionId: opened.id});
 				}
+
+				runtime.close();
 
 				await Promise.all([opened.close(), pool?.close()]);
 			},

@@ -10,6 +10,7 @@ import type {TrustOutcome, TrustQuestion, Undecided} from './decide-trust.js';
 import type {ResourceDiscoverer} from '../extensions/discover-resources.js';
 import type {BeforeAgentStart} from '../extensions/before-agent-start.js';
 import {readRunSettings, type RunSettings} from '../extensions/settings-file.js';
+import {RuntimeLink} from '../extensions/runtime-link.js';
 
 /** The extension part of a start: `i`'s flags, or the core API's options. */
 export interface ExtensionOptions {
@@ -57,6 +58,8 @@ export interface StartedExtensions {
 	beforeAgentStart: BeforeAgentStart | null;
 	/** How many listed extensions failed to load (not counting those skipped for trust or shadowed): a reload with any keeps the previous generation. */
 	failed: number;
+	/** Where this generation's `api.runtime` actions reach the agent: set-up and the head provide the services, a reload closes it. */
+	runtime: RuntimeLink;
 }
 
 export interface ExtensionUi {
@@ -116,6 +119,7 @@ export class ExtensionStartup {
 	#events: EventBus | null = null;
 	/** load-extensions' wording, once that module is loaded (there are reports only after it loaded something). */
 	#describeLoadReport: ((report: LoadReport) => string) | undefined;
+	readonly #runtime = new RuntimeLink();
 
 	private constructor(
 		options: ExtensionOptions,
@@ -214,6 +218,7 @@ export class ExtensionStartup {
 				markdownTransformers: extensions.flatMap(extension => extension.markdownTransformers.map(transform => ({extension: extension.name, transform}))),
 			},
 			failed: reports.filter(report => report.kind === 'failed').length,
+			runtime: this.#runtime,
 		};
 	}
 
@@ -275,6 +280,7 @@ export class ExtensionStartup {
 			takenNames: new Map(before.map(extension => [extension.name, extension.candidate.path])),
 			flags: this.#flags,
 			generation: this.#generation,
+			runtime: this.#runtime,
 		});
 		const order = (extension: LoadedExtension) => this.#candidates.indexOf(extension.candidate);
 		const all = [...before, ...extensions].sort((a, b) => b.priority - a.priority || order(a) - order(b));

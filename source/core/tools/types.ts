@@ -6,6 +6,8 @@ export interface ToolContext {
 	outputLimit: number;
 	/** The session's ID; absent for an ephemeral session. */
 	sessionId?: string;
+	/** The model's ID of this call; absent when a tool runs outside a model's batch. */
+	toolCallId?: string;
 	/** Partial progress while the call runs (extension tools' `ctx.onUpdate`); the core drops it after the call settled. */
 	onUpdate?(text: string): void;
 }
