@@ -1,5 +1,6 @@
 import type {TranscriptItem} from '../source/tui/chat-store.js';
 import {AssistantText} from './AssistantText.js';
+import {CustomMessage} from './CustomMessage.js';
 import {Notice} from './Notice.js';
 import {ThinkingSummary} from './ThinkingSummary.js';
 import {ToolCall} from './ToolCall.js';
@@ -31,6 +32,10 @@ export function TranscriptItemView({item}: {item: TranscriptItem}) {
 
 		case 'notice': {
 			return <Notice level={item.level} text={item.text} />;
+		}
+
+		case 'custom': {
+			return <CustomMessage label={item.label} text={item.text} />;
 		}
 	}
 }

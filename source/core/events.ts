@@ -1,4 +1,5 @@
 import type {Usage} from './usage.js';
+import type {UserContent} from './messages.js';
 
 /**
  * The one stream of typed events the core emits. Every head (line mode,
@@ -41,6 +42,19 @@ export type CoreEvent =
 	| {type: 'warning'; message: string}
 	/** The history was compacted: messages before `cut` (after the system prompt) became a summary. */
 	| {type: 'compaction'; cut: number; before_bytes: number; after_bytes: number}
+	/** An extension's message (sendMessage, appendEntry {message}) joined the history; `display` says whether heads show it. */
+	| {
+			type: 'custom_message';
+			id: string;
+			extension: string;
+			/** Null for a plain `{text}` or user message. */
+			customType: string | null;
+			content: UserContent;
+			display: boolean;
+			details: unknown;
+	  }
+	/** An extension's `{customType, data}` entry was committed to the session; it is never part of the model's context. */
+	| {type: 'entry'; id: string; extension: string; customType: string; data: unknown}
 	| {type: 'error'; message: string; kind: string}
 	| {
 			type: 'done';

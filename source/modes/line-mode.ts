@@ -20,7 +20,7 @@ import {reportExtensionRejections} from './extension-rejections.js';
  * stdin sent nothing at all, 130 on SIGINT.
  */
 export async function runLineMode(options: CliOptions, started?: Promise<StartedPlugins>): Promise<number> {
-	const emit = options.json ? createJsonRenderer() : createTextRenderer({announceSession: true});
+	const emit = options.json ? createJsonRenderer() : createTextRenderer({announceSession: true, showMessages: true});
 	// Listening from the start: an interrupt during setup must not kill the process before it can clean up.
 	// An interrupt while waiting for input has no turn to stop: it ends the input.
 	const controller = new AbortController();
@@ -34,6 +34,18 @@ export async function runLineMode(options: CliOptions, started?: Promise<Started
 	}
 
 	const stopReporting = reportExtensionRejections(agent.extensionFiles, emit);
+	// A run an extension started between prompts (sendMessage with triggerTurn: true); the next line waits for it.
+	let triggered: Promise<void> | null = null;
+	let reading = true;
+	agent.delivery.provideStarter({
+		canStart: () => reading && triggered === null && !controller.signal.aborted,
+		start() {
+			triggered = runTurn(null, {...agent, signal: controller.signal}).then(outcome => {
+				if (turnExitCode(outcome) !== exitCodes.ok && outcome.reason !== 'interrupted') failed = true;
+				triggered = null;
+			});
+		},
+	});
 	const interactive = process.stdin.isTTY === true;
 	let failed = false;
 	let usage = false;
@@ -49,6 +61,7 @@ export async function runLineMode(options: CliOptions, started?: Promise<Started
 				continue;
 			}
 
+			if (triggered) await triggered;
 			const outcome = await runTurn(line, {...agent, signal: controller.signal});
 			if (outcome.reason === 'interrupted') break;
 			if (turnExitCode(outcome) !== exitCodes.ok) failed = true;
@@ -65,6 +78,9 @@ export async function runLineMode(options: CliOptions, started?: Promise<Started
 			failed = true;
 		}
 	} finally {
+		reading = false;
+		agent.delivery.provideStarter(undefined);
+		if (triggered) await triggered;
 		await agent.close();
 		stopReporting();
 		interrupts.dispose();

@@ -1,4 +1,5 @@
 import type {CoreEvent, EmitEvent} from '../core/events.js';
+import type {UserContent} from '../core/messages.js';
 import {printable, writeErr, writeOut} from './output.js';
 import {summariseArguments} from './summarise-arguments.js';
 
@@ -7,7 +8,7 @@ import {summariseArguments} from './summarise-arguments.js';
  * approvals, retries, warnings, errors) as short lines on stderr. No ANSI,
  * no cursor movement.
  */
-export function createTextRenderer(options: {announceSession: boolean}): EmitEvent {
+export function createTextRenderer(options: {announceSession: boolean; showMessages?: boolean}): EmitEvent {
 	let openLine = false;
 	// At a terminal the answer's control characters would steer it (a title, colours, an OSC 52 clipboard
 	// write): shown as the chat screen shows them. To a pipe or a file the answer goes byte for byte.
@@ -71,6 +72,15 @@ export function createTextRenderer(options: {announceSession: boolean}): EmitEve
 				break;
 			}
 
+			case 'custom_message': {
+				// Line mode says what an extension added to the conversation when it asked to be shown; -p's output is the answer alone.
+				if (!options.showMessages || !event.display) break;
+				endLine();
+				writeErr(printable(`i: ${event.customType === null ? `message from ${event.extension}` : `[${event.customType}]`} ${firstLine(messageText(event.content))}`) + '\n');
+				break;
+			}
+
+			case 'entry':
 			case 'thinking_delta':
 			case 'tool_started':
 			case 'tool_update':
@@ -109,6 +119,14 @@ function terminalText(): {write(text: string): string; end(): string} {
 			return rest;
 		},
 	};
+}
+
+/** A message's text blocks, joined; images counted. */
+export function messageText(content: UserContent): string {
+	if (typeof content === 'string') return content;
+	const images = content.filter(part => part.type === 'image_url').length;
+	const text = content.flatMap(part => (part.type === 'text' ? [part.text] : [])).join(' ');
+	return images === 0 ? text : `${text}${text === '' ? '' : ' '}(${images} image${images === 1 ? '' : 's'})`;
 }
 
 function firstLine(text: string): string {

@@ -3,6 +3,7 @@ import type {Usage} from '../core/usage.js';
 import {summariseArguments} from '../modes/summarise-arguments.js';
 import {printable} from '../modes/output.js';
 import type {SlashCommand} from './slash-commands.js';
+import {customRendering, type CustomRendering} from './custom-rendering.js';
 
 /**
  * The chat screen's state, built from core events. Finished items go to
@@ -21,7 +22,9 @@ export type TranscriptItem =
 	| {kind: 'assistant'; key: string; text: string}
 	| {kind: 'thinking'; key: string; lines: number}
 	| {kind: 'tool'; key: string; id: string; name: string; summary: string; status: ToolStatus; result: string | null; note: string | null; progress?: string | null}
-	| {kind: 'notice'; key: string; level: 'info' | 'warning' | 'error'; text: string};
+	| {kind: 'notice'; key: string; level: 'info' | 'warning' | 'error'; text: string}
+	/** An extension's message (display: true) or an entry its renderer draws: `label` is its customType (or the extension, for a plain message). */
+	| {kind: 'custom'; key: string; label: string; text: string};
 
 export type ToolItem = Extract<TranscriptItem, {kind: 'tool'}>;
 
@@ -63,6 +66,10 @@ export class ChatStore {
 	#lines: string[] = [];
 	/** The extensions' Markdown transformers, run on each block of answer text as it is finished. */
 	#transform: (text: string) => string = text => text;
+	/** The extensions' message and entry renderers; before they load, messages with display show the default way and entries not at all. */
+	#rendering: CustomRendering = customRendering({messageRenderers: new Map(), entryRenderers: new Map()}, () => {});
+	/** Deliveries shown so far: a resumed session's are shown from its history once, whatever also comes as an event. */
+	readonly #shownDeliveries = new Set<string>();
 
 	constructor(status: StatusInfo, options: {logo: boolean; frameMs?: number; starting?: boolean}) {
 		this.#frameMs = options.frameMs ?? 33;
@@ -96,13 +103,24 @@ export class ChatStore {
 	}
 
 	/** The extensions' commands and Markdown transform, once they loaded. */
-	extend(extension: {commands: readonly SlashCommand[]; transform?: (text: string) => string}): void {
+	extend(extension: {commands: readonly SlashCommand[]; transform?: (text: string) => string; rendering?: CustomRendering}): void {
 		if (extension.transform) this.#transform = extension.transform;
+		if (extension.rendering) this.#rendering = extension.rendering;
 		this.#update({commands: extension.commands}, true);
 	}
 
 	setSession(session: string): void {
 		this.#update({status: {...this.#state.status, session}}, true);
+	}
+
+	/** An extension's committed message or entry, shown once by its renderer (or the default way); hidden ones and entries without a renderer show nothing. */
+	delivered(event: Extract<CoreEvent, {type: 'custom_message' | 'entry'}>): void {
+		if (this.#shownDeliveries.has(event.id)) return;
+		this.#shownDeliveries.add(event.id);
+		const view = event.type === 'entry' ? this.#rendering.entry(event) : this.#rendering.message(event);
+		if (!view) return;
+		this.#endText();
+		this.#finish([{kind: 'custom', key: this.#key(), label: shown(view.label), text: shown(view.text)}], true);
 	}
 
 	/** Marks a tool as waiting for the person's answer. */
@@ -201,6 +219,13 @@ export class ChatStore {
 			case 'error': {
 				this.#endText();
 				this.notice('error', event.message);
+				break;
+			}
+
+			case 'custom_message':
+			case 'entry': {
+				// While the agent is set up the renderers are not known yet: the screen shows the session's deliveries from its history once it started.
+				if (!this.#state.starting) this.delivered(event);
 				break;
 			}
 

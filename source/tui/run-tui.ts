@@ -15,6 +15,8 @@ import {ChatStore} from './chat-store.js';
 import {consoleToNotices} from './console-notices.js';
 import {keysHelp, parseSlashCommand} from './slash-commands.js';
 import {chainMarkdownTransformers} from './markdown-transform.js';
+import {customRendering} from './custom-rendering.js';
+import {showDeliveredHistory} from './delivered-history.js';
 import {runExtensionCommand} from './extension-command.js';
 import {reportExtensionRejections} from '../modes/extension-rejections.js';
 import {TrustBroker} from './trust-broker.js';
@@ -110,6 +112,33 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			});
 	};
 
+	/** Set once the person leaves: no run starts after that. */
+	let leaving = false;
+	/**
+	 * A run an extension asked for (sendMessage with triggerTurn: true while
+	 * idle): its message is saved and shown already; it starts once the
+	 * command or reload that is running ends, as if the person had sent it.
+	 */
+	const startTriggeredTurn = () => {
+		const before = running;
+		const controller = new AbortController();
+		running = before
+			.then(async () => {
+				if (leaving) return;
+				turn = controller;
+				store.setBusy(true);
+				await core.runTurn(null, {...agent, signal: controller.signal});
+			})
+			.then(
+				() => {},
+				(error: unknown) => store.notice('error', (error as Error).message),
+			)
+			.finally(() => {
+				if (turn === controller) turn = null;
+				store.setBusy(false);
+			});
+	};
+
 	const command = async (name: string) => {
 		switch (name) {
 			case '/help': {
@@ -126,6 +155,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 				const next = await core.openSession({path: core.sessionPath({...options, session: undefined, sessionName: undefined}, agent.workspace, core.resolveDirs().data_dir), workspace: agent.workspace});
 				await agent.session.close();
 				agent = {...agent, session: next};
+				agent.delivery.switchSession(next);
 				store.setSession(next.id);
 				store.notice('info', `new session ${next.id} (${next.path}); the previous one stays saved`);
 				break;
@@ -174,6 +204,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		store.extend({
 			commands: [...commands].map(([name, command]) => ({name: `/${name}`, description: command.description, extension: command.extension})),
 			transform: markdownTransformers.length === 0 ? (text: string) => text : chainMarkdownTransformers(markdownTransformers, message => store.notice('warning', message)),
+			rendering: customRendering(agent.extensionUi, message => store.notice('warning', message)),
 		});
 	};
 
@@ -294,6 +325,9 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	}
 
 	showExtensions();
+	// A resumed session's extension messages and rendered entries, as they were shown when they came.
+	showDeliveredHistory(agent.session, event => store.delivered(event));
+	agent.delivery.provideStarter({canStart: () => !leaving && turn?.signal.aborted !== true, start: startTriggeredTurn});
 	// An unhandled rejection from extension code is a notice naming the extension, never a crash (EXTENSIONS.md).
 	stopReporting = reportExtensionRejections(agent.extensionFiles, event => store.apply(event));
 	// i dev: each build the watcher made is loaded once no turn or command is running; a failed one is shown, the loaded version stays.
@@ -323,6 +357,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	});
 
 	const code = await finished;
+	leaving = true;
+	agent.delivery.provideStarter(undefined);
 	stopDev?.();
 	stopReporting();
 	interrupt();

@@ -21,6 +21,8 @@ import {readContextAnswer, readInputAnswer, readMessageEnd, readProviderRequest}
 import {providerHeadersHook} from '../extensions/provider-headers.js';
 import type {BeforeAgentStart} from '../extensions/before-agent-start.js';
 import {withSystemPrompt} from '../history/with-system-prompt.js';
+import {afterBatchModes, atStopModes, type MessageDelivery} from './message-delivery.js';
+import {forModel} from './delivered-for-model.js';
 
 export interface TurnContext {
 	caller: ModelCaller;
@@ -43,6 +45,8 @@ export interface TurnContext {
 	extensionEvents?: EventBus | null;
 	/** The extensions' system-prompt transforms (`registerBeforeAgentStart`); none when no extension registered one. */
 	beforeAgentStart?: BeforeAgentStart | null;
+	/** The extensions' appendEntry and sendMessage queue (message-delivery.ts): committed after each tool batch and when the model stops. */
+	delivery?: MessageDelivery | null;
 }
 
 export type DoneReason = Extract<CoreEvent, {type: 'done'}>['reason'];
@@ -62,8 +66,24 @@ export interface TurnOutcome {
  * Failures end as an `error` event and a `done` event, a session that
  * cannot be written and a failing hook included; this never throws.
  */
-export async function runTurn(input: UserContent, context: TurnContext): Promise<TurnOutcome> {
+export async function runTurn(input: UserContent | null, context: TurnContext): Promise<TurnOutcome> {
+	const delivery = context.delivery ?? null;
+	delivery?.beginRun();
+	try {
+		return await runDeliveringTurn(input, context);
+	} finally {
+		await delivery?.endRun(context.emit);
+	}
+}
+
+/**
+ * The turn itself; `input` null is a run an extension's `sendMessage`
+ * (`triggerTurn: true`) started: its message is saved already, so the
+ * model answers the history as it stands.
+ */
+async function runDeliveringTurn(input: UserContent | null, context: TurnContext): Promise<TurnOutcome> {
 	const {session, emit, signal, caller} = context;
+	const delivery = context.delivery ?? null;
 	const events = context.extensionEvents ?? null;
 	const hooks = withSignal(context.hooks ?? emptyHookChain, signal);
 	const toolMap = new Map(context.tools.map(tool => [tool.name, tool]));
@@ -89,30 +109,8 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 	// Interrupted before it began (during setup): nothing to save.
 	if (signal.aborted) return done('interrupted');
 	try {
-		let content = input;
-		// Extension transforms run before the worker hooks of the same moment (EXTENSIONS.md).
-		if (events?.has('Input') && typeof content === 'string') content = (await events.transform('Input', {text: content}, readInputAnswer)).text;
-		if (hooks.has('user_input')) content = readUserInput(await hooks.run('user_input', {content}));
-		const opening: Message[] = session.messages.length === 0 ? [{role: 'system', content: context.systemPrompt}] : [];
-		const userStep: Message[] = [...opening, {role: 'user', content}];
-		if (hooks.has('before_turn')) {
-			const given = [...session.messages, ...userStep];
-			// Each hook's answer is checked as it comes, so a bad one is blamed on its own hook.
-			// The last check read the final answer: it is not read twice.
-			let appended: Message[] | undefined;
-			const answer = await hooks.run(
-				'before_turn',
-				{messages: given},
-				{
-					check: (data, hook) => {
-						appended = readBeforeTurn(data, given, hook);
-					},
-				},
-			);
-			userStep.push(...(appended ?? readBeforeTurn(answer, given)));
-		}
-
-		await save(userStep);
+		const content = input === null ? lastUserContent(session.messages) : await userInput(input, events, hooks);
+		if (input !== null) await saveUserStep(content, context, hooks, save);
 		const prompt =
 			typeof content === 'string'
 				? content
@@ -140,6 +138,8 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 			if (calls.length === 0) {
 				await save([reply.message]);
 				events?.observe('TurnEnd', {step: steps, toolCalls: 0, sessionId: session.id});
+				// Steering that came during the answer, and followUp messages: the model answers them in this run.
+				if (delivery && (await delivery.commit(atStopModes, save, emit))) continue;
 				const reason = reply.finishReason === 'length' || reply.finishReason === 'content_filter' ? reply.finishReason : 'stop';
 				return await done(reason);
 			}
@@ -163,6 +163,8 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 			}
 
 			await save(step);
+			// After the whole batch, never into it: a running tool never sees steering (seed 004 §3).
+			await delivery?.commit(afterBatchModes, save, emit);
 			events?.observe('TurnEnd', {step: steps, toolCalls: calls.length, sessionId: session.id});
 		}
 
@@ -171,6 +173,57 @@ export async function runTurn(input: UserContent, context: TurnContext): Promise
 		if (signal.aborted) return done('interrupted');
 		return done('error', error instanceof Error ? error : new TurnError(errorMessage(error)));
 	}
+}
+
+/** A person's input after the extensions' `Input` transforms and the `user_input` hooks. */
+async function userInput(input: UserContent, events: EventBus | null, hooks: HookChain): Promise<UserContent> {
+	let content = input;
+	// Extension transforms run before the worker hooks of the same moment (EXTENSIONS.md).
+	if (events?.has('Input') && typeof content === 'string') content = (await events.transform('Input', {text: content}, readInputAnswer)).text;
+	if (hooks.has('user_input')) content = readUserInput(await hooks.run('user_input', {content}));
+	return content;
+}
+
+/**
+ * The run's first step: the system prompt of a new session, what extensions
+ * queued for the next explicit run (seed 004 §3: before its new input),
+ * the input, and what the `before_turn` hooks add.
+ */
+async function saveUserStep(content: UserContent, context: TurnContext, hooks: HookChain, save: (step: Message[]) => Promise<void>): Promise<void> {
+	const {session} = context;
+	const delivery = context.delivery ?? null;
+	const opening: Message[] = session.messages.length === 0 ? [{role: 'system', content: context.systemPrompt}] : [];
+	const waiting = delivery?.nextTurnMessages() ?? [];
+	const userStep: Message[] = [...opening, ...waiting, {role: 'user', content}];
+	if (hooks.has('before_turn')) {
+		const given = [...session.messages, ...userStep];
+		// Each hook's answer is checked as it comes, so a bad one is blamed on its own hook.
+		// The last check read the final answer: it is not read twice.
+		let appended: Message[] | undefined;
+		const answer = await hooks.run(
+			'before_turn',
+			{messages: given},
+			{
+				check: (data, hook) => {
+					appended = readBeforeTurn(data, given, hook);
+				},
+			},
+		);
+		userStep.push(...(appended ?? readBeforeTurn(answer, given)));
+	}
+
+	await save(userStep);
+	if (waiting.length > 0) delivery?.announce(waiting, context.emit);
+}
+
+/** A triggered run's input: the last user message (the extension's), for BeforeAgentStart and AgentStart. */
+function lastUserContent(messages: readonly Message[]): UserContent {
+	for (let index = messages.length - 1; index >= 0; index--) {
+		const message = messages[index]!;
+		if (message.role === 'user') return message.content;
+	}
+
+	return '';
 }
 
 /**
@@ -228,7 +281,7 @@ async function callModel(context: TurnContext, hooks: HookChain, schemas: ToolSc
 	const messages = session.messages;
 	const sent = systemPrompt === undefined ? messages : withSystemPrompt(messages, systemPrompt);
 	const reply = await requestModel(context, hooks, sent, schemas, () => true);
-	if (reply.usage) anchors.set(session, {model: context.caller.model, input: reply.usage.input, output: reply.usage.output, request_messages: messages.length});
+	if (reply.usage) anchors.set(session, {model: context.caller.model, input: reply.usage.input, output: reply.usage.output, request_messages: session.messages.length});
 	else anchors.delete(session);
 	return reply;
 }
@@ -311,8 +364,10 @@ async function fits(context: TurnContext, hooks: HookChain, history: Message[], 
 }
 
 /** `before_request`, the call with `request_retry` before each retry, then `after_response`. */
-async function requestModel(context: TurnContext, hooks: HookChain, messages: Message[], tools: ToolSchema[], show: (event: StreamEvent) => boolean): Promise<ModelReply> {
+async function requestModel(context: TurnContext, hooks: HookChain, history: Message[], tools: ToolSchema[], show: (event: StreamEvent) => boolean): Promise<ModelReply> {
 	const {caller, emit, signal} = context;
+	// Extension messages as plain user messages (their metadata stays local), those without content left out: every request, a summary's too.
+	const messages = forModel(history);
 	const events = context.extensionEvents ?? null;
 	const budget = context.budget ?? null;
 	// Context: what this request carries, changed for it alone (never saved).

@@ -5,6 +5,7 @@ import type {Message} from '../messages.js';
 import {describeShapeProblem, HistoryShape} from './history-shape.js';
 import {firstIssue, sessionFormatVersion, sessionHeaderSchema, sessionStepSchema, type SessionHeader} from './session-schema.js';
 import type {SessionDropped} from './session-store.js';
+import {checkRecordLine, deliveryIdOf, type RecordLine} from './session-records.js';
 
 /** Largest session file we read; past it, a session must be continued in a new one. */
 export const maxSessionBytes = 256 * 1024 * 1024;
@@ -22,9 +23,16 @@ export interface LoadedSession {
 	/** File size after any repair: where the next step goes. */
 	size: number;
 	dropped: SessionDropped | null;
+	/** The `queued` and `entry` lines (session-records.ts), in file order. */
+	records: RecordLine[];
+	/** IDs of the deliveries committed in any step, a replaced history's included: they are never pending again. */
+	delivered: Set<string>;
 }
 
 export type StepCheck = {ok: true; messages: Message[]; replacesHistory: boolean} | {ok: false; problem: string};
+
+/** A line after the header: a step, or a delivery record (which is not a step and has no number). */
+type LineCheck = (StepCheck & {record?: undefined}) | {ok: true; record: RecordLine};
 
 /** The cut-off bytes hold conversation text: owner-only, like the session. */
 const droppedFileMode = 0o600;
@@ -57,12 +65,27 @@ export async function loadSessionFile(handle: FileHandle, path: string, workspac
 	// where the file stood before it. A later compaction step replaces the history it belongs to, so that
 	// step forgives it; else the cut starts there, as at a damaged line.
 	let refused: {start: number; reason: string; end: number; steps: number; messages: number} | null = null;
+	// Kept with the offset their line ends at: a cut further up takes them back.
+	const records: Array<{end: number; record: RecordLine}> = [];
+	const delivered: Array<{end: number; id: string}> = [];
+	let lineNumber = 1;
 	for await (const line of scanLines(handle, headerEnd, size)) {
-		const lineNumber = steps + 2;
-		const check = line.bytes ? checkStepBytes(line.bytes, steps + 1) : {ok: false as const, problem: 'incomplete (no newline at the end: the write was cut off)'};
+		lineNumber++;
+		const check: LineCheck = line.bytes ? checkLineBytes(line.bytes, steps + 1) : {ok: false as const, problem: 'incomplete (no newline at the end: the write was cut off)'};
 		if (!check.ok) {
 			bad = {start: line.start, reason: `line ${lineNumber}: ${check.problem}`};
 			break;
+		}
+
+		if (check.record) {
+			records.push({end: line.end, record: check.record});
+			goodEnd = line.end;
+			continue;
+		}
+
+		for (const message of check.messages) {
+			const id = deliveryIdOf(message);
+			if (id !== undefined) delivered.push({end: line.end, id});
 		}
 		if (check.replacesHistory) {
 			messages.length = 0;
@@ -83,12 +106,14 @@ export async function loadSessionFile(handle: FileHandle, path: string, workspac
 		steps = refused.steps;
 		messages.length = refused.messages;
 	}
-	if (!bad) return {header, steps, messages, shape, size, dropped: null};
+	const kept = (end: number) => bad === null || end <= goodEnd;
+	const deliveries = {records: records.filter(item => kept(item.end)).map(item => item.record), delivered: new Set(delivered.filter(item => kept(item.end)).map(item => item.id))};
+	if (!bad) return {header, steps, messages, shape, size, dropped: null, ...deliveries};
 	const lines = await countLines(handle, bad.start, size);
 	const savedTo = await saveDropped(handle, path, goodEnd, size, bad.reason);
 	await handle.truncate(goodEnd);
 	await handle.sync();
-	return {header, steps, messages, shape, size: goodEnd, dropped: {bytes: size - goodEnd, lines, reason: bad.reason, savedTo}};
+	return {header, steps, messages, shape, size: goodEnd, dropped: {bytes: size - goodEnd, lines, reason: bad.reason, savedTo}, ...deliveries};
 }
 
 /** Copies `[from, to)` of the session to a new side file `<path>.dropped-<UTC time>` and returns its path. */
@@ -144,18 +169,24 @@ export function sessionHeaderLine(header: SessionHeader): string {
 
 const utf8 = new TextDecoder('utf-8', {fatal: true});
 
-function checkStepBytes(bytes: Uint8Array, expected: number): StepCheck {
+function checkLineBytes(bytes: Uint8Array, expected: number): LineCheck {
 	let text: string;
 	try {
 		text = utf8.decode(bytes);
 	} catch {
 		return {ok: false, problem: 'not valid UTF-8'};
 	}
+	let value: unknown;
 	try {
-		return checkStep(JSON.parse(text), expected);
+		value = JSON.parse(text);
 	} catch {
 		return {ok: false, problem: 'not valid JSON'};
 	}
+	if (value !== null && typeof value === 'object' && ((value as {type?: unknown}).type === 'queued' || (value as {type?: unknown}).type === 'entry')) {
+		const record = checkRecordLine(value as Record<string, unknown>);
+		return record.ok ? {ok: true, record: record.line} : record;
+	}
+	return checkStep(value, expected);
 }
 
 async function readHeader(handle: FileHandle, path: string, size: number): Promise<{header: SessionHeader; end: number}> {

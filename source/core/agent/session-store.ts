@@ -10,6 +10,7 @@ import {acquireSessionLock, type SessionLock} from './session-lock.js';
 import {describeShapeProblem, type HistoryShape} from './history-shape.js';
 import {sessionFormatVersion, type SessionHeader} from './session-schema.js';
 import {freezeDeep} from '../immutable.js';
+import {deliveryIdOf, entryLine, queuedLine, type QueuedItem, type SessionEntry} from './session-records.js';
 
 /**
  * Sessions on disk, as JSON Lines: a header line
@@ -41,7 +42,16 @@ export interface Session {
 	readonly messages: Message[];
 	/** What the open cut off a damaged file, for the caller to tell the person. */
 	readonly dropped: SessionDropped | null;
+	/** Committed `{customType, data}` entries of extensions, in order; never part of `messages`, never sent to a model. */
+	readonly entries: readonly SessionEntry[];
+	/** What extensions handed over (appendEntry, sendMessage) that is saved but not yet committed, in order. */
+	readonly pending: readonly QueuedItem[];
+	/** Appends a step; a delivered message in it (session-records.ts) stops being pending. */
 	appendStep(messages: Message[]): Promise<void>;
+	/** Saves an accepted delivery to wait for its moment (one line, fsynced): a kill after this loses nothing. */
+	queue(item: QueuedItem): Promise<void>;
+	/** Commits entries (one line each, fsynced); one that was pending stops being so. */
+	commitEntries(entries: readonly SessionEntry[]): Promise<void>;
 	/**
 	 * Commits a compaction: `messages` become the whole history, written as
 	 * one step like any other, so the steps before it stay in the file as
@@ -135,6 +145,10 @@ class FileSession implements Session {
 	readonly created: boolean;
 	readonly messages: Message[];
 	readonly dropped: SessionDropped | null;
+	readonly entries: SessionEntry[] = [];
+	readonly pending: QueuedItem[] = [];
+	/** Delivery IDs committed so far (in a step or as an entry). */
+	readonly #delivered: Set<string>;
 	readonly #handle: FileHandle;
 	readonly #lock: SessionLock;
 	readonly #shape: HistoryShape;
@@ -159,6 +173,65 @@ class FileSession implements Session {
 		this.#shape = init.shape;
 		this.#steps = init.steps;
 		this.#size = init.size;
+		this.#delivered = init.delivered;
+		for (const record of init.records) {
+			if (record.type === 'entry') {
+				this.#delivered.add(record.entry.id);
+				this.entries.push(freezeDeep(record.entry));
+			}
+		}
+		// A queued line whose ID was committed later is done; the rest wait, in the order they were accepted.
+		for (const record of init.records) {
+			if (record.type === 'queued' && !this.#delivered.has(record.item.id) && !this.pending.some(item => item.id === record.item.id)) this.pending.push(freezeDeep(record.item));
+		}
+	}
+
+	queue(item: QueuedItem): Promise<void> {
+		return this.#enqueueLine(queuedLine(item), () => {
+			if (!this.#delivered.has(item.id)) this.pending.push(freezeDeep(structuredClone(item)));
+		});
+	}
+
+	commitEntries(entries: readonly SessionEntry[]): Promise<void> {
+		if (entries.length === 0) return Promise.resolve();
+		const lines = entries.map(entryLine).join('');
+		return this.#enqueueLine(lines, () => {
+			for (const entry of entries) {
+				this.#delivered.add(entry.id);
+				this.entries.push(freezeDeep(structuredClone(entry)));
+			}
+			this.#settle();
+		});
+	}
+
+	/** Drops from `pending` what was committed. */
+	#settle(): void {
+		for (let index = this.pending.length - 1; index >= 0; index--) if (this.#delivered.has(this.pending[index]!.id)) this.pending.splice(index, 1);
+	}
+
+	#enqueueLine(text: string, after: () => void): Promise<void> {
+		if (this.#closing) return Promise.reject(new Error(`session ${this.path} is closed; open it again to append`));
+		const write = this.#queue.then(async () => {
+			await this.#writeLines(Buffer.from(text));
+			after();
+		});
+		this.#queue = write.catch(() => {});
+		return write;
+	}
+
+	async #writeLines(bytes: Buffer): Promise<void> {
+		if (this.#broken) throw this.#broken;
+		if (this.#size + bytes.length > maxSessionBytes) {
+			throw new UsageError(`session ${this.path} would grow past the limit of ${maxSessionBytes} bytes (256 MiB); start another session`);
+		}
+		try {
+			await appendAll(this.#handle, bytes);
+			await this.#handle.sync();
+		} catch (error) {
+			await this.#rollBack();
+			throw new TurnError(`cannot save to session ${this.path}: ${errorMessage(error)}`, {cause: error});
+		}
+		this.#size += bytes.length;
 	}
 
 	appendStep(messages: Message[]): Promise<void> {
@@ -221,6 +294,11 @@ class FileSession implements Session {
 		if (step.replacesHistory) this.messages.length = 0;
 		// Frozen: parsed from the line, they are the session's alone, and stay as saved.
 		for (const message of step.messages) this.messages.push(freezeDeep(message));
+		for (const message of step.messages) {
+			const id = deliveryIdOf(message);
+			if (id !== undefined) this.#delivered.add(id);
+		}
+		this.#settle();
 	}
 
 	async #rollBack(): Promise<void> {

@@ -3,9 +3,8 @@
  * shapes it passes back (../shared/EXTENSIONS.md). Every slot is optional on
  * purpose (seed 004 §3 capability detection): a host that lacks one leaves it
  * undefined and the extension degrades with its own message. This host fills
- * the slots it implements; the rest of the contract (message and entry
- * renderers, providers, the other runtime actions) arrives slot by slot,
- * each only once it works.
+ * the slots it implements; the rest of the contract (providers, the other
+ * runtime actions) arrives slot by slot, each only once it works.
  */
 
 /** `"1.N"`: an extension written for another major is refused at load. */
@@ -105,10 +104,78 @@ export interface ExtensionRuntime {
 	getExecutionContext?(): unknown;
 	/** `ctx` is the `execute` ctx of the tool call the child belongs to (seed 004 §3): without a live one, `start` is refused. */
 	childAgent?(request: unknown, ctx?: ExtensionToolContext): Promise<unknown>;
-	appendEntry?(request: unknown): Promise<unknown>;
-	sendMessage?(request: unknown): Promise<unknown>;
+	/** `{customType, data}`: extension data kept in the session, never in the model's context; `{message}`: context without a reply. Queued while a run is active, committed after the current tool batch. */
+	appendEntry?(request: AppendEntryRequest): Promise<DeliveryResult>;
+	/** A message for the conversation; `triggerTurn` and `deliverAs` decide when it joins and whether the model answers (authoring guide "sendMessage"). */
+	sendMessage?(request: SendMessageRequest): Promise<DeliveryResult>;
 	uiDialog?(request: unknown): Promise<unknown>;
 }
+
+/** A block of a message's content: text, pi's image block (base64 `data` and `mimeType`), or i's `image_url` data URL. */
+export type MessageContentBlock = {type: 'text'; text: string} | {type: 'image'; data: string; mimeType: string} | ExtensionImagePart;
+
+/** pi's custom message: `customType` is 1–64 of `A-Z a-z 0-9 _ . : -`; `content` null or absent is `[]`; hidden unless `display`. */
+export interface CustomMessage {
+	role?: 'custom';
+	customType: string;
+	content?: string | MessageContentBlock[] | null;
+	/** Shown in the chat screen (by the extension's message renderer) and line mode; default false. */
+	display?: boolean;
+	/** JSON data for the renderer; never sent to the model. At most 256 KiB as JSON. */
+	details?: unknown;
+}
+
+/** A plain user message. */
+export interface UserMessageInput {
+	role: 'user';
+	content: string | MessageContentBlock[];
+}
+
+/** When a message is delivered (seed 004 §3); the table is in the authoring guide. */
+export interface DeliveryOptions {
+	/** Absent: idle, context only; running, steering. true: idle, a run starts. false: context only, never a reply. */
+	triggerTurn?: boolean;
+	/** `steer` (default): after the current tool batch; `followUp`: after the task; `nextTurn`: before the next explicit run's input, winning over triggerTurn. */
+	deliverAs?: 'steer' | 'followUp' | 'nextTurn';
+}
+
+type MessageShape = {message: CustomMessage | UserMessageInput} | {text: string} | CustomMessage;
+
+/** The message and its options, either in `options` or at the top level, never both. */
+export type SendMessageRequest = MessageShape & ({options?: DeliveryOptions} | DeliveryOptions);
+
+export type AppendEntryRequest = {customType: string; data?: unknown} | {message: CustomMessage | UserMessageInput};
+
+/** Where a delivery went; `entryId` is stable (an entry read while it is queued may not be there yet). */
+export interface DeliveryResult {
+	status: 'appended' | 'queued';
+	entryId: string;
+	/** On a queued message: how it is delivered. */
+	deliverAs?: 'steer' | 'followUp' | 'nextTurn';
+	/** A silent context update (triggerTurn: false, appendEntry's message): never a reply. */
+	queue?: 'context';
+}
+
+/** What a message renderer gets: a committed custom message with `display: true`. */
+export interface CustomMessageView {
+	customType: string;
+	/** Text, or text and image blocks (images as `image_url` data URLs). */
+	content: string | Array<{type: 'text'; text: string} | ExtensionImagePart>;
+	display: boolean;
+	details?: unknown;
+}
+
+/** Draws a custom message in the chat screen (line mode and -p ignore it). Synchronous; a throw or another shape falls back to the default. */
+export type MessageRenderer = (message: CustomMessageView) => RenderedText;
+
+/** What an entry renderer gets: a committed `{customType, data}` entry. */
+export interface EntryView {
+	customType: string;
+	data: unknown;
+}
+
+/** Draws an entry in the chat screen; an entry of a type without one is not shown. Synchronous; a throw or another shape falls back to the default. */
+export type EntryRenderer = (entry: EntryView) => RenderedText;
 
 /** What a command's handler gets besides the words after `/name`. */
 export interface CommandContext {
@@ -184,6 +251,10 @@ export interface ExtensionApi {
 	registerCommand?(name: string, command: ExtensionCommand): void;
 	/** Chained in priority order, each seeing the previous one's text. */
 	registerMarkdownTransformer?(transform: MarkdownTransformer): void;
+	/** Draws the custom messages of `customType` in the chat screen; one renderer per customType in a host (a second is a load error naming both). */
+	registerMessageRenderer?(customType: string, render: MessageRenderer): void;
+	/** Draws the entries of `customType` in the chat screen; one renderer per customType in a host. */
+	registerEntryRenderer?(customType: string, render: EntryRenderer): void;
 	readonly runtime?: ExtensionRuntime;
 }
 

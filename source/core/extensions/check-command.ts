@@ -1,4 +1,5 @@
 import type {ExtensionCommand, MarkdownTransformer} from './api.js';
+import {CUSTOM_TYPE_PATTERN, MAX_CUSTOM_TYPE_LENGTH} from './check-delivery.js';
 
 /**
  * The chat screen's own slash commands, by name: an extension's command never
@@ -32,4 +33,19 @@ export function checkCommand(name: unknown, command: unknown): {name: string; co
 export function checkMarkdownTransformer(transform: unknown): MarkdownTransformer {
 	if (typeof transform !== 'function') throw new Error('registerMarkdownTransformer takes a function ({text}) => {text} | {lines}');
 	return transform as MarkdownTransformer;
+}
+
+/**
+ * A `registerMessageRenderer` / `registerEntryRenderer` call, checked: the
+ * customType follows appendEntry's and sendMessage's rule, the renderer is a
+ * function. Throws an Error naming the slot and the field.
+ */
+export function checkRenderer<Render>(slot: 'registerMessageRenderer' | 'registerEntryRenderer', customType: unknown, render: unknown): {customType: string; render: Render} {
+	if (typeof customType !== 'string' || !CUSTOM_TYPE_PATTERN.test(customType)) {
+		throw new Error(`${slot}: the customType must be 1–${MAX_CUSTOM_TYPE_LENGTH} characters of A-Z a-z 0-9 _ . : - (got ${JSON.stringify(customType)})`);
+	}
+
+	const takes = slot === 'registerMessageRenderer' ? '({customType, content, display, details})' : '({customType, data})';
+	if (typeof render !== 'function') throw new Error(`${slot} ${customType}: the renderer must be a function ${takes} => {text} | {lines}`);
+	return {customType, render: render as Render};
 }

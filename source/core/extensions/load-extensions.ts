@@ -1,5 +1,5 @@
-import {EXTENSION_API_VERSION, type Declaration, type ExtensionApi, type ExtensionCommand, type ExtensionTool, type MarkdownTransformer, type Platform} from './api.js';
-import {builtinCommandNames, checkCommand, checkMarkdownTransformer} from './check-command.js';
+import {EXTENSION_API_VERSION, type Declaration, type EntryRenderer, type ExtensionApi, type ExtensionCommand, type ExtensionTool, type MarkdownTransformer, type MessageRenderer, type Platform} from './api.js';
+import {builtinCommandNames, checkCommand, checkMarkdownTransformer, checkRenderer} from './check-command.js';
 import {resolveEntryPoint} from './entry-point.js';
 import {importExtension, type RegisterFunction} from './import-extension.js';
 import {checkExtensionTool} from './check-tool.js';
@@ -32,12 +32,24 @@ export interface LoadedExtension {
 	commands: ReadonlyMap<string, ExtensionCommand>;
 	/** In registration order. */
 	markdownTransformers: MarkdownTransformer[];
+	/** `registerMessageRenderer` and `registerEntryRenderer`, by customType. */
+	renderers: Renderers;
 	/** Event handlers in registration order. */
 	handlers: Array<{tag: EventTag; handler: EventHandler}>;
 	/** `registerResourcesDiscover` handlers, in registration order. */
 	discoverers: EventHandler[];
 	/** `registerBeforeAgentStart` transforms, in registration order. */
 	beforeAgentStart: EventHandler[];
+}
+
+export interface Renderers {
+	message: ReadonlyMap<string, MessageRenderer>;
+	entry: ReadonlyMap<string, EntryRenderer>;
+}
+
+/** The key a renderer of a customType is owned under: message and entry renderers of one type are two slots. */
+export function rendererKey(kind: 'message' | 'entry', customType: string): string {
+	return `${kind}:${customType}`;
 }
 
 export type LoadReport =
@@ -66,6 +78,8 @@ export interface LoadOptions {
 	takenNames?: ReadonlyMap<string, string>;
 	/** Slash commands an earlier load's extensions took (the chat screen's own are always taken), each with who has it. */
 	takenCommandNames?: ReadonlyMap<string, string>;
+	/** Renderers an earlier load's extensions took (rendererKey), each with who has it: one per customType in a host. */
+	takenRenderers?: ReadonlyMap<string, string>;
 	registerTimeoutMs?: number;
 	/** Where the runtime actions reach the agent once it runs; without one (a listing, a check) every action says it is unavailable. */
 	runtime?: RuntimeLink;
@@ -91,6 +105,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 	const toolOwners = new Map(options.takenToolNames);
 	const flags = options.flags ?? new ExtensionFlags();
 	const commandOwners = new Map([...builtinCommandNames.map(name => [name, 'the chat screen'] as const), ...(options.takenCommandNames ?? [])]);
+	const rendererOwners = new Map(options.takenRenderers);
 	for (const candidate of options.candidates) {
 		if (candidate.project && !options.trusted) {
 			reports.push({kind: 'skipped-untrusted', path: candidate.path, listedIn: candidate.listedIn});
@@ -120,7 +135,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			continue;
 		}
 
-		const staged = stage(entry.name, {toolOwners, commandOwners}, flags, options.runtime ?? new RuntimeLink());
+		const staged = stage(entry.name, {toolOwners, commandOwners, rendererOwners}, flags, options.runtime ?? new RuntimeLink());
 		try {
 			await withinTime(
 				Promise.resolve().then(() => register(staged.api)),
@@ -137,6 +152,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 		for (const tool of staged.tools) toolOwners.set(tool.name, `extension ${entry.name} (${candidate.path})`);
 		for (const [name, spec] of staged.flags) flags.commit(entry.name, name, spec);
 		for (const name of staged.commands.keys()) commandOwners.set(name, `extension ${entry.name} (${candidate.path})`);
+		for (const kind of ['message', 'entry'] as const) for (const type of staged.renderers[kind].keys()) rendererOwners.set(rendererKey(kind, type), `extension ${entry.name} (${candidate.path})`);
 		loaded.push({
 			name: entry.name,
 			file: entry.file,
@@ -147,6 +163,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			flags: staged.flags,
 			commands: staged.commands,
 			markdownTransformers: staged.markdownTransformers,
+			renderers: staged.renderers,
 			handlers: staged.handlers,
 			discoverers: staged.discoverers,
 			beforeAgentStart: staged.beforeAgentStart,
@@ -164,8 +181,21 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
  * slot refuses, so a `register` that outlived its time cannot slip anything
  * in later.
  */
-function stage(name: string, owners: {toolOwners: ReadonlyMap<string, string>; commandOwners: ReadonlyMap<string, string>}, commandLine: ExtensionFlags, link: RuntimeLink) {
-	const {toolOwners, commandOwners} = owners;
+function stage(
+	name: string,
+	owners: {toolOwners: ReadonlyMap<string, string>; commandOwners: ReadonlyMap<string, string>; rendererOwners: ReadonlyMap<string, string>},
+	commandLine: ExtensionFlags,
+	link: RuntimeLink,
+) {
+	const {toolOwners, commandOwners, rendererOwners} = owners;
+	const renderers = {message: new Map<string, MessageRenderer>(), entry: new Map<string, EntryRenderer>()};
+	const addRenderer = (kind: 'message' | 'entry', slot: 'registerMessageRenderer' | 'registerEntryRenderer', customType: unknown, render: unknown) => {
+		guard(slot);
+		const checked = checkRenderer<MessageRenderer & EntryRenderer>(slot, customType, render);
+		const owner = rendererOwners.get(rendererKey(kind, checked.customType)) ?? (renderers[kind].has(checked.customType) ? `extension ${name}` : undefined);
+		if (owner !== undefined) throw new Error(`${slot}: the ${kind} renderer of customType "${checked.customType}" is taken by ${owner}; one renderer per customType`);
+		renderers[kind].set(checked.customType, checked.render);
+	};
 	let open = true;
 	const tools: ExtensionTool[] = [];
 	const commands = new Map<string, ExtensionCommand>();
@@ -218,6 +248,12 @@ function stage(name: string, owners: {toolOwners: ReadonlyMap<string, string>; c
 			guard('registerMarkdownTransformer');
 			markdownTransformers.push(checkMarkdownTransformer(transform));
 		},
+		registerMessageRenderer(customType: unknown, render: unknown) {
+			addRenderer('message', 'registerMessageRenderer', customType, render);
+		},
+		registerEntryRenderer(customType: unknown, render: unknown) {
+			addRenderer('entry', 'registerEntryRenderer', customType, render);
+		},
 		registerResourcesDiscover(handler: unknown) {
 			guard('registerResourcesDiscover');
 			if (typeof handler !== 'function') throw new Error('registerResourcesDiscover: the handler must be a function (event, ctx) => ({skillPaths?, promptPaths?, themePaths?})');
@@ -245,6 +281,7 @@ function stage(name: string, owners: {toolOwners: ReadonlyMap<string, string>; c
 		flags,
 		commands,
 		markdownTransformers,
+		renderers,
 		handlers,
 		discoverers,
 		beforeAgentStart,

@@ -41,8 +41,8 @@ export class RuntimeActionError extends Error {
 export interface RuntimeServices {
 	getExecutionContext?: (extension: string) => unknown;
 	childAgent?: (extension: string, request: unknown, invocation: ToolInvocation | undefined) => Promise<unknown>;
-	appendEntry?: (extension: string, request: unknown) => Promise<unknown>;
-	sendMessage?: (extension: string, request: unknown) => Promise<unknown>;
+	appendEntry?: (extension: string, request: unknown) => Promise<import('./api.js').DeliveryResult>;
+	sendMessage?: (extension: string, request: unknown) => Promise<import('./api.js').DeliveryResult>;
 	uiDialog?: (extension: string, request: unknown) => Promise<unknown>;
 }
 

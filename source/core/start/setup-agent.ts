@@ -23,6 +23,8 @@ import {loadResources, type ResourceOptions} from './load-resources.js';
 import {applyProjectSystemPrompt, readProjectSystemPrompt} from '../resources/project-system-prompt.js';
 import {PROJECT_PROMPT_FOLDER, type ResourceFolders} from '../resources/resource-folders.js';
 import type {RuntimeLink, RuntimeServices} from '../extensions/runtime-link.js';
+import {MessageDelivery} from '../agent/message-delivery.js';
+import {checkAppendEntry, checkSendMessage} from '../extensions/check-delivery.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
 export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOptions {
@@ -37,8 +39,10 @@ export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOp
 }
 
 /** What a head needs to run turns: everything but the input and the signal, and a way to end. */
-export type Agent = Omit<TurnContext, 'signal'> & {
+export type Agent = Omit<TurnContext, 'signal' | 'delivery'> & {
 	session: Session;
+	/** The extensions' appendEntry and sendMessage queue; a head that can start a run gives it a RunStarter, and /clear its new session. */
+	delivery: MessageDelivery;
 	/** Loaded extensions by name, each with the path it came from: names the extension behind an unhandled rejection. */
 	extensionFiles: ReadonlyMap<string, string>;
 	/** The extensions' slash commands and Markdown transformers, for the chat screen. */
@@ -155,8 +159,16 @@ export async function setupAgent(
 			dropped: session.dropped,
 		});
 		const systemPrompt = await startHooks(hooks, session, workspace, signal);
-		await events?.advisory('SessionStart', {reason: session.messages.length > 0 ? 'resume' : 'startup', sessionId: session.id, path: session.path, cwd: workspace});
+		const resumed = session.messages.length > 0;
+		// Before SessionStart, so its handlers can use them. appendEntry and sendMessage (seed 004 §3): the core queues and commits; a head that can start a run lends its RunStarter.
+		const delivery = new MessageDelivery({session, emit, systemPrompt});
+		await delivery.resume();
+		services.appendEntry = async (extension, request) => delivery.appendEntry(extension, checkAppendEntry(extension, request));
+		services.sendMessage = async (extension, request) => delivery.sendMessage(extension, checkSendMessage(extension, request));
+		runtime.provide(services);
+		await events?.advisory('SessionStart', {reason: resumed ? 'resume' : 'startup', sessionId: session.id, path: session.path, cwd: workspace});
 		return {
+			delivery,
 			caller,
 			tools,
 			session,
@@ -198,6 +210,7 @@ export async function setupAgent(
 				runtime = next.runtime;
 				runtime.provide(services);
 				const nextEmit = await withObservers(current, headEmit);
+				delivery.emitTo(nextEmit);
 				// The skill and prompt folders are found again (settings, discover handlers) and reach the modules from the next request on.
 				const warnings = [...next.warnings];
 				const found = await loadResources('reload', options, {workspace, settings: next.settings, discoverers: next.discoverers, events: current, report: message => warnings.push(message)});

@@ -2,7 +2,7 @@ import {dirname} from 'node:path';
 import type {PlatformDirs} from '../config/dirs.js';
 import type {Tool} from '../tools/types.js';
 import type {EventBus, RegisteredHandler} from '../extensions/event-bus.js';
-import type {ExtensionCommand, MarkdownTransformer} from '../extensions/api.js';
+import type {EntryRenderer, ExtensionCommand, MarkdownTransformer, MessageRenderer} from '../extensions/api.js';
 import {ExtensionFlags} from '../extensions/cli-flags.js';
 import type {LoadedExtension, LoadReport} from '../extensions/load-extensions.js';
 import type {ExtensionCandidate} from '../extensions/sources.js';
@@ -65,6 +65,9 @@ export interface StartedExtensions {
 export interface ExtensionUi {
 	commands: ReadonlyMap<string, ExtensionCommand & {extension: string}>;
 	markdownTransformers: ReadonlyArray<{extension: string; transform: MarkdownTransformer}>;
+	/** The message and entry renderers, by customType (one each in a host). */
+	messageRenderers: ReadonlyMap<string, {extension: string; render: MessageRenderer}>;
+	entryRenderers: ReadonlyMap<string, {extension: string; render: EntryRenderer}>;
 }
 
 /** What loading needs besides the sources: the tool names already taken, and where the event bus reports. */
@@ -216,6 +219,8 @@ export class ExtensionStartup {
 			ui: {
 				commands: new Map(extensions.flatMap(extension => [...extension.commands].map(([name, command]) => [name, {...command, extension: extension.name}] as const))),
 				markdownTransformers: extensions.flatMap(extension => extension.markdownTransformers.map(transform => ({extension: extension.name, transform}))),
+				messageRenderers: new Map(extensions.flatMap(extension => [...extension.renderers.message].map(([type, render]) => [type, {extension: extension.name, render}] as const))),
+				entryRenderers: new Map(extensions.flatMap(extension => [...extension.renderers.entry].map(([type, render]) => [type, {extension: extension.name, render}] as const))),
 			},
 			failed: reports.filter(report => report.kind === 'failed').length,
 			runtime: this.#runtime,
@@ -261,15 +266,18 @@ export class ExtensionStartup {
 	/** Loads candidates after those loaded before (their names, tools and commands taken), then keeps every loaded one in priority order. */
 	async #load(candidates: readonly ExtensionCandidate[], trusted: boolean): Promise<void> {
 		const context = this.#context!;
-		const {loadExtensions, currentPlatform, describeLoadReport} = await import('../extensions/load-extensions.js');
+		const {loadExtensions, currentPlatform, describeLoadReport, rendererKey} = await import('../extensions/load-extensions.js');
 		this.#describeLoadReport = describeLoadReport;
 		const before = this.#loaded.extensions;
 		const takenToolNames = new Map(context.takenToolNames);
 		const takenCommandNames = new Map<string, string>();
+		const takenRenderers = new Map<string, string>();
 		for (const extension of before) {
 			const owner = `extension ${extension.name} (${extension.candidate.path})`;
 			for (const tool of extension.tools) takenToolNames.set(tool.name, owner);
 			for (const name of extension.commands.keys()) takenCommandNames.set(name, owner);
+			for (const type of extension.renderers.message.keys()) takenRenderers.set(rendererKey('message', type), owner);
+			for (const type of extension.renderers.entry.keys()) takenRenderers.set(rendererKey('entry', type), owner);
 		}
 
 		const {extensions, reports} = await loadExtensions({
@@ -277,6 +285,7 @@ export class ExtensionStartup {
 			trusted,
 			takenToolNames,
 			takenCommandNames,
+			takenRenderers,
 			takenNames: new Map(before.map(extension => [extension.name, extension.candidate.path])),
 			flags: this.#flags,
 			generation: this.#generation,
