@@ -74,6 +74,7 @@ const entryRequest = z.strictObject({customType, data: z.optional(z.unknown())})
 const appendMessageRequest = z.strictObject({message});
 
 const sendRequest = z.strictObject({
+	role: z.optional(z.literal('custom')),
 	message: z.optional(message),
 	text: z.optional(z.string()),
 	customType: z.optional(customType),
@@ -141,11 +142,30 @@ function plainObject(value: unknown, fail: Fail, shapes: string): Record<string,
 function parse<T>(schema: z.ZodMiniType<T>, value: unknown, fail: Fail): T {
 	const result = schema.safeParse(value);
 	if (result.success) return result.data;
-	const issue = result.error.issues[0];
+	const issue = deepest(result.error.issues[0]);
 	const path = issue && issue.path.length > 0 ? issue.path.join('.') : '';
 	const keys = issue?.code === 'unrecognized_keys' ? (issue as {keys: string[]}).keys : [];
 	if (keys.length > 0) fail(`${path === '' ? '' : `${path}: `}unknown field${keys.length === 1 ? '' : 's'} ${keys.map(key => JSON.stringify(key)).join(', ')}`);
 	fail(`${path === '' ? 'the request' : path}: ${issue?.message ?? 'invalid'}`);
+}
+
+type Issue = z.core.$ZodIssue;
+
+/**
+ * The issue to report: for a value that matched no branch of a union (a
+ * string or blocks, a user or a custom message), the branch's issue that
+ * got furthest into the value, with the full path, instead of zod's bare
+ * "Invalid input".
+ */
+function deepest(issue: Issue | undefined): Issue | undefined {
+	if (issue?.code !== 'invalid_union' || issue.errors.length === 0) return issue;
+	let best: Issue | undefined;
+	for (const branch of issue.errors) {
+		const inner = deepest(branch[0]);
+		if (inner && (!best || inner.path.length > best.path.length)) best = inner;
+	}
+
+	return best && best.path.length > 0 ? {...best, path: [...issue.path, ...best.path]} : issue;
 }
 
 type Block = z.infer<typeof block>;
