@@ -78,3 +78,40 @@ test('a kill -9 during a tool batch loses no accepted delivery; a resume commits
 		await mock.close();
 	}
 });
+
+test('a cancelled run commits what it queued (no reply), nextTurn keeps waiting; the pending limit is 256 and the next one is refused', async () => {
+	const mock = await startMockProvider();
+	try {
+		const box = makeSandbox();
+		const path = join(box.root, 'cancelled.json');
+		const many = Array.from({length: 256}, (_, index) => ({text: `n${index}`, deliverAs: 'nextTurn'}));
+		mock.enqueue(deliverCall('c1', [{text: 'steer me'}, {action: 'appendEntry', customType: 'keep', data: 1}, ...many.slice(2), {text: 'one too many', deliverAs: 'nextTurn'}], {hang: true}));
+		const session = startLineSession(mock, {box, args: ['--session', path]});
+		session.send('go');
+		await session.waitFor(() => session.deliveries().length === 1, 'the deliveries during the batch');
+		const results = session.deliveries()[0]!.results;
+		assert.equal(results.filter((result: any) => result.status === 'queued').length, 256);
+		assert.equal(results.at(-1).error, 'limit_reached');
+		assert.match(results.at(-1).message, /^sendMessage: the session holds 256 uncommitted deliveries already \(the limit\)/);
+		session.child.kill('SIGINT');
+		const end = await session.end();
+		assert.equal(end.code, 130, session.stderr());
+		assert.equal(mock.requests.length, 1, 'a cancelled run asks nothing more, steering or not');
+		const events = session.events();
+		assert.deepEqual(
+			events.filter(event => event.type === 'custom_message').map(event => event.content),
+			['steer me'],
+		);
+		assert.equal(events.filter(event => event.type === 'entry').length, 1);
+		const file = lines(path);
+		assert.equal(file.filter(line => line.type === 'entry').length, 1);
+		assert.equal(file.filter(line => line.type === 'step' && JSON.stringify(line).includes('steer me')).length, 1);
+
+		mock.enqueue({text: 'fine'});
+		const run = await runCli(['-p', 'again', '--session', path, '-C', box.workspace], {env: box.env});
+		assert.equal(run.code, 0, run.stderr);
+		assert.deepEqual(userTexts(mock.requests.at(-1)!.body), ['go', 'steer me', ...many.slice(2).map(item => item.text), 'again']);
+	} finally {
+		await mock.close();
+	}
+});

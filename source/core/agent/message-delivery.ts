@@ -52,6 +52,8 @@ export class MessageDelivery {
 	readonly #systemPrompt: string;
 	#running = 0;
 	#starter: RunStarter | undefined;
+	/** Commits one after another: two reading the same pending items at once would commit them twice. */
+	#commits: Promise<unknown> = Promise.resolve();
 
 	constructor(init: {session: Session; emit: EmitEvent; systemPrompt: string}) {
 		this.#session = init.session;
@@ -119,7 +121,7 @@ export class MessageDelivery {
 		}
 
 		// What waited for the next explicit run goes before its input; this is that run.
-		await this.#commitNow([...this.#session.pending.filter(queued => queued.kind === 'message' && queued.deliver === 'nextTurn'), item('steer')]);
+		await this.#serially(async () => this.#commitItems([...this.#session.pending.filter(queued => queued.kind === 'message' && queued.deliver === 'nextTurn'), item('steer')]));
 		starter.start();
 		return {status: 'appended', entryId: id};
 	}
@@ -140,9 +142,17 @@ export class MessageDelivery {
 		await this.#commitLeftovers(this.#emit);
 	}
 
-	/** The messages waiting for the next explicit run, in order: the run puts them before its input and announces them once saved. */
-	nextTurnMessages(): DeliveredMessage[] {
-		return this.#session.pending.flatMap(item => (item.kind === 'message' && item.deliver === 'nextTurn' ? [item.message] : []));
+	/**
+	 * Saves an explicit run's first step with the messages waiting for it
+	 * (nextTurn, in order) before its input: `save` gets them and saves the
+	 * step; no commit runs meanwhile, so none is saved twice. Announced once saved.
+	 */
+	async withNextTurn(save: (waiting: DeliveredMessage[]) => Promise<void>, emit: EmitEvent): Promise<void> {
+		await this.#serially(async () => {
+			const waiting = this.#session.pending.flatMap(item => (item.kind === 'message' && item.deliver === 'nextTurn' ? [item.message] : []));
+			await save(waiting);
+			this.announce(waiting, emit);
+		});
 	}
 
 	/**
@@ -152,6 +162,10 @@ export class MessageDelivery {
 	 * them: the model has something to answer.
 	 */
 	async commit(modes: ReadonlySet<DeliveryMode>, save: (step: Message[]) => Promise<void>, emit: EmitEvent): Promise<boolean> {
+		return this.#serially(async () => this.#commit(modes, save, emit));
+	}
+
+	async #commit(modes: ReadonlySet<DeliveryMode>, save: (step: Message[]) => Promise<void>, emit: EmitEvent): Promise<boolean> {
 		const items = this.#session.pending.filter(item => item.kind === 'entry' || modes.has(item.deliver));
 		if (items.length === 0) return false;
 		const messages = items.flatMap(item => (item.kind === 'message' ? [item.message] : []));
@@ -195,7 +209,17 @@ export class MessageDelivery {
 		if (!this.running && (item.kind === 'entry' || item.deliver !== 'nextTurn')) await this.#commitLeftovers(this.#emit);
 	}
 
+	async #serially<T>(work: () => Promise<T>): Promise<T> {
+		const run = this.#commits.then(work);
+		this.#commits = run.catch(() => {});
+		return run;
+	}
+
 	async #commitNow(items: QueuedItem[]): Promise<void> {
+		return this.#serially(async () => this.#commitItems(items));
+	}
+
+	async #commitItems(items: QueuedItem[]): Promise<void> {
 		const messages = items.flatMap(item => (item.kind === 'message' ? [item.message] : []));
 		const entries = items.flatMap(item => (item.kind === 'entry' ? [entryOf(item)] : []));
 		const session = this.#session;

@@ -190,10 +190,14 @@ async function userInput(input: UserContent, events: EventBus | null, hooks: Hoo
  * the input, and what the `before_turn` hooks add.
  */
 async function saveUserStep(content: UserContent, context: TurnContext, hooks: HookChain, save: (step: Message[]) => Promise<void>): Promise<void> {
-	const {session} = context;
 	const delivery = context.delivery ?? null;
+	if (delivery) await delivery.withNextTurn(async waiting => saveFirstStep(waiting, content, context, hooks, save), context.emit);
+	else await saveFirstStep([], content, context, hooks, save);
+}
+
+async function saveFirstStep(waiting: Message[], content: UserContent, context: TurnContext, hooks: HookChain, save: (step: Message[]) => Promise<void>): Promise<void> {
+	const {session} = context;
 	const opening: Message[] = session.messages.length === 0 ? [{role: 'system', content: context.systemPrompt}] : [];
-	const waiting = delivery?.nextTurnMessages() ?? [];
 	const userStep: Message[] = [...opening, ...waiting, {role: 'user', content}];
 	if (hooks.has('before_turn')) {
 		const given = [...session.messages, ...userStep];
@@ -213,7 +217,6 @@ async function saveUserStep(content: UserContent, context: TurnContext, hooks: H
 	}
 
 	await save(userStep);
-	if (waiting.length > 0) delivery?.announce(waiting, context.emit);
 }
 
 /** A triggered run's input: the last user message (the extension's), for BeforeAgentStart and AgentStart. */
