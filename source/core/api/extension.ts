@@ -21,6 +21,8 @@ export type {
 	BeforeAgentStartEvent,
 	CommandContext,
 	Declaration,
+	DialogAnswer,
+	DialogRequestInput,
 	EventContext,
 	EventTagName,
 	ExtensionApi,
