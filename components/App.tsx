@@ -111,7 +111,7 @@ export function App({store, broker, trust, dialogs, history, onSubmit, onInterru
 					<Spinner label="working — Esc to stop" />
 				) : null}
 				{pending ? <Approval pending={pending} maxDetailLines={Math.max(3, Math.min(MAX_DETAIL_LINES, rows - 12))} /> : null}
-				{dialog ? <ExtensionDialog pending={dialog} maxVisible={rows - 10} onLeave={onInterrupt} /> : null}
+				{dialog ? <ExtensionDialog key={dialog.id} pending={dialog} maxVisible={rows - 10} onLeave={onInterrupt} /> : null}
 				<InputEditor
 					width={columns}
 					isActive={pending === null && trustPending === null && dialog === null}

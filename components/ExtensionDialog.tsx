@@ -18,7 +18,7 @@ type TextInputProps = {value: string; placeholder?: string; mask?: string; focus
 let textInput: ComponentType<TextInputProps> | undefined;
 let loading: Promise<ComponentType<TextInputProps>> | undefined;
 export async function loadTextInput(): Promise<ComponentType<TextInputProps>> {
-	loading ??= import('ink-text-input').then(module => {
+	loading ??= import('./text-input-chunk.js').then(module => {
 		textInput = module.default as ComponentType<TextInputProps>;
 		return textInput;
 	});
@@ -79,16 +79,19 @@ interface PartProps<Type extends DialogRequest['type']> {
 
 function Select({request, maxVisible, early, answer}: PartProps<'select'> & {maxVisible: number}) {
 	const {options} = request;
-	const [index, setIndex] = useState(() =>
-		Math.max(
-			0,
-			options.findIndex(option => option.value === request.default),
-		),
-	);
+	const [index, setIndex] = useState(() => Math.max(0, options.findIndex(option => option.value === request.default)));
+	// The highlight as last moved: Ink subscribes a new key handler after each render, and keys read before that
+	// reach the previous one, so the handler never trusts the index it was made with.
+	const highlighted = useRef(index);
+	const move = (by: number) => {
+		highlighted.current = Math.min(options.length - 1, Math.max(0, highlighted.current + by));
+		setIndex(highlighted.current);
+	};
+
 	useInput((input, key) => {
-		if (key.upArrow || input === 'k') setIndex(current => Math.max(0, current - 1));
-		else if (key.downArrow || input === 'j') setIndex(current => Math.min(options.length - 1, current + 1));
-		else if (key.return && !early()) answer({value: options[index]!.value});
+		if (key.upArrow || input === 'k') move(-1);
+		else if (key.downArrow || input === 'j') move(1);
+		else if (key.return && !early()) answer({value: options[highlighted.current]!.value});
 	});
 
 	// The window keeps the highlighted option in view, as near the middle as the ends allow.
@@ -135,6 +138,8 @@ function Confirm({request, early, answer}: PartProps<'confirm'>) {
 
 function Input({request, early, answer}: PartProps<'input'>) {
 	const [value, setValue] = useState(request.default ?? '');
+	// What Enter answers: the text as last changed, not the value the key handler was made with (see Select).
+	const latest = useRef(value);
 	const [TextInput, setTextInput] = useState(() => textInput);
 	useEffect(() => {
 		if (TextInput) return;
@@ -158,8 +163,11 @@ function Input({request, early, answer}: PartProps<'input'>) {
 						value={value}
 						placeholder={request.placeholder}
 						mask={request.secret ? '*' : undefined}
-						onChange={next => setValue(next.slice(0, MAX_INPUT_CHARS))}
-						onSubmit={submitted => !early() && answer({value: submitted.slice(0, MAX_INPUT_CHARS)})}
+						onChange={next => {
+							latest.current = next.slice(0, MAX_INPUT_CHARS);
+							setValue(latest.current);
+						}}
+						onSubmit={() => !early() && answer({value: latest.current})}
 					/>
 				) : (
 					<Text dimColor>…</Text>

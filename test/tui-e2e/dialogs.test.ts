@@ -10,6 +10,7 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {TYPEAHEAD_GUARD_MS} from '../../components/Approval.js';
 import {makeSandbox, runCli} from '../helpers/cli.js';
+import {importRecorder, textInputChunk} from '../helpers/import-log.js';
 import type {TerminalRun} from '../helpers/pty.js';
 import {startChat, toolResults} from './chat.js';
 
@@ -71,8 +72,13 @@ async function waitForDialog(run: TerminalRun, title: string): Promise<void> {
 
 test("an extension command's select and input dialogs are answered on the chat screen, Esc cancels, and UiPromptStart/End wrap each", async () => {
 	const {box, args, events} = withExtension();
-	const {run} = await startChat(mock, {box, args});
+	// Which modules the built i loads: ink-text-input only once an input dialog opens.
+	const imports = join(box.root, 'imports.log');
+	const textInputLoaded = () => readFileSync(imports, 'utf8').split('\n').some(url => textInputChunk.test(url));
+	const {run} = await startChat(mock, {box, args, env: {NODE_OPTIONS: `--import=${importRecorder}`, I_TEST_IMPORT_LOG: imports}});
 	try {
+		assert.ok(readFileSync(imports, 'utf8').includes('/bundle/cli.js'), 'the recorder saw the bundle');
+		assert.equal(textInputLoaded(), false, 'the first frame does not wait for ink-text-input');
 		run.type('/pick\r');
 		await waitForDialog(run, 'Which colour?');
 		assert.ok(
@@ -85,8 +91,10 @@ test("an extension command's select and input dialogs are answered on the chat s
 		await run.waitFor(screen => screen.includes('picked {"value":"green"}'), 'the answer');
 		assert.ok(!run.screen().some(row => row.includes('asked by extension')), 'the dialog is gone');
 
+		assert.equal(textInputLoaded(), false, 'a select needs no text input');
 		run.type('/name\r');
 		await waitForDialog(run, 'Your name?');
+		assert.equal(textInputLoaded(), true, 'the first input dialog loaded it');
 		run.type('Ada');
 		await run.waitFor(screen => screen.includes('› Ada'), 'the typing');
 		run.type('\r');

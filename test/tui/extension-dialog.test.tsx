@@ -141,9 +141,7 @@ test('an input is typed with ink-text-input, starts from its default, and Esc ca
 	const view = await shown({type: 'input', title: 'Your name', placeholder: 'first and last'}, answers);
 	assert.match(view.lastFrame()!, /Your name — asked by extension asker/);
 	assert.match(view.lastFrame()!, /first and last/);
-	view.stdin.write('Ada');
-	await settle();
-	view.stdin.write(' L');
+	view.stdin.write('Ada L');
 	await settle();
 	assert.match(view.lastFrame()!, /› Ada L/);
 	view.stdin.write('\r');
@@ -178,9 +176,8 @@ test('a secret input masks the typing; an input takes at most MAX_INPUT_CHARS ch
 
 	const long: DialogAnswer[] = [];
 	const bounded = await shown({type: 'input', title: 'Text', default: 'x'.repeat(MAX_INPUT_CHARS - 1)}, long);
-	bounded.stdin.write('y');
-	await settle();
-	bounded.stdin.write('z');
+	// Pasted: one input event, so the limit cuts inside it.
+	bounded.stdin.write('yz');
 	await settle();
 	assert.match(bounded.lastFrame()!, new RegExp(`at most ${MAX_INPUT_CHARS} characters`));
 	bounded.stdin.write('\r');
