@@ -74,7 +74,10 @@ test("an extension command's select and input dialogs are answered on the chat s
 	const {box, args, events} = withExtension();
 	// Which modules the built i loads: ink-text-input only once an input dialog opens.
 	const imports = join(box.root, 'imports.log');
-	const textInputLoaded = () => readFileSync(imports, 'utf8').split('\n').some(url => textInputChunk.test(url));
+	const textInputLoaded = () =>
+		readFileSync(imports, 'utf8')
+			.split('\n')
+			.some(url => textInputChunk.test(url));
 	const {run} = await startChat(mock, {box, args, env: {NODE_OPTIONS: `--import=${importRecorder}`, I_TEST_IMPORT_LOG: imports}});
 	try {
 		assert.ok(readFileSync(imports, 'utf8').includes('/bundle/cli.js'), 'the recorder saw the bundle');
@@ -198,7 +201,7 @@ test("an extension tool's dialog waits for the tool's approval, answers the tool
 	assert.equal(parsed[2]![1].title, 'Proceed with the plan?');
 });
 
-test('-p has no screen: the dialog is refused as unavailable, the tool error says why, an event handler fails on stderr, and nobody is answered for', async () => {
+test('-p and line mode have no screen: the dialog is refused as unavailable, the tool error says why, an event handler fails on stderr, and nobody is answered for', async () => {
 	const {box, args, events} = withExtension();
 	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
 	const sent = mock.requests.length;
@@ -221,4 +224,14 @@ test('-p has no screen: the dialog is refused as unavailable, the tool error say
 	const json = await runCli(['-p', 'make the plan', '--yolo', '--json', '-C', box.workspace, ...args], {env});
 	assert.equal(json.code, 0, json.stderr);
 	assert.match(json.stdout, /i -p --json has no screen to ask on/);
+
+	// Line mode (prompts on a pipe) reads prompts, not answers.
+	mock.enqueue({toolCalls: [{id: 'call_line', name: 'ask_confirm', arguments: '{}'}]}, {text: 'done'});
+	const before = mock.requests.length;
+	const lines = await runCli(['--yolo', '-C', box.workspace, ...args], {env: box.env, input: 'make the plan\n'});
+	assert.equal(lines.code, 0, lines.stderr);
+	assert.match(
+		toolResults(mock.requests[before + 1]!.body).get('call_line') ?? '',
+		/uiDialog: extension dialogs: line mode has no screen to ask on, so the confirm dialog "Proceed with the plan\?" was not shown/,
+	);
 });
