@@ -79,7 +79,8 @@ interface PartProps<Type extends DialogRequest['type']> {
 
 function Select({request, maxVisible, early, answer}: PartProps<'select'> & {maxVisible: number}) {
 	const {options} = request;
-	const [index, setIndex] = useState(() => Math.max(0, options.findIndex(option => option.value === request.default)));
+	const start = options.findIndex(option => option.value === request.default);
+	const [index, setIndex] = useState(Math.max(0, start));
 	// The highlight as last moved: Ink subscribes a new key handler after each render, and keys read before that
 	// reach the previous one, so the handler never trusts the index it was made with.
 	const highlighted = useRef(index);
