@@ -54,8 +54,8 @@ export class ApprovalBroker extends OpenQuestion<PendingApproval> {
 			this.show({request, answer: resolve});
 		});
 		this.show(null);
-		release();
 		this.#observer?.ended(prompt, choice.kind);
+		release();
 		if (choice.kind === 'cancelled') return {decision: 'deny', by: 'user', reason: 'the person said no: the turn was interrupted'};
 		if (choice.kind === 'deny') return {decision: 'deny', by: 'user', reason: choice.reason.trim() === '' ? 'the person said no' : `the person said no: ${choice.reason.trim()}`};
 		if (choice.kind === 'always') this.#allowed.add(request.name);

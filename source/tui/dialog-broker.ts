@@ -110,9 +110,10 @@ export class DialogBroker extends OpenQuestion<PendingDialog> {
 		clearTimeout(timer);
 		closed.removeEventListener('abort', onClosed);
 		this.show(null);
-		release();
 		const [outcome, detail] = promptEnd(request, answer);
+		// UiPromptEnd before the next question's UiPromptStart.
 		this.#observer?.ended(prompt, outcome, detail);
+		release();
 		return answer;
 	}
 }
