@@ -3,9 +3,11 @@ import {Box, Static, Text} from 'ink';
 import type {ChatStore} from '../source/tui/chat-store.js';
 import type {ApprovalBroker} from '../source/tui/approval-broker.js';
 import type {TrustBroker} from '../source/tui/trust-broker.js';
+import type {DialogBroker} from '../source/tui/dialog-broker.js';
 import {slashCompletions} from '../source/tui/slash-commands.js';
 import {Approval} from './Approval.js';
 import {MAX_DETAIL_LINES} from './ApprovalDetail.js';
+import {ExtensionDialog} from './ExtensionDialog.js';
 import {InputEditor} from './InputEditor.js';
 import {SlashMenu} from './SlashMenu.js';
 import {Spinner} from './Spinner.js';
@@ -27,6 +29,8 @@ export interface AppProps {
 	broker: ApprovalBroker;
 	/** The start's question whether the workspace's own extensions may run; absent: never asked. */
 	trust?: TrustBroker;
+	/** The extensions' dialogs (api.runtime.uiDialog); absent: none is ever shown. */
+	dialogs?: DialogBroker;
 	history: string[];
 	onSubmit(text: string): void;
 	onInterrupt(): void;
@@ -39,10 +43,11 @@ export interface AppProps {
  * question or the editor, and the status line. The UI renders the store and
  * sends the person's actions back; it never talks to the core itself.
  */
-export function App({store, broker, trust, history, onSubmit, onInterrupt, onExit}: AppProps) {
+export function App({store, broker, trust, dialogs, history, onSubmit, onInterrupt, onExit}: AppProps) {
 	const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
 	const pending = useSyncExternalStore(broker.subscribe, broker.getSnapshot);
 	const trustPending = useSyncExternalStore(trust?.subscribe ?? noSubscription, trust?.getSnapshot ?? noQuestion);
+	const dialog = useSyncExternalStore(dialogs?.subscribe ?? noSubscription, dialogs?.getSnapshot ?? noQuestion);
 	const {columns, rows, generation} = useTerminalSize();
 	const [draft, setDraft] = useState('');
 	const lastCtrlC = useRef(0);
@@ -102,13 +107,14 @@ export function App({store, broker, trust, history, onSubmit, onInterrupt, onExi
 					<TrustPrompt pending={trustPending} onLeave={onInterrupt} />
 				) : state.starting ? (
 					<Spinner label="starting — Ctrl-C to leave" />
-				) : state.busy && !pending ? (
+				) : state.busy && !pending && !dialog ? (
 					<Spinner label="working — Esc to stop" />
 				) : null}
 				{pending ? <Approval pending={pending} maxDetailLines={Math.max(3, Math.min(MAX_DETAIL_LINES, rows - 12))} /> : null}
+				{dialog ? <ExtensionDialog key={dialog.id} pending={dialog} maxVisible={rows - 10} onLeave={onInterrupt} /> : null}
 				<InputEditor
 					width={columns}
-					isActive={pending === null && trustPending === null}
+					isActive={pending === null && trustPending === null && dialog === null}
 					history={history}
 					placeholder={state.busy ? 'the model is working…' : 'Ask i anything; /help for keys and commands'}
 					onSubmit={submit}

@@ -4,6 +4,7 @@ import {runTurn} from '../core/agent/run-turn.js';
 import {createJsonRenderer} from './render-json.js';
 import {createTextRenderer} from './render-text.js';
 import {setupAgent, type Agent} from '../core/start/setup-agent.js';
+import {headlessDialog} from '../core/extensions/ui-dialog-request.js';
 import type {StartedPlugins} from '../core/start/start-plugins.js';
 import {handleInterrupts} from './interrupt.js';
 import {turnExitCode} from './exit-code.js';
@@ -28,6 +29,8 @@ export async function runLineMode(options: CliOptions, started?: Promise<Started
 	let agent: Agent;
 	try {
 		agent = await setupAgent(options, emit, undefined, controller.signal, started);
+		// Line mode reads prompts, not answers: an extension's dialog is refused, never answered in the person's name.
+		agent.provideRuntime({uiDialog: headlessDialog(options.json ? 'line mode (--json)' : 'line mode')});
 	} catch (error) {
 		interrupts.dispose();
 		return interrupts.exitCode() ?? reportSetupError(error, emit, options.json);

@@ -4,6 +4,7 @@ import {createJsonRenderer} from './render-json.js';
 import {createTextRenderer} from './render-text.js';
 import {readPromptFromStdin} from './read-prompt.js';
 import {setupAgent, type Agent} from '../core/start/setup-agent.js';
+import {headlessDialog} from '../core/extensions/ui-dialog-request.js';
 import type {StartedPlugins} from '../core/start/start-plugins.js';
 import {handleInterrupts} from './interrupt.js';
 import {turnExitCode} from './exit-code.js';
@@ -24,6 +25,8 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 			const deferred = options.commandLine.pending;
 			prompt = deferred ? '' : options.print === '' || options.print === undefined ? await readPromptFromStdin() : options.print;
 			agent = await setupAgent(options, emit, undefined, controller.signal, started);
+			// No screen: an extension's dialog is refused, never answered in the person's name.
+			agent.provideRuntime({uiDialog: headlessDialog(options.json ? 'i -p --json' : 'i -p')});
 			if (deferred) prompt = options.commandLine.input().join(' ') || (await readPromptFromStdin());
 		} catch (error) {
 			return interrupts.exitCode() ?? reportSetupError(error, emit, options.json);

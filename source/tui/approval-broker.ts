@@ -1,7 +1,7 @@
 import type {AskPerson, ApprovalRequest} from '../core/agent/approval-gate.js';
 import type {ApprovalAsk} from '../core/tools/types.js';
 import type {PromptObserver, UiPrompt} from './ui-prompt-events.js';
-import {OpenQuestion} from './open-question.js';
+import {OpenQuestion, QuestionLine} from './open-question.js';
 
 /** The person's answer; `cancelled`: the question went away unanswered (an interrupt), a denial for the model. */
 export type ApprovalChoice = {kind: 'once'} | {kind: 'always'} | {kind: 'deny'; reason: string} | {kind: 'cancelled'};
@@ -19,11 +19,15 @@ export interface PendingApproval {
 export class ApprovalBroker extends OpenQuestion<PendingApproval> {
 	readonly #allowed = new Set<string>();
 	readonly #observer: PromptObserver | undefined;
+	readonly #line: QuestionLine;
+	/** Asks waiting for the line (behind a dialog): an interrupt withdraws them too. */
+	readonly #queued = new Set<AbortController>();
 
-	/** `observer` hears each question that is shown (not the tools allowed for the session, which ask nothing). */
-	constructor(observer?: PromptObserver) {
+	/** `observer` hears each question that is shown (not the tools allowed for the session, which ask nothing); `line` is shared with the screen's other questions. */
+	constructor(observer?: PromptObserver, line: QuestionLine = new QuestionLine()) {
 		super();
 		this.#observer = observer;
+		this.#line = line;
 	}
 
 	/** Tools allowed for the rest of the session. */
@@ -34,20 +38,33 @@ export class ApprovalBroker extends OpenQuestion<PendingApproval> {
 	readonly askPerson: AskPerson = async request => {
 		if (this.#allowed.has(request.name)) return {decision: 'allow', by: 'user', reason: 'allowed for this session'};
 		const prompt: UiPrompt = {id: request.id, kind: 'approval', tool: request.name, title: request.ask.title};
+		const withdraw = new AbortController();
+		this.#queued.add(withdraw);
+		let release: () => void;
+		try {
+			release = this.#line.tryTake() ?? (await this.#line.take(withdraw.signal));
+		} catch {
+			return {decision: 'deny', by: 'user', reason: 'the person said no: the turn was interrupted'};
+		} finally {
+			this.#queued.delete(withdraw);
+		}
+
 		this.#observer?.started(prompt);
 		const choice = await new Promise<ApprovalChoice>(resolve => {
 			this.show({request, answer: resolve});
 		});
 		this.show(null);
 		this.#observer?.ended(prompt, choice.kind);
+		release();
 		if (choice.kind === 'cancelled') return {decision: 'deny', by: 'user', reason: 'the person said no: the turn was interrupted'};
 		if (choice.kind === 'deny') return {decision: 'deny', by: 'user', reason: choice.reason.trim() === '' ? 'the person said no' : `the person said no: ${choice.reason.trim()}`};
 		if (choice.kind === 'always') this.#allowed.add(request.name);
 		return {decision: 'allow', by: 'user', reason: null};
 	};
 
-	/** A turn that ends (an interrupt) while a question is open answers it with a denial. */
+	/** A turn that ends (an interrupt) while a question is open or waiting answers it with a denial. */
 	cancel(): void {
+		for (const withdraw of this.#queued) withdraw.abort();
 		this.getSnapshot()?.answer({kind: 'cancelled'});
 	}
 }

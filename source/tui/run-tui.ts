@@ -20,6 +20,8 @@ import {showDeliveredHistory} from './delivered-history.js';
 import {runExtensionCommand} from './extension-command.js';
 import {reportExtensionRejections} from '../modes/extension-rejections.js';
 import {TrustBroker} from './trust-broker.js';
+import {DialogBroker} from './dialog-broker.js';
+import {QuestionLine} from './open-question.js';
 import {uiPromptEvents} from './ui-prompt-events.js';
 import {findPromptTemplate, parseTemplateCommand} from '../core/resources/prompt-template-file.js';
 
@@ -43,8 +45,11 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	// The extensions' handlers for i's own questions (UiPromptStart/End): the first ones while the agent is set up, then the agent's.
 	let events: EventBus | null = null;
 	const prompts = uiPromptEvents(() => events);
-	const broker = new ApprovalBroker(prompts);
-	const trust = new TrustBroker(prompts);
+	// One question at a time: approvals, the trust question and the extensions' dialogs wait for each other on one line.
+	const line = new QuestionLine();
+	const broker = new ApprovalBroker(prompts, line);
+	const trust = new TrustBroker(prompts, line);
+	const dialogs = new DialogBroker(prompts, line);
 	// Signals from outside (kill, a closing terminal): raw mode turns Ctrl-C into a key, so these are not the person's.
 	const setupController = new AbortController();
 	const interrupts = handleInterrupts(setupController);
@@ -284,7 +289,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		interrupt();
 	};
 
-	const instance = render(createElement(App, {store, broker, trust, history, onSubmit: submit, onInterrupt, onExit: () => finish(exitCodes.ok)}), {
+	const instance = render(createElement(App, {store, broker, trust, dialogs, history, onSubmit: submit, onInterrupt, onExit: () => finish(exitCodes.ok)}), {
 		exitOnCtrlC: false,
 		patchConsole: false,
 		maxFps: 30,
@@ -324,6 +329,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		return interrupts.exitCode() ?? exitCodes.interrupted;
 	}
 
+	// The screen is the one head that can ask the person (api.runtime.uiDialog); kept across /reload.
+	agent.provideRuntime({uiDialog: dialogs.ask});
 	showExtensions();
 	// A resumed session's extension messages and rendered entries, as they were shown when they came.
 	showDeliveredHistory(agent.session, event => store.delivered(event));
@@ -361,6 +368,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	agent.delivery.provideStarter(undefined);
 	stopDev?.();
 	stopReporting();
+	// Dialogs still open or waiting close as the person leaving; the extensions' SessionShutdown handlers get no new ones.
+	dialogs.leave();
 	interrupt();
 	// The interrupted turn saves its last complete step before the session closes.
 	await running;

@@ -1,7 +1,7 @@
 import type {TrustQuestion} from '../core/start/decide-trust.js';
 import {printable} from '../modes/output.js';
 import type {PromptObserver, UiPrompt} from './ui-prompt-events.js';
-import {OpenQuestion} from './open-question.js';
+import {OpenQuestion, QuestionLine} from './open-question.js';
 
 export interface PendingTrust {
 	question: TrustQuestion;
@@ -21,16 +21,28 @@ export class TrustUnanswered extends Error {
 export class TrustBroker extends OpenQuestion<PendingTrust> {
 	#leave: ((error: Error) => void) | undefined;
 	readonly #observer: PromptObserver | undefined;
+	readonly #line: QuestionLine;
 
-	constructor(observer?: PromptObserver) {
+	/** `line` is shared with the screen's other questions. */
+	constructor(observer?: PromptObserver, line: QuestionLine = new QuestionLine()) {
 		super();
 		this.#observer = observer;
+		this.#line = line;
 	}
 
 	readonly ask = async (question: TrustQuestion): Promise<boolean> => {
 		// Paths come from the file system: no control character reaches the terminal.
 		const shown: TrustQuestion = {workspace: printable(question.workspace), extensions: question.extensions.map(path => printable(path)), rememberedIn: printable(question.rememberedIn)};
 		const prompt: UiPrompt = {id: 'trust', kind: 'trust', workspace: question.workspace, extensions: question.extensions};
+		const withdraw = new AbortController();
+		this.#leave = error => withdraw.abort(error);
+		let release: () => void;
+		try {
+			release = this.#line.tryTake() ?? (await this.#line.take(withdraw.signal));
+		} finally {
+			this.#leave = undefined;
+		}
+
 		this.#observer?.started(prompt);
 		try {
 			const trusted = await new Promise<boolean>((resolve, reject) => {
@@ -45,6 +57,7 @@ export class TrustBroker extends OpenQuestion<PendingTrust> {
 		} finally {
 			this.#leave = undefined;
 			this.show(null);
+			release();
 		}
 	};
 

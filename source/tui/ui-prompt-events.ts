@@ -1,15 +1,28 @@
 import type {EventBus} from '../core/extensions/event-bus.js';
 
-/** One of `i`'s own questions in the chat screen, as UiPromptStart shows it (README "Extensions"). */
-export type UiPrompt = {id: string; kind: 'approval'; tool: string; title: string} | {id: string; kind: 'trust'; workspace: string; extensions: string[]};
+/** One of the chat screen's questions, as UiPromptStart shows it (README "Extensions"): i's own, or an extension's dialog. */
+export type UiPrompt =
+	| {id: string; kind: 'approval'; tool: string; title: string}
+	| {id: string; kind: 'trust'; workspace: string; extensions: string[]}
+	| {id: string; kind: 'dialog'; dialog: 'select' | 'confirm' | 'input'; extension: string; title: string};
 
-/** How a question was left: the person's answer, or `cancelled` when it went away unanswered (an interrupt, leaving). */
-export type UiPromptAnswer = 'once' | 'always' | 'deny' | 'yes' | 'no' | 'cancelled';
+/**
+ * How a question was left: the person's answer (`chosen` an option, `entered`
+ * a text), or `cancelled` when it went away unanswered (Esc on a dialog, an
+ * interrupt, leaving, a timeout).
+ */
+export type UiPromptAnswer = 'once' | 'always' | 'deny' | 'yes' | 'no' | 'chosen' | 'entered' | 'cancelled';
+
+/** What UiPromptEnd adds for a dialog: why it was cancelled, or the value chosen or typed (never a secret input's). */
+export interface UiPromptDetail {
+	reason?: string;
+	value?: string;
+}
 
 /** Told when a question appears and when it goes. */
 export interface PromptObserver {
 	started(prompt: UiPrompt): void;
-	ended(prompt: UiPrompt, answer: UiPromptAnswer): void;
+	ended(prompt: UiPrompt, answer: UiPromptAnswer, detail?: UiPromptDetail): void;
 }
 
 /**
@@ -22,8 +35,8 @@ export function uiPromptEvents(bus: () => EventBus | null): PromptObserver {
 		started(prompt) {
 			bus()?.observe('UiPromptStart', prompt);
 		},
-		ended(prompt, answer) {
-			bus()?.observe('UiPromptEnd', {id: prompt.id, kind: prompt.kind, answer});
+		ended(prompt, answer, detail) {
+			bus()?.observe('UiPromptEnd', {id: prompt.id, kind: prompt.kind, answer, ...detail});
 		},
 	};
 }

@@ -3,7 +3,7 @@
 // installed tarball. The platform folders are this test process's own.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
@@ -212,4 +212,36 @@ test("the official workers are started by the package's own bin/i.js, found abov
 		() => packageProgramArgv(join(root, 'editor-extension', 'bundle.js')),
 		(error: unknown) => error instanceof UsageError && /no folder above .*bundle\.js holds it; import i-agent\/core from the installed package/.test(error.message),
 	);
+});
+
+test("an extension's dialog has no screen in the core API: refused as unavailable, and the tool error says so", async () => {
+	const cwd = workspace();
+	const folder = join(root, 'dialog-extensions');
+	mkdirSync(folder, {recursive: true});
+	writeFileSync(
+		join(folder, 'asker.mjs'),
+		`export default api => api.registerTool({name: 'ask_confirm', description: 'asks', parameters: {type: 'object', properties: {}},
+			async execute(params, ctx) { try { await api.runtime.uiDialog({type: 'confirm', title: 'Go?'}, ctx); return {output: 'answered'}; } catch (error) { return {error: error.code + ': ' + error.message}; } }});`,
+	);
+	// Only for this session: the other tests' requests carry no extension tool.
+	process.env.I_EXTENSIONS_DIR = folder;
+	try {
+		const session = await openSession({cwd, config, approve: () => true});
+		try {
+			mock.enqueue({toolCalls: [{id: 'd1', name: 'ask_confirm', arguments: '{}'}]}, {text: 'ok'});
+			const sent = mock.requests.length;
+			await session.run('ask me');
+			const tool = (mock.requests[sent + 1]!.body as {messages: Array<{role: string; tool_call_id?: string; content: unknown}>}).messages.find(
+				message => message.role === 'tool' && message.tool_call_id === 'd1',
+			);
+			assert.match(
+				JSON.stringify(tool?.content),
+				/unavailable: uiDialog: extension asker: the core API \(openSession\) has no screen to ask on, so the confirm dialog \\"Go\?\\" was not shown and nobody answered it/,
+			);
+		} finally {
+			await session.close();
+		}
+	} finally {
+		delete process.env.I_EXTENSIONS_DIR;
+	}
 });

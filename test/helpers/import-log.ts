@@ -5,3 +5,6 @@ export const importRecorder = fileURLToPath(new URL('../fixtures/import-recorder
 
 /** The bundle's chunk holding undici (source/core/providers/undici-transport.ts and what it imports). */
 export const undiciChunk = /\/bundle\/undici-transport-[A-Z0-9]+\.js$/;
+
+/** The bundle's chunk holding ink-text-input, which the first input dialog loads (components/text-input-chunk.ts). */
+export const textInputChunk = /\/bundle\/text-input-chunk-[A-Z0-9]+\.js$/;

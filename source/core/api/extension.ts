@@ -28,6 +28,8 @@ export type {
 	DeliveryResult,
 	EntryRenderer,
 	EntryView,
+	DialogAnswer,
+	DialogRequestInput,
 	EventContext,
 	EventTagName,
 	ExtensionApi,

@@ -4,6 +4,7 @@ import type {EmitEvent} from '../events.js';
 import type {UserContent} from '../messages.js';
 import {packageProgramArgv} from '../plugins/program.js';
 import {setupAgent, type Agent} from '../start/setup-agent.js';
+import {headlessDialog} from '../extensions/ui-dialog-request.js';
 import {approveAsker} from './approve.js';
 import {TurnFailedError} from './errors.js';
 import {EventQueue} from './event-queue.js';
@@ -36,6 +37,8 @@ export async function openSession(options: OpenSessionOptions = {}): Promise<Ses
 		approveAsker(options.approve),
 		options.signal,
 	);
+	// An embedding script has no screen for the extensions' dialogs: they are refused, never answered for anyone.
+	agent.provideRuntime({uiDialog: headlessDialog('the core API (openSession)')});
 	return new AgentSession(agent);
 }
 

@@ -108,8 +108,25 @@ export interface ExtensionRuntime {
 	appendEntry?(request: AppendEntryRequest): Promise<DeliveryResult>;
 	/** A message for the conversation; `triggerTurn` and `deliverAs` decide when it joins and whether the model answers (authoring guide "sendMessage"). */
 	sendMessage?(request: SendMessageRequest): Promise<DeliveryResult>;
-	uiDialog?(request: unknown): Promise<unknown>;
+	/**
+	 * Asks the person on the chat screen (select, confirm, input); other heads refuse with `unavailable`.
+	 * `ctx`, a tool's `execute` ctx (or anything with a `signal`), closes the dialog as cancelled when its call is cancelled.
+	 */
+	uiDialog?(request: DialogRequestInput, ctx?: ExtensionToolContext | {signal: AbortSignal}): Promise<DialogAnswer>;
 }
+
+/** A question `api.runtime.uiDialog` asks; the limits are in the authoring guide ("Dialogs"). `timeoutMs` closes it as `{cancelled: true, reason: 'timeout'}`. */
+export type DialogRequestInput =
+	| {type: 'select'; title: string; options: string[] | Array<{value: string; label: string; description?: string}>; default?: string; timeoutMs?: number}
+	| {type: 'confirm'; title: string; message?: string; default?: boolean; timeoutMs?: number}
+	| {type: 'input'; title: string; placeholder?: string; default?: string; secret?: boolean; timeoutMs?: number};
+
+/**
+ * A dialog's answer: select `{value}`, confirm `{confirmed}`, input `{value}`;
+ * `{cancelled: true}` for Esc, with `reason` `timeout`, `exit` (the person
+ * left) or `aborted` (the call or signal it was bound to was cancelled).
+ */
+export type DialogAnswer = import('./ui-dialog-request.js').DialogAnswer;
 
 /** A block of a message's content: text, pi's image block (base64 `data` and `mimeType`), or i's `image_url` data URL. */
 export type MessageContentBlock = {type: 'text'; text: string} | {type: 'image'; data: string; mimeType: string} | ExtensionImagePart;

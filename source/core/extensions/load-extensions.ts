@@ -10,6 +10,7 @@ import {eventTags, isEventTag, type EventTag} from './event-tags.js';
 import {ExtensionFlags, type FlagSpec} from './cli-flags.js';
 import {TimedOut, withinTime} from './within-time.js';
 import {invocationOf, RuntimeLink} from './runtime-link.js';
+import {dialogBinding} from './ui-dialog-request.js';
 
 /** EXTENSIONS.md: a `register` that takes longer fails only its extension. */
 export const REGISTER_TIMEOUT_MS = 10_000;
@@ -272,7 +273,8 @@ function stage(
 			childAgent: async (request: unknown, ctx?: unknown) => link.service('childAgent')(name, request, invocationOf(ctx)),
 			appendEntry: async (request: unknown) => link.service('appendEntry')(name, request),
 			sendMessage: async (request: unknown) => link.service('sendMessage')(name, request),
-			uiDialog: async (request: unknown) => link.service('uiDialog')(name, request),
+			// The second argument, a tool's ctx or anything with a signal, may cancel the dialog (ui-dialog-request.ts).
+			uiDialog: async (request: unknown, ctx?: unknown) => link.service('uiDialog')(name, request, dialogBinding(ctx)),
 		}),
 	});
 	return {

@@ -43,7 +43,8 @@ export interface RuntimeServices {
 	childAgent?: (extension: string, request: unknown, invocation: ToolInvocation | undefined) => Promise<unknown>;
 	appendEntry?: (extension: string, request: unknown) => Promise<import('./api.js').DeliveryResult>;
 	sendMessage?: (extension: string, request: unknown) => Promise<import('./api.js').DeliveryResult>;
-	uiDialog?: (extension: string, request: unknown) => Promise<unknown>;
+	/** `binding` is what may cancel the dialog: the tool call it belongs to, or a signal (ui-dialog-request.ts). */
+	uiDialog?: (extension: string, request: unknown, binding: import('./ui-dialog-request.js').DialogBinding) => Promise<import('./ui-dialog-request.js').DialogAnswer>;
 }
 
 export type RuntimeActionName = keyof RuntimeServices;
