@@ -5,6 +5,7 @@ import type {ApprovalBroker} from '../source/tui/approval-broker.js';
 import type {TrustBroker} from '../source/tui/trust-broker.js';
 import {slashCompletions} from '../source/tui/slash-commands.js';
 import {Approval} from './Approval.js';
+import {ChildAgents} from './ChildAgents.js';
 import {MAX_DETAIL_LINES} from './ApprovalDetail.js';
 import {InputEditor} from './InputEditor.js';
 import {SlashMenu} from './SlashMenu.js';
@@ -98,6 +99,7 @@ export function App({store, broker, trust, history, onSubmit, onInterrupt, onExi
 				{state.tools.map(tool => (
 					<ToolCall key={tool.key} tool={tool} />
 				))}
+				<ChildAgents items={state.children} />
 				{trustPending ? (
 					<TrustPrompt pending={trustPending} onLeave={onInterrupt} />
 				) : state.starting ? (

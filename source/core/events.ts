@@ -42,6 +42,13 @@ export type CoreEvent =
 	/** The history was compacted: messages before `cut` (after the system prompt) became a summary. */
 	| {type: 'compaction'; cut: number; before_bytes: number; after_bytes: number}
 	| {type: 'error'; message: string; kind: string}
+	/**
+	 * A child agent's progress (child-agents.ts): it started, made a model
+	 * request (`turns`), began another activity (`writing`, `running read`),
+	 * or ended (`done`, `failed`). Its own text and tool calls stay in its
+	 * own session, never in the parent's transcript.
+	 */
+	| {type: 'child'; id: string; role: string; status: 'running' | 'done' | 'failed'; turns: number; activity: string}
 	| {
 			type: 'done';
 			reason: 'stop' | 'length' | 'content_filter' | 'max_steps' | 'error' | 'interrupted';

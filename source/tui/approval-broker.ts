@@ -19,6 +19,8 @@ export interface PendingApproval {
 export class ApprovalBroker extends OpenQuestion<PendingApproval> {
 	readonly #allowed = new Set<string>();
 	readonly #observer: PromptObserver | undefined;
+	/** Settles when the question on screen is answered: child agents may ask while another question is open, and wait their turn. */
+	#queue: Promise<unknown> = Promise.resolve();
 
 	/** `observer` hears each question that is shown (not the tools allowed for the session, which ask nothing). */
 	constructor(observer?: PromptObserver) {
@@ -31,20 +33,33 @@ export class ApprovalBroker extends OpenQuestion<PendingApproval> {
 		return this.#allowed;
 	}
 
-	readonly askPerson: AskPerson = async request => {
+	readonly askPerson: AskPerson = async (request, signal) => {
+		const turn = this.#queue.then(async () => this.#ask(request, signal));
+		this.#queue = turn.catch(() => {});
+		return turn;
+	};
+
+	async #ask(request: Parameters<AskPerson>[0], signal: AbortSignal | undefined): ReturnType<AskPerson> {
+		// Asked while the question before it was open: allowed for the session meanwhile, or withdrawn.
 		if (this.#allowed.has(request.name)) return {decision: 'allow', by: 'user', reason: 'allowed for this session'};
+		if (signal?.aborted) return {decision: 'deny', by: 'user', reason: 'the question was withdrawn: the call that asked was cancelled'};
 		const prompt: UiPrompt = {id: request.id, kind: 'approval', tool: request.name, title: request.ask.title};
 		this.#observer?.started(prompt);
+		let withdraw: (() => void) | undefined;
 		const choice = await new Promise<ApprovalChoice>(resolve => {
 			this.show({request, answer: resolve});
+			withdraw = () => resolve({kind: 'cancelled'});
+			signal?.addEventListener('abort', withdraw, {once: true});
 		});
+		if (withdraw) signal?.removeEventListener('abort', withdraw);
 		this.show(null);
 		this.#observer?.ended(prompt, choice.kind);
-		if (choice.kind === 'cancelled') return {decision: 'deny', by: 'user', reason: 'the person said no: the turn was interrupted'};
+		if (choice.kind === 'cancelled')
+			return {decision: 'deny', by: 'user', reason: signal?.aborted ? 'the question was withdrawn: the call that asked was cancelled' : 'the person said no: the turn was interrupted'};
 		if (choice.kind === 'deny') return {decision: 'deny', by: 'user', reason: choice.reason.trim() === '' ? 'the person said no' : `the person said no: ${choice.reason.trim()}`};
 		if (choice.kind === 'always') this.#allowed.add(request.name);
 		return {decision: 'allow', by: 'user', reason: null};
-	};
+	}
 
 	/** A turn that ends (an interrupt) while a question is open answers it with a denial. */
 	cancel(): void {
