@@ -52,7 +52,7 @@ export interface ChildResult {
 	text: string;
 	/** It stopped at maxTurns before it finished. */
 	turnLimited: boolean;
-	/** The report was cut (child-output.ts). */
+	/** The report was cut to what the deltas left of the 4 MiB (child-output.ts); the poll's `truncated` also tells of cut deltas. */
 	truncated: boolean;
 }
 
@@ -262,8 +262,7 @@ export class ChildAgents {
 		task.controller.abort(new Error(reason));
 		// Past the grace it counts as failed for the poller, but keeps its slot until it really ends (seed 004 §3).
 		const grace = setTimeout(() => {
-			if (task.settle({status: 'failed', text: '', turnLimited: false, truncated: task.output.truncated}, `${reason}; it did not stop within ${CANCEL_GRACE_MS / 1000} s and keeps its slot until it ends`))
-				this.#progress(task);
+			if (task.settle({status: 'failed', text: '', turnLimited: false, truncated: false}, `${reason}; it did not stop within ${CANCEL_GRACE_MS / 1000} s and keeps its slot until it ends`)) this.#progress(task);
 		}, CANCEL_GRACE_MS);
 		task.ended.finally(() => clearTimeout(grace)).catch(() => {});
 	}
@@ -297,7 +296,7 @@ export class ChildAgents {
 		}
 
 		const text = task.output.report(lastAnswer(session));
-		const truncated = task.output.truncated;
+		const truncated = task.output.reportCut;
 		// Its session is saved and released before anyone hears it ended: a done child has really ended, and its slot is free once disposed.
 		await session.close().catch(() => {});
 		task.live = false;

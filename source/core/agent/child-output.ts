@@ -29,6 +29,11 @@ export class ChildOutput {
 		return this.#streamCut || this.#reportCut;
 	}
 
+	/** The report was cut to what the deltas left of the budget. */
+	get reportCut(): boolean {
+		return this.#reportCut;
+	}
+
 	/** Bytes used so far, deltas and report. */
 	get bytes(): number {
 		return this.#bytes;
