@@ -19,6 +19,10 @@
 export type {
 	AbortAnswer,
 	BeforeAgentStartEvent,
+	ChildAgentDelta,
+	ChildAgentPoll,
+	ChildAgentStart,
+	ChildAgentStarted,
 	CommandContext,
 	Declaration,
 	EventContext,
