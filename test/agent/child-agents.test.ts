@@ -326,6 +326,9 @@ test('/reload cleans up the extensions’ children (their handles are gone); a s
 		await agent.close();
 		assert.equal(last.status, 'failed');
 		assert.equal(last.error, 'the parent agent ended');
+		const late = await refusal(async () => start(agent, {task: 'Too late.'}));
+		assert.equal(late.code, 'stale');
+		assert.match(late.message, /the parent agent has ended/);
 	} finally {
 		await agent.close().catch(() => {});
 	}

@@ -387,3 +387,12 @@ test('deltas: 8192 pass whole, the 8193rd is cut with a marker; deltas and repor
 	assert.equal(second.output.past.reportTruncated, true);
 	assert.equal(second.output.past.truncated, true);
 });
+
+test('-p in text: a line on stderr when a child starts and when it ends; the answer alone on stdout', async () => {
+	const {sandbox: box, env} = sandbox();
+	mock.enqueue({toolCalls: [{id: 'd6', name: 'delegate_task', arguments: JSON.stringify({task: 'Say yes.', role: 'yes-man'})}]}, {text: 'Yes.'}, {text: 'The child said yes.'});
+	const run = await runCli(['-p', 'Ask a child', '--yolo', '-C', box.workspace], {env});
+	assert.equal(run.code, 0, run.stderr);
+	assert.equal(run.stdout, 'The child said yes.\n');
+	assert.match(run.stderr, /^i: tool delegate_task .*\ni: child yes-man \(child-[0-9a-f]{12}\) started\ni: child yes-man \(child-[0-9a-f]{12}\) finished after 1 turn\n$/);
+});

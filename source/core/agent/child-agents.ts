@@ -141,6 +141,8 @@ export class ChildAgents {
 	readonly #draining = new Set<ChildTask>();
 	/** Starts whose session is still opening: their slot is taken already. */
 	#opening = 0;
+	/** The parent ended (close): no child starts any more. */
+	#closed = false;
 
 	constructor(parent: () => ChildParent) {
 		this.#parent = parent;
@@ -164,6 +166,7 @@ export class ChildAgents {
 	 * file is removed again then: nothing ran).
 	 */
 	async start(owner: string, request: ChildStart, binding: ChildBinding = {}): Promise<ChildTask> {
+		if (this.#closed) throw new RuntimeActionError('childAgent', 'stale', 'the parent agent has ended; no child starts any more');
 		const parent = this.#parent();
 		const tools = childTools(parent.tools, request.tools);
 		if (this.used >= MAX_CHILD_TASKS) {
@@ -183,7 +186,11 @@ export class ChildAgents {
 			this.#opening--;
 		}
 
-		const stale = binding.signal?.aborted ? 'the tool call it belongs to was cancelled while the child was being set up' : (binding.stale?.() ?? null);
+		const stale = this.#closed
+			? 'the parent agent ended while the child was being set up'
+			: binding.signal?.aborted
+				? 'the tool call it belongs to was cancelled while the child was being set up'
+				: (binding.stale?.() ?? null);
 		if (stale !== null) {
 			await session.close();
 			await rm(session.path, {force: true});
@@ -236,6 +243,12 @@ export class ChildAgents {
 		const picked = [...this.#tasks.values()].filter(which);
 		for (const task of picked) this.#dispose(task, reason);
 		await withinGrace(Promise.all(picked.map(async task => task.ended)));
+	}
+
+	/** The parent ends: every child is cleaned up, and none starts any more (a start still opening its session is refused then). */
+	async close(reason: string): Promise<void> {
+		this.#closed = true;
+		await this.cleanUp(reason);
 	}
 
 	#find(owner: string, childId: string): ChildTask {

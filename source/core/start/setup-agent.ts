@@ -271,7 +271,7 @@ export async function setupAgent(
 			},
 			async close() {
 				// The parent ends: its children end first, so their sessions are saved and closed before the workers go.
-				await children.cleanUp('the parent agent ended');
+				await children.close('the parent agent ended');
 				if (current) {
 					// What the turn's observers still have queued comes first: the shutdown is the last thing they hear.
 					await settledWithin(current.drained(), SHUTDOWN_DRAIN_MS);
