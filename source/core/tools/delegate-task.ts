@@ -11,18 +11,11 @@ const schema = z.strictObject({
 	task: z.string().check(
 		z.minLength(1),
 		z.refine(value => Buffer.byteLength(value) <= MAX_CHILD_TASK_BYTES, `the task is at most ${MAX_CHILD_TASK_BYTES} bytes (UTF-8)`),
-		z.describe(`The whole task, self-contained: the child sees nothing of this conversation, only this text (at most ${MAX_CHILD_TASK_BYTES} bytes). Say what to find or do and what to report.`),
+		z.describe(`The whole task and what to report; the child sees only this (at most ${MAX_CHILD_TASK_BYTES} bytes)`),
 	),
-	role: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_CHILD_ROLE_CHARS), z.describe('A short name for what the child is, shown to the person beside it (e.g. "reviewer", "test runner")'))),
-	tools: z.optional(
-		z
-			.array(z.string())
-			.check(
-				z.maxLength(MAX_CHILD_TOOLS),
-				z.describe(`Names of your own tools the child may use (default: all of them but ${DELEGATE_TOOL_NAME}); give fewer for a read-only task, e.g. ["read", "glob", "search"]`),
-			),
-	),
-	maxTurns: z.optional(z.int().check(z.gte(MIN_CHILD_TURNS), z.lte(MAX_CHILD_TURNS), z.describe(`Model requests the child may make, ${MIN_CHILD_TURNS}–${MAX_CHILD_TURNS} (default ${DEFAULT_CHILD_TURNS})`))),
+	role: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_CHILD_ROLE_CHARS), z.describe('Short name shown to the person, e.g. "reviewer"'))),
+	tools: z.optional(z.array(z.string()).check(z.maxLength(MAX_CHILD_TOOLS), z.describe('Your tools it may use (default: all); e.g. ["read", "search"] for a read-only task'))),
+	maxTurns: z.optional(z.int().check(z.gte(MIN_CHILD_TURNS), z.lte(MAX_CHILD_TURNS), z.describe(`Its model requests (default ${DEFAULT_CHILD_TURNS})`))),
 });
 
 /**
@@ -35,11 +28,7 @@ const schema = z.strictObject({
 export function createDelegateTaskTool(children: ChildAgents): Tool {
 	return {
 		name: DELEGATE_TOOL_NAME,
-		description: [
-			'Hand a self-contained task to a child agent and get its final report back as the result.',
-			'The child has its own fresh conversation (it sees only the task you write), your tools or the subset you name, and asks the person before it changes anything, as you do.',
-			'Use it for work that would fill this conversation with detail you do not need afterwards: a wide search, a review, a side investigation.',
-		].join(' '),
+		description: 'Hand a self-contained task (a wide search, a review) to a child agent with a fresh conversation and your tools; its final report is the result.',
 		parameters: toParameters(schema),
 		async plan(args, context) {
 			const input = parseArguments(DELEGATE_TOOL_NAME, schema, args);
