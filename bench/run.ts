@@ -1,7 +1,7 @@
 // `npm run bench`: start-up and one-shot print turn figures, each against a
 // baseline measured in the same run, as medians of RUNS runs; the default
 // profile's start-up against no plugins (bench/startup.ts); the extension
-// host (bench/extensions.ts); then the
+// host (bench/extensions.ts); a delegate_task round trip (bench/children.ts); then the
 // resident worker pool against spawn-per-call (bench/pool.ts), hooks,
 // skills, the input editor, the budget, the chat screen streaming 100k
 // tokens (bench/tui.ts), the prompt cache, web_fetch and search.
@@ -15,6 +15,7 @@ import {startMockProvider} from '../test/fixtures/mock-provider.js';
 import {median, timeAsync, timeCommand} from './measure.js';
 import {benchCache} from './cache.js';
 import {benchExtensions} from './extensions.js';
+import {benchChildren} from './children.js';
 import {benchEditor} from './editor.js';
 import {benchHooks} from './hooks.js';
 import {benchBudget} from './budget.js';
@@ -29,6 +30,7 @@ import {benchWebFetch} from './web.js';
 const sections: Array<[string, () => Promise<void> | void]> = [
 	['startup', benchStartup],
 	['extensions', benchExtensions],
+	['children', benchChildren],
 	['pool', benchPool],
 	['hooks', benchHooks],
 	['skills', benchSkills],

@@ -6,6 +6,7 @@ import type {TrustBroker} from '../source/tui/trust-broker.js';
 import type {DialogBroker} from '../source/tui/dialog-broker.js';
 import {slashCompletions} from '../source/tui/slash-commands.js';
 import {Approval} from './Approval.js';
+import {ChildAgents} from './ChildAgents.js';
 import {MAX_DETAIL_LINES} from './ApprovalDetail.js';
 import {ExtensionDialog} from './ExtensionDialog.js';
 import {InputEditor} from './InputEditor.js';
@@ -103,6 +104,7 @@ export function App({store, broker, trust, dialogs, history, onSubmit, onInterru
 				{state.tools.map(tool => (
 					<ToolCall key={tool.key} tool={tool} />
 				))}
+				<ChildAgents items={state.children} />
 				{trustPending ? (
 					<TrustPrompt pending={trustPending} onLeave={onInterrupt} />
 				) : state.starting ? (

@@ -56,6 +56,13 @@ export type CoreEvent =
 	/** An extension's `{customType, data}` entry was committed to the session; it is never part of the model's context. */
 	| {type: 'entry'; id: string; extension: string; customType: string; data: unknown}
 	| {type: 'error'; message: string; kind: string}
+	/**
+	 * A child agent's progress (child-agents.ts): it started, made a model
+	 * request (`turns`), began another activity (`writing`, `running read`),
+	 * or ended (`done`, `failed`). Its own text and tool calls stay in its
+	 * own session, never in the parent's transcript.
+	 */
+	| {type: 'child'; id: string; role: string; status: 'running' | 'done' | 'failed'; turns: number; activity: string}
 	| {
 			type: 'done';
 			reason: 'stop' | 'length' | 'content_filter' | 'max_steps' | 'error' | 'interrupted';

@@ -80,6 +80,18 @@ export function createTextRenderer(options: {announceSession: boolean; showMessa
 				break;
 			}
 
+			case 'child': {
+				// Line mode's short line: a child's start and its end; its progress in between would only add noise.
+				if (event.status === 'running' && event.activity !== 'starting') break;
+				endLine();
+				const who = `child ${event.role} (${event.id})`;
+				const turns = `${event.turns} turn${event.turns === 1 ? '' : 's'}`;
+				writeErr(
+					printable(event.status === 'running' ? `i: ${who} started` : event.status === 'done' ? `i: ${who} ${event.activity} after ${turns}` : `i: ${who} failed after ${turns}: ${event.activity}`) + '\n',
+				);
+				break;
+			}
+
 			case 'entry':
 			case 'thinking_delta':
 			case 'tool_started':

@@ -35,28 +35,45 @@ export class ApprovalBroker extends OpenQuestion<PendingApproval> {
 		return this.#allowed;
 	}
 
-	readonly askPerson: AskPerson = async request => {
+	readonly askPerson: AskPerson = async (request, signal) => {
 		if (this.#allowed.has(request.name)) return {decision: 'allow', by: 'user', reason: 'allowed for this session'};
+		const withdrawn = {decision: 'deny', by: 'user', reason: 'the question was withdrawn: the call that asked was cancelled'} as const;
+		if (signal?.aborted) return withdrawn;
 		const prompt: UiPrompt = {id: request.id, kind: 'approval', tool: request.name, title: request.ask.title};
+		// Child agents may ask while another question is open: they wait for the line, and the call that asked may be cancelled meanwhile.
 		const withdraw = new AbortController();
+		const onAbort = () => withdraw.abort();
+		signal?.addEventListener('abort', onAbort, {once: true});
 		this.#queued.add(withdraw);
 		let release: () => void;
 		try {
 			release = this.#line.tryTake() ?? (await this.#line.take(withdraw.signal));
 		} catch {
-			return {decision: 'deny', by: 'user', reason: 'the person said no: the turn was interrupted'};
+			return signal?.aborted ? withdrawn : {decision: 'deny', by: 'user', reason: 'the person said no: the turn was interrupted'};
 		} finally {
 			this.#queued.delete(withdraw);
 		}
 
+		// Allowed for the session while it waited.
+		if (this.#allowed.has(request.name)) {
+			signal?.removeEventListener('abort', onAbort);
+			release();
+			return {decision: 'allow', by: 'user', reason: 'allowed for this session'};
+		}
+
 		this.#observer?.started(prompt);
+		let withdrawShown: (() => void) | undefined;
 		const choice = await new Promise<ApprovalChoice>(resolve => {
+			withdrawShown = () => resolve({kind: 'cancelled'});
+			signal?.addEventListener('abort', withdrawShown, {once: true});
 			this.show({request, answer: resolve});
 		});
+		signal?.removeEventListener('abort', onAbort);
+		if (withdrawShown) signal?.removeEventListener('abort', withdrawShown);
 		this.show(null);
 		this.#observer?.ended(prompt, choice.kind);
 		release();
-		if (choice.kind === 'cancelled') return {decision: 'deny', by: 'user', reason: 'the person said no: the turn was interrupted'};
+		if (choice.kind === 'cancelled') return signal?.aborted ? withdrawn : {decision: 'deny', by: 'user', reason: 'the person said no: the turn was interrupted'};
 		if (choice.kind === 'deny') return {decision: 'deny', by: 'user', reason: choice.reason.trim() === '' ? 'the person said no' : `the person said no: ${choice.reason.trim()}`};
 		if (choice.kind === 'always') this.#allowed.add(request.name);
 		return {decision: 'allow', by: 'user', reason: null};

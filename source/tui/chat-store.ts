@@ -28,6 +28,14 @@ export type TranscriptItem =
 
 export type ToolItem = Extract<TranscriptItem, {kind: 'tool'}>;
 
+/** A running child agent as the live area shows it: its role, turns so far and last activity. */
+export interface ChildItem {
+	id: string;
+	role: string;
+	turns: number;
+	activity: string;
+}
+
 export interface StatusInfo {
 	model: string;
 	workspace: string;
@@ -48,6 +56,8 @@ export interface ChatState {
 	/** Thinking text of the current step, shown collapsed. */
 	thinking: string;
 	tools: ToolItem[];
+	/** Child agents still running (delegate_task, an extension's childAgent). */
+	children: ChildItem[];
 	busy: boolean;
 	/** The agent is being set up behind the first frame: the screen shows, nothing can be sent yet. */
 	starting: boolean;
@@ -73,7 +83,7 @@ export class ChatStore {
 
 	constructor(status: StatusInfo, options: {logo: boolean; frameMs?: number; starting?: boolean}) {
 		this.#frameMs = options.frameMs ?? 33;
-		this.#state = {finished: options.logo ? [{kind: 'logo', key: 'logo'}] : [], partial: '', thinking: '', tools: [], busy: false, starting: options.starting ?? false, status, commands: []};
+		this.#state = {finished: options.logo ? [{kind: 'logo', key: 'logo'}] : [], partial: '', thinking: '', tools: [], children: [], busy: false, starting: options.starting ?? false, status, commands: []};
 	}
 
 	getSnapshot = (): ChatState => this.#state;
@@ -208,6 +218,22 @@ export class ChatStore {
 
 			case 'warning': {
 				this.notice('warning', event.message);
+				break;
+			}
+
+			case 'child': {
+				const item: ChildItem = {id: event.id, role: shown(event.role), turns: event.turns, activity: shown(lastLine(event.activity))};
+				const others = this.#state.children.filter(child => child.id !== event.id);
+				if (event.status === 'running') {
+					const known = others.length < this.#state.children.length;
+					this.#update({children: known ? this.#state.children.map(child => (child.id === event.id ? item : child)) : [...others, item]}, false);
+					break;
+				}
+
+				this.#update({children: others}, false);
+				const turns = `${event.turns} turn${event.turns === 1 ? '' : 's'}`;
+				if (event.status === 'done') this.notice('info', `child ${item.role} (${event.id}) ${item.activity} after ${turns}`);
+				else this.notice('warning', `child ${item.role} (${event.id}) failed after ${turns}: ${item.activity}`);
 				break;
 			}
 

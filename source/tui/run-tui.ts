@@ -158,6 +158,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 
 			case '/clear': {
 				const next = await core.openSession({path: core.sessionPath({...options, session: undefined, sessionName: undefined}, agent.workspace, core.resolveDirs().data_dir), workspace: agent.workspace});
+				// The children of the old session end with it; new ones' sessions go beside the new one.
+				await agent.switchSession(next);
 				await agent.session.close();
 				agent = {...agent, session: next};
 				agent.delivery.switchSession(next);
@@ -301,9 +303,9 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	};
 
 	try {
-		const askPerson: AskPerson = async request => {
+		const askPerson: AskPerson = async (request, signal) => {
 			store.asking(request.id);
-			return broker.askPerson(request);
+			return broker.askPerson(request, signal);
 		};
 		core = await import('./chat-core.js');
 		agent = await core.setupAgent(setupOptions, event => store.apply(event), askPerson, setupController.signal, before.kind === 'ready' ? before.started : undefined, before.extensions);

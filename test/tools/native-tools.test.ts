@@ -1,16 +1,25 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {createNativeTools} from '../../source/core/tools/native-tools.js';
+import {ChildAgents} from '../../source/core/agent/child-agents.js';
 import {nativeToolNames} from '../../source/core/tools/native-tool-names.js';
 import {ToolInputError} from '../../source/core/tools/types.js';
 import {tempDir, toolContext} from './helpers.js';
 
-const tools = new Map(createNativeTools().map(tool => [tool.name, tool]));
+// With a child registry, so delegate_task's schema is checked with the others'.
+const tools = new Map(createNativeTools({children: new ChildAgents(() => assert.fail('no child is started here'))}).map(tool => [tool.name, tool]));
 
-test('createNativeTools returns one tool per native name, in order', () => {
+test('createNativeTools returns one tool per native name, in order; delegate_task only with a child registry', () => {
+	const children = new ChildAgents(() => {
+		throw new Error('no child is started here');
+	});
+	assert.deepEqual(
+		createNativeTools({children}).map(tool => tool.name),
+		[...nativeToolNames],
+	);
 	assert.deepEqual(
 		createNativeTools().map(tool => tool.name),
-		[...nativeToolNames],
+		nativeToolNames.filter(name => name !== 'delegate_task'),
 	);
 });
 

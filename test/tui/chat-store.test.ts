@@ -129,3 +129,26 @@ test("the status keeps the session's cache hit ratio as Σ cache-read / Σ input
 	assert.deepEqual(status.cacheTotals, {read: 2900, input: 4000});
 	assert.deepEqual(status.budget, {estimate: 4200, limit: 6400});
 });
+
+test('a child agent is live while it runs, with its role, turns and activity; its end is a notice', () => {
+	const {chat} = store();
+	chat.apply({type: 'child', id: 'child-1', role: 'scout', status: 'running', turns: 0, activity: 'starting'});
+	chat.apply({type: 'child', id: 'child-2', role: 'critic\u001b[31m', status: 'running', turns: 0, activity: 'starting'});
+	chat.apply({type: 'child', id: 'child-1', role: 'scout', status: 'running', turns: 2, activity: 'running glob'});
+	assert.deepEqual(chat.getSnapshot().children, [
+		{id: 'child-1', role: 'scout', turns: 2, activity: 'running glob'},
+		// A role is shown safe for the terminal.
+		{id: 'child-2', role: 'critic\ufffd[31m', turns: 0, activity: 'starting'},
+	]);
+	chat.apply({type: 'child', id: 'child-1', role: 'scout', status: 'done', turns: 3, activity: 'finished'});
+	chat.apply({type: 'child', id: 'child-2', role: 'critic', status: 'failed', turns: 1, activity: 'it ran past its timeout of 10 s (timeoutSeconds)'});
+	const state = chat.getSnapshot();
+	assert.deepEqual(state.children, []);
+	assert.deepEqual(
+		state.finished.filter(item => item.kind === 'notice').map(item => [(item as {level: string}).level, (item as {text: string}).text]),
+		[
+			['info', 'child scout (child-1) finished after 3 turns'],
+			['warning', 'child critic (child-2) failed after 1 turn: it ran past its timeout of 10 s (timeoutSeconds)'],
+		],
+	);
+});

@@ -19,8 +19,15 @@ export interface ApprovalOutcome {
 	reason: string | null;
 }
 
-/** How a head asks the person. Print and line mode have no one to ask. */
-export type AskPerson = (request: ApprovalRequest & {ask: ApprovalAsk}) => Promise<{
+/**
+ * How a head asks the person. Print and line mode have no one to ask.
+ * `signal` aborts when the call that asks is cancelled (a child agent's
+ * timeout, say): the question is then withdrawn and answers a denial.
+ */
+export type AskPerson = (
+	request: ApprovalRequest & {ask: ApprovalAsk},
+	signal?: AbortSignal,
+) => Promise<{
 	decision: ApprovalDecision;
 	by: 'user' | 'no_terminal';
 	reason: string | null;
@@ -76,7 +83,7 @@ export function createApprovalGate(options: {yolo: boolean; askPerson: AskPerson
 			title: `Run external tool ${request.name}`,
 			detail: JSON.stringify(request.arguments, null, 2),
 		};
-		return options.askPerson({...request, ask});
+		return options.askPerson({...request, ask}, signal);
 	};
 }
 

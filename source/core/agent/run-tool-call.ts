@@ -25,6 +25,8 @@ export interface ToolCallContext {
 	sessionId?: string;
 	/** Extension handlers: `ToolCall` gates the call, `ToolResult` transforms its result. */
 	extensionEvents?: EventBus | null;
+	/** The child agent making the call (child-agents.ts); absent for the parent's own. */
+	child?: string;
 }
 
 /** Progress texts longer than this are cut: a status line, not a result. */
@@ -96,6 +98,7 @@ export async function runToolCall(original: ToolCall, context: ToolCallContext):
 		outputLimit: context.outputLimit,
 		...(context.sessionId === undefined ? {} : {sessionId: context.sessionId}),
 		toolCallId: call.id,
+		...(context.child === undefined ? {} : {child: context.child}),
 		onUpdate: (text: string) => context.emit({type: 'tool_update', id: call.id, name, text: text.length > MAX_TOOL_UPDATE_CHARS ? `${text.slice(0, MAX_TOOL_UPDATE_CHARS)}…` : text}),
 	};
 	let plan;

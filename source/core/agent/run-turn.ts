@@ -47,6 +47,12 @@ export interface TurnContext {
 	beforeAgentStart?: BeforeAgentStart | null;
 	/** The extensions' appendEntry and sendMessage queue (message-delivery.ts): committed after each tool batch and when the model stops. */
 	delivery?: MessageDelivery | null;
+	/**
+	 * Set when this turn is a child agent's (child-agents.ts): its tool calls
+	 * are marked with the child's ID (they cannot start children) and tools
+	 * see the parent's session ID, whose state space they belong to (seed 004 §3).
+	 */
+	childOf?: {child: string; sessionId: string};
 }
 
 export type DoneReason = Extract<CoreEvent, {type: 'done'}>['reason'];
@@ -150,7 +156,19 @@ async function runDeliveringTurn(input: UserContent | null, context: TurnContext
 			const outputLimit = await toolResultLimit(context, hooks, schemas, [...session.messages, reply.message], calls.length);
 			let imagesLeft = MAX_IMAGES_PER_BATCH;
 			for (const call of calls) {
-				const outcome = await runToolCall(call, {tools: toolMap, gate: context.gate, emit, workspace: context.workspace, signal, outputLimit, hooks, imagesLeft, sessionId: session.id, extensionEvents: events});
+				const outcome = await runToolCall(call, {
+					tools: toolMap,
+					gate: context.gate,
+					emit,
+					workspace: context.workspace,
+					signal,
+					outputLimit,
+					hooks,
+					imagesLeft,
+					sessionId: context.childOf?.sessionId ?? session.id,
+					extensionEvents: events,
+					...(context.childOf ? {child: context.childOf.child} : {}),
+				});
 				step.push(outcome.message);
 				imagesLeft -= outcome.images.length;
 				if (outcome.images.length > 0) images.push({id: call.id, images: outcome.images});

@@ -92,6 +92,47 @@ export interface RuntimeError extends Error {
 	action: string;
 }
 
+/** `api.runtime.childAgent({op: 'start', …}, ctx)`: limits in the authoring guide's "Child agents". */
+export interface ChildAgentStart {
+	op: 'start';
+	/** At most 20000 bytes (UTF-8). */
+	task: string;
+	/** One line of at most 64 characters, shown beside the child; `child` by default. */
+	role?: string;
+	/** Model requests, 1–32; 8 by default. */
+	maxTurns?: number;
+	/** 10–1800; 300 by default. Past it the child is cancelled and fails. */
+	timeoutSeconds?: number;
+	/** Names of the parent's active tools; all of them but `delegate_task` by default. */
+	tools?: string[];
+}
+
+export interface ChildAgentStarted {
+	childId: string;
+	/** The child's own session (its file sits beside the parent's). */
+	sessionId: string;
+	status: 'running';
+}
+
+/** One piece of the child's text, or the marker that says the stream was cut. */
+export type ChildAgentDelta = {type: 'text'; text: string} | {type: 'truncated'; text: string};
+
+export interface ChildAgentPoll {
+	childId: string;
+	sessionId: string;
+	status: 'running' | 'done' | 'failed';
+	/** The deltas since the last poll. */
+	deltas: ChildAgentDelta[];
+	/** The deltas or the report were cut (4 MiB shared, 8192 deltas). */
+	truncated: boolean;
+	/** Model requests so far. */
+	turns: number;
+	/** Once it ended. */
+	result?: {status: 'done' | 'failed'; text: string; turnLimited: boolean; truncated: boolean};
+	/** Why it failed. */
+	error?: string;
+}
+
 /**
  * What the host does for an extension at run time (EXTENSIONS.md "Runtime
  * actions"); an action it lacks is undefined. Actions need a running agent:
@@ -102,8 +143,16 @@ export interface ExtensionRuntime {
 	/** A flag's value in this run (`--name`, `--no-name`, `--name VALUE`, `--name=VALUE`, else its default); undefined for a flag no extension registered. */
 	getCliFlag?(name: string): boolean | string | undefined;
 	getExecutionContext?(): unknown;
-	/** `ctx` is the `execute` ctx of the tool call the child belongs to (seed 004 §3): without a live one, `start` is refused. */
-	childAgent?(request: unknown, ctx?: ExtensionToolContext): Promise<unknown>;
+	/**
+	 * A child agent (seed 004 §3; the authoring guide's "Child agents"):
+	 * `start` takes the `execute` ctx of the tool call the child belongs to
+	 * and is refused without a live one; `poll`, `cancel` and `dispose` need
+	 * only the extension that started it.
+	 */
+	childAgent?(request: ChildAgentStart, ctx: ExtensionToolContext): Promise<ChildAgentStarted>;
+	childAgent?(request: {op: 'poll'; childId: string}): Promise<ChildAgentPoll>;
+	childAgent?(request: {op: 'cancel'; childId: string}): Promise<{childId: string; status: ChildAgentPoll['status']}>;
+	childAgent?(request: {op: 'dispose'; childId: string}): Promise<{childId: string; disposed: true}>;
 	/** `{customType, data}`: extension data kept in the session, never in the model's context; `{message}`: context without a reply. Queued while a run is active, committed after the current tool batch. */
 	appendEntry?(request: AppendEntryRequest): Promise<DeliveryResult>;
 	/** A message for the conversation; `triggerTurn` and `deliverAs` decide when it joins and whether the model answers (authoring guide "sendMessage"). */

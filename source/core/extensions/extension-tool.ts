@@ -73,6 +73,7 @@ async function execute(tool: ExtensionTool, owner: ToolOwner, where: string, arg
 		get ended() {
 			return settled;
 		},
+		...(context.child === undefined ? {} : {child: context.child}),
 	});
 	// Called now, not in a later microtask: the tool's own abort listeners are then in place before a cancel can come.
 	let running: Promise<unknown>;

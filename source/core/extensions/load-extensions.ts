@@ -1,4 +1,15 @@
-import {EXTENSION_API_VERSION, type Declaration, type EntryRenderer, type ExtensionApi, type ExtensionCommand, type ExtensionTool, type MarkdownTransformer, type MessageRenderer, type Platform} from './api.js';
+import {
+	EXTENSION_API_VERSION,
+	type Declaration,
+	type EntryRenderer,
+	type ExtensionApi,
+	type ExtensionCommand,
+	type ExtensionRuntime,
+	type ExtensionTool,
+	type MarkdownTransformer,
+	type MessageRenderer,
+	type Platform,
+} from './api.js';
 import {builtinCommandNames, checkCommand, checkMarkdownTransformer, checkRenderer} from './check-command.js';
 import {resolveEntryPoint} from './entry-point.js';
 import {importExtension, type RegisterFunction} from './import-extension.js';
@@ -270,7 +281,8 @@ function stage(
 			getCliFlag: (flag: string) => (values.has(flag) ? values.get(flag) : commandLine.value(flag)),
 			getExecutionContext: () => link.service('getExecutionContext')(name),
 			// The second argument is the tool's ctx: it binds the call to that invocation (runtime-link.ts).
-			childAgent: async (request: unknown, ctx?: unknown) => link.service('childAgent')(name, request, invocationOf(ctx)),
+			// The service checks every field: the overloads of ExtensionRuntime only guide an author's types.
+			childAgent: (async (request: unknown, ctx?: unknown) => link.service('childAgent')(name, request, invocationOf(ctx))) as NonNullable<ExtensionRuntime['childAgent']>,
 			appendEntry: async (request: unknown) => link.service('appendEntry')(name, request),
 			sendMessage: async (request: unknown) => link.service('sendMessage')(name, request),
 			// The second argument, a tool's ctx or anything with a signal, may cancel the dialog (ui-dialog-request.ts).

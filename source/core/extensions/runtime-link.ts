@@ -59,6 +59,8 @@ export interface ToolInvocation {
 	toolCallId: string;
 	signal: AbortSignal;
 	readonly ended: boolean;
+	/** Set when a child agent made the call (its childId): such a call cannot start children. */
+	child?: string;
 }
 
 /**

@@ -25,6 +25,9 @@ import {PROJECT_PROMPT_FOLDER, type ResourceFolders} from '../resources/resource
 import type {RuntimeLink, RuntimeServices} from '../extensions/runtime-link.js';
 import {MessageDelivery} from '../agent/message-delivery.js';
 import {checkAppendEntry, checkSendMessage} from '../extensions/check-delivery.js';
+import {ChildAgents, CORE_OWNER, type ChildParent} from '../agent/child-agents.js';
+import {childAgentService} from '../agent/child-agent-service.js';
+import type {ApprovalPolicy} from '../agent/approval-gate.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
 export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOptions {
@@ -68,7 +71,15 @@ export type Agent = Omit<TurnContext, 'signal' | 'delivery'> & {
 	 * the same services, the old one's actions refuse as stale.
 	 */
 	provideRuntime(services: RuntimeServices): void;
-	/** Ends the workers and releases the session. */
+	/** The host's child agents (`delegate_task`, `api.runtime.childAgent`). */
+	children: ChildAgents;
+	/**
+	 * The head opened another session (/clear): every child is cancelled and
+	 * disposed, and later children's sessions go beside `next`. The head
+	 * puts `next` in place of `session` itself.
+	 */
+	switchSession(next: Session): Promise<void>;
+	/** Ends the children and the workers and releases the session. */
 	close(): Promise<void>;
 };
 
@@ -113,7 +124,13 @@ export async function setupAgent(
 	try {
 		const hooks = pool ? createHookChain(plugins.hooks, pool) : emptyHookChain;
 		const caller = modelCaller(loaded, plugins, pool);
-		const coreTools = [...createNativeTools({secrets: sessionSecrets(loaded)}), ...(pool ? await externalTools(plugins, pool) : [])];
+		// What a child inherits, as it is when the child starts: /reload and a session switch change it.
+		let parent: ChildParent | undefined;
+		const children = new ChildAgents(() => {
+			if (!parent) throw new Error('a child agent was started before the agent was set up');
+			return parent;
+		});
+		const coreTools = [...createNativeTools({secrets: sessionSecrets(loaded), children}), ...(pool ? await externalTools(plugins, pool) : [])];
 		// The extensions load while the session file is read; a start without them pays nearly nothing for the look.
 		const opening = openSession({path: sessionPath(options, workspace, dirs.data_dir), workspace});
 		const extensionContext: StartContext = {
@@ -165,6 +182,29 @@ export async function setupAgent(
 		await delivery.resume();
 		services.appendEntry = async (extension, request) => delivery.appendEntry(extension, checkAppendEntry(extension, request));
 		services.sendMessage = async (extension, request) => delivery.sendMessage(extension, checkSendMessage(extension, request));
+		const policy: ApprovalPolicy | undefined = hooks.has('tool_approval') ? async (data, signal) => hooks.run('tool_approval', data, {signal}) : undefined;
+		const yolo = options.yolo === true;
+		parent = {
+			caller,
+			tools,
+			session,
+			hooks,
+			extensionEvents: events,
+			beforeAgentStart: loadedExtensions.beforeAgentStart,
+			workspace,
+			systemPrompt,
+			budget: config.budget ?? null,
+			maxTokens: config.max_tokens ?? null,
+			emit,
+			// A child's questions go to the parent's screen, saying whose they are; with no one to ask they are denied (denyWithoutTerminal).
+			gate: label =>
+				createApprovalGate({
+					yolo,
+					askPerson: async (request, signal) => askPerson({...request, ask: {...request.ask, title: `${label}: ${request.ask.title}`}}, signal),
+					...(policy ? {policy} : {}),
+				}),
+		};
+		services.childAgent = childAgentService(children);
 		runtime.provide(services);
 		await events?.advisory('SessionStart', {reason: resumed ? 'resume' : 'startup', sessionId: session.id, path: session.path, cwd: workspace});
 		return {
@@ -177,11 +217,12 @@ export async function setupAgent(
 			extensionEvents: events,
 			beforeAgentStart: loadedExtensions.beforeAgentStart,
 			promptTemplateFolders: expandsTemplates(plugins) ? templateFolders(resources.folders, workspace) : null,
-			gate: createApprovalGate({
-				yolo: options.yolo === true,
-				askPerson,
-				...(hooks.has('tool_approval') ? {policy: async (data, signal) => hooks.run('tool_approval', data, {signal})} : {}),
-			}),
+			gate: createApprovalGate({yolo, askPerson, ...(policy ? {policy} : {})}),
+			children,
+			async switchSession(next) {
+				await children.cleanUp('the session was switched');
+				if (parent) parent = {...parent, session: next};
+			},
 			hooks,
 			emit,
 			workspace,
@@ -200,6 +241,8 @@ export async function setupAgent(
 
 				// Any extension that fails keeps the previous generation whole (seed §7): nothing of the new one is fired or offered.
 				if (next.failed > 0) return {ok: false, problems: next.warnings};
+				// The old generation's children go with it: its handles are gone, its actions refuse as stale.
+				await children.cleanUp('the extensions were reloaded', task => task.owner !== CORE_OWNER);
 				if (current) {
 					await settledWithin(current.drained(), SHUTDOWN_DRAIN_MS);
 					await current.advisory('SessionShutdown', {reason: 'reload', sessionId: request.sessionId});
@@ -217,12 +260,14 @@ export async function setupAgent(
 				warnings.push(...found.warnings);
 				pool?.setResources(found.folders);
 				await current?.advisory('SessionStart', {reason: 'reload', sessionId: request.sessionId, path: request.sessionPath, cwd: workspace});
+				const nextTools = [...coreTools, ...next.tools];
+				if (parent) parent = {...parent, tools: nextTools, extensionEvents: current, beforeAgentStart: next.beforeAgentStart, emit: nextEmit};
 				return {
 					ok: true,
 					warnings,
 					loaded: next.files.size,
 					agent: {
-						tools: [...coreTools, ...next.tools],
+						tools: nextTools,
 						extensionEvents: current,
 						emit: nextEmit,
 						extensionFiles: next.files,
@@ -237,6 +282,8 @@ export async function setupAgent(
 				runtime.provide(provided);
 			},
 			async close() {
+				// The parent ends: its children end first, so their sessions are saved and closed before the workers go.
+				await children.close('the parent agent ended');
 				if (current) {
 					// What the turn's observers still have queued comes first: the shutdown is the last thing they hear.
 					await settledWithin(current.drained(), SHUTDOWN_DRAIN_MS);

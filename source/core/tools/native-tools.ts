@@ -1,3 +1,5 @@
+import type {ChildAgents} from '../agent/child-agents.js';
+import {createDelegateTaskTool} from './delegate-task.js';
 import {createDocsTool} from './docs.js';
 import {createEditTool} from './edit.js';
 import {createGlobTool} from './glob.js';
@@ -9,7 +11,12 @@ import type {Tool} from './types.js';
 import {createViewImageTool} from './view-image.js';
 import {createWriteTool} from './write.js';
 
-/** The built-in tools, in `nativeToolNames` order (native-tool-names.ts). */
-export function createNativeTools(options: {secrets?: Secrets} = {}): Tool[] {
-	return [createReadTool(), createWriteTool(), createEditTool(), createShellTool(options.secrets), createGlobTool(), createSearchTool(), createViewImageTool(), createDocsTool()];
+/**
+ * The built-in tools, in `nativeToolNames` order (native-tool-names.ts).
+ * `delegate_task` needs the agent's child registry: without `children` (a
+ * tool list outside a running agent) it is left out.
+ */
+export function createNativeTools(options: {secrets?: Secrets; children?: ChildAgents} = {}): Tool[] {
+	const tools = [createReadTool(), createWriteTool(), createEditTool(), createShellTool(options.secrets), createGlobTool(), createSearchTool(), createViewImageTool(), createDocsTool()];
+	return options.children ? [...tools, createDelegateTaskTool(options.children)] : tools;
 }

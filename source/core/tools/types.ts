@@ -8,6 +8,8 @@ export interface ToolContext {
 	sessionId?: string;
 	/** The model's ID of this call; absent when a tool runs outside a model's batch. */
 	toolCallId?: string;
+	/** The child agent whose call this is (its childId); absent for the parent's own calls. A child's calls cannot start children. */
+	child?: string;
 	/** Partial progress while the call runs (extension tools' `ctx.onUpdate`); the core drops it after the call settled. */
 	onUpdate?(text: string): void;
 }

@@ -1,0 +1,44 @@
+// The chat screen's approval broker (source/tui/approval-broker.ts): one
+// question at a time, so child agents asking while another question is open
+// wait their turn; a question whose call is cancelled is withdrawn.
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {ApprovalBroker} from '../../source/tui/approval-broker.js';
+
+const request = (id: string, name = 'write') => ({id, name, arguments: {}, ask: {title: `Title ${id}`, detail: ''}, external: false});
+const shown = async (broker: ApprovalBroker, id: string) => {
+	while (broker.getSnapshot()?.request.id !== id) await new Promise(resolve => setTimeout(resolve, 1));
+};
+
+test('two questions asked at once are shown one after the other, each answered by its own choice', async () => {
+	const broker = new ApprovalBroker();
+	const first = broker.askPerson(request('a'));
+	const second = broker.askPerson(request('b', 'shell'));
+	await shown(broker, 'a');
+	broker.getSnapshot()!.answer({kind: 'deny', reason: 'not this one'});
+	await shown(broker, 'b');
+	broker.getSnapshot()!.answer({kind: 'once'});
+	assert.deepEqual(await first, {decision: 'deny', by: 'user', reason: 'the person said no: not this one'});
+	assert.deepEqual(await second, {decision: 'allow', by: 'user', reason: null});
+	assert.equal(broker.getSnapshot(), null);
+});
+
+test('a question whose call is cancelled is withdrawn, shown or queued; the next one comes', async () => {
+	const broker = new ApprovalBroker();
+	const shownController = new AbortController();
+	const queuedController = new AbortController();
+	const first = broker.askPerson(request('a'), shownController.signal);
+	const second = broker.askPerson(request('b'), queuedController.signal);
+	const third = broker.askPerson(request('c'));
+	await shown(broker, 'a');
+	queuedController.abort();
+	shownController.abort();
+	const withdrawn = {decision: 'deny', by: 'user', reason: 'the question was withdrawn: the call that asked was cancelled'};
+	assert.deepEqual(await first, withdrawn);
+	assert.deepEqual(await second, withdrawn);
+	await shown(broker, 'c');
+	broker.getSnapshot()!.answer({kind: 'always'});
+	assert.deepEqual(await third, {decision: 'allow', by: 'user', reason: null});
+	// Allowed for the session: asked again, it is not shown.
+	assert.deepEqual(await broker.askPerson(request('d')), {decision: 'allow', by: 'user', reason: 'allowed for this session'});
+});
