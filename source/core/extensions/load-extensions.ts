@@ -10,6 +10,7 @@ import {eventTags, isEventTag, type EventTag} from './event-tags.js';
 import {ExtensionFlags, type FlagSpec} from './cli-flags.js';
 import {TimedOut, withinTime} from './within-time.js';
 import {invocationOf, RuntimeLink} from './runtime-link.js';
+import {checkProvider, type CheckedProvider} from './check-provider.js';
 
 /** EXTENSIONS.md: a `register` that takes longer fails only its extension. */
 export const REGISTER_TIMEOUT_MS = 10_000;
@@ -32,6 +33,8 @@ export interface LoadedExtension {
 	commands: ReadonlyMap<string, ExtensionCommand>;
 	/** In registration order. */
 	markdownTransformers: MarkdownTransformer[];
+	/** Model providers (registerProvider, registerStreamingProvider), in registration order; a streaming one that replaced a one-shot one keeps its place. */
+	providers: CheckedProvider[];
 	/** Event handlers in registration order. */
 	handlers: Array<{tag: EventTag; handler: EventHandler}>;
 	/** `registerResourcesDiscover` handlers, in registration order. */
@@ -66,6 +69,8 @@ export interface LoadOptions {
 	takenNames?: ReadonlyMap<string, string>;
 	/** Slash commands an earlier load's extensions took (the chat screen's own are always taken), each with who has it. */
 	takenCommandNames?: ReadonlyMap<string, string>;
+	/** Provider ids an earlier load's extensions took, each with who has it. */
+	takenProviderIds?: ReadonlyMap<string, string>;
 	registerTimeoutMs?: number;
 	/** Where the runtime actions reach the agent once it runs; without one (a listing, a check) every action says it is unavailable. */
 	runtime?: RuntimeLink;
@@ -91,6 +96,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 	const toolOwners = new Map(options.takenToolNames);
 	const flags = options.flags ?? new ExtensionFlags();
 	const commandOwners = new Map([...builtinCommandNames.map(name => [name, 'the chat screen'] as const), ...(options.takenCommandNames ?? [])]);
+	const providerOwners = new Map(options.takenProviderIds);
 	for (const candidate of options.candidates) {
 		if (candidate.project && !options.trusted) {
 			reports.push({kind: 'skipped-untrusted', path: candidate.path, listedIn: candidate.listedIn});
@@ -120,7 +126,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			continue;
 		}
 
-		const staged = stage(entry.name, {toolOwners, commandOwners}, flags, options.runtime ?? new RuntimeLink());
+		const staged = stage(entry.name, {toolOwners, commandOwners, providerOwners}, flags, options.runtime ?? new RuntimeLink());
 		try {
 			await withinTime(
 				Promise.resolve().then(() => register(staged.api)),
@@ -137,6 +143,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 		for (const tool of staged.tools) toolOwners.set(tool.name, `extension ${entry.name} (${candidate.path})`);
 		for (const [name, spec] of staged.flags) flags.commit(entry.name, name, spec);
 		for (const name of staged.commands.keys()) commandOwners.set(name, `extension ${entry.name} (${candidate.path})`);
+		for (const id of staged.providers.keys()) providerOwners.set(id, `extension ${entry.name} (${candidate.path})`);
 		loaded.push({
 			name: entry.name,
 			file: entry.file,
@@ -147,6 +154,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			flags: staged.flags,
 			commands: staged.commands,
 			markdownTransformers: staged.markdownTransformers,
+			providers: [...staged.providers.values()],
 			handlers: staged.handlers,
 			discoverers: staged.discoverers,
 			beforeAgentStart: staged.beforeAgentStart,
@@ -164,8 +172,31 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
  * slot refuses, so a `register` that outlived its time cannot slip anything
  * in later.
  */
-function stage(name: string, owners: {toolOwners: ReadonlyMap<string, string>; commandOwners: ReadonlyMap<string, string>}, commandLine: ExtensionFlags, link: RuntimeLink) {
-	const {toolOwners, commandOwners} = owners;
+function stage(
+	name: string,
+	owners: {toolOwners: ReadonlyMap<string, string>; commandOwners: ReadonlyMap<string, string>; providerOwners: ReadonlyMap<string, string>},
+	commandLine: ExtensionFlags,
+	link: RuntimeLink,
+) {
+	const {toolOwners, commandOwners, providerOwners} = owners;
+	const providers = new Map<string, CheckedProvider>();
+	// Seed 004 §5: streaming after one-shot for the same id replaces it in place (streaming is the superset); anything else twice is a mistake.
+	const addProvider = (value: unknown, streaming: boolean) => {
+		const slot = streaming ? 'registerStreamingProvider' : 'registerProvider';
+		guard(slot);
+		const checked = checkProvider(value, streaming);
+		const owner = providerOwners.get(checked.id);
+		if (owner !== undefined) throw new Error(`${slot}: the provider id "${checked.id}" is registered by ${owner} already; extension ${name} cannot register it too`);
+		const earlier = providers.get(checked.id);
+		if (earlier && (earlier.streaming || !streaming)) {
+			throw new Error(
+				`${slot}: extension ${name} registered the provider "${checked.id}" already (${earlier.streaming ? 'streaming' : 'one-shot'}); only a streaming registration after a one-shot one replaces it`,
+			);
+		}
+
+		providers.set(checked.id, checked);
+	};
+
 	let open = true;
 	const tools: ExtensionTool[] = [];
 	const commands = new Map<string, ExtensionCommand>();
@@ -214,6 +245,12 @@ function stage(name: string, owners: {toolOwners: ReadonlyMap<string, string>; c
 			if (owner !== undefined) throw new Error(`registerCommand: /${checked.name} is taken by ${owner}`);
 			commands.set(checked.name, checked.command);
 		},
+		registerProvider(provider: unknown) {
+			addProvider(provider, false);
+		},
+		registerStreamingProvider(provider: unknown) {
+			addProvider(provider, true);
+		},
 		registerMarkdownTransformer(transform: unknown) {
 			guard('registerMarkdownTransformer');
 			markdownTransformers.push(checkMarkdownTransformer(transform));
@@ -245,6 +282,7 @@ function stage(name: string, owners: {toolOwners: ReadonlyMap<string, string>; c
 		flags,
 		commands,
 		markdownTransformers,
+		providers,
 		handlers,
 		discoverers,
 		beforeAgentStart,
