@@ -87,3 +87,33 @@ test('/reload replaces the provider with the new generation’s, or keeps the ol
 		await run.close();
 	}
 });
+
+test('Esc while a provider that never polls streams: the turn ends at once, the partial text stays on screen, the late answer never shows', async () => {
+	const box = makeSandbox();
+	box.writeConfig({protocol: 'deaf', model: 'dm'});
+	const file = join(box.root, 'deaf.mjs');
+	writeFileSync(
+		file,
+		`export default function register(api) {
+			api.registerStreamingProvider({id: 'deaf', apiStyle: 'test', request: (req, {emit}) => new Promise(resolve => {
+				emit({type: 'text_delta', contentIndex: 0, delta: 'Partial words'});
+				setTimeout(() => resolve({role: 'assistant', content: 'Partial words and a late ending'}), 5000);
+			})});
+		}`,
+	);
+	const run = runInTerminal(['-C', box.workspace, '--extension', file], {env: box.env, cwd: box.workspace});
+	try {
+		await run.ready();
+		run.type('go\r');
+		await run.waitFor(screen => screen.includes('Partial words'), 'the partial text');
+		const pressed = Date.now();
+		run.type('\u001B');
+		await run.waitFor(screen => screen.includes('interrupted; the session keeps its last complete step'), 'the interrupt notice');
+		assert.ok(Date.now() - pressed < 5000, 'the turn did not wait for the provider');
+		assert.ok(run.screen().join('\n').includes('Partial words'));
+		await new Promise(resolve => setTimeout(resolve, 5500));
+		assert.ok(!run.screen().join('\n').includes('late ending'), 'the late success is ignored');
+	} finally {
+		await run.close();
+	}
+});
