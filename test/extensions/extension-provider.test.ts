@@ -9,8 +9,8 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {checkProvider, MAX_API_STYLE_LENGTH, MAX_PROVIDER_ID_LENGTH} from '../../source/core/extensions/check-provider.js';
 import {createExtensionProviderCaller, providerUrl, type OwnedProvider} from '../../source/core/extensions/extension-provider.js';
-import {PROVIDER_FIRST_FRAME_MS, PROVIDER_ONE_SHOT_MS, PROVIDER_SILENCE_MS, type RunLimits} from '../../source/core/extensions/provider-run.js';
-import {BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS} from '../../source/core/providers/http.js';
+import {MAX_PROVIDER_DELTA_CHARS, PROVIDER_FIRST_FRAME_MS, PROVIDER_ONE_SHOT_MS, PROVIDER_SILENCE_MS, type RunLimits} from '../../source/core/extensions/provider-run.js';
+import {BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS, MAX_BODY_BYTES} from '../../source/core/providers/http.js';
 import {PROVIDER_CALL_TIMEOUT_MS} from '../../source/core/providers/worker-provider.js';
 import {loadExtensions} from '../../source/core/extensions/load-extensions.js';
 import {ProviderError} from '../../source/core/providers/errors.js';
@@ -98,6 +98,39 @@ test('the idle limits are the HTTP layer’s; a one-shot provider gets a provide
 	assert.equal(PROVIDER_FIRST_FRAME_MS, HEADERS_TIMEOUT_MS);
 	assert.equal(PROVIDER_SILENCE_MS, BODY_TIMEOUT_MS);
 	assert.equal(PROVIDER_ONE_SHOT_MS, PROVIDER_CALL_TIMEOUT_MS);
+	assert.equal(MAX_PROVIDER_DELTA_CHARS, MAX_BODY_BYTES);
+});
+
+test('the deltas of one request: at the limit they are shown, one character past it the request fails and the extension is told to stop', async () => {
+	const limits: RunLimits = {firstFrameMs: 1000, silenceMs: 1000, oneShotMs: 1000, deltaChars: 10};
+	let past: boolean | undefined;
+	let control: ProviderControl | undefined;
+	const atLimit = caller(
+		(_req, io) => {
+			io.emit({type: 'text_delta', contentIndex: 0, delta: '12345'});
+			io.emit({type: 'thinking_delta', contentIndex: 1, delta: '67890'});
+			return {role: 'assistant', content: '12345'};
+		},
+		{limits},
+	);
+	assert.equal((await atLimit.send(atLimit.prepare(messages, tools), io().io)).message.content, '12345');
+	const over = caller(
+		(_req, io) => {
+			control = io.control;
+			io.emit({type: 'text_delta', contentIndex: 0, delta: '1234567890'});
+			past = io.emit({type: 'text_delta', contentIndex: 0, delta: '1'});
+			return new Promise(() => {});
+		},
+		{limits},
+	);
+	const {io: sendIo, events} = io();
+	await assert.rejects(
+		over.send(over.prepare(messages, tools), sendIo),
+		(error: ProviderError) => error.kind === 'stream' && /the reply's deltas passed 10 characters$/.test(error.message) && error.partialText === '1234567890',
+	);
+	assert.equal(past, false);
+	assert.equal(control!.isCancelled(0), true);
+	assert.deepEqual(events, [{type: 'text_delta', text: '1234567890'}]);
 });
 
 type Request = (req: ProviderRequest, io: any) => unknown;
@@ -318,7 +351,7 @@ test('waitCancelled resolves false after its time, and false at once once the re
 });
 
 test('idle limits: no first frame, then silence, then a one-shot provider that does not answer; each ends the request and aborts the extension’s signal', async () => {
-	const limits: RunLimits = {firstFrameMs: 30, silenceMs: 60, oneShotMs: 40};
+	const limits: RunLimits = {firstFrameMs: 30, silenceMs: 60, oneShotMs: 40, deltaChars: 100};
 	let signal: AbortSignal | undefined;
 	const silent = caller(
 		async (_req, io) => {

@@ -18,13 +18,18 @@ import register, {API_KEY_ENV, BASE_URL_ENV, PROVIDER_ID} from '../src/index.js'
 const packageFolder = fileURLToPath(new URL('../../', import.meta.url));
 const cli = fileURLToPath(new URL('../../../../bin/i.js', import.meta.url));
 
-type Handler = (request: IncomingMessage, response: ServerResponse, body: any) => void | Promise<void>;
+interface ChatBody {
+	model?: string;
+	messages?: unknown[];
+}
+
+type Handler = (request: IncomingMessage, response: ServerResponse, body: ChatBody | null) => void | Promise<void>;
 let handler: Handler = (_request, response) => void response.writeHead(500).end();
 let origin = '';
 const server = createServer(async (request, response) => {
 	let text = '';
 	for await (const piece of request) text += piece;
-	await handler(request, response, text === '' ? null : JSON.parse(text));
+	await handler(request, response, text === '' ? null : (JSON.parse(text) as ChatBody));
 });
 before(async () => {
 	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
@@ -80,7 +85,7 @@ test('through i: the first delta is shown before the server sends the rest; the 
 	const box = sandbox();
 	let open!: () => void;
 	const shown = new Promise<void>(resolve => (open = resolve));
-	let seen: any;
+	let seen: {path: string | undefined; body: ChatBody | null} | undefined;
 	handler = async (request, response, body) => {
 		seen = {path: request.url, body};
 		response.writeHead(200, {'content-type': 'text/event-stream'});
@@ -104,8 +109,8 @@ test('through i: the first delta is shown before the server sends the rest; the 
 		assert.deepEqual(deltas, ['Hello', ', world']);
 		const usage = events.find(event => event.type === 'usage');
 		assert.deepEqual([usage.model, usage.usage.input, usage.usage.output], ['small-model', 9, 3]);
-		assert.equal(seen.path, '/v1/chat/completions');
-		assert.equal(seen.body.model, 'small-model');
+		assert.equal(seen?.path, '/v1/chat/completions');
+		assert.equal(seen?.body?.model, 'small-model');
 	} finally {
 		box.close();
 	}
@@ -129,8 +134,16 @@ function registered(slots: 'both' | 'one-shot'): {streaming?: ExtensionStreaming
 	const found: {streaming?: ExtensionStreamingProvider; oneShot?: unknown} = {};
 	const api: ExtensionApi = {
 		apiVersion: '1.0',
-		registerProvider: provider => void (found.oneShot = provider),
-		...(slots === 'both' ? {registerStreamingProvider: (provider: ExtensionStreamingProvider) => void (found.streaming = provider)} : {}),
+		registerProvider(provider) {
+			found.oneShot = provider;
+		},
+		...(slots === 'both'
+			? {
+					registerStreamingProvider(provider: ExtensionStreamingProvider) {
+						found.streaming = provider;
+					},
+				}
+			: {}),
 	};
 	register(api);
 	return found;

@@ -13,6 +13,8 @@ export const PROVIDER_FIRST_FRAME_MS = 120_000;
 export const PROVIDER_SILENCE_MS = 300_000;
 /** A one-shot provider sends no frames: it gets the time a provider worker's call gets (worker-provider.ts PROVIDER_CALL_TIMEOUT_MS). */
 export const PROVIDER_ONE_SHOT_MS = 600_000;
+/** Seed 000: a model's reply body is at most 48 MiB (providers/http.ts MAX_BODY_BYTES); a provider's streamed deltas get as many characters. */
+export const MAX_PROVIDER_DELTA_CHARS = 48 * 1024 * 1024;
 /** `waitCancelled(ms)` never arms a timer longer than node can (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -20,9 +22,11 @@ export interface RunLimits {
 	firstFrameMs: number;
 	silenceMs: number;
 	oneShotMs: number;
+	/** Characters of all deltas of one request together. */
+	deltaChars: number;
 }
 
-export const defaultRunLimits: RunLimits = {firstFrameMs: PROVIDER_FIRST_FRAME_MS, silenceMs: PROVIDER_SILENCE_MS, oneShotMs: PROVIDER_ONE_SHOT_MS};
+export const defaultRunLimits: RunLimits = {firstFrameMs: PROVIDER_FIRST_FRAME_MS, silenceMs: PROVIDER_SILENCE_MS, oneShotMs: PROVIDER_ONE_SHOT_MS, deltaChars: MAX_PROVIDER_DELTA_CHARS};
 
 const count = z.int().check(z.nonnegative());
 const usageSchema = z.object({input: count, output: count, cacheRead: z.optional(count), cacheWrite: z.optional(count)});
@@ -90,6 +94,7 @@ export class ProviderRun {
 	#usage: Usage | null = null;
 	#warned = false;
 	#frames = 0;
+	#deltaChars = 0;
 
 	constructor(options: {label: string; streaming: boolean; emit: (event: StreamEvent) => void; warn: (message: string) => void; limits: RunLimits}) {
 		this.#label = options.label;
@@ -143,6 +148,16 @@ export class ProviderRun {
 		}
 
 		const frame = parsed.data as {delta?: string; usage?: z.infer<typeof usageSchema>};
+		if (frame.delta) {
+			this.#deltaChars += frame.delta.length;
+			if (this.#deltaChars > this.#limits.deltaChars) {
+				// Like an HTTP body past its limit: the request fails, and the extension is told to stop.
+				this.#latch();
+				this.#fail(`the reply's deltas passed ${this.#limits.deltaChars} characters`, 'stream');
+				return false;
+			}
+		}
+
 		if (type === 'text_delta' && frame.delta) {
 			this.#text += frame.delta;
 			this.#emit({type: 'text_delta', text: frame.delta});
