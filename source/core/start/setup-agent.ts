@@ -120,7 +120,7 @@ export async function setupAgent(
 	let session: Session | undefined;
 	try {
 		const hooks = pool ? createHookChain(plugins.hooks, pool) : emptyHookChain;
-		// An extension provider's id is known once the extensions loaded: only then is the caller of such a config made.
+		// Null for a protocol no built-in adapter or provider worker speaks: an extension's provider may (extensionCaller).
 		const builtin = modelCaller(loaded, plugins, pool);
 		const coreTools = [...createNativeTools({secrets: sessionSecrets(loaded)}), ...(pool ? await externalTools(plugins, pool) : [])];
 		// The extensions load while the session file is read; a start without them pays nearly nothing for the look.
@@ -131,7 +131,10 @@ export async function setupAgent(
 			takenToolNames: new Map(coreTools.map(tool => [tool.name, tool.external ? 'a worker tool' : 'a native tool'])),
 			report: message => headEmit({type: 'warning', message}),
 		};
-		const [loadedExtensions, opened] = await Promise.all([extensions ? extensions.start(extensionContext) : startExtensions(options, extensionContext), opening]).catch(async (error: unknown) => {
+		const starting = extensions ? extensions.start(extensionContext) : startExtensions(options, extensionContext);
+		// An extension provider's id is known once the extensions loaded; a config naming none of theirs fails like an unclaimed flag.
+		const calling = starting.then(async started => builtin ?? extensionCaller(loaded, started.providers));
+		const [loadedExtensions, opened, firstCaller] = await Promise.all([starting, opening, calling]).catch(async (error: unknown) => {
 			// One of the two failed: a session that did open is released again (its lock above all).
 			await opening.then(
 				async opened => opened.close(),
@@ -140,7 +143,7 @@ export async function setupAgent(
 			throw error;
 		});
 		session = opened;
-		let caller = builtin ?? (await extensionCaller(loaded, loadedExtensions.providers));
+		let caller = firstCaller;
 		const events = loadedExtensions.events;
 		// With extension handlers, the head's events also reach the observers (MessageUpdate, ToolExecution*).
 		const emit = await withObservers(events, headEmit);
