@@ -85,10 +85,12 @@ test('--json: the first delta comes out of i before the server sends the rest; U
 	assert.match(saved, /"content":"Hello wörld"/);
 });
 
-test('-p in plain text and line mode show its answer; i extensions lists the provider without headers or keys', async () => {
+test("-p in plain text (the base URL from the example's flag) and line mode show its answer; i extensions lists the provider without headers or keys", async () => {
 	const box = sandbox();
 	server.enqueue({parts: [textChunk('plain '), textChunk('answer'), finishChunk(), done]});
-	const print = await runCli(['-p', 'hi', '--extension', example, '-C', box.workspace], {env: box.env});
+	// The base URL from the flag the example registers, instead of its environment variable.
+	const {LOCAL_OPENAI_BASE_URL: _fromEnv, ...withoutEnv} = box.env;
+	const print = await runCli(['-p', 'hi', '--extension', example, '--local-openai-url', server.baseUrl, '-C', box.workspace], {env: withoutEnv});
 	assert.equal(print.code, 0, print.stderr);
 	assert.equal(print.stdout, 'plain answer\n');
 	server.enqueue({parts: [textChunk('one'), finishChunk(), done]}, {parts: [textChunk('two'), finishChunk(), done]});
