@@ -14,6 +14,9 @@ import {runInTerminal} from '../helpers/pty.js';
 
 const example = fileURLToPath(new URL('../../../examples/extension-provider', import.meta.url));
 
+/** The turn is over: the status line no longer says how to stop it. */
+const idle = (screen: string) => screen.includes('answer') && !screen.split('\n').some(row => row.endsWith('Esc to stop'));
+
 let server: GateServer;
 before(async () => {
 	server = await startGateServer();
@@ -57,7 +60,7 @@ test('/reload replaces the provider with the new generation’s, or keeps the ol
 	try {
 		await run.ready();
 		run.type('first\r');
-		await run.waitFor(screen => screen.includes('answer one'), 'the first generation’s answer');
+		await run.waitFor(screen => screen.includes('answer one') && idle(screen), 'the first generation’s answer');
 		run.type('/ctx\r');
 		await run.waitFor(screen => screen.includes('model versioned/vm thinking low') && screen.includes('extra tool false, read tool true'), 'the first context');
 		const firstSession = /session ([0-9a-f-]{36})/.exec(run.screen().join('\n'))![1]!;
@@ -65,7 +68,7 @@ test('/reload replaces the provider with the new generation’s, or keeps the ol
 		run.type('/reload\r');
 		await run.waitFor(screen => screen.includes('reloaded 1 extension'), 'the reload');
 		run.type('second\r');
-		await run.waitFor(screen => screen.includes('answer two'), 'the second generation’s answer');
+		await run.waitFor(screen => screen.includes('answer two') && idle(screen), 'the second generation’s answer');
 		run.type('/clear\r');
 		await run.waitFor(screen => screen.includes('new session'), 'the new session');
 		run.type('/ctx\r');
