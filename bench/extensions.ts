@@ -10,17 +10,24 @@
 // - The stream's CPU (the process's, user + system) for an answer of
 //   STREAM_TOKENS deltas, with an extension observing every MessageUpdate
 //   against none.
+// - Time to the first delta on stdout through an extension provider (the
+//   streaming example over a local OpenAI-compatible server) against the
+//   built-in openai adapter over the same server: from the spawn, and from
+//   the request reaching the server.
+import {spawn} from 'node:child_process';
 import {mkdirSync, mkdtempSync, realpathSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockReply} from '../test/fixtures/mock-provider.js';
 import {median, timeCommandCpu} from './measure.js';
+import {done, finishChunk, startGateServer, textChunk, type GateServer} from '../test/fixtures/gate-server.js';
 
 const RUNS = Math.max(10, Number(process.env.BENCH_RUNS ?? 15));
 const CALLS = 10;
 const STREAM_TOKENS = 20_000;
 const cli = fileURLToPath(new URL('../../bin/i.js', import.meta.url));
+const providerExample = fileURLToPath(new URL('../../examples/extension-provider', import.meta.url));
 const node = process.execPath;
 
 const readExtension = `import {readFile} from 'node:fs/promises';
@@ -167,4 +174,60 @@ export async function benchExtensions(): Promise<void> {
 	console.log('|---|---:|---:|');
 	console.log(`| no extension | ${cpuWithout.toFixed(0)} | 1.00× |`);
 	console.log(`| an extension observing every MessageUpdate | ${cpuWith.toFixed(0)} | ${(cpuWith / cpuWithout).toFixed(2)}× |`);
+	await benchFirstDelta(root, env);
+}
+
+/**
+ * One `i -p` whose reply's first delta the server sends as soon as the
+ * request arrives: when the first byte of the answer reached stdout, from
+ * the spawn and from the request's arrival at the server.
+ */
+async function firstDelta(server: GateServer, args: string[], env: NodeJS.ProcessEnv): Promise<{fromSpawn: number; fromRequest: number}> {
+	const requests = server.requests.length;
+	server.enqueue({parts: [textChunk('first'), textChunk(' and the rest'), finishChunk(), done]});
+	const started = performance.now();
+	let shownAt: number | undefined;
+	const child = spawn(node, [cli, ...args], {env, stdio: ['ignore', 'pipe', 'pipe']});
+	child.stdout.on('data', () => (shownAt ??= performance.now()));
+	child.stderr.resume();
+	const code = await new Promise<number | null>(resolve => child.on('close', resolve));
+	if (code !== 0 || shownAt === undefined) throw new Error(`i ${args.join(' ')} exited ${code} without an answer`);
+	const arrived = server.requests[requests]!.arrivedAt;
+	return {fromSpawn: shownAt - started, fromRequest: shownAt - arrived};
+}
+
+async function benchFirstDelta(root: string, env: NodeJS.ProcessEnv): Promise<void> {
+	const server = await startGateServer();
+	const configs = join(root, 'first-delta');
+	mkdirSync(configs, {recursive: true});
+	const builtin = join(configs, 'builtin.json');
+	const extension = join(configs, 'extension.json');
+	writeFileSync(builtin, JSON.stringify({protocol: 'openai', base_url: server.baseUrl, model: 'bench', api_key_env: 'BENCH_KEY'}));
+	writeFileSync(extension, JSON.stringify({protocol: 'local-openai', model: 'bench'}));
+	const withServer = {...env, LOCAL_OPENAI_BASE_URL: server.baseUrl};
+	const ways = [
+		['built-in openai adapter', ['-p', 'Hello', '--config', builtin]],
+		['extension provider (examples/extension-provider)', ['-p', 'Hello', '--config', extension, '--extension', providerExample]],
+	] as const;
+	const figures = new Map(ways.map(([label]) => [label, {fromSpawn: [] as number[], fromRequest: [] as number[]}]));
+	for (const [, args] of ways) await firstDelta(server, [...args], withServer);
+	for (let round = 0; round < RUNS; round++) {
+		for (const [label, args] of ways) {
+			const figure = await firstDelta(server, [...args], withServer);
+			figures.get(label)!.fromSpawn.push(figure.fromSpawn);
+			figures.get(label)!.fromRequest.push(figure.fromRequest);
+		}
+	}
+
+	await server.close();
+	const base = figures.get(ways[0][0])!;
+	console.log('');
+	console.log(`| time to the first delta on stdout, \`i -p\` over the same local server (medians of ${RUNS}) | from spawn, ms | × built-in | from the request's arrival, ms | × built-in |`);
+	console.log('|---|---:|---:|---:|---:|');
+	for (const [label] of ways) {
+		const {fromSpawn, fromRequest} = figures.get(label)!;
+		console.log(
+			`| ${label} | ${median(fromSpawn).toFixed(1)} | ${(median(fromSpawn) / median(base.fromSpawn)).toFixed(2)}× | ${median(fromRequest).toFixed(2)} | ${(median(fromRequest) / median(base.fromRequest)).toFixed(2)}× |`,
+		);
+	}
 }

@@ -30,6 +30,8 @@ interface Listing {
 		flags: Array<{name: string; type: string; default: boolean | string | null; description: string}>;
 		commands: Array<{name: string; description: string}>;
 		markdownTransformers: number;
+		/** Model providers: what a config names in `protocol`; never a header or a key. */
+		providers: Array<{id: string; apiStyle: string; streaming: boolean; baseUrl: string | null}>;
 		/** registerResourcesDiscover handlers. */
 		resourcesDiscover: number;
 		/** registerBeforeAgentStart transforms. */
@@ -96,6 +98,7 @@ async function list(flags: {cwd?: string | undefined; extension: string[]; exten
 			flags: [...extension.flags].map(([name, spec]) => ({name, type: spec.type, default: spec.default ?? null, description: spec.description})),
 			commands: [...extension.commands].map(([name, command]) => ({name: `/${name}`, description: command.description})),
 			markdownTransformers: extension.markdownTransformers.length,
+			providers: extension.providers.map(provider => ({id: provider.id, apiStyle: provider.apiStyle, streaming: provider.streaming, baseUrl: provider.baseUrl ?? null})),
 			resourcesDiscover: extension.discoverers.length,
 			beforeAgentStart: extension.beforeAgentStart.length,
 			events: [...new Set(extension.handlers.map(handler => handler.tag))],
@@ -113,6 +116,10 @@ function plainText(listing: Listing): string {
 		lines.push(`  tools: ${extension.tools.length > 0 ? extension.tools.join(', ') : 'none'}`);
 		for (const flag of extension.flags) lines.push(`  flag --${flag.name} (${flag.type}${flag.default === null ? '' : `, default ${String(flag.default)}`}): ${flag.description}`);
 		for (const command of extension.commands) lines.push(`  command ${command.name}: ${command.description}`);
+		for (const provider of extension.providers) {
+			lines.push(`  provider ${provider.id} (${provider.apiStyle}, ${provider.streaming ? 'streaming' : 'one-shot'}${provider.baseUrl === null ? '' : `, ${provider.baseUrl}`})`);
+		}
+
 		if (extension.markdownTransformers > 0) lines.push(`  markdown transformers: ${extension.markdownTransformers}`);
 		if (extension.resourcesDiscover > 0) lines.push(`  resources discover handlers: ${extension.resourcesDiscover}`);
 		if (extension.beforeAgentStart > 0) lines.push(`  system prompt transforms (BeforeAgentStart): ${extension.beforeAgentStart}`);

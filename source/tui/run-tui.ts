@@ -310,6 +310,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		core = await import('./chat-core.js');
 		agent = await core.setupAgent(setupOptions, event => store.apply(event), askPerson, setupController.signal, before.kind === 'ready' ? before.started : undefined, before.extensions);
 		events = agent.extensionEvents ?? null;
+		// /reload and /clear replace the agent's fields here: the execution context reads this agent.
+		agent.followLiveAgent(() => agent!);
 	} catch (error) {
 		// A question still open (the session could not be opened meanwhile) goes unanswered.
 		trust.cancel();

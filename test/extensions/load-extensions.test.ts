@@ -58,7 +58,9 @@ test('an extension registers a tool; the api says its version and the slots this
 		'registerFlag',
 		'registerMarkdownTransformer',
 		'registerMessageRenderer',
+		'registerProvider',
 		'registerResourcesDiscover',
+		'registerStreamingProvider',
 		'registerTool',
 		'runtime',
 	]);
@@ -66,12 +68,13 @@ test('an extension registers a tool; the api says its version and the slots this
 
 test('a slot this host lacks is undefined: the extension degrades with its own message', async () => {
 	const dir = tempDir();
-	const path = writeExtension(dir, 'needs-provider', `export default function register(api) { if (!api.registerStreamingProvider) throw new Error('this i cannot register streaming providers: upgrade i'); }`);
+	// OAuth providers (seed 004's register_oauth_provider) are not part of this host's contract.
+	const path = writeExtension(dir, 'needs-oauth', `export default function register(api) { if (!api.registerOAuthProvider) throw new Error('this i cannot register OAuth providers: upgrade i'); }`);
 	const {extensions, reports} = await load([candidate(path)]);
 	assert.deepEqual(extensions, []);
 	assert.equal(reports.length, 1);
 	assert.equal(reports[0]!.kind, 'failed');
-	assert.match((reports[0] as {message: string}).message, /register failed: this i cannot register streaming providers: upgrade i/);
+	assert.match((reports[0] as {message: string}).message, /register failed: this i cannot register OAuth providers: upgrade i/);
 });
 
 test('another API major is refused at load; the same major with another minor loads', async () => {

@@ -273,26 +273,28 @@ test('a script imports i-agent/core from the installed tarball, type-checks agai
 	assert.deepEqual(hosts[0]!.slice(1, 2), [join(installed, 'bin', 'i.js')]);
 });
 
-test('the example extension type-checks against the installed i-agent/extension', {skip}, async () => {
-	// Its sources as an author outside this repository has them: i-agent installed, no path mapping to the repository's build.
-	const folder = join(consumer, 'extension-todo');
-	cpSync(join(repository, 'examples', 'extension-todo', 'src'), join(folder, 'src'), {recursive: true});
-	const compilerOptions = {
-		strict: true,
-		noUncheckedIndexedAccess: true,
-		module: 'nodenext',
-		target: 'es2023',
-		lib: ['es2023'],
-		noEmit: true,
-		// Node's types from the repository (the consumer has none installed); unchecked themselves, which halves the time.
-		types: ['node'],
-		typeRoots: [join(repository, 'node_modules', '@types')],
-		skipLibCheck: true,
-	};
-	writeFileSync(join(folder, 'tsconfig.json'), `${JSON.stringify({compilerOptions, include: ['src']})}\n`);
-	const checked = await run(process.execPath, [tsc, '-p', folder, '--listFiles'], {cwd: folder});
-	assert.equal(checked.code, 0, `tsc:\n${checked.stdout}\n${checked.stderr}`);
-	// The types came from the tarball's declarations, through the package's exports.
-	const installed = realpathSync(join(consumer, 'node_modules', 'i-agent'));
-	assert.ok(checked.stdout.split('\n').includes(join(installed, 'dist', 'types', 'api', 'extension.d.ts')), checked.stdout);
+test('the example extensions type-check against the installed i-agent/extension', {skip}, async () => {
+	for (const example of ['extension-todo', 'extension-provider']) {
+		// Its sources as an author outside this repository has them: i-agent installed, no path mapping to the repository's build.
+		const folder = join(consumer, example);
+		cpSync(join(repository, 'examples', example, 'src'), join(folder, 'src'), {recursive: true});
+		const compilerOptions = {
+			strict: true,
+			noUncheckedIndexedAccess: true,
+			module: 'nodenext',
+			target: 'es2023',
+			lib: ['es2023'],
+			noEmit: true,
+			// Node's types from the repository (the consumer has none installed); unchecked themselves, which halves the time.
+			types: ['node'],
+			typeRoots: [join(repository, 'node_modules', '@types')],
+			skipLibCheck: true,
+		};
+		writeFileSync(join(folder, 'tsconfig.json'), `${JSON.stringify({compilerOptions, include: ['src']})}\n`);
+		const checked = await run(process.execPath, [tsc, '-p', folder, '--listFiles'], {cwd: folder});
+		assert.equal(checked.code, 0, `${example}: tsc:\n${checked.stdout}\n${checked.stderr}`);
+		// The types came from the tarball's declarations, through the package's exports.
+		const installed = realpathSync(join(consumer, 'node_modules', 'i-agent'));
+		assert.ok(checked.stdout.split('\n').includes(join(installed, 'dist', 'types', 'api', 'extension.d.ts')), checked.stdout);
+	}
 });

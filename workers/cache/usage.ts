@@ -67,6 +67,20 @@ function deepseek(usage: Raw): CacheUsage | null {
 }
 
 /**
+ * Any other protocol: the host's own shape, input counting the cached
+ * parts too, as an extension provider's `usage` frame reports it
+ * (`{input, output, cacheRead, cacheWrite}`) or a provider worker answers it
+ * (`{input, output, cache_read, cache_write}`).
+ */
+function neutral(usage: Raw): CacheUsage | null {
+	const input = count(usage.input);
+	const read = optionalCount(usage.cacheRead ?? usage.cache_read);
+	const write = optionalCount(usage.cacheWrite ?? usage.cache_write);
+	if (input === undefined || read === undefined || write === undefined || read + write > input) return null;
+	return {input, cache_read: read, cache_write: write};
+}
+
+/**
  * The accounting of one response, or null when its usage is missing or not
  * recognisable (counted as unknown, never as zero). The protocol picks the
  * accounting; an `openai` request turned into a Responses one by a wire
@@ -79,5 +93,5 @@ export function cacheUsage(protocol: string, raw: unknown): CacheUsage | null {
 	if (protocol === 'deepseek' || raw.prompt_cache_hit_tokens !== undefined || raw.prompt_cache_miss_tokens !== undefined) return deepseek(raw);
 	if (protocol === 'responses') return responses(raw);
 	if (protocol === 'openai') return raw.prompt_tokens === undefined && raw.input_tokens !== undefined ? responses(raw) : chat(raw);
-	return null;
+	return neutral(raw);
 }

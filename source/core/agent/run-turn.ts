@@ -188,6 +188,8 @@ async function runDeliveringTurn(input: UserContent | null, context: TurnContext
 
 		return await done('max_steps', new TurnError(`stopped after ${context.maxSteps} model requests (max_steps); the session is saved, send another message to continue or raise max_steps`));
 	} catch (error) {
+		// A cancelled extension provider keeps the usage it reported (seed 004 §5): the tokens were spent.
+		if (error instanceof ProviderError && error.usage) emit({type: 'usage', model: caller.model, usage: error.usage});
 		if (signal.aborted) return done('interrupted');
 		return done('error', error instanceof Error ? error : new TurnError(errorMessage(error)));
 	}
@@ -415,6 +417,7 @@ async function requestModel(context: TurnContext, hooks: HookChain, history: Mes
 		...(wire === undefined ? {} : {wire}),
 		...(transformHeaders === undefined ? {} : {transformHeaders}),
 		emit: event => show(event) && emit(event),
+		warn: message => emit({type: 'warning', message}),
 		async onRetry(notice) {
 			emit({type: 'retry', attempt: notice.attempt, delay_ms: notice.delayMs, reason: notice.reason, status: notice.status ?? null});
 			await notify(hooks, 'request_retry', () => ({request_meta: requestMeta, attempt: notice.attempt, delay_ms: notice.delayMs, reason: notice.reason, status: notice.status ?? null}), emit);

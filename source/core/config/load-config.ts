@@ -91,18 +91,6 @@ export function isProtocol(name: string): name is Protocol {
 	return (protocols as readonly string[]).includes(name);
 }
 
-/**
- * Without a provider worker the built-in adapters call the model: the
- * protocol must be one of theirs. Returns it, typed.
- */
-export function builtinProtocol(loaded: LoadedConfig): Protocol {
-	const {protocol} = loaded.config;
-	if (isProtocol(protocol)) return protocol;
-	throw new UsageError(
-		`config ${loaded.path}: field "protocol": ${JSON.stringify(protocol)} is not a built-in protocol (${protocols.join(', ')}); ` + 'bind a provider worker ("provider") that speaks it, or pick one of those',
-	);
-}
-
 /** Reads the API key from the variable the config names; the key itself is never stored or printed. */
 export function readApiKey(loaded: LoadedConfig, env: NodeJS.ProcessEnv = process.env): string {
 	const name = loaded.config.api_key_env;

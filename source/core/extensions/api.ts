@@ -142,7 +142,8 @@ export interface ChildAgentPoll {
 export interface ExtensionRuntime {
 	/** A flag's value in this run (`--name`, `--no-name`, `--name VALUE`, `--name=VALUE`, else its default); undefined for a flag no extension registered. */
 	getCliFlag?(name: string): boolean | string | undefined;
-	getExecutionContext?(): unknown;
+	/** What the agent runs with now: model identity, thinking setting, active tools, cwd, session; never a credential, header or endpoint. */
+	getExecutionContext?(): ExecutionContext;
 	/**
 	 * A child agent (seed 004 §3; the authoring guide's "Child agents"):
 	 * `start` takes the `execute` ctx of the tool call the child belongs to
@@ -243,6 +244,108 @@ export interface EntryView {
 /** Draws an entry in the chat screen; an entry of a type without one is not shown. Synchronous; a throw or another shape falls back to the default. */
 export type EntryRenderer = (entry: EntryView) => RenderedText;
 
+/**
+ * `runtime.getExecutionContext()`: a fresh copy on each call, read live
+ * (after /reload the tools are the new generation's). It never holds a
+ * credential, a header, a base URL or an endpoint.
+ */
+export interface ExecutionContext {
+	/** `provider` is the config's `protocol` (a built-in one, a provider worker's, or an extension provider's id); `id` the model sent to it. */
+	model: {provider: string; id: string};
+	/** The config's thinking setting: `extra_body`'s `reasoning_effort`, `thinking` or `reasoning` (the first set, as written); null when none is. */
+	thinking: unknown;
+	/** The names of the tools the model is offered, in the order it sees them. */
+	tools: string[];
+	cwd: string;
+	/** Absent for an ephemeral session. */
+	sessionId?: string;
+}
+
+/** What a provider's `request` gets (EXTENSIONS.md "Providers"): the request in the core's provider-neutral shape, a copy. */
+export interface ProviderRequest {
+	model: string;
+	/** Chat-Completions-like: `{role, content, tool_calls?}`, tool results as `{role: 'tool', tool_call_id, content}`. */
+	messages: Array<Record<string, unknown>>;
+	tools: Array<{name: string; description: string; parameters: Record<string, unknown>}>;
+	/** The config's max_tokens; null when it sets none. */
+	maxTokens: number | null;
+	/** Any other top-level field of the prepared body: the config's `extra_body` and what a request hook added. */
+	extra: Record<string, unknown>;
+}
+
+/** A tool call of the final message, Chat Completions' shape. */
+export interface ProviderToolCall {
+	id: string;
+	type: 'function';
+	function: {name: string; arguments: string};
+}
+
+/** A token count as a `usage` frame (or the final message) reports it. */
+export interface ProviderUsage {
+	input: number;
+	output: number;
+	cacheRead?: number;
+	cacheWrite?: number;
+}
+
+/** What both kinds resolve with: the complete answer, which is what the session keeps. */
+export interface ProviderMessage {
+	role: 'assistant';
+	content: string | null;
+	tool_calls?: ProviderToolCall[];
+	/** Reasoning text, replayed where the API wants it. */
+	reasoning_content?: string;
+	/** `stop`, `tool_calls`, `length`, `content_filter`; absent: `tool_calls` when there are any, else `stop`. */
+	finish_reason?: string;
+	/** The request's usage, when no `usage` frame reported it (a one-shot provider has no frames). */
+	usage?: ProviderUsage;
+}
+
+/**
+ * One streamed frame (seed 004 §5). `text_delta`, `thinking_delta` and
+ * `toolcall_delta` are content (kind 0); `start`, `*_start`, `*_end` and
+ * `usage` are structural (kind 1). Unknown types are ignored.
+ */
+export type ProviderFrame =
+	| {type: 'start'}
+	| {type: 'text_start' | 'text_end' | 'thinking_start' | 'thinking_end' | 'toolcall_end'; contentIndex: number}
+	| {type: 'text_delta' | 'thinking_delta' | 'toolcall_delta'; contentIndex: number; delta: string}
+	| {type: 'toolcall_start'; contentIndex: number; id?: string; name?: string}
+	| {type: 'usage'; usage: ProviderUsage};
+
+/** `control.isCancelled`'s kinds. */
+export const CHUNK_CONTENT = 0;
+export const CHUNK_STRUCTURAL = 1;
+
+/** The control plane a streaming request polls (seed 004 §5 "取消"). */
+export interface ProviderControl {
+	/** Non-blocking: true once the request is cancelled (Esc, Ctrl-C, SIGINT, the turn ending, an idle limit). */
+	isCancelled(kind?: typeof CHUNK_CONTENT | typeof CHUNK_STRUCTURAL): boolean;
+	/** True at once when already cancelled, else true on cancel or false after `ms` (or when the request ended). */
+	waitCancelled(ms: number): Promise<boolean>;
+}
+
+export interface StreamingProviderIo {
+	/** Sends one frame; false for content after a cancel (stop generating), and for anything after the request ended. */
+	emit(frame: ProviderFrame): boolean;
+	control: ProviderControl;
+	/** Aborts on cancel, like the control plane. */
+	signal: AbortSignal;
+}
+
+export interface ProviderRegistration<Io> {
+	/** Lower-case `[a-z0-9][a-z0-9._-]{0,63}`, never a built-in protocol (openai, deepseek, anthropic, responses); a model config names it in `protocol`. */
+	id: string;
+	/** The provider's endpoint, for display (http:// or https://); absent for one that has none. */
+	baseUrl?: string;
+	/** The wire it speaks, for display (`openai-completions`, say): 1–64 printable characters. */
+	apiStyle: string;
+	request(req: ProviderRequest, io: Io): ProviderMessage | Promise<ProviderMessage>;
+}
+
+export type ExtensionProvider = ProviderRegistration<{signal: AbortSignal}>;
+export type ExtensionStreamingProvider = ProviderRegistration<StreamingProviderIo>;
+
 /** What a command's handler gets besides the words after `/name`. */
 export interface CommandContext {
 	cwd: string;
@@ -315,6 +418,10 @@ export interface ExtensionApi {
 	registerFlag?(name: string, flag: ExtensionFlag): void;
 	/** Adds `/name` to the chat screen (listed by /help, completed with Tab); never a built-in command's name or another extension's. */
 	registerCommand?(name: string, command: ExtensionCommand): void;
+	/** A one-shot model provider: `request` resolves with the whole answer. */
+	registerProvider?(provider: ExtensionProvider): void;
+	/** A streaming model provider; registered after a one-shot one of the same id, it replaces it in place. */
+	registerStreamingProvider?(provider: ExtensionStreamingProvider): void;
 	/** Chained in priority order, each seeing the previous one's text. */
 	registerMarkdownTransformer?(transform: MarkdownTransformer): void;
 	/** Draws the custom messages of `customType` in the chat screen; one renderer per customType in a host (a second is a load error naming both). */

@@ -22,6 +22,7 @@ import {ExtensionFlags, type FlagSpec} from './cli-flags.js';
 import {TimedOut, withinTime} from './within-time.js';
 import {invocationOf, RuntimeLink} from './runtime-link.js';
 import {dialogBinding} from './ui-dialog-request.js';
+import {checkProvider, type CheckedProvider} from './check-provider.js';
 
 /** EXTENSIONS.md: a `register` that takes longer fails only its extension. */
 export const REGISTER_TIMEOUT_MS = 10_000;
@@ -46,6 +47,8 @@ export interface LoadedExtension {
 	markdownTransformers: MarkdownTransformer[];
 	/** `registerMessageRenderer` and `registerEntryRenderer`, by customType. */
 	renderers: Renderers;
+	/** Model providers (registerProvider, registerStreamingProvider), in registration order; a streaming one that replaced a one-shot one keeps its place. */
+	providers: CheckedProvider[];
 	/** Event handlers in registration order. */
 	handlers: Array<{tag: EventTag; handler: EventHandler}>;
 	/** `registerResourcesDiscover` handlers, in registration order. */
@@ -92,6 +95,8 @@ export interface LoadOptions {
 	takenCommandNames?: ReadonlyMap<string, string>;
 	/** Renderers an earlier load's extensions took (rendererKey), each with who has it: one per customType in a host. */
 	takenRenderers?: ReadonlyMap<string, string>;
+	/** Provider ids an earlier load's extensions took, each with who has it. */
+	takenProviderIds?: ReadonlyMap<string, string>;
 	registerTimeoutMs?: number;
 	/** Where the runtime actions reach the agent once it runs; without one (a listing, a check) every action says it is unavailable. */
 	runtime?: RuntimeLink;
@@ -118,6 +123,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 	const flags = options.flags ?? new ExtensionFlags();
 	const commandOwners = new Map([...builtinCommandNames.map(name => [name, 'the chat screen'] as const), ...(options.takenCommandNames ?? [])]);
 	const rendererOwners = new Map(options.takenRenderers);
+	const providerOwners = new Map(options.takenProviderIds);
 	for (const candidate of options.candidates) {
 		if (candidate.project && !options.trusted) {
 			reports.push({kind: 'skipped-untrusted', path: candidate.path, listedIn: candidate.listedIn});
@@ -147,7 +153,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			continue;
 		}
 
-		const staged = stage(entry.name, {toolOwners, commandOwners, rendererOwners}, flags, options.runtime ?? new RuntimeLink());
+		const staged = stage(entry.name, {toolOwners, commandOwners, rendererOwners, providerOwners}, flags, options.runtime ?? new RuntimeLink());
 		try {
 			await withinTime(
 				Promise.resolve().then(() => register(staged.api)),
@@ -165,6 +171,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 		for (const [name, spec] of staged.flags) flags.commit(entry.name, name, spec);
 		for (const name of staged.commands.keys()) commandOwners.set(name, `extension ${entry.name} (${candidate.path})`);
 		for (const kind of ['message', 'entry'] as const) for (const type of staged.renderers[kind].keys()) rendererOwners.set(rendererKey(kind, type), `extension ${entry.name} (${candidate.path})`);
+		for (const id of staged.providers.keys()) providerOwners.set(id, `extension ${entry.name} (${candidate.path})`);
 		loaded.push({
 			name: entry.name,
 			file: entry.file,
@@ -176,6 +183,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			commands: staged.commands,
 			markdownTransformers: staged.markdownTransformers,
 			renderers: staged.renderers,
+			providers: [...staged.providers.values()],
 			handlers: staged.handlers,
 			discoverers: staged.discoverers,
 			beforeAgentStart: staged.beforeAgentStart,
@@ -195,11 +203,11 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
  */
 function stage(
 	name: string,
-	owners: {toolOwners: ReadonlyMap<string, string>; commandOwners: ReadonlyMap<string, string>; rendererOwners: ReadonlyMap<string, string>},
+	owners: {toolOwners: ReadonlyMap<string, string>; commandOwners: ReadonlyMap<string, string>; rendererOwners: ReadonlyMap<string, string>; providerOwners: ReadonlyMap<string, string>},
 	commandLine: ExtensionFlags,
 	link: RuntimeLink,
 ) {
-	const {toolOwners, commandOwners, rendererOwners} = owners;
+	const {toolOwners, commandOwners, rendererOwners, providerOwners} = owners;
 	const renderers = {message: new Map<string, MessageRenderer>(), entry: new Map<string, EntryRenderer>()};
 	const addRenderer = (kind: 'message' | 'entry', slot: 'registerMessageRenderer' | 'registerEntryRenderer', customType: unknown, render: unknown) => {
 		guard(slot);
@@ -208,6 +216,24 @@ function stage(
 		if (owner !== undefined) throw new Error(`${slot}: the ${kind} renderer of customType "${checked.customType}" is taken by ${owner}; one renderer per customType`);
 		renderers[kind].set(checked.customType, checked.render);
 	};
+	const providers = new Map<string, CheckedProvider>();
+	// Seed 004 §5: streaming after one-shot for the same id replaces it in place (streaming is the superset); anything else twice is a mistake.
+	const addProvider = (value: unknown, streaming: boolean) => {
+		const slot = streaming ? 'registerStreamingProvider' : 'registerProvider';
+		guard(slot);
+		const checked = checkProvider(value, streaming);
+		const owner = providerOwners.get(checked.id);
+		if (owner !== undefined) throw new Error(`${slot}: the provider id "${checked.id}" is registered by ${owner} already; extension ${name} cannot register it too`);
+		const earlier = providers.get(checked.id);
+		if (earlier && (earlier.streaming || !streaming)) {
+			throw new Error(
+				`${slot}: extension ${name} registered the provider "${checked.id}" already (${earlier.streaming ? 'streaming' : 'one-shot'}); only a streaming registration after a one-shot one replaces it`,
+			);
+		}
+
+		providers.set(checked.id, checked);
+	};
+
 	let open = true;
 	const tools: ExtensionTool[] = [];
 	const commands = new Map<string, ExtensionCommand>();
@@ -256,6 +282,12 @@ function stage(
 			if (owner !== undefined) throw new Error(`registerCommand: /${checked.name} is taken by ${owner}`);
 			commands.set(checked.name, checked.command);
 		},
+		registerProvider(provider: unknown) {
+			addProvider(provider, false);
+		},
+		registerStreamingProvider(provider: unknown) {
+			addProvider(provider, true);
+		},
 		registerMarkdownTransformer(transform: unknown) {
 			guard('registerMarkdownTransformer');
 			markdownTransformers.push(checkMarkdownTransformer(transform));
@@ -296,6 +328,7 @@ function stage(
 		commands,
 		markdownTransformers,
 		renderers,
+		providers,
 		handlers,
 		discoverers,
 		beforeAgentStart,

@@ -39,7 +39,7 @@ export class RuntimeActionError extends Error {
  * extension that made them.
  */
 export interface RuntimeServices {
-	getExecutionContext?: (extension: string) => unknown;
+	getExecutionContext?: (extension: string) => import('./api.js').ExecutionContext;
 	childAgent?: (extension: string, request: unknown, invocation: ToolInvocation | undefined) => Promise<unknown>;
 	appendEntry?: (extension: string, request: unknown) => Promise<import('./api.js').DeliveryResult>;
 	sendMessage?: (extension: string, request: unknown) => Promise<import('./api.js').DeliveryResult>;

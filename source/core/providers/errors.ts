@@ -1,4 +1,5 @@
 import {TurnError} from '../errors.js';
+import type {Usage} from '../usage.js';
 
 /** `request`: the request could not be made at all (its body does not serialise); nothing was sent. */
 export type ProviderErrorKind = 'http' | 'stream' | 'network' | 'aborted' | 'request';
@@ -20,6 +21,8 @@ export class ProviderError extends TurnError {
 	/** Set by `sendRequest` when the failure ends a stream that already showed text. */
 	partialText: string;
 	readonly retryable: boolean;
+	/** What the request had used when it ended (an extension provider's last `usage` frame): the turn still reports it. */
+	usage: Usage | null = null;
 
 	constructor(message: string, fields: ProviderErrorFields) {
 		super(message);

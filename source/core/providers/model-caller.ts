@@ -5,6 +5,8 @@ import {sendRequest, type HeadersHook, type HttpOptions, type RetryNotice} from 
 export interface SendIo {
 	signal: AbortSignal;
 	emit: (event: StreamEvent) => void;
+	/** A problem the person should hear of that does not fail the request (an extension provider's malformed frame). */
+	warn?: (message: string) => void;
 	/** Awaited before each physical retry. */
 	onRetry: (notice: RetryNotice) => Promise<void>;
 	/** A `before_request` hook turned the request into this built-in protocol's wire: its assembler reads the reply. */

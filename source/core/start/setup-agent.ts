@@ -1,7 +1,10 @@
 import {randomBytes} from 'node:crypto';
 import {join, resolve} from 'node:path';
-import {StartVetoError, errorMessage} from '../errors.js';
-import {builtinProtocol, readApiKey, type LoadedConfig} from '../config/load-config.js';
+import {StartVetoError, UsageError, errorMessage} from '../errors.js';
+import {isProtocol, readApiKey, type LoadedConfig} from '../config/load-config.js';
+import {protocols} from '../providers/types.js';
+import type {OwnedProvider} from '../extensions/extension-provider.js';
+import {executionContextService, type LiveAgent} from './execution-context.js';
 import {createAdapter} from '../providers/index.js';
 import {createWorkerProviderCaller} from '../providers/worker-provider.js';
 import {createNativeTools} from '../tools/native-tools.js';
@@ -79,11 +82,20 @@ export type Agent = Omit<TurnContext, 'signal' | 'delivery'> & {
 	 * puts `next` in place of `session` itself.
 	 */
 	switchSession(next: Session): Promise<void>;
+	/**
+	 * A head that replaces its agent's fields (/reload, /clear's new session)
+	 * says where the live ones are: `runtime.getExecutionContext()` reads them
+	 * from there. Without it set-up's own (the session it opened, the tools
+	 * and model caller of the last reload) count.
+	 */
+	followLiveAgent(live: () => LiveAgent): void;
 	/** Ends the children and the workers and releases the session. */
 	close(): Promise<void>;
 };
 
-export type ExtensionReload = {ok: true; warnings: string[]; loaded: number; agent: Pick<Agent, 'tools' | 'extensionEvents' | 'emit' | 'extensionFiles' | 'extensionUi'>} | {ok: false; problems: string[]};
+export type ExtensionReload =
+	| {ok: true; warnings: string[]; loaded: number; agent: Pick<Agent, 'caller' | 'tools' | 'extensionEvents' | 'emit' | 'extensionFiles' | 'extensionUi'>}
+	| {ok: false; problems: string[]};
 
 /** Print and line mode have no terminal to ask on: an ask becomes a denial the model and the person both see. */
 export const denyWithoutTerminal: AskPerson = async () => ({
@@ -123,7 +135,8 @@ export async function setupAgent(
 	let session: Session | undefined;
 	try {
 		const hooks = pool ? createHookChain(plugins.hooks, pool) : emptyHookChain;
-		const caller = modelCaller(loaded, plugins, pool);
+		// Null for a protocol no built-in adapter or provider worker speaks: an extension's provider may (extensionCaller).
+		const builtin = modelCaller(loaded, plugins, pool);
 		// What a child inherits, as it is when the child starts: /reload and a session switch change it.
 		let parent: ChildParent | undefined;
 		const children = new ChildAgents(() => {
@@ -139,7 +152,10 @@ export async function setupAgent(
 			takenToolNames: new Map(coreTools.map(tool => [tool.name, tool.external ? 'a worker tool' : 'a native tool'])),
 			report: message => headEmit({type: 'warning', message}),
 		};
-		const [loadedExtensions, opened] = await Promise.all([extensions ? extensions.start(extensionContext) : startExtensions(options, extensionContext), opening]).catch(async (error: unknown) => {
+		const starting = extensions ? extensions.start(extensionContext) : startExtensions(options, extensionContext);
+		// An extension provider's id is known once the extensions loaded; a config naming none of theirs fails like an unclaimed flag.
+		const calling = starting.then(async started => builtin ?? extensionCaller(loaded, started.providers));
+		const [loadedExtensions, opened, firstCaller] = await Promise.all([starting, opening, calling]).catch(async (error: unknown) => {
 			// One of the two failed: a session that did open is released again (its lock above all).
 			await opening.then(
 				async opened => opened.close(),
@@ -148,6 +164,7 @@ export async function setupAgent(
 			throw error;
 		});
 		session = opened;
+		let caller = firstCaller;
 		const events = loadedExtensions.events;
 		// With extension handlers, the head's events also reach the observers (MessageUpdate, ToolExecution*).
 		const emit = await withObservers(events, headEmit);
@@ -158,6 +175,12 @@ export async function setupAgent(
 		const services: RuntimeServices = {};
 		for (const message of loadedExtensions.warnings) emit({type: 'warning', message});
 		const tools = [...coreTools, ...loadedExtensions.tools];
+		// What set-up knows is live until a head says where its own agent is (followLiveAgent).
+		let ownLive: LiveAgent = {caller, tools, session};
+		let live = () => ownLive;
+		const executionContext = executionContextService(() => live(), {workspace, thinking: thinkingSetting(config.extra_body)});
+		services.getExecutionContext = executionContext;
+		runtime.provide(services);
 		const resources = await loadResources('startup', options, {
 			workspace,
 			settings: loadedExtensions.settings,
@@ -243,6 +266,16 @@ export async function setupAgent(
 				if (next.failed > 0) return {ok: false, problems: next.warnings};
 				// The old generation's children go with it: its handles are gone, its actions refuse as stale.
 				await children.cleanUp('the extensions were reloaded', task => task.owner !== CORE_OWNER);
+				// The config's extension provider is the new generation's; one that is gone keeps the old generation too.
+				let nextCaller = caller;
+				if (builtin === null) {
+					try {
+						nextCaller = await extensionCaller(loaded, next.providers);
+					} catch (error) {
+						return {ok: false, problems: [...next.warnings, errorMessage(error)]};
+					}
+				}
+
 				if (current) {
 					await settledWithin(current.drained(), SHUTDOWN_DRAIN_MS);
 					await current.advisory('SessionShutdown', {reason: 'reload', sessionId: request.sessionId});
@@ -260,13 +293,16 @@ export async function setupAgent(
 				warnings.push(...found.warnings);
 				pool?.setResources(found.folders);
 				await current?.advisory('SessionStart', {reason: 'reload', sessionId: request.sessionId, path: request.sessionPath, cwd: workspace});
+				caller = nextCaller;
 				const nextTools = [...coreTools, ...next.tools];
-				if (parent) parent = {...parent, tools: nextTools, extensionEvents: current, beforeAgentStart: next.beforeAgentStart, emit: nextEmit};
+				ownLive = {...ownLive, caller, tools: nextTools};
+				if (parent) parent = {...parent, caller, tools: nextTools, extensionEvents: current, beforeAgentStart: next.beforeAgentStart, emit: nextEmit};
 				return {
 					ok: true,
 					warnings,
 					loaded: next.files.size,
 					agent: {
+						caller,
 						tools: nextTools,
 						extensionEvents: current,
 						emit: nextEmit,
@@ -280,6 +316,9 @@ export async function setupAgent(
 			provideRuntime(provided) {
 				Object.assign(services, provided);
 				runtime.provide(provided);
+			},
+			followLiveAgent(follow) {
+				live = follow;
 			},
 			async close() {
 				// The parent ends: its children end first, so their sessions are saved and closed before the workers go.
@@ -363,8 +402,12 @@ function sessionSecrets(loaded: LoadedConfig, env: NodeJS.ProcessEnv = process.e
 	return {names: [name], values: value === undefined || value === '' ? [] : [value]};
 }
 
-/** The built-in HTTP adapters, or the provider worker when one is bound (the API config's binding wins, see load-plugins). */
-function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerPool | null): ModelCaller {
+/**
+ * The built-in HTTP adapters, or the provider worker when one is bound (the
+ * API config's binding wins, see load-plugins); null when the protocol is
+ * neither, which an extension provider may then be (extensionCaller).
+ */
+function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerPool | null): ModelCaller | null {
 	const {config} = loaded;
 	if (plugins.provider && pool) {
 		return createWorkerProviderCaller({
@@ -377,7 +420,8 @@ function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerP
 		});
 	}
 
-	const protocol = builtinProtocol(loaded);
+	const {protocol} = config;
+	if (!isProtocol(protocol)) return null;
 	const adapter = createAdapter(protocol, {
 		model: config.model,
 		baseUrl: config.base_url ?? '',
@@ -386,6 +430,33 @@ function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerP
 		extraBody: config.extra_body,
 	});
 	return createHttpCaller({adapter, apiKey: readApiKey(loaded), model: config.model, http: {maxRetries: config.max_retries}});
+}
+
+/** The extension provider the config's `protocol` names (EXTENSIONS.md "Providers"); one no loaded extension registered is a usage error saying what there is. */
+async function extensionCaller(loaded: LoadedConfig, providers: ReadonlyMap<string, OwnedProvider>): Promise<ModelCaller> {
+	const {config} = loaded;
+	const owned = providers.get(config.protocol);
+	if (!owned) {
+		const registered = providers.size === 0 ? 'the loaded extensions registered no provider' : `the loaded extensions registered ${[...providers.keys()].join(', ')}`;
+		throw new UsageError(
+			`config ${loaded.path}: field "protocol": ${JSON.stringify(config.protocol)} is neither a built-in protocol (${protocols.join(', ')}) nor a provider a loaded extension registered (${registered}); ` +
+				'load the extension that provides it, bind a provider worker ("provider") that speaks it, or pick one of those',
+		);
+	}
+
+	const {createExtensionProviderCaller} = await import('../extensions/extension-provider.js');
+	return createExtensionProviderCaller(owned, {model: config.model, ...(config.max_tokens === undefined ? {} : {maxTokens: config.max_tokens}), extraBody: config.extra_body});
+}
+
+/**
+ * The config's thinking setting for getExecutionContext: there is no field
+ * of its own, so the first of `extra_body`'s reasoning_effort (OpenAI),
+ * thinking (Anthropic, DeepSeek) and reasoning (Responses) that is set, as
+ * written; null when none is.
+ */
+function thinkingSetting(extraBody: Record<string, unknown>): unknown {
+	for (const key of ['reasoning_effort', 'thinking', 'reasoning']) if (extraBody[key] !== undefined) return structuredClone(extraBody[key]);
+	return null;
 }
 
 /** The prompts module's hook that expands `/name …`: without it a template folder has no one to read it. */

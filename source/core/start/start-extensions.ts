@@ -11,6 +11,7 @@ import type {ResourceDiscoverer} from '../extensions/discover-resources.js';
 import type {BeforeAgentStart} from '../extensions/before-agent-start.js';
 import {readRunSettings, type RunSettings} from '../extensions/settings-file.js';
 import {RuntimeLink} from '../extensions/runtime-link.js';
+import type {OwnedProvider} from '../extensions/extension-provider.js';
 
 /** The extension part of a start: `i`'s flags, or the core API's options. */
 export interface ExtensionOptions {
@@ -58,6 +59,8 @@ export interface StartedExtensions {
 	beforeAgentStart: BeforeAgentStart | null;
 	/** How many listed extensions failed to load (not counting those skipped for trust or shadowed): a reload with any keeps the previous generation. */
 	failed: number;
+	/** The model providers the extensions registered, by id (ids are unique across extensions). */
+	providers: ReadonlyMap<string, OwnedProvider>;
 	/** Where this generation's `api.runtime` actions reach the agent: set-up and the head provide the services, a reload closes it. */
 	runtime: RuntimeLink;
 }
@@ -223,6 +226,7 @@ export class ExtensionStartup {
 				entryRenderers: new Map(extensions.flatMap(extension => [...extension.renderers.entry].map(([type, render]) => [type, {extension: extension.name, render}] as const))),
 			},
 			failed: reports.filter(report => report.kind === 'failed').length,
+			providers: new Map(extensions.flatMap(extension => extension.providers.map(provider => [provider.id, {extension: extension.name, provider}] as const))),
 			runtime: this.#runtime,
 		};
 	}
@@ -272,12 +276,14 @@ export class ExtensionStartup {
 		const takenToolNames = new Map(context.takenToolNames);
 		const takenCommandNames = new Map<string, string>();
 		const takenRenderers = new Map<string, string>();
+		const takenProviderIds = new Map<string, string>();
 		for (const extension of before) {
 			const owner = `extension ${extension.name} (${extension.candidate.path})`;
 			for (const tool of extension.tools) takenToolNames.set(tool.name, owner);
 			for (const name of extension.commands.keys()) takenCommandNames.set(name, owner);
 			for (const type of extension.renderers.message.keys()) takenRenderers.set(rendererKey('message', type), owner);
 			for (const type of extension.renderers.entry.keys()) takenRenderers.set(rendererKey('entry', type), owner);
+			for (const provider of extension.providers) takenProviderIds.set(provider.id, owner);
 		}
 
 		const {extensions, reports} = await loadExtensions({
@@ -286,6 +292,7 @@ export class ExtensionStartup {
 			takenToolNames,
 			takenCommandNames,
 			takenRenderers,
+			takenProviderIds,
 			takenNames: new Map(before.map(extension => [extension.name, extension.candidate.path])),
 			flags: this.#flags,
 			generation: this.#generation,

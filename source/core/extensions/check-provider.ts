@@ -1,0 +1,55 @@
+import {protocols} from '../providers/types.js';
+import type {ProviderRegistration} from './api.js';
+
+/** A provider id: what a model config names in `protocol`, so short, lower-case and URL-host-safe. */
+export const MAX_PROVIDER_ID_LENGTH = 64;
+const providerIdPattern = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+/** `apiStyle` is a label (`openai-completions`), shown by `i extensions`. */
+export const MAX_API_STYLE_LENGTH = 64;
+const apiStylePattern = /^[\x21-\x7e]{1,64}$/;
+
+/** One registered provider, checked and copied: an extension changing its object later changes nothing. */
+export interface CheckedProvider {
+	id: string;
+	baseUrl: string | undefined;
+	apiStyle: string;
+	/** `registerStreamingProvider`: its `request` gets `{emit, control, signal}`; else `{signal}`. */
+	streaming: boolean;
+	request: ProviderRegistration<unknown>['request'];
+}
+
+/**
+ * The object `registerProvider` / `registerStreamingProvider` was given,
+ * checked field by field; throws an Error naming the slot and the field.
+ */
+export function checkProvider(value: unknown, streaming: boolean): CheckedProvider {
+	const slot = streaming ? 'registerStreamingProvider' : 'registerProvider';
+	if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${slot} takes an object: {id, baseUrl?, apiStyle, request}`);
+	const {id, baseUrl, apiStyle, request} = value as Record<string, unknown>;
+	if (typeof id !== 'string' || !providerIdPattern.test(id)) {
+		throw new Error(`${slot}: id must be 1–${MAX_PROVIDER_ID_LENGTH} of lower-case a-z, 0-9, ".", "_" or "-", starting with a letter or digit (got ${JSON.stringify(id)})`);
+	}
+
+	const where = `${slot} "${id}"`;
+	if ((protocols as readonly string[]).includes(id)) throw new Error(`${where}: id is a built-in protocol's name (${protocols.join(', ')}); pick another`);
+	if (baseUrl !== undefined && !isHttpUrl(baseUrl))
+		throw new Error(`${where}: baseUrl must be an http:// or https:// URL, or absent (got ${JSON.stringify(typeof baseUrl === 'string' ? baseUrl.slice(0, 200) : baseUrl)})`);
+	// baseUrl is shown (i extensions): a credential in it would be shown too.
+	if (baseUrl !== undefined && /^[a-z]+:\/\/[^/]*@/i.test(baseUrl)) throw new Error(`${where}: baseUrl may not hold a user name or password; the provider finds its credentials itself`);
+	if (typeof apiStyle !== 'string' || !apiStylePattern.test(apiStyle)) {
+		throw new Error(`${where}: apiStyle must be 1–${MAX_API_STYLE_LENGTH} printable ASCII characters without spaces, such as "openai-completions" (got ${JSON.stringify(apiStyle)})`);
+	}
+
+	if (typeof request !== 'function') throw new Error(`${where}: request must be a function (req, ${streaming ? '{emit, control, signal}' : '{signal}'}) => message`);
+	return {id, baseUrl, apiStyle, streaming, request: request as CheckedProvider['request']};
+}
+
+function isHttpUrl(value: unknown): value is string {
+	if (typeof value !== 'string') return false;
+	try {
+		const url = new URL(value);
+		return url.protocol === 'http:' || url.protocol === 'https:';
+	} catch {
+		return false;
+	}
+}
