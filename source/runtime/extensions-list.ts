@@ -32,6 +32,8 @@ interface Listing {
 		markdownTransformers: number;
 		/** Model providers: what a config names in `protocol`; never a header or a key. */
 		providers: Array<{id: string; apiStyle: string; streaming: boolean; baseUrl: string | null}>;
+		/** The customTypes its message and entry renderers draw (registerMessageRenderer, registerEntryRenderer). */
+		renderers: {message: string[]; entry: string[]};
 		/** registerResourcesDiscover handlers. */
 		resourcesDiscover: number;
 		/** registerBeforeAgentStart transforms. */
@@ -99,6 +101,7 @@ async function list(flags: {cwd?: string | undefined; extension: string[]; exten
 			commands: [...extension.commands].map(([name, command]) => ({name: `/${name}`, description: command.description})),
 			markdownTransformers: extension.markdownTransformers.length,
 			providers: extension.providers.map(provider => ({id: provider.id, apiStyle: provider.apiStyle, streaming: provider.streaming, baseUrl: provider.baseUrl ?? null})),
+			renderers: {message: [...extension.renderers.message.keys()], entry: [...extension.renderers.entry.keys()]},
 			resourcesDiscover: extension.discoverers.length,
 			beforeAgentStart: extension.beforeAgentStart.length,
 			events: [...new Set(extension.handlers.map(handler => handler.tag))],
@@ -120,6 +123,8 @@ function plainText(listing: Listing): string {
 			lines.push(`  provider ${provider.id} (${provider.apiStyle}, ${provider.streaming ? 'streaming' : 'one-shot'}${provider.baseUrl === null ? '' : `, ${provider.baseUrl}`})`);
 		}
 
+		if (extension.renderers.message.length > 0) lines.push(`  message renderers: ${extension.renderers.message.join(', ')}`);
+		if (extension.renderers.entry.length > 0) lines.push(`  entry renderers: ${extension.renderers.entry.join(', ')}`);
 		if (extension.markdownTransformers > 0) lines.push(`  markdown transformers: ${extension.markdownTransformers}`);
 		if (extension.resourcesDiscover > 0) lines.push(`  resources discover handlers: ${extension.resourcesDiscover}`);
 		if (extension.beforeAgentStart > 0) lines.push(`  system prompt transforms (BeforeAgentStart): ${extension.beforeAgentStart}`);

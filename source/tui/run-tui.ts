@@ -105,8 +105,12 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		store.addUser(text);
 		turn = new AbortController();
 		const controller = turn;
-		running = core
-			.runTurn(text, {...agent, signal: controller.signal})
+		running = settleTurn(core.runTurn(text, {...agent, signal: controller.signal}), controller);
+	};
+
+	/** A run's end: its failure a notice, the screen idle again, the turn no longer the one Esc stops. */
+	const settleTurn = async (run: Promise<unknown>, controller: AbortController): Promise<void> =>
+		run
 			.then(
 				() => {},
 				(error: unknown) => store.notice('error', (error as Error).message),
@@ -115,7 +119,6 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 				if (turn === controller) turn = null;
 				store.setBusy(false);
 			});
-	};
 
 	/** Set once the person leaves: no run starts after that. */
 	let leaving = false;
@@ -127,21 +130,15 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	const startTriggeredTurn = () => {
 		const before = running;
 		const controller = new AbortController();
-		running = before
-			.then(async () => {
+		running = settleTurn(
+			before.then(async () => {
 				if (leaving) return;
 				turn = controller;
 				store.setBusy(true);
 				await core.runTurn(null, {...agent, signal: controller.signal});
-			})
-			.then(
-				() => {},
-				(error: unknown) => store.notice('error', (error as Error).message),
-			)
-			.finally(() => {
-				if (turn === controller) turn = null;
-				store.setBusy(false);
-			});
+			}),
+			controller,
+		);
 	};
 
 	const command = async (name: string) => {

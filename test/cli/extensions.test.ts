@@ -134,7 +134,7 @@ test('i extensions lists what a run loads, where from and what each registered, 
 	const {sandbox, dir} = sandboxWithExtensions({
 		'todo.mjs': todoExtension.replace(
 			'api.registerTool({',
-			"api.declare({priority: 5, platforms: ['linux', 'macos']}); api.registerEventHandler('ToolCall', () => {}); api.registerBeforeAgentStart(() => {}); console.log('noise from register'); api.registerTool({",
+			"api.declare({priority: 5, platforms: ['linux', 'macos']}); api.registerEventHandler('ToolCall', () => {}); api.registerBeforeAgentStart(() => {}); api.registerMessageRenderer('todo.note', message => String(message.content)); api.registerEntryRenderer('todo.state', () => 'state'); console.log('noise from register'); api.registerTool({",
 		),
 		'broken.mjs': 'export default function register() { throw new Error("boom"); }',
 	});
@@ -156,6 +156,7 @@ test('i extensions lists what a run loads, where from and what each registered, 
 			commands: [],
 			markdownTransformers: 0,
 			providers: [],
+			renderers: {message: ['todo.note'], entry: ['todo.state']},
 			resourcesDiscover: 0,
 			beforeAgentStart: 1,
 			events: ['ToolCall'],
@@ -166,7 +167,7 @@ test('i extensions lists what a run loads, where from and what each registered, 
 	assert.equal(plain.code, 0, plain.stderr);
 	assert.match(
 		plain.stdout,
-		/^todo {2}.*todo\.mjs\n {2}from I_EXTENSIONS_DIR; priority 5; platforms linux, macos\n {2}tools: todo\n {2}system prompt transforms \(BeforeAgentStart\): 1\n {2}events: ToolCall\n\nnot loaded:\n {2}.*broken\.mjs \(from I_EXTENSIONS_DIR\): register failed: boom\n$/,
+		/^todo {2}.*todo\.mjs\n {2}from I_EXTENSIONS_DIR; priority 5; platforms linux, macos\n {2}tools: todo\n {2}message renderers: todo\.note\n {2}entry renderers: todo\.state\n {2}system prompt transforms \(BeforeAgentStart\): 1\n {2}events: ToolCall\n\nnot loaded:\n {2}.*broken\.mjs \(from I_EXTENSIONS_DIR\): register failed: boom\n$/,
 	);
 	const bad = await runCli(['extensions', '--bogus'], {env: sandbox.env});
 	assert.equal(bad.code, 2);

@@ -219,7 +219,8 @@ class FileSession implements Session {
 		return write;
 	}
 
-	async #writeLines(bytes: Buffer): Promise<void> {
+	/** Appends whole lines and syncs them, within the size limit; a failed write is rolled back. `what` names them in the error (`step 3`). */
+	async #writeLines(bytes: Buffer, what?: string): Promise<void> {
 		if (this.#broken) throw this.#broken;
 		if (this.#size + bytes.length > maxSessionBytes) {
 			throw new UsageError(`session ${this.path} would grow past the limit of ${maxSessionBytes} bytes (256 MiB); start another session`);
@@ -229,7 +230,7 @@ class FileSession implements Session {
 			await this.#handle.sync();
 		} catch (error) {
 			await this.#rollBack();
-			throw new TurnError(`cannot save to session ${this.path}: ${errorMessage(error)}`, {cause: error});
+			throw new TurnError(`cannot save ${what === undefined ? '' : `${what} `}to session ${this.path}: ${errorMessage(error)}`, {cause: error});
 		}
 		this.#size += bytes.length;
 	}
@@ -276,18 +277,7 @@ class FileSession implements Session {
 		if (!step.ok) throw new Error(`cannot save step ${n} to session ${this.path}: ${step.problem}`);
 		const shape = this.#shape.problemOf(step.messages, {replaces: step.replacesHistory});
 		if (shape) throw new Error(`cannot save step ${n} to session ${this.path}: ${describeShapeProblem(shape)}; a provider would refuse that history`);
-		const bytes = Buffer.from(line);
-		if (this.#size + bytes.length > maxSessionBytes) {
-			throw new UsageError(`session ${this.path} would grow past the limit of ${maxSessionBytes} bytes (256 MiB); start another session`);
-		}
-		try {
-			await appendAll(this.#handle, bytes);
-			await this.#handle.sync();
-		} catch (error) {
-			await this.#rollBack();
-			throw new TurnError(`cannot save step ${n} to session ${this.path}: ${errorMessage(error)}`, {cause: error});
-		}
-		this.#size += bytes.length;
+		await this.#writeLines(Buffer.from(line), `step ${n}`);
 		this.#steps = n;
 		this.#shape.add(step.messages, {replaces: step.replacesHistory});
 		// In place: callers hold this array.

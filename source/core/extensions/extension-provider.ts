@@ -1,4 +1,5 @@
 import type {ModelCaller} from '../providers/model-caller.js';
+import {neutralBody} from '../providers/neutral-body.js';
 import {ProviderError} from '../providers/errors.js';
 import type {PreparedRequest} from '../providers/types.js';
 import type {ProviderRequest} from './api.js';
@@ -44,16 +45,7 @@ export function createExtensionProviderCaller(owned: OwnedProvider, options: Ext
 	return {
 		protocol: provider.id,
 		model: options.model,
-		prepare: (messages, tools) => ({
-			url,
-			body: {
-				...options.extraBody,
-				model: options.model,
-				messages,
-				tools,
-				...(options.maxTokens === undefined ? {} : {max_tokens: options.maxTokens}),
-			},
-		}),
+		prepare: (messages, tools) => ({url, body: neutralBody(options, messages, tools)}),
 		async send(request, io) {
 			if (io.signal.aborted) throw new ProviderError(`${label}: request cancelled`, {kind: 'aborted'});
 			if (io.wire !== undefined) {

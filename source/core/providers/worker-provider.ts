@@ -5,6 +5,7 @@ import type {WorkerPool, WorkerSpec} from '../pool/types.js';
 import {providerEvent} from '../hooks/event-names.js';
 import type {ModelCaller} from './model-caller.js';
 import type {FinishReason, ModelReply} from './types.js';
+import {neutralBody} from './neutral-body.js';
 import {ProviderError} from './errors.js';
 
 /**
@@ -54,16 +55,7 @@ export function createWorkerProviderCaller(options: {pool: WorkerPool; worker: W
 	return {
 		protocol: options.protocol,
 		model: options.model,
-		prepare: (messages, tools) => ({
-			url: PROVIDER_WORKER_URL,
-			body: {
-				...options.extraBody,
-				model: options.model,
-				messages,
-				tools,
-				...(options.maxTokens === undefined ? {} : {max_tokens: options.maxTokens}),
-			},
-		}),
+		prepare: (messages, tools) => ({url: PROVIDER_WORKER_URL, body: neutralBody(options, messages, tools)}),
 		async send(request, io) {
 			io.signal.throwIfAborted();
 			if (io.wire !== undefined) {
