@@ -4,7 +4,7 @@ import {createJsonRenderer} from './render-json.js';
 import {createTextRenderer} from './render-text.js';
 import {readPromptFromStdin} from './read-prompt.js';
 import {setupAgent, type Agent} from '../core/start/setup-agent.js';
-import {headlessDialog} from '../core/extensions/ui-dialog-request.js';
+import {headlessDialog} from '../core/extensions/headless-dialog.js';
 import type {StartedPlugins} from '../core/start/start-plugins.js';
 import {handleInterrupts} from './interrupt.js';
 import {turnExitCode} from './exit-code.js';

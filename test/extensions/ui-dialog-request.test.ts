@@ -1,6 +1,7 @@
 // api.runtime.uiDialog's request check (source/core/extensions/ui-dialog-request.ts):
 // each shape, each named limit at its value and one past it, and the refusal
 // of the heads without a screen.
+import {headlessDialog} from '../../source/core/extensions/headless-dialog.js';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {RuntimeActionError, bindInvocation} from '../../source/core/extensions/runtime-link.js';
@@ -16,7 +17,6 @@ import {
 	MAX_OPTION_VALUE_CHARS,
 	MIN_DIALOG_TIMEOUT_MS,
 	dialogBinding,
-	headlessDialog,
 	parseDialogRequest,
 } from '../../source/core/extensions/ui-dialog-request.js';
 

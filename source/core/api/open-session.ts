@@ -4,7 +4,7 @@ import type {EmitEvent} from '../events.js';
 import type {UserContent} from '../messages.js';
 import {packageProgramArgv} from '../plugins/program.js';
 import {setupAgent, type Agent} from '../start/setup-agent.js';
-import {headlessDialog} from '../extensions/ui-dialog-request.js';
+import {headlessDialog} from '../extensions/headless-dialog.js';
 import {approveAsker} from './approve.js';
 import {TurnFailedError} from './errors.js';
 import {EventQueue} from './event-queue.js';

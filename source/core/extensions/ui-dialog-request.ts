@@ -152,16 +152,3 @@ export function dialogBinding(ctx: unknown): DialogBinding {
 	const signal = ctx !== null && typeof ctx === 'object' ? (ctx as {signal?: unknown}).signal : undefined;
 	return signal instanceof AbortSignal ? {signal} : {};
 }
-
-/**
- * The service of a head without a screen (-p, line mode, --json, the core
- * API): the request is checked as on the screen, then refused. Nobody is
- * there to answer, and answering for the person (a default, a yes) would
- * be deciding in their name.
- */
-export function headlessDialog(head: string): (extension: string, request: unknown) => Promise<DialogAnswer> {
-	return async (extension, request) => {
-		const checked = parseDialogRequest(extension, request);
-		throw new RuntimeActionError('uiDialog', 'unavailable', `extension ${extension}: ${head} has no screen to ask on, so the ${checked.type} dialog "${checked.title}" was not shown and nobody answered it`);
-	};
-}

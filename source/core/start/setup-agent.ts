@@ -27,7 +27,6 @@ import {applyProjectSystemPrompt, readProjectSystemPrompt} from '../resources/pr
 import {PROJECT_PROMPT_FOLDER, type ResourceFolders} from '../resources/resource-folders.js';
 import type {RuntimeLink, RuntimeServices} from '../extensions/runtime-link.js';
 import {MessageDelivery} from '../agent/message-delivery.js';
-import {checkAppendEntry, checkSendMessage} from '../extensions/check-delivery.js';
 import {ChildAgents, CORE_OWNER, type ChildParent} from '../agent/child-agents.js';
 import {childAgentService} from '../agent/child-agent-service.js';
 import type {ApprovalPolicy} from '../agent/approval-gate.js';
@@ -203,8 +202,10 @@ export async function setupAgent(
 		// Before SessionStart, so its handlers can use them. appendEntry and sendMessage (seed 004 §3): the core queues and commits; a head that can start a run lends its RunStarter.
 		const delivery = new MessageDelivery({session, emit, systemPrompt});
 		await delivery.resume();
-		services.appendEntry = async (extension, request) => delivery.appendEntry(extension, checkAppendEntry(extension, request));
-		services.sendMessage = async (extension, request) => delivery.sendMessage(extension, checkSendMessage(extension, request));
+		// The checks' schemas load with the first delivery: a run without one never builds them.
+		const deliveryChecks = async () => import('../extensions/check-delivery.js');
+		services.appendEntry = async (extension, request) => delivery.appendEntry(extension, (await deliveryChecks()).checkAppendEntry(extension, request));
+		services.sendMessage = async (extension, request) => delivery.sendMessage(extension, (await deliveryChecks()).checkSendMessage(extension, request));
 		const policy: ApprovalPolicy | undefined = hooks.has('tool_approval') ? async (data, signal) => hooks.run('tool_approval', data, {signal}) : undefined;
 		const yolo = options.yolo === true;
 		parent = {
