@@ -11,6 +11,10 @@ export interface PendingApproval {
 	answer(choice: ApprovalChoice): void;
 }
 
+const allowedForSession = {decision: 'allow', by: 'user', reason: 'allowed for this session'} as const;
+const withdrawn = {decision: 'deny', by: 'user', reason: 'the question was withdrawn: the call that asked was cancelled'} as const;
+const interrupted = {decision: 'deny', by: 'user', reason: 'the person said no: the turn was interrupted'} as const;
+
 /**
  * How the chat screen answers the core's approval asks: one question at a
  * time shown by the approval widget, plus the tools the person allowed for
@@ -20,7 +24,7 @@ export class ApprovalBroker extends OpenQuestion<PendingApproval> {
 	readonly #allowed = new Set<string>();
 	readonly #observer: PromptObserver | undefined;
 	readonly #line: QuestionLine;
-	/** Asks waiting for the line (behind a dialog): an interrupt withdraws them too. */
+	/** Each ask not answered yet, waiting for the line or shown: an interrupt withdraws them all. */
 	readonly #queued = new Set<AbortController>();
 
 	/** `observer` hears each question that is shown (not the tools allowed for the session, which ask nothing); `line` is shared with the screen's other questions. */
@@ -36,47 +40,42 @@ export class ApprovalBroker extends OpenQuestion<PendingApproval> {
 	}
 
 	readonly askPerson: AskPerson = async (request, signal) => {
-		if (this.#allowed.has(request.name)) return {decision: 'allow', by: 'user', reason: 'allowed for this session'};
-		const withdrawn = {decision: 'deny', by: 'user', reason: 'the question was withdrawn: the call that asked was cancelled'} as const;
+		if (this.#allowed.has(request.name)) return allowedForSession;
 		if (signal?.aborted) return withdrawn;
 		const prompt: UiPrompt = {id: request.id, kind: 'approval', tool: request.name, title: request.ask.title};
-		// Child agents may ask while another question is open: they wait for the line, and the call that asked may be cancelled meanwhile.
+		// Withdrawn, waiting for the line (child agents may ask while another question is open) or shown, by an interrupt or a cancel of the call that asked.
 		const withdraw = new AbortController();
-		const onAbort = () => withdraw.abort();
-		signal?.addEventListener('abort', onAbort, {once: true});
+		const stop = signal ? AbortSignal.any([signal, withdraw.signal]) : withdraw.signal;
+		const unanswered = () => (signal?.aborted ? withdrawn : interrupted);
 		this.#queued.add(withdraw);
-		let release: () => void;
 		try {
-			release = this.#line.tryTake() ?? (await this.#line.take(withdraw.signal));
-		} catch {
-			return signal?.aborted ? withdrawn : {decision: 'deny', by: 'user', reason: 'the person said no: the turn was interrupted'};
+			let release: () => void;
+			try {
+				release = this.#line.tryTake() ?? (await this.#line.take(stop));
+			} catch {
+				return unanswered();
+			}
+
+			try {
+				// Allowed for the session while it waited.
+				if (this.#allowed.has(request.name)) return allowedForSession;
+				this.#observer?.started(prompt);
+				const choice = await new Promise<ApprovalChoice>(resolve => {
+					stop.addEventListener('abort', () => resolve({kind: 'cancelled'}), {once: true});
+					this.show({request, answer: resolve});
+				});
+				this.show(null);
+				this.#observer?.ended(prompt, choice.kind);
+				if (choice.kind === 'cancelled') return unanswered();
+				if (choice.kind === 'deny') return {decision: 'deny', by: 'user', reason: choice.reason.trim() === '' ? 'the person said no' : `the person said no: ${choice.reason.trim()}`};
+				if (choice.kind === 'always') this.#allowed.add(request.name);
+				return {decision: 'allow', by: 'user', reason: null};
+			} finally {
+				release();
+			}
 		} finally {
 			this.#queued.delete(withdraw);
 		}
-
-		// Allowed for the session while it waited.
-		if (this.#allowed.has(request.name)) {
-			signal?.removeEventListener('abort', onAbort);
-			release();
-			return {decision: 'allow', by: 'user', reason: 'allowed for this session'};
-		}
-
-		this.#observer?.started(prompt);
-		let withdrawShown: (() => void) | undefined;
-		const choice = await new Promise<ApprovalChoice>(resolve => {
-			withdrawShown = () => resolve({kind: 'cancelled'});
-			signal?.addEventListener('abort', withdrawShown, {once: true});
-			this.show({request, answer: resolve});
-		});
-		signal?.removeEventListener('abort', onAbort);
-		if (withdrawShown) signal?.removeEventListener('abort', withdrawShown);
-		this.show(null);
-		this.#observer?.ended(prompt, choice.kind);
-		release();
-		if (choice.kind === 'cancelled') return signal?.aborted ? withdrawn : {decision: 'deny', by: 'user', reason: 'the person said no: the turn was interrupted'};
-		if (choice.kind === 'deny') return {decision: 'deny', by: 'user', reason: choice.reason.trim() === '' ? 'the person said no' : `the person said no: ${choice.reason.trim()}`};
-		if (choice.kind === 'always') this.#allowed.add(request.name);
-		return {decision: 'allow', by: 'user', reason: null};
 	};
 
 	/** A turn that ends (an interrupt) while a question is open or waiting answers it with a denial. */

@@ -1,6 +1,6 @@
 import type {CoreEvent} from '../core/events.js';
 import type {Session} from '../core/agent/session-store.js';
-import {deliveryIdOf, type DeliveredMessage} from '../core/agent/session-records.js';
+import {customMessageEvent, deliveryIdOf, type DeliveredMessage} from '../core/agent/session-records.js';
 
 type Delivered = Extract<CoreEvent, {type: 'custom_message' | 'entry'}>;
 
@@ -11,9 +11,7 @@ type Delivered = Extract<CoreEvent, {type: 'custom_message' | 'entry'}>;
  */
 export function showDeliveredHistory(session: Pick<Session, 'messages' | 'entries'>, show: (event: Delivered) => void): void {
 	for (const message of session.messages) {
-		if (deliveryIdOf(message) === undefined) continue;
-		const {_extension_message: meta, content} = message as DeliveredMessage;
-		show({type: 'custom_message', id: meta.id, extension: meta.extension, customType: meta.customType ?? null, content, display: meta.display, details: meta.details ?? null});
+		if (deliveryIdOf(message) !== undefined) show(customMessageEvent(message as DeliveredMessage));
 	}
 
 	for (const entry of session.entries) show({type: 'entry', id: entry.id, extension: entry.extension, customType: entry.customType, data: entry.data});

@@ -159,7 +159,6 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 				await agent.switchSession(next);
 				await agent.session.close();
 				agent = {...agent, session: next};
-				agent.delivery.switchSession(next);
 				store.setSession(next.id);
 				store.notice('info', `new session ${next.id} (${next.path}); the previous one stays saved`);
 				break;
@@ -308,7 +307,6 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		agent = await core.setupAgent(setupOptions, event => store.apply(event), askPerson, setupController.signal, before.kind === 'ready' ? before.started : undefined, before.extensions);
 		events = agent.extensionEvents ?? null;
 		// /reload and /clear replace the agent's fields here: the execution context reads this agent.
-		agent.followLiveAgent(() => agent!);
 	} catch (error) {
 		// A question still open (the session could not be opened meanwhile) goes unanswered.
 		trust.cancel();

@@ -176,6 +176,11 @@ test('req is read from the prepared body, a copy: a hook’s change counts, the 
 	assert.deepEqual(events, [{type: 'text_delta', text: 'ok'}]);
 	await assert.rejects(provider.send({url: 'extension://other', body}, sendIo), /extension ext provider "loc": the request was moved to "extension:\/\/other"/);
 	await assert.rejects(provider.send({url: prepared.url, body: {...body, messages: 'x'}}, sendIo), /the request body's "messages" is not a list of messages/);
+	await assert.rejects(provider.send({url: prepared.url, body: {...body, model: ''}}, sendIo), /the request body's "model" is not a model name/);
+	await assert.rejects(provider.send({url: prepared.url, body: {...body, tools: {}}}, sendIo), /the request body's "tools" is not a list of tools/);
+	await assert.rejects(provider.send({url: prepared.url, body: {...body, max_tokens: 0}}, sendIo), /the request body's "max_tokens" is not a positive integer/);
+	await assert.rejects(provider.send({url: prepared.url, body: {...body, max_tokens: 1.5}}, sendIo), /the request body's "max_tokens" is not a positive integer/);
+	await assert.rejects(provider.send({url: prepared.url, body: {...body, hooked: () => 1}}, sendIo), /the request cannot be copied/);
 	await assert.rejects(provider.send(prepared, {...sendIo, wire: 'responses'}), /asked for the "responses" wire/);
 });
 

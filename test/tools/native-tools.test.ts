@@ -73,3 +73,11 @@ test('argument errors name the field and the problem', async t => {
 	assert.equal(await inputError('search', {pattern: 'x', regex: 'yes'}, dir), 'search: regex must be true or false (got a string)');
 	assert.equal(await inputError('glob', {pattern: 'x', path: ''}, dir), 'glob: path must not be empty');
 });
+
+test("delegate_task's role follows childAgent's rule: one line, at most 64 characters", async t => {
+	const dir = await tempDir(t);
+	assert.match(await inputError('delegate_task', {task: 't', role: 'a\nb'}, dir), /^delegate_task: role\b.*one line without control characters/);
+	assert.match(await inputError('delegate_task', {task: 't', role: 'a\u001Bb'}, dir), /^delegate_task: role\b.*one line without control characters/);
+	assert.match(await inputError('delegate_task', {task: 't', role: 'r'.repeat(65)}, dir), /^delegate_task: role\b.*at most 64 characters/);
+	assert.match(await inputError('delegate_task', {task: 'x'.repeat(20_001)}, dir), /^delegate_task: task\b.*at most 20000 bytes/);
+});

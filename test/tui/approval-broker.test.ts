@@ -42,3 +42,28 @@ test('a question whose call is cancelled is withdrawn, shown or queued; the next
 	// Allowed for the session: asked again, it is not shown.
 	assert.deepEqual(await broker.askPerson(request('d')), {decision: 'allow', by: 'user', reason: 'allowed for this session'});
 });
+
+test('a question waiting behind one answered "always" for the same tool is allowed without being shown', async () => {
+	const started: string[] = [];
+	const broker = new ApprovalBroker({started: prompt => started.push(prompt.id), ended: () => {}});
+	const first = broker.askPerson(request('a'));
+	const second = broker.askPerson(request('b'));
+	await shown(broker, 'a');
+	broker.getSnapshot()!.answer({kind: 'always'});
+	assert.deepEqual(await first, {decision: 'allow', by: 'user', reason: null});
+	assert.deepEqual(await second, {decision: 'allow', by: 'user', reason: 'allowed for this session'});
+	assert.equal(broker.getSnapshot(), null);
+	assert.deepEqual(started, ['a'], 'only the first was shown');
+});
+
+test('an interrupt denies the question shown and the ones waiting, and leaves nothing on screen', async () => {
+	const broker = new ApprovalBroker();
+	const first = broker.askPerson(request('a'));
+	const second = broker.askPerson(request('b', 'shell'));
+	await shown(broker, 'a');
+	broker.cancel();
+	const interrupted = {decision: 'deny', by: 'user', reason: 'the person said no: the turn was interrupted'};
+	assert.deepEqual(await first, interrupted);
+	assert.deepEqual(await second, interrupted);
+	assert.equal(broker.getSnapshot(), null);
+});

@@ -13,7 +13,7 @@ import {render} from 'ink-testing-library';
 import {App} from '../../components/App.js';
 import {ApprovalBroker} from '../../source/tui/approval-broker.js';
 import {ChatStore} from '../../source/tui/chat-store.js';
-import {customRendering} from '../../source/tui/custom-rendering.js';
+import {customRendering, ENTRY_DEFAULT_CHARS} from '../../source/tui/custom-rendering.js';
 import {showDeliveredHistory} from '../../source/tui/delivered-history.js';
 import {startExtensions} from '../../source/core/start/start-extensions.js';
 import type {CoreEvent} from '../../source/core/events.js';
@@ -159,4 +159,31 @@ test('renderer registration: the customType rule, a function, and one renderer p
 	);
 	assert.equal(started.ui.entryRenderers.get('shared')?.extension, 'first');
 	assert.equal(started.ui.messageRenderers.size, 0);
+});
+
+test('an entry whose renderer throws shows its data as JSON, cut at ENTRY_DEFAULT_CHARS with an ellipsis', () => {
+	const notices: string[] = [];
+	const rendering = customRendering(
+		{
+			messageRenderers: new Map(),
+			entryRenderers: new Map([
+				[
+					't',
+					{
+						extension: 'e',
+						render: () => {
+							throw new Error('boom');
+						},
+					},
+				],
+			]),
+		},
+		message => notices.push(message),
+	);
+	const long = rendering.entry({type: 'entry', id: '1', extension: 'e', customType: 't', data: 'x'.repeat(300)})!;
+	assert.equal(long.text.length, ENTRY_DEFAULT_CHARS);
+	assert.ok(long.text.endsWith('…'));
+	const short = rendering.entry({type: 'entry', id: '2', extension: 'e', customType: 't', data: {n: 1}})!;
+	assert.equal(short.text, '{"n":1}');
+	assert.equal(notices.length, 1, 'one notice per extension and customType');
 });

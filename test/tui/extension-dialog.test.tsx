@@ -377,3 +377,17 @@ test('an extension has at most MAX_PENDING_DIALOGS open or waiting; the next is 
 	assert.deepEqual(await again, {cancelled: true, reason: 'exit'});
 	await Promise.all([...asked, other]);
 });
+
+test('the broker holds the answer to the request and shows the extension strings on one line: an input cut at MAX_INPUT_CHARS, labels and descriptions cleaned, values kept', async () => {
+	const broker = new DialogBroker();
+	const typed = broker.ask('asker', {type: 'input', title: 'T'});
+	await settle();
+	broker.getSnapshot()!.answer({value: 'x'.repeat(MAX_INPUT_CHARS + 5)});
+	assert.equal(((await typed) as {value: string}).value.length, MAX_INPUT_CHARS);
+	const chosen = broker.ask('asker', {type: 'select', title: 'S', options: [{value: 'v\n1', label: 'a\nb', description: 'd\te'}]});
+	await settle();
+	const {options} = broker.getSnapshot()!.request as Extract<PendingDialog['request'], {type: 'select'}>;
+	assert.deepEqual(options, [{value: 'v\n1', label: 'a b', description: 'd e'}]);
+	broker.getSnapshot()!.answer({value: 'v\n1'});
+	assert.deepEqual(await chosen, {value: 'v\n1'});
+});

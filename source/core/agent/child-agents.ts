@@ -7,6 +7,7 @@ import type {EventBus} from '../extensions/event-bus.js';
 import type {BeforeAgentStart} from '../extensions/before-agent-start.js';
 import {CANCEL_GRACE_MS} from '../extensions/extension-tool.js';
 import {RuntimeActionError} from '../extensions/runtime-link.js';
+import {settledWithin} from '../extensions/within-time.js';
 import type {HookChain} from '../hooks/hook-chain.js';
 import type {ModelConfig} from '../config/schema.js';
 import type {ModelCaller} from '../providers/model-caller.js';
@@ -153,11 +154,6 @@ export class ChildAgents {
 		return this.#tasks.size + this.#draining.size + this.#opening;
 	}
 
-	/** The running children, for the chat screen and tests. */
-	running(): ChildTask[] {
-		return [...this.#tasks.values(), ...this.#draining].filter(task => task.status === 'running');
-	}
-
 	/**
 	 * Starts a child and returns at once with it running. Refuses with
 	 * `limit_reached` when the host has MAX_CHILD_TASKS, `invalid_argument`
@@ -206,6 +202,7 @@ export class ChildAgents {
 		task.ended = this.#run(task, session, parent, tools, request).finally(() => {
 			clearTimeout(timer);
 			binding.signal?.removeEventListener('abort', onAbort);
+			// #run says so before it settles the task; this holds should it ever throw.
 			task.live = false;
 			this.#draining.delete(task);
 		});
@@ -242,7 +239,7 @@ export class ChildAgents {
 	async cleanUp(reason: string, which: (task: ChildTask) => boolean = () => true): Promise<void> {
 		const picked = [...this.#tasks.values()].filter(which);
 		for (const task of picked) this.#dispose(task, reason);
-		await withinGrace(Promise.all(picked.map(async task => task.ended)));
+		await settledWithin(Promise.all(picked.map(async task => task.ended)), CANCEL_GRACE_MS);
 	}
 
 	/** The parent ends: every child is cleaned up, and none starts any more (a start still opening its session is refused then). */
@@ -422,10 +419,4 @@ function countingCaller(caller: ModelCaller, onRequest: () => void): ModelCaller
 			return caller.send(request, io);
 		},
 	};
-}
-
-async function withinGrace(promise: Promise<unknown>): Promise<void> {
-	let timer: NodeJS.Timeout | undefined;
-	await Promise.race([promise, new Promise(resolve => (timer = setTimeout(resolve, CANCEL_GRACE_MS)))]);
-	clearTimeout(timer);
 }

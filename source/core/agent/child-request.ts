@@ -35,7 +35,8 @@ const task = z.string().check(
 	z.refine(value => value.trim() !== '', 'the task is empty'),
 	z.refine(value => Buffer.byteLength(value) <= MAX_CHILD_TASK_BYTES, `at most ${MAX_CHILD_TASK_BYTES} bytes (UTF-8)`),
 );
-const role = z.string().check(
+/** One line a person reads beside the child and in its approvals: never a line break or a control character. */
+export const childRole = z.string().check(
 	z.refine(value => value.trim() !== '', 'the role is empty'),
 	z.refine(value => [...value].length <= MAX_CHILD_ROLE_CHARS, `at most ${MAX_CHILD_ROLE_CHARS} characters`),
 	z.refine(value => !/[\u0000-\u001f\u007f]/.test(value), 'one line without control characters'),
@@ -46,7 +47,7 @@ const toolNames = z.array(z.string()).check(z.maxLength(MAX_CHILD_TOOLS, `at mos
 /** The fields a child's start takes, shared by `childAgent` and `delegate_task`. */
 export const childStartFields = {
 	task,
-	role: z.optional(role),
+	role: z.optional(childRole),
 	maxTurns: z.optional(integer(MIN_CHILD_TURNS, MAX_CHILD_TURNS)),
 	timeoutSeconds: z.optional(integer(MIN_CHILD_TIMEOUT_SECONDS, MAX_CHILD_TIMEOUT_SECONDS)),
 	tools: z.optional(toolNames),

@@ -3,22 +3,13 @@ import type {EmitEvent} from '../events.js';
 import type {Message} from '../messages.js';
 import {errorMessage} from '../errors.js';
 import {RuntimeActionError} from '../extensions/runtime-link.js';
-import type {AppendEntryRequest, CheckedMessage, DeliverAs, SendMessageRequest} from '../extensions/check-delivery.js';
+import type {AppendEntryRequest, CheckedMessage, SendMessageRequest} from '../extensions/check-delivery.js';
+import type {DeliveryResult} from '../extensions/api.js';
 import type {Session} from './session-store.js';
-import type {DeliveredMessage, DeliveryMode, QueuedItem, SessionEntry} from './session-records.js';
+import {customMessageEvent, type DeliveredMessage, type DeliveryMode, type QueuedItem, type SessionEntry} from './session-records.js';
 
 /** Deliveries a session may hold uncommitted (the seed gives no number; a runaway extension must not fill the disk). */
 export const MAX_PENDING_DELIVERIES = 256;
-
-/** What an `appendEntry` or `sendMessage` resolves with (seed 004 §3): the stable ID, and where the item went. */
-export interface DeliveryResult {
-	status: 'appended' | 'queued';
-	entryId: string;
-	/** On a queued message: when it joins the history. */
-	deliverAs?: DeliverAs;
-	/** A silent context update (`triggerTurn: false`, appendEntry's `{message}`): it never asks the model for a reply. */
-	queue?: 'context';
-}
 
 /**
  * How a head starts a run for an idle `sendMessage` with `triggerTurn:
@@ -32,11 +23,9 @@ export interface RunStarter {
 	start(): void;
 }
 
-/** Committed at the end of a run and when a session is opened: everything but what waits for the next explicit run. */
-const leftoverModes: ReadonlySet<DeliveryMode> = new Set(['steer', 'followUp', 'context']);
 /** After each complete tool batch (steering never reaches a tool that is running). */
 export const afterBatchModes: ReadonlySet<DeliveryMode> = new Set(['steer', 'context']);
-/** When the model stopped: followUp messages too, and the run goes on if any steer or followUp came. */
+/** When the model stopped: followUp messages too, and the run goes on if any steer or followUp came. Also what a run's end and a session's opening commit: everything but what waits for the next explicit run. */
 export const atStopModes: ReadonlySet<DeliveryMode> = new Set(['steer', 'followUp', 'context']);
 
 /**
@@ -168,11 +157,7 @@ export class MessageDelivery {
 	async #commit(modes: ReadonlySet<DeliveryMode>, save: (step: Message[]) => Promise<void>, emit: EmitEvent): Promise<boolean> {
 		const items = this.#session.pending.filter(item => item.kind === 'entry' || modes.has(item.deliver));
 		if (items.length === 0) return false;
-		const messages = items.flatMap(item => (item.kind === 'message' ? [item.message] : []));
-		const entries = items.flatMap(item => (item.kind === 'entry' ? [entryOf(item)] : []));
-		if (messages.length > 0) await save(this.#session.messages.length === 0 ? [{role: 'system', content: this.#systemPrompt}, ...messages] : messages);
-		await this.#session.commitEntries(entries);
-		announce(items, emit);
+		await this.#commitItems(items, save, emit);
 		return items.some(item => item.kind === 'message' && (item.deliver === 'steer' || item.deliver === 'followUp'));
 	}
 
@@ -219,18 +204,18 @@ export class MessageDelivery {
 		return this.#serially(async () => this.#commitItems(items));
 	}
 
-	async #commitItems(items: QueuedItem[]): Promise<void> {
+	/** The messages as one step through `save` (a run's own, with its hooks; else straight to the session), the entries a line each, then told. */
+	async #commitItems(items: QueuedItem[], save: (step: Message[]) => Promise<void> = async step => this.#session.appendStep(step), emit: EmitEvent = this.#emit): Promise<void> {
 		const messages = items.flatMap(item => (item.kind === 'message' ? [item.message] : []));
 		const entries = items.flatMap(item => (item.kind === 'entry' ? [entryOf(item)] : []));
-		const session = this.#session;
-		if (messages.length > 0) await session.appendStep(session.messages.length === 0 ? [{role: 'system', content: this.#systemPrompt}, ...messages] : messages);
-		await session.commitEntries(entries);
-		announce(items, this.#emit);
+		if (messages.length > 0) await save(this.#session.messages.length === 0 ? [{role: 'system', content: this.#systemPrompt}, ...messages] : messages);
+		await this.#session.commitEntries(entries);
+		announce(items, emit);
 	}
 
 	async #commitLeftovers(emit: EmitEvent): Promise<void> {
 		try {
-			await this.commit(leftoverModes, async step => this.#session.appendStep(step), emit);
+			await this.commit(atStopModes, async step => this.#session.appendStep(step), emit);
 		} catch (error) {
 			emit({type: 'warning', message: `the queued extension messages stay queued for the next run: ${errorMessage(error)}`});
 		}
@@ -262,7 +247,6 @@ function announce(items: readonly QueuedItem[], emit: EmitEvent): void {
 			continue;
 		}
 
-		const meta = item.message._extension_message;
-		emit({type: 'custom_message', id: item.id, extension: item.extension, customType: meta.customType ?? null, content: item.message.content, display: meta.display, details: meta.details ?? null});
+		emit(customMessageEvent(item.message));
 	}
 }

@@ -3,6 +3,7 @@ import '../zod-english.js';
 import {messageSchema} from '../history/message-schema.js';
 import type {Message, UserMessage} from '../messages.js';
 import {firstIssue} from './session-schema.js';
+import type {CoreEvent} from '../events.js';
 
 /**
  * The session-file lines of extension deliveries (seed 004 §3 "运行期间追加上下文"):
@@ -100,6 +101,12 @@ export function queuedLine(item: QueuedItem): string {
 /** The line that commits an entry. */
 export function entryLine(entry: SessionEntry): string {
 	return `${JSON.stringify({type: 'entry', id: entry.id, extension: entry.extension, customType: entry.customType, data: entry.data, created: new Date().toISOString()})}\n`;
+}
+
+/** The event that announces a committed extension message: as it is committed (message-delivery.ts) and when a resumed session is shown alike. */
+export function customMessageEvent(message: DeliveredMessage): Extract<CoreEvent, {type: 'custom_message'}> {
+	const {_extension_message: meta, content} = message;
+	return {type: 'custom_message', id: meta.id, extension: meta.extension, customType: meta.customType ?? null, content, display: meta.display, details: meta.details ?? null};
 }
 
 /** The delivery ID a history message carries, if it is one. */

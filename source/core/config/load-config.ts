@@ -5,7 +5,7 @@ import '../zod-english.js';
 import {modelConfigSchema, type ModelConfig} from './schema.js';
 import {describeIssues} from './describe-issues.js';
 import {reservedBodyFields} from '../providers/reserved-fields.js';
-import {protocols, type Protocol} from '../providers/types.js';
+import {isProtocol} from '../providers/types.js';
 
 /** A config is a small hand-written file; anything bigger is a mistake. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -87,9 +87,7 @@ function deeperThan(value: unknown, limit: number): string | null {
 	return null;
 }
 
-export function isProtocol(name: string): name is Protocol {
-	return (protocols as readonly string[]).includes(name);
-}
+export {isProtocol} from '../providers/types.js';
 
 /** Reads the API key from the variable the config names; the key itself is never stored or printed. */
 export function readApiKey(loaded: LoadedConfig, env: NodeJS.ProcessEnv = process.env): string {

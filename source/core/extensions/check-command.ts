@@ -1,5 +1,8 @@
 import type {ExtensionCommand, MarkdownTransformer} from './api.js';
-import {CUSTOM_TYPE_PATTERN, MAX_CUSTOM_TYPE_LENGTH} from './check-delivery.js';
+
+/** A customType (renderers, entries, custom messages): 1–64 of `A-Z a-z 0-9 _ . : -`; the seed gives no bound. Here, not with the delivery checks, so loading an extension never builds their schemas. */
+export const MAX_CUSTOM_TYPE_LENGTH = 64;
+export const CUSTOM_TYPE_PATTERN = new RegExp(`^[A-Za-z0-9_.:-]{1,${MAX_CUSTOM_TYPE_LENGTH}}$`);
 
 /**
  * The chat screen's own slash commands, by name: an extension's command never

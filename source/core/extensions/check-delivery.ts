@@ -3,6 +3,9 @@ import '../zod-english.js';
 import type {ImagePart, TextPart, UserContent} from '../messages.js';
 import {checkImageParts, MAX_IMAGES_PER_BATCH} from '../tools/images.js';
 import {RuntimeActionError} from './runtime-link.js';
+import {CUSTOM_TYPE_PATTERN, MAX_CUSTOM_TYPE_LENGTH} from './check-command.js';
+
+export {CUSTOM_TYPE_PATTERN, MAX_CUSTOM_TYPE_LENGTH} from './check-command.js';
 
 /**
  * The arguments of `api.runtime.appendEntry` and `.sendMessage` (seed 004 §3
@@ -12,8 +15,6 @@ import {RuntimeActionError} from './runtime-link.js';
  */
 
 /** A `customType`: 1–64 of `A-Z a-z 0-9 _ . : -` (the seed gives no rule; this one keeps names printable and greppable). */
-export const CUSTOM_TYPE_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
-export const MAX_CUSTOM_TYPE_LENGTH = 64;
 /** An entry's `data` and a message's `details`, as JSON: at most 256 KiB (the seed gives none; a session line should stay small). */
 export const MAX_DELIVERY_DATA_BYTES = 256 * 1024;
 /** A message's text (all its text blocks, UTF-8): at most 256 KiB. */

@@ -1,9 +1,9 @@
-import {protocols} from '../providers/types.js';
+import {isProtocol, protocols} from '../providers/types.js';
 import type {ProviderRegistration} from './api.js';
 
 /** A provider id: what a model config names in `protocol`, so short, lower-case and URL-host-safe. */
 export const MAX_PROVIDER_ID_LENGTH = 64;
-const providerIdPattern = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+const providerIdPattern = new RegExp(`^[a-z0-9][a-z0-9._-]{0,${MAX_PROVIDER_ID_LENGTH - 1}}$`);
 /** `apiStyle` is a label (`openai-completions`), shown by `i extensions`. */
 export const MAX_API_STYLE_LENGTH = 64;
 const apiStylePattern = /^[\x21-\x7e]{1,64}$/;
@@ -31,7 +31,7 @@ export function checkProvider(value: unknown, streaming: boolean): CheckedProvid
 	}
 
 	const where = `${slot} "${id}"`;
-	if ((protocols as readonly string[]).includes(id)) throw new Error(`${where}: id is a built-in protocol's name (${protocols.join(', ')}); pick another`);
+	if (isProtocol(id)) throw new Error(`${where}: id is a built-in protocol's name (${protocols.join(', ')}); pick another`);
 	if (baseUrl !== undefined && !isHttpUrl(baseUrl))
 		throw new Error(`${where}: baseUrl must be an http:// or https:// URL, or absent (got ${JSON.stringify(typeof baseUrl === 'string' ? baseUrl.slice(0, 200) : baseUrl)})`);
 	// baseUrl is shown (i extensions): a credential in it would be shown too.

@@ -20,8 +20,7 @@ import {ABORT, type EventHandler} from './event-bus.js';
 import {eventTags, isEventTag, type EventTag} from './event-tags.js';
 import {ExtensionFlags, type FlagSpec} from './cli-flags.js';
 import {TimedOut, withinTime} from './within-time.js';
-import {invocationOf, RuntimeLink} from './runtime-link.js';
-import {dialogBinding} from './ui-dialog-request.js';
+import {dialogBinding, invocationOf, RuntimeLink} from './runtime-link.js';
 import {checkProvider, type CheckedProvider} from './check-provider.js';
 
 /** EXTENSIONS.md: a `register` that takes longer fails only its extension. */

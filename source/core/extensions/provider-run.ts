@@ -81,7 +81,6 @@ export class ProviderRun {
 	readonly #emit: (event: StreamEvent) => void;
 	readonly #warn: (message: string) => void;
 	readonly #limits: RunLimits;
-	readonly #streaming: boolean;
 	readonly #controller = new AbortController();
 	readonly #waiters = new Set<(cancelled: boolean) => void>();
 	#cancelled = false;
@@ -93,7 +92,8 @@ export class ProviderRun {
 	#thinking = '';
 	#usage: Usage | null = null;
 	#warned = false;
-	#frames = 0;
+	/** A frame came: from then on the limit is the stream's silence (only a streaming request gets frames). */
+	#framed = false;
 	#deltaChars = 0;
 
 	constructor(options: {label: string; streaming: boolean; emit: (event: StreamEvent) => void; warn: (message: string) => void; limits: RunLimits}) {
@@ -101,7 +101,6 @@ export class ProviderRun {
 		this.#emit = options.emit;
 		this.#warn = options.warn;
 		this.#limits = options.limits;
-		this.#streaming = options.streaming;
 		this.#terminal = new Promise(resolve => (this.#settle = resolve));
 		this.#arm(options.streaming ? options.limits.firstFrameMs : options.limits.oneShotMs, options.streaming ? 'sent no frame' : 'did not answer');
 	}
@@ -254,7 +253,13 @@ export class ProviderRun {
 	}
 
 	#alive(): void {
-		this.#frames++;
+		// Per frame, so per token: the silence timer is only pushed back, not made again.
+		if (this.#framed) {
+			this.#timer?.refresh();
+			return;
+		}
+
+		this.#framed = true;
 		this.#arm(this.#limits.silenceMs, 'went silent');
 	}
 
@@ -263,7 +268,7 @@ export class ProviderRun {
 		this.#timer = setTimeout(() => {
 			if (this.#outcome) return;
 			const limit = ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-			const reason = this.#streaming && this.#frames > 0 ? `the stream ${what} for ${limit}` : `the provider ${what} within ${limit}`;
+			const reason = this.#framed ? `the stream ${what} for ${limit}` : `the provider ${what} within ${limit}`;
 			// The extension is told to stop, as on a cancel: nobody waits for its answer any more.
 			this.#latch();
 			this.#fail(reason, 'network');

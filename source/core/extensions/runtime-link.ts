@@ -44,7 +44,7 @@ export interface RuntimeServices {
 	appendEntry?: (extension: string, request: unknown) => Promise<import('./api.js').DeliveryResult>;
 	sendMessage?: (extension: string, request: unknown) => Promise<import('./api.js').DeliveryResult>;
 	/** `binding` is what may cancel the dialog: the tool call it belongs to, or a signal (ui-dialog-request.ts). */
-	uiDialog?: (extension: string, request: unknown, binding: import('./ui-dialog-request.js').DialogBinding) => Promise<import('./ui-dialog-request.js').DialogAnswer>;
+	uiDialog?: (extension: string, request: unknown, binding: DialogBinding) => Promise<import('./ui-dialog-request.js').DialogAnswer>;
 }
 
 export type RuntimeActionName = keyof RuntimeServices;
@@ -102,4 +102,21 @@ export class RuntimeLink {
 		if (service === undefined) throw new RuntimeActionError(action, 'unavailable', 'the agent is not running yet; call runtime actions from a tool, command or event handler, not from register');
 		return service as NonNullable<RuntimeServices[Name]>;
 	}
+}
+
+/**
+ * What a dialog may be cancelled by: the tool call it belongs to (its
+ * `execute` ctx, passed back as the second argument) or, for a command or
+ * an extension's own work, any `signal` the second argument carries.
+ */
+export interface DialogBinding {
+	invocation?: ToolInvocation;
+	signal?: AbortSignal;
+}
+
+export function dialogBinding(ctx: unknown): DialogBinding {
+	const invocation = invocationOf(ctx);
+	if (invocation) return {invocation, signal: invocation.signal};
+	const signal = ctx !== null && typeof ctx === 'object' ? (ctx as {signal?: unknown}).signal : undefined;
+	return signal instanceof AbortSignal ? {signal} : {};
 }

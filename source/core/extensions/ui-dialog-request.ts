@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {describeIssues} from '../config/describe-issues.js';
-import {RuntimeActionError, invocationOf, type ToolInvocation} from './runtime-link.js';
+import {RuntimeActionError} from './runtime-link.js';
 
 /*
  * `api.runtime.uiDialog(request, ctx?)` (EXTENSIONS.md "Runtime actions",
@@ -136,19 +136,5 @@ export function parseDialogRequest(extension: string, request: unknown): DialogR
 	return {...checked, options};
 }
 
-/**
- * What a dialog may be cancelled by: the tool call it belongs to (its
- * `execute` ctx, passed back as the second argument) or, for a command or
- * an extension's own work, any `signal` the second argument carries.
- */
-export interface DialogBinding {
-	invocation?: ToolInvocation;
-	signal?: AbortSignal;
-}
-
-export function dialogBinding(ctx: unknown): DialogBinding {
-	const invocation = invocationOf(ctx);
-	if (invocation) return {invocation, signal: invocation.signal};
-	const signal = ctx !== null && typeof ctx === 'object' ? (ctx as {signal?: unknown}).signal : undefined;
-	return signal instanceof AbortSignal ? {signal} : {};
-}
+export type {DialogBinding} from './runtime-link.js';
+export {dialogBinding} from './runtime-link.js';

@@ -25,3 +25,17 @@ export async function withinTime<T>(promise: Promise<T>, ms: number): Promise<T>
 		clearTimeout(timer);
 	}
 }
+
+/** Waits for `promise` to settle, or `ms` at most, whichever comes first; never throws. */
+export async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+	let timer: NodeJS.Timeout | undefined;
+	promise.catch(() => {});
+	await Promise.race([
+		promise.then(
+			() => {},
+			() => {},
+		),
+		new Promise(resolve => (timer = setTimeout(resolve, ms))),
+	]);
+	clearTimeout(timer);
+}

@@ -4,6 +4,10 @@ import type {Usage} from '../usage.js';
 export const protocols = ['openai', 'deepseek', 'anthropic', 'responses'] as const;
 export type Protocol = (typeof protocols)[number];
 
+export function isProtocol(name: string): name is Protocol {
+	return (protocols as readonly string[]).includes(name);
+}
+
 /** What the model sees of a tool: never exec, cwd or anything local. */
 export interface ToolSchema {
 	name: string;

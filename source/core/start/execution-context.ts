@@ -3,11 +3,11 @@ import type {ModelCaller} from '../providers/model-caller.js';
 import type {Session} from '../agent/session-store.js';
 import type {Tool} from '../tools/types.js';
 
-/** The agent's fields the execution context reads, as the head has them now. */
+/** The agent's fields that /reload and a session switch replace: the execution context and a starting child read them as they are now. */
 export interface LiveAgent {
-	caller: Pick<ModelCaller, 'protocol' | 'model'>;
-	tools: ReadonlyArray<Pick<Tool, 'name'>>;
-	session: Pick<Session, 'id'>;
+	caller: ModelCaller;
+	tools: readonly Tool[];
+	session: Session;
 }
 
 /**
@@ -21,7 +21,7 @@ export function executionContextService(live: () => LiveAgent, fixed: {workspace
 		const {caller, tools, session} = live();
 		return {
 			model: {provider: caller.protocol, id: caller.model},
-			thinking: fixed.thinking === null || fixed.thinking === undefined ? null : structuredClone(fixed.thinking),
+			thinking: fixed.thinking === null ? null : structuredClone(fixed.thinking),
 			tools: tools.map(tool => tool.name),
 			cwd: fixed.workspace,
 			...(session.id ? {sessionId: session.id} : {}),

@@ -1,6 +1,7 @@
 import {randomBytes} from 'node:crypto';
 import {join, resolve} from 'node:path';
 import {StartVetoError, UsageError, errorMessage} from '../errors.js';
+import {settledWithin} from '../extensions/within-time.js';
 import {isProtocol, readApiKey, type LoadedConfig} from '../config/load-config.js';
 import {protocols} from '../providers/types.js';
 import type {OwnedProvider} from '../extensions/extension-provider.js';
@@ -77,17 +78,10 @@ export type Agent = Omit<TurnContext, 'signal' | 'delivery'> & {
 	children: ChildAgents;
 	/**
 	 * The head opened another session (/clear): every child is cancelled and
-	 * disposed, and later children's sessions go beside `next`. The head
-	 * puts `next` in place of `session` itself.
+	 * disposed, and the extensions' deliveries go to `next`. The head puts
+	 * `next` in place of `session` itself (later children read it from there).
 	 */
 	switchSession(next: Session): Promise<void>;
-	/**
-	 * A head that replaces its agent's fields (/reload, /clear's new session)
-	 * says where the live ones are: `runtime.getExecutionContext()` reads them
-	 * from there. Without it set-up's own (the session it opened, the tools
-	 * and model caller of the last reload) count.
-	 */
-	followLiveAgent(live: () => LiveAgent): void;
 	/** Ends the children and the workers and releases the session. */
 	close(): Promise<void>;
 };
@@ -137,10 +131,12 @@ export async function setupAgent(
 		// Null for a protocol no built-in adapter or provider worker speaks: an extension's provider may (extensionCaller).
 		const builtin = modelCaller(loaded, plugins, pool);
 		// What a child inherits, as it is when the child starts: /reload and a session switch change it.
-		let parent: ChildParent | undefined;
+		// What a child inherits besides the live caller, tools and session (read from live() when it starts): /reload changes it.
+		let parent: Omit<ChildParent, 'caller' | 'tools' | 'session'> | undefined;
 		const children = new ChildAgents(() => {
 			if (!parent) throw new Error('a child agent was started before the agent was set up');
-			return parent;
+			const {caller, tools, session} = live;
+			return {...parent, caller, tools, session};
 		});
 		const coreTools = [...createNativeTools({secrets: sessionSecrets(loaded), children}), ...(pool ? await externalTools(plugins, pool) : [])];
 		// The extensions load while the session file is read; a start without them pays nearly nothing for the look.
@@ -174,10 +170,9 @@ export async function setupAgent(
 		const services: RuntimeServices = {};
 		for (const message of loadedExtensions.warnings) emit({type: 'warning', message});
 		const tools = [...coreTools, ...loadedExtensions.tools];
-		// What set-up knows is live until a head says where its own agent is (followLiveAgent).
-		let ownLive: LiveAgent = {caller, tools, session};
-		let live = () => ownLive;
-		const executionContext = executionContextService(() => live(), {workspace, thinking: thinkingSetting(config.extra_body)});
+		// The caller, tools and session now: /reload and a session switch (switchSession) replace them, as the head does its own.
+		let live: LiveAgent = {caller, tools, session};
+		const executionContext = executionContextService(() => live, {workspace, thinking: thinkingSetting(config.extra_body)});
 		services.getExecutionContext = executionContext;
 		runtime.provide(services);
 		const resources = await loadResources('startup', options, {
@@ -209,9 +204,6 @@ export async function setupAgent(
 		const policy: ApprovalPolicy | undefined = hooks.has('tool_approval') ? async (data, signal) => hooks.run('tool_approval', data, {signal}) : undefined;
 		const yolo = options.yolo === true;
 		parent = {
-			caller,
-			tools,
-			session,
 			hooks,
 			extensionEvents: events,
 			beforeAgentStart: loadedExtensions.beforeAgentStart,
@@ -245,7 +237,8 @@ export async function setupAgent(
 			children,
 			async switchSession(next) {
 				await children.cleanUp('the session was switched');
-				if (parent) parent = {...parent, session: next};
+				live = {...live, session: next};
+				delivery.switchSession(next);
 			},
 			hooks,
 			emit,
@@ -265,8 +258,6 @@ export async function setupAgent(
 
 				// Any extension that fails keeps the previous generation whole (seed §7): nothing of the new one is fired or offered.
 				if (next.failed > 0) return {ok: false, problems: next.warnings};
-				// The old generation's children go with it: its handles are gone, its actions refuse as stale.
-				await children.cleanUp('the extensions were reloaded', task => task.owner !== CORE_OWNER);
 				// The config's extension provider is the new generation's; one that is gone keeps the old generation too.
 				let nextCaller = caller;
 				if (builtin === null) {
@@ -277,6 +268,8 @@ export async function setupAgent(
 					}
 				}
 
+				// The new generation is taken: the old one's children go with it (its handles are gone, its actions refuse as stale).
+				await children.cleanUp('the extensions were reloaded', task => task.owner !== CORE_OWNER);
 				if (current) {
 					await settledWithin(current.drained(), SHUTDOWN_DRAIN_MS);
 					await current.advisory('SessionShutdown', {reason: 'reload', sessionId: request.sessionId});
@@ -296,8 +289,8 @@ export async function setupAgent(
 				await current?.advisory('SessionStart', {reason: 'reload', sessionId: request.sessionId, path: request.sessionPath, cwd: workspace});
 				caller = nextCaller;
 				const nextTools = [...coreTools, ...next.tools];
-				ownLive = {...ownLive, caller, tools: nextTools};
-				if (parent) parent = {...parent, caller, tools: nextTools, extensionEvents: current, beforeAgentStart: next.beforeAgentStart, emit: nextEmit};
+				live = {...live, caller, tools: nextTools};
+				if (parent) parent = {...parent, extensionEvents: current, beforeAgentStart: next.beforeAgentStart, emit: nextEmit};
 				return {
 					ok: true,
 					warnings,
@@ -317,9 +310,6 @@ export async function setupAgent(
 			provideRuntime(provided) {
 				Object.assign(services, provided);
 				runtime.provide(provided);
-			},
-			followLiveAgent(follow) {
-				live = follow;
 			},
 			async close() {
 				// The parent ends: its children end first, so their sessions are saved and closed before the workers go.
@@ -348,12 +338,6 @@ async function withObservers(events: EventBus | null, headEmit: EmitEvent): Prom
 
 /** At the end, observers still queued get this long to take their events; a slow one is not waited for. */
 export const SHUTDOWN_DRAIN_MS = 1000;
-
-async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
-	let timer: NodeJS.Timeout | undefined;
-	await Promise.race([promise, new Promise(resolve => (timer = setTimeout(resolve, ms)))]);
-	clearTimeout(timer);
-}
 
 /**
  * `started`, or the signal's reason as soon as it aborts: a head that began
@@ -456,7 +440,7 @@ async function extensionCaller(loaded: LoadedConfig, providers: ReadonlyMap<stri
  * written; null when none is.
  */
 function thinkingSetting(extraBody: Record<string, unknown>): unknown {
-	for (const key of ['reasoning_effort', 'thinking', 'reasoning']) if (extraBody[key] !== undefined) return structuredClone(extraBody[key]);
+	for (const key of ['reasoning_effort', 'thinking', 'reasoning']) if (extraBody[key] !== undefined) return extraBody[key];
 	return null;
 }
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type {ChildAgents, ChildResult} from '../agent/child-agents.js';
 import {CORE_OWNER, DELEGATE_TOOL_NAME} from '../agent/child-agents.js';
-import {DEFAULT_CHILD_TURNS, MAX_CHILD_ROLE_CHARS, MAX_CHILD_TASK_BYTES, MAX_CHILD_TOOLS, MAX_CHILD_TURNS, MIN_CHILD_TURNS, withDefaults} from '../agent/child-request.js';
+import {childRole, DEFAULT_CHILD_TURNS, MAX_CHILD_ROLE_CHARS, MAX_CHILD_TASK_BYTES, MAX_CHILD_TOOLS, MAX_CHILD_TURNS, MIN_CHILD_TURNS, withDefaults} from '../agent/child-request.js';
 import {RuntimeActionError} from '../extensions/runtime-link.js';
 import {parseArguments} from './arguments.js';
 import {toParameters} from './parameters.js';
@@ -13,7 +13,8 @@ const schema = z.strictObject({
 		z.refine(value => Buffer.byteLength(value) <= MAX_CHILD_TASK_BYTES, `the task is at most ${MAX_CHILD_TASK_BYTES} bytes (UTF-8)`),
 		z.describe(`The whole task and what to report; the child sees only this (at most ${MAX_CHILD_TASK_BYTES} bytes)`),
 	),
-	role: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_CHILD_ROLE_CHARS), z.describe('Short name shown to the person, e.g. "reviewer"'))),
+	// The same rule as an extension's childAgent role: it goes into the approval title the person reads.
+	role: z.optional(childRole.check(z.describe(`Short name shown to the person, e.g. "reviewer" (at most ${MAX_CHILD_ROLE_CHARS} characters, one line)`))),
 	tools: z.optional(z.array(z.string()).check(z.maxLength(MAX_CHILD_TOOLS), z.describe('Your tools it may use (default: all); e.g. ["read", "search"] for a read-only task'))),
 	maxTurns: z.optional(z.int().check(z.gte(MIN_CHILD_TURNS), z.lte(MAX_CHILD_TURNS), z.describe(`Its model requests (default ${DEFAULT_CHILD_TURNS})`))),
 });
@@ -39,9 +40,10 @@ export function createDelegateTaskTool(children: ChildAgents): Tool {
 }
 
 async function delegate(children: ChildAgents, input: z.output<typeof schema>, signal: AbortSignal): Promise<ToolResult> {
+	const start = withDefaults(input);
 	let task;
 	try {
-		task = await children.start(CORE_OWNER, withDefaults(input), {signal});
+		task = await children.start(CORE_OWNER, start, {signal});
 	} catch (error) {
 		if (error instanceof RuntimeActionError)
 			throw error.code === 'invalid_argument' ? new ToolInputError(`${DELEGATE_TOOL_NAME}: ${strip(error.message)}`) : new ToolRunError(`${DELEGATE_TOOL_NAME}: ${strip(error.message)}`);
@@ -51,7 +53,7 @@ async function delegate(children: ChildAgents, input: z.output<typeof schema>, s
 	try {
 		const result = await task.settled();
 		signal.throwIfAborted();
-		return report(result, task.error, input.maxTurns ?? DEFAULT_CHILD_TURNS, task.id);
+		return report(result, task.error, start.maxTurns, task.id);
 	} finally {
 		// The tool's result is the report: the handle goes with it (a child still stopping keeps its slot until it ends).
 		children.dispose(CORE_OWNER, task.id);
