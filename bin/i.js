@@ -14,24 +14,63 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
 } else {
 	// Node ≥ 22.1 keeps V8's compiled code of what this process loads (the CLI's
 	// chunks, or the host's bundle) under <cache_dir>/compile, so a later start
-	// skips most parsing and compiling. Node 20 has no such cache; a relative
-	// I_CACHE_DIR is not trusted to name a folder; NODE_DISABLE_COMPILE_CACHE=1
-	// turns it off, and a folder that cannot be made only leaves it off.
-	if (module_.enableCompileCache) {
-		const cacheDir = process.env.I_CACHE_DIR || join(require('node:os').homedir(), '.i', 'cache');
-		if (isAbsolute(cacheDir)) module_.enableCompileCache(join(cacheDir, 'compile'));
-	}
+	// skips most parsing and compiling; on Node 20 bin/code-cache.js does the
+	// same for the headless bundle. A relative I_CACHE_DIR is not trusted to
+	// name a folder; NODE_DISABLE_COMPILE_CACHE=1 turns both off, and a folder
+	// that cannot be made only leaves them off.
+	const cacheDir = process.env.I_CACHE_DIR || join(require('node:os').homedir(), '.i', 'cache');
+	const compileCache = isAbsolute(cacheDir) && process.env.NODE_DISABLE_COMPILE_CACHE !== '1' ? join(cacheDir, 'compile') : undefined;
+	if (module_.enableCompileCache && compileCache) module_.enableCompileCache(compileCache);
 
-	// `i --runtime worker official`, the worker host every run with the default
-	// profile starts, loads its own CommonJS bundle: none of the CLI's chunks.
 	const [command, kind, name] = argv;
 	if (command === '--runtime' && kind === 'worker' && name === 'official') {
+		// `i --runtime worker official`, the worker host every run with the default
+		// profile starts, loads its own CommonJS bundle: none of the CLI's chunks.
 		require('../dist/host/official.cjs');
-	} else {
+	} else if (mayOpenChatScreen()) {
 		// As a top-level await would: a CLI that cannot load is a crash with its stack, exit 1.
 		import('../dist/bundle/cli.js').catch(error => {
 			process.stderr.write(`${error?.stack ?? error}\n`);
 			process.exit(1);
 		});
+	} else {
+		runHeadless(compileCache);
 	}
+}
+
+/**
+ * Whether this run may want the chat screen, which only the ES module bundle
+ * holds: stdin and stdout are terminals and neither -p nor --json is given
+ * (run-cli.ts decides for certain, and hands a headless run that wants it
+ * after all to the ES module bundle: scripts/headless-tui.cjs).
+ */
+function mayOpenChatScreen() {
+	const {isatty} = require('node:tty');
+	return isatty(0) && isatty(1) && !argv.some(word => word === '-p' || word === '--print' || word.startsWith('--print=') || word === '--json');
+}
+
+/** Every other run: the one-file CommonJS bundle, with its compiled code kept between runs where node does not keep it. */
+function runHeadless(compileCache) {
+	const bundle = join(__dirname, '..', 'dist', 'bundle', 'headless.cjs');
+	if (module_.enableCompileCache || !compileCache) {
+		require(bundle).run(argv);
+		return;
+	}
+
+	// A code cache is valid only under the V8 flags it was made with. The model
+	// transport keeps undici's HTTP parser at WebAssembly's baseline tier by
+	// turning a flag on for its first request (undici-transport.ts); turned on
+	// here, before anything is compiled, it stays on for the run, the same in
+	// the run that makes the cache and in every run that reads it.
+	if (wasmTierFlagFree()) {
+		require('node:v8').setFlagsFromString('--liftoff-only');
+		process[Symbol.for('i-agent.wasm-baseline-tier')] = true;
+	}
+
+	require('./code-cache.js').requireWithCodeCache(bundle, compileCache).run(argv);
+}
+
+/** Whether node was started without a WebAssembly tier flag of its own, which would be left alone. */
+function wasmTierFlagFree() {
+	return !/liftoff|wasm-tier/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`);
 }

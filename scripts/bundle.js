@@ -4,7 +4,7 @@
 // The core's API (`i-agent/core`) is bundled into dist/core the same way, so
 // the installed package needs none of its dependencies.
 import {spawnSync} from 'node:child_process';
-import {rmSync, writeFileSync} from 'node:fs';
+import {readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {resolve} from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {build} from 'esbuild';
@@ -57,6 +57,48 @@ const esmChunks = {
 const searchWorker = `${dist}/source/core/tools/search-worker.js`;
 
 await build({...esmChunks, entryPoints: {cli: `${dist}/source/cli.js`, 'search-worker': searchWorker}, outdir: `${dist}/bundle`});
+
+// Every run without a chat screen (-p, line mode, --json, the commands, the
+// workers) as one CommonJS file beside the chunks: node's CommonJS loader
+// reads one file where the ES module loader resolves, links and compiles
+// some fifty, and on Node 20 bin/i.js keeps V8's compiled code of this file
+// between runs (Node 20 has no module compile cache). The chat screen stays
+// in the ES module chunks (scripts/headless-tui.cjs hands such a run over),
+// and an extension is imported from outside the file (scripts/headless-import.cjs).
+// import.meta.url is the file's own URL: it sits beside the chunks, so every
+// URL the code builds from it names the same file as in the chunks.
+const headlessTui = {
+	name: 'headless-tui',
+	setup(plugin) {
+		plugin.onResolve({filter: /[\\/]tui[\\/](run-tui|hand-over)\.js$/}, () => ({path: fileURLToPath(new URL('headless-tui.cjs', import.meta.url))}));
+		plugin.onResolve({filter: /[\\/]import-url\.js$/}, () => ({path: fileURLToPath(new URL('headless-import.cjs', import.meta.url))}));
+	},
+};
+await build({
+	entryPoints: {headless: `${dist}/source/cli-headless.js`},
+	outdir: `${dist}/bundle`,
+	outExtension: {'.js': '.cjs'},
+	bundle: true,
+	format: 'cjs',
+	platform: 'node',
+	target: 'node20',
+	external: esmChunks.external,
+	define: {...esmChunks.define, 'import.meta.url': '__importMetaUrl', 'import.meta': '__importMeta'},
+	banner: {js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href; const __importMeta = {url: __importMetaUrl};"},
+	plugins: [stringWidthFast, meowTrim, undiciCore, headlessTui],
+	logLevel: 'warning',
+});
+// esbuild escapes what is not ASCII in code (charset 'ascii') but keeps the
+// comments it keeps as written: escaped too, the file is ASCII, which
+// bin/code-cache.js reads as one-byte text, without decoding UTF-8 (and V8
+// keeps a source half the size). `\uXXXX` means the same character in
+// strings, identifiers and regular expressions.
+const headlessFile = `${dist}/bundle/headless.cjs`;
+const headlessText = readFileSync(headlessFile, 'utf8');
+writeFileSync(
+	headlessFile,
+	headlessText.replace(/[^\0-\x7f]/g, char => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`),
+);
 
 // A build of its own: as a second entry of the CLI's build it would split the
 // chunks the CLI loads at start-up by which entries share them. The

@@ -1,20 +1,7 @@
 #!/usr/bin/env node
-// The entry point. `--version` and `--help` alone answer before anything
-// heavy is loaded (meow included), so they cost little more than starting
-// node itself; every other command line is parsed by meow in run-cli.ts.
-const argv = process.argv.slice(2);
-const only = argv.length === 1 ? argv[0] : undefined;
-if (only === '--version' || only === '-v') {
-	const {version} = await import('./version.js');
-	process.stdout.write(`${version()}\n`);
-} else if (only === '--help' || only === '-h') {
-	// The same text meow formats from help.ts in the flag-parsing path (run-cli.ts): one source.
-	const {helpOutput, helpText} = await import('./help.js');
-	process.stdout.write(helpOutput(helpText));
-} else {
-	const {runCli} = await import('./run-cli.js');
-	const code = await runCli(argv);
-	// runCli has flushed stdout and stderr; idle keep-alive sockets or a
-	// paused stdin must not hold the process open.
-	process.exit(code);
-}
+// The ES module entry (dist/bundle/cli.js): the chat screen's, since Ink's
+// layout engine loads with a top-level await that a CommonJS bundle cannot
+// hold. bin/i.js runs cli-headless.ts's bundle for every other run.
+import {main} from './cli-main.js';
+
+await main(process.argv.slice(2));

@@ -101,6 +101,16 @@ async function runCommand(command: (typeof commandNames)[number] | undefined, ar
 	}
 }
 
+/** The chat screen's module, loaded without undici's fetch (import-without-fetch.ts). */
+async function loadChatScreen(): Promise<typeof import('./tui/run-tui.js')> {
+	// In the one-file headless bundle this await hands the run to the ES module bundle and never ends (tui/hand-over.ts).
+	await import('./tui/hand-over.js');
+	// Ink colours through chalk, which reads FORCE_COLOR but not NO_COLOR: say it in chalk's terms before it loads.
+	if (process.env.NO_COLOR) process.env.FORCE_COLOR = '0';
+	const {importWithoutFetch} = await import('./tui/import-without-fetch.js');
+	return importWithoutFetch(async () => import('./tui/run-tui.js'));
+}
+
 /**
  * Runs the head a parsed command line asks for: the chat screen when stdin
  * and stdout are terminals (and neither -p nor --json is given), else -p or
@@ -110,6 +120,11 @@ async function runCommand(command: (typeof commandNames)[number] | undefined, ar
  * flushes the output.
  */
 export async function runHead(options: CliOptions): Promise<number> {
+	// --json wants events, not a screen: it keeps line mode even at a terminal.
+	const chatScreen = options.print === undefined && !options.json && process.stdin.isTTY && process.stdout.isTTY;
+	// Loaded before any step that has an effect: in the one-file headless bundle
+	// (cli-headless.ts) this import hands the whole run to the ES module bundle.
+	const tui = chatScreen ? await loadChatScreen() : undefined;
 	if (options.commandLine.pending && !options.noExtensions) {
 		try {
 			await (await import('./command-line/refuse-unclaimed-flags.js')).refuseUnclaimedFlags(options);
@@ -120,16 +135,8 @@ export async function runHead(options: CliOptions): Promise<number> {
 		}
 	}
 
+	if (tui) return tui.runTui(options);
 	const {keepStdoutForContent} = await import('./modes/output.js');
-	// --json wants events, not a screen: it keeps line mode even at a terminal.
-	if (options.print === undefined && !options.json && process.stdin.isTTY && process.stdout.isTTY) {
-		// Ink colours through chalk, which reads FORCE_COLOR but not NO_COLOR: say it in chalk's terms before it loads.
-		if (process.env.NO_COLOR) process.env.FORCE_COLOR = '0';
-		const {importWithoutFetch} = await import('./tui/import-without-fetch.js');
-		const {runTui} = await importWithoutFetch(async () => import('./tui/run-tui.js'));
-		return runTui(options);
-	}
-
 	// The config and the manifests first, then the head's own modules, which load while the workers
 	// start (issue 11). Not concurrently: loading and running the head's modules would hold up the
 	// reads and imports that lead to the workers' start. The head's set-up reports a failure.

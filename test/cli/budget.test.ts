@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {cliPath, jsonEvents, makeSandbox, runCli} from '../helpers/cli.js';
+import {binPath, jsonEvents, makeSandbox, runCli} from '../helpers/cli.js';
 
 let mock: MockProvider;
 before(async () => {
@@ -77,7 +77,7 @@ test('the compact profile: a failed summary call fails the turn once with a clea
 test('a prompts hook registered for before_compact gives the summary request its prompt file; the summary is committed', async () => {
 	const box = makeSandbox();
 	writeFileSync(join(box.configDir, 'builtin.json'), JSON.stringify({builtin_profile: 'compact', tools: []}));
-	writeFileSync(join(box.configDir, 'prompts-compact.json'), JSON.stringify({hooks: [{events: ['before_compact'], exec: [process.execPath, cliPath, '--runtime', 'worker', 'prompts']}]}));
+	writeFileSync(join(box.configDir, 'prompts-compact.json'), JSON.stringify({hooks: [{events: ['before_compact'], exec: [process.execPath, binPath, '--runtime', 'worker', 'prompts']}]}));
 	writeFileSync(join(box.configDir, 'prompts.json'), JSON.stringify({compact: 'compact.md'}));
 	writeFileSync(join(box.configDir, 'compact.md'), 'Summarise the session in {{workspace}} as three bullet points.');
 	// Sized so three long answers need compacting and what compaction keeps (the recent turns, the question, the native tools' schemas) fits after it: 21k to 25k tokens do.

@@ -6,7 +6,7 @@ import {createServer, type IncomingMessage, type ServerResponse} from 'node:http
 import type {AddressInfo} from 'node:net';
 import {join} from 'node:path';
 import {renderStream} from '../fixtures/mock-streams.js';
-import {cliPath, jsonEvents, makeSandbox} from '../helpers/cli.js';
+import {binPath, jsonEvents, makeSandbox} from '../helpers/cli.js';
 import {DEFAULT_COMPACT_PROMPT} from '../../workers/compact.js';
 
 // About 9k: the byte estimate counts the 7.4 KB of native tool schemas (delegate_task's among them) and system prompt
@@ -88,7 +88,7 @@ test(`soak: ${TURNS} turns in an ${WINDOW}-token window with tool outputs of var
 		writeFileSync(join(box.workspace, 'picture.png'), PNG);
 		const session = join(box.root, 'soak.json');
 
-		const child = spawn(process.execPath, [cliPath, '--json', '-C', box.workspace, '--session', session], {env: box.env, stdio: ['pipe', 'pipe', 'pipe']});
+		const child = spawn(process.execPath, [binPath, '--json', '-C', box.workspace, '--session', session], {env: box.env, stdio: ['pipe', 'pipe', 'pipe']});
 		let stdout = '';
 		let stderr = '';
 		child.stdout.setEncoding('utf8').on('data', chunk => (stdout += chunk));

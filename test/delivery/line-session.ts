@@ -6,7 +6,7 @@
 import {spawn, type ChildProcess} from 'node:child_process';
 import {writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {cliPath, makeSandbox, type Sandbox} from '../helpers/cli.js';
+import {binPath, makeSandbox, type Sandbox} from '../helpers/cli.js';
 import type {MockProvider} from '../fixtures/mock-provider.js';
 
 export const deliveringExtension = `import {readFileSync} from 'node:fs';
@@ -75,7 +75,7 @@ export function startLineSession(mock: MockProvider, options: {box?: Sandbox; ar
 	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
 	const file = writeExtension(box);
 	const requestsFile = join(box.root, 'requests.json');
-	const child = spawn(process.execPath, [cliPath, '--json', '--yolo', '--extension', file, '-C', box.workspace, ...(options.args ?? [])], {
+	const child = spawn(process.execPath, [binPath, '--json', '--yolo', '--extension', file, '-C', box.workspace, ...(options.args ?? [])], {
 		env: {...box.env, DELIVERY_REQUESTS: requestsFile, ...options.env},
 		stdio: ['pipe', 'pipe', 'pipe'],
 	});

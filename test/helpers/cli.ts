@@ -4,7 +4,9 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 
-/** The bundle bin/i.js runs, in the same compiled tree as this test (dist, or a private build). */
+/** What a person runs: bin/i.js, which starts the headless bundle for every run without a terminal (all of runCli's). */
+export const binPath = fileURLToPath(new URL('../../../bin/i.js', import.meta.url));
+/** The ES module bundle bin/i.js runs for the chat screen, in the same compiled tree as this test (dist, or a private build). */
 export const cliPath = fileURLToPath(new URL('../../bundle/cli.js', import.meta.url));
 /** The unbundled compiled entry, where each source module is its own file. */
 export const unbundledCliPath = fileURLToPath(new URL('../../source/cli.js', import.meta.url));
@@ -68,7 +70,7 @@ export interface RunOptions {
 
 export function runCli(args: string[], options: RunOptions = {}): Promise<CliRun> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [options.entry ?? cliPath, ...args], {
+		const child = spawn(process.execPath, [options.entry ?? binPath, ...args], {
 			cwd: options.cwd,
 			env: options.env ?? {PATH: process.env.PATH},
 			stdio: ['pipe', 'pipe', 'pipe'],

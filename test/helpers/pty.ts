@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import type {IPty} from '@lydell/node-pty';
 import type {Terminal as TerminalType} from '@xterm/headless';
-import {cliPath} from './cli.js';
+import {binPath} from './cli.js';
 
 // Both packages are CommonJS; xterm's has no ESM entry Node can load.
 const require = createRequire(import.meta.url);
@@ -84,7 +84,7 @@ export function processCpuMs(pid: number): number {
  * person would type.
  */
 export function runInTerminal(args: string[], options: TerminalOptions): TerminalRun {
-	return spawnInTerminal(process.execPath, [cliPath, ...args], options);
+	return spawnInTerminal(process.execPath, [binPath, ...args], options);
 }
 
 /** Any program in a pseudo-terminal with an emulator for a screen (a benchmark's baseline runs bare node here). */

@@ -5,7 +5,7 @@ import {test} from 'node:test';
 import {loadModelConfig} from '../../source/core/config/load-config.js';
 import {loadPlugins} from '../../source/core/plugins/load-plugins.js';
 import {officialModules} from '../../source/core/plugins/modules.js';
-import {cliPath, makeSandbox, runCli} from '../helpers/cli.js';
+import {binPath, makeSandbox, runCli} from '../helpers/cli.js';
 import {executable, writeJson} from './helpers.js';
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as unknown;
@@ -61,7 +61,7 @@ test('manifest PROFILE prints JSON naming this program; unbuilt modules are warn
 	const run = await runCli(['--runtime', 'manifest', 'standard'], {env: box.env});
 	assert.equal(run.code, 0, run.stderr);
 	// A printed manifest may outlive this node: the host runs without the snapshot a later node would refuse.
-	const program = [process.execPath, realpathSync(cliPath)];
+	const program = [process.execPath, realpathSync(binPath)];
 	const printed = JSON.parse(run.stdout);
 	const memoryTools = printed.tools.filter((tool: any) => tool.module === 'memory');
 	assert.deepEqual(

@@ -4,7 +4,7 @@ import {spawn} from 'node:child_process';
 import {closeSync, openSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {startMockProvider, type MockProvider, type MockReply} from '../fixtures/mock-provider.js';
-import {cliPath, makeSandbox, type Sandbox} from '../helpers/cli.js';
+import {binPath, makeSandbox, type Sandbox} from '../helpers/cli.js';
 import {MODEL, startChat} from './chat.js';
 
 let mock: MockProvider;
@@ -33,7 +33,7 @@ async function lineMode(): Promise<string> {
 	const logPath = join(box.root, 'out.log');
 	const log = openSync(logPath, 'w');
 	try {
-		const child = spawn(process.execPath, [cliPath, '-C', box.workspace], {env: box.env, stdio: ['pipe', log, log]});
+		const child = spawn(process.execPath, [binPath, '-C', box.workspace], {env: box.env, stdio: ['pipe', log, log]});
 		child.stdin!.end(questions.map(question => `${question}\n`).join(''));
 		const code = await new Promise<number | null>(resolve => child.on('close', resolve));
 		assert.equal(code, 0, readFileSync(logPath, 'utf8'));

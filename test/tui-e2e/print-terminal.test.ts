@@ -4,7 +4,7 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {cliPath, makeSandbox, runCli} from '../helpers/cli.js';
+import {binPath, makeSandbox, runCli} from '../helpers/cli.js';
 import {runInTerminal, spawnInTerminal, type TerminalRun} from '../helpers/pty.js';
 
 let mock: MockProvider;
@@ -49,7 +49,7 @@ test('line mode with its answers at a terminal shows them the same way', async (
 	const box = sandbox();
 	mock.enqueue({text: hostile});
 	// Input piped, output at the terminal: line mode, as `printf … | i` at a prompt.
-	const command = `printf 'hi\\n' | '${process.execPath}' '${cliPath}' -C '${box.workspace}'`;
+	const command = `printf 'hi\\n' | '${process.execPath}' '${binPath}' -C '${box.workspace}'`;
 	const output = await finished(spawnInTerminal('/bin/sh', ['-c', command], {env: box.env, cwd: box.workspace}));
 	assert.match(output, /safe\uFFFD\]0;pwned/);
 });

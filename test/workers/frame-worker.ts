@@ -4,7 +4,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import type {TestContext} from 'node:test';
 import {FrameDecoder} from '../../source/core/pool/frames.js';
-import {cliPath} from '../helpers/cli.js';
+import {binPath} from '../helpers/cli.js';
 
 export type Frame = Record<string, any>;
 
@@ -105,7 +105,7 @@ export function startWorker(t: TestContext, argv: string[], options: {env?: Node
 
 /** `i --runtime worker NAME …` of the build under test. */
 export function startOfficialWorker(t: TestContext, name: string, args: string[], options: {env: NodeJS.ProcessEnv; cwd?: string}): FrameWorker {
-	return startWorker(t, [process.execPath, cliPath, '--runtime', 'worker', name, ...args], options);
+	return startWorker(t, [process.execPath, binPath, '--runtime', 'worker', name, ...args], options);
 }
 
 export interface Folders {

@@ -1,6 +1,7 @@
 import {pathToFileURL} from 'node:url';
 import {EXTENSION_API_MAJOR, EXTENSION_API_VERSION, type ExtensionApi, type ExtensionModule} from './api.js';
 import {describeThrown} from './describe-thrown.js';
+import {importUrl} from '../import-url.js';
 import type {EntryPoint} from './entry-point.js';
 
 /** What an extension module gives the host to call: its `register`. */
@@ -20,7 +21,7 @@ export async function importExtension(entry: EntryPoint, generation = 0): Promis
 	const url = pathToFileURL(entry.file);
 	if (generation > 0) url.search = `generation=${generation}`;
 	try {
-		module = (await import(url.href)) as ExtensionModule;
+		module = (await importUrl(url.href)) as ExtensionModule;
 	} catch (error) {
 		throw new Error(`cannot be loaded: ${describeThrown(error)}`);
 	}

@@ -79,14 +79,17 @@ export function createDispatcher(proxies: ProxySettings | undefined): Dispatcher
  * same time), so the parser is compiled with the baseline tier only: the
  * flag is on until the first response arrives (the parser is compiled by
  * then, and keeps the tier it was compiled with) and off again for any
- * other WebAssembly. Left alone when node was started with a tier flag of its own.
+ * other WebAssembly. Left alone when node was started with a tier flag of its own,
+ * or when bin/i.js set the flag for the whole run before compiling anything.
  * Node 24's V8 takes the flag only at start: there the parser tiers up as V8
  * likes, and node:v8 (with the modules it loads) is not loaded for nothing.
  */
 // Required, not imported: on Node 24 an ES import of node:http reads every one of its exports, and some load node:tls and node:http2.
 const builtin = createRequire(import.meta.url);
 const {STATUS_CODES} = builtin('node:http') as typeof import('node:http');
-const setsTier = Number(process.versions.node.split('.')[0]) < 24 && !/liftoff|wasm-tier/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`);
+// bin/i.js marks a run it started at the baseline tier already (to keep its code cache valid, bin/code-cache.js).
+const startedAtBaseline = (process as unknown as Record<symbol, unknown>)[Symbol.for('i-agent.wasm-baseline-tier')] === true;
+const setsTier = Number(process.versions.node.split('.')[0]) < 24 && !startedAtBaseline && !/liftoff|wasm-tier/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`);
 const setFlagsFromString: (flags: string) => void = setsTier ? (builtin('node:v8') as typeof import('node:v8')).setFlagsFromString : () => {};
 let parserCompiled = false;
 

@@ -3,6 +3,7 @@ import {join, relative} from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {BuildFailedError} from './build-script.js';
 import {outputTail} from '../run-npm.js';
+import {importUrl} from '../../import-url.js';
 
 /** The part of esbuild's API the bundle uses (esbuild is loaded from a path at run time, never bundled into i). */
 interface Esbuild {
@@ -92,7 +93,7 @@ async function loadEsbuild(folder: string): Promise<Esbuild> {
 }
 
 async function importEsbuild(path: string): Promise<Esbuild> {
-	const module = (await import(pathToFileURL(path).href)) as {default?: unknown; build?: unknown};
+	const module = (await importUrl(pathToFileURL(path).href)) as {default?: unknown; build?: unknown};
 	const api = (typeof module.build === 'function' ? module : module.default) as Partial<Esbuild> | undefined;
 	if (typeof api?.build !== 'function') throw new BuildFailedError(`${path} is no esbuild: it exports no build function`);
 	return api as Esbuild;

@@ -1,0 +1,124 @@
+// bin/code-cache.js: the code cache bin/i.js keeps for the headless bundle on
+// a node without a module compile cache (Node 20). Run on a small CommonJS
+// file of the test's own, in child processes, as bin/i.js runs it: the cache
+// is written once and read after, named for the file and the node, refused
+// and rewritten when it is broken, and the code imports modules through the
+// import() code-cache.js offers (scripts/headless-import.cjs), also when it
+// came from the cache.
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {spawnSync} from 'node:child_process';
+import module from 'node:module';
+import {mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {binPath} from '../helpers/cli.js';
+
+const codeCache = fileURLToPath(new URL('../../../bin/code-cache.js', import.meta.url));
+
+interface Setup {
+	root: string;
+	file: string;
+	folder: string;
+}
+
+function setup(body = "exports.run = argv => { console.log('ran', argv.join(' ')); };"): Setup {
+	const root = realpathSync(mkdtempSync(join(tmpdir(), 'i-code-cache-')));
+	const file = join(root, 'bundle.cjs');
+	writeFileSync(file, body);
+	writeFileSync(join(root, 'imported.mjs'), 'export const answer = 42;\n');
+	return {root, file, folder: join(root, 'compile')};
+}
+
+/** Loads the file through code-cache.js in a child node and runs its `run`. */
+function load({file, folder}: Setup, ...argv: string[]): {stdout: string; stderr: string; status: number | null} {
+	const script = `require(${JSON.stringify(codeCache)}).requireWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify(folder)}).run(${JSON.stringify(argv)})`;
+	const run = spawnSync(process.execPath, ['-e', script], {encoding: 'utf8'});
+	return {stdout: run.stdout, stderr: run.stderr, status: run.status};
+}
+
+const caches = (folder: string) => {
+	try {
+		return readdirSync(folder).filter(name => name.startsWith('headless-'));
+	} catch {
+		return [];
+	}
+};
+
+test('the first run writes one cache, named for the file and the node; the next run reads it and leaves it as it was', () => {
+	const box = setup();
+	assert.deepEqual(caches(box.folder), []);
+	const first = load(box, 'a');
+	assert.equal(first.status, 0, first.stderr);
+	assert.equal(first.stdout, 'ran a\n');
+	const written = caches(box.folder);
+	assert.equal(written.length, 1);
+	assert.match(written[0]!, new RegExp(`-${process.version.replaceAll('.', '\\.')}-${process.arch}\\.v8$`));
+	const path = join(box.folder, written[0]!);
+	const before = {bytes: readFileSync(path), mtime: statSync(path).mtimeMs};
+	const second = load(box, 'b');
+	assert.equal(second.stdout, 'ran b\n');
+	// V8 took it: a refused cache would have been written anew.
+	assert.deepEqual(caches(box.folder), written);
+	assert.equal(statSync(path).mtimeMs, before.mtime);
+	assert.deepEqual(readFileSync(path), before.bytes);
+});
+
+test('a broken cache is refused by V8, the run works, and the cache is written anew', () => {
+	const box = setup();
+	load(box);
+	const [name] = caches(box.folder);
+	const path = join(box.folder, name!);
+	const good = readFileSync(path);
+	for (const broken of [Buffer.from('not a code cache'), good.subarray(0, good.length >> 1), Buffer.alloc(0)]) {
+		writeFileSync(path, broken);
+		const run = load(box, 'x');
+		assert.equal(run.status, 0, run.stderr);
+		assert.equal(run.stdout, 'ran x\n');
+		assert.ok(readFileSync(path).length > 64, 'the cache was written again');
+	}
+});
+
+test('a changed file gets a cache of its own, and the old file’s cache is removed', () => {
+	const box = setup();
+	load(box);
+	const [old] = caches(box.folder);
+	writeFileSync(box.file, "exports.run = () => { console.log('changed, and longer than before'); };");
+	const run = load(box);
+	assert.equal(run.stdout, 'changed, and longer than before\n');
+	const now = caches(box.folder);
+	assert.equal(now.length, 1);
+	assert.notEqual(now[0], old);
+});
+
+test('the code imports through the import() code-cache.js offers, in the run that makes the cache and in the runs that read it', () => {
+	const box = setup(
+		"exports.run = () => { globalThis[Symbol.for('i-agent.import-url')](require('node:url').pathToFileURL(require('node:path').join(__dirname, 'imported.mjs')).href).then(m => console.log('answer', m.answer)); };",
+	);
+	for (let round = 0; round < 3; round++) {
+		const run = load(box);
+		assert.equal(run.status, 0, run.stderr);
+		assert.equal(run.stdout, 'answer 42\n');
+		assert.equal(run.stderr, '');
+	}
+});
+
+test('a cache folder that cannot be made leaves the run working and writes nothing', () => {
+	const box = setup();
+	writeFileSync(join(box.root, 'a-file'), '');
+	const run = load({...box, folder: join(box.root, 'a-file', 'compile')}, 'y');
+	assert.equal(run.status, 0, run.stderr);
+	assert.equal(run.stdout, 'ran y\n');
+	assert.equal(run.stderr, '');
+});
+
+test('bin/i.js runs a headless command through the cache on a node without a compile cache, and through node’s own cache elsewhere', () => {
+	const box = setup();
+	const env = {PATH: process.env.PATH, HOME: box.root, I_CACHE_DIR: join(box.root, 'cache'), I_CONFIG_DIR: join(box.root, 'config')};
+	const run = spawnSync(process.execPath, [binPath, '--runtime', 'logo', '--plain'], {encoding: 'utf8', env});
+	assert.equal(run.status, 0, run.stderr);
+	const ours = caches(join(box.root, 'cache', 'compile'));
+	const hasNodeCache = typeof (module as {enableCompileCache?: unknown}).enableCompileCache === 'function';
+	assert.equal(ours.length, hasNodeCache ? 0 : 1, `caches: ${ours.join(', ')}`);
+});
