@@ -13,6 +13,8 @@ export interface CliOptions {
 	session: string | undefined;
 	sessionName: string | undefined;
 	maxSteps: number | undefined;
+	/** `--api-key KEY`: for the provider the config selects, this run only; never stored or shown. */
+	apiKey: string | undefined;
 	yolo: boolean;
 	logo: boolean;
 	/** `--extension PATH`, repeatable. */
@@ -93,6 +95,10 @@ async function runCommand(command: (typeof commandNames)[number] | undefined, ar
 		case 'dev':
 		case 'dev-local': {
 			return (await import('./runtime/dev-command.js')).runDev(args, {localOnly: command === 'dev-local'});
+		}
+
+		case 'auth': {
+			return (await import('./runtime/auth-command.js')).runAuth(args);
 		}
 
 		case undefined: {
