@@ -21,8 +21,7 @@ export interface SecretInput extends NodeJS.ReadableStream {
  */
 export async function readSecret(prompt: string, input: SecretInput = process.stdin, output: {write(text: string): unknown} = process.stderr): Promise<SecretRead> {
 	if (input.isTTY && input.setRawMode) {
-		output.write(prompt);
-		const read = await readFromTerminal(input as SecretInput & {setRawMode(mode: boolean): unknown});
+		const read = await readFromTerminal(input as SecretInput & {setRawMode(mode: boolean): unknown}, () => output.write(prompt));
 		output.write('\n');
 		return read;
 	}
@@ -30,10 +29,12 @@ export async function readSecret(prompt: string, input: SecretInput = process.st
 	return readFirstLine(input);
 }
 
-async function readFromTerminal(input: SecretInput & {setRawMode(mode: boolean): unknown}): Promise<SecretRead> {
+/** `ask` prints the prompt once echo is off: a key typed as soon as the prompt shows is never echoed. */
+async function readFromTerminal(input: SecretInput & {setRawMode(mode: boolean): unknown}, ask: () => void): Promise<SecretRead> {
 	const decoder = new StringDecoder('utf8');
 	const typed = new TypedLine();
 	input.setRawMode(true);
+	ask();
 	try {
 		return await new Promise<SecretRead>(resolve => {
 			const finish = (read: SecretRead) => {
