@@ -37,6 +37,8 @@ export interface CliOptions {
 
 /** Parses flags and runs the chosen head; returns the exit code. */
 export async function runCli(argv: string[]): Promise<number> {
+	// Before anything can run a command: the shell tool must not read --api-key from this process's command line.
+	if (argv.some(word => word.startsWith('--api-key'))) (await import('./command-line/hide-secret-arguments.js')).hideSecretArguments(argv);
 	// A command's code loads only for that command: `i -p` never pays for `i install`.
 	const command = commandNames.find(name => name === argv[0]);
 	if (argv[0] === '--runtime' || command !== undefined) {

@@ -51,8 +51,8 @@ function assertNowhere(key: string, places: Record<string, string>, box: Sandbox
 }
 
 /** A turn that runs `env` through the shell and then answers: the shell's output goes back to the model in the next request. */
-function enqueueEnvTurn(): void {
-	mock.enqueue({toolCalls: [{id: 'e1', name: 'shell', arguments: JSON.stringify({command: 'env; echo shell-ran'})}]}, {text: 'done'});
+function enqueueEnvTurn(command = 'env; echo shell-ran'): void {
+	mock.enqueue({toolCalls: [{id: 'e1', name: 'shell', arguments: JSON.stringify({command})}]}, {text: 'done'});
 }
 
 for (const protocol of ['openai', 'anthropic'] as const) {
@@ -78,7 +78,9 @@ test('--api-key beats auth.json for the selected provider, is never stored, and 
 	const key = 'sk-flag-DISTINCT-5e1c0a';
 	const authJson = {openai: {type: 'api_key', key: 'sk-stored-loses'}};
 	const box = sandboxFor('openai', authJson);
-	enqueueEnvTurn();
+	// The shell's parent is i: its command line is where the flag was.
+	const linux = process.platform === 'linux';
+	enqueueEnvTurn(linux ? 'env; tr "\\0" " " < /proc/$PPID/cmdline; echo; ps -o args= -p $PPID; echo shell-ran' : undefined);
 	const before = mock.requests.length;
 	const run = await runCli(['-p', 'show env', '--json', '--yolo', '--api-key', key, '-C', box.workspace], {env: {...box.env, COPY_OF_FLAG_KEY: key}});
 	assert.equal(run.code, 0, run.stderr);
@@ -86,6 +88,7 @@ test('--api-key beats auth.json for the selected provider, is never stored, and 
 	assert.equal(first!.headers.authorization, `Bearer ${key}`);
 	const followUp = JSON.stringify(second!.body);
 	assert.match(followUp, /shell-ran/);
+	if (linux) assert.match(followUp, /--api-key \*\*\*/, 'the command line was read, with the value hidden');
 	assert.doesNotMatch(followUp, /COPY_OF_FLAG_KEY/);
 	assert.deepEqual(JSON.parse(readFileSync(join(box.configDir, 'auth.json'), 'utf8')), authJson, 'never stored');
 	assertNowhere(key, {stdout: run.stdout, stderr: run.stderr, 'the next request': followUp}, box);
