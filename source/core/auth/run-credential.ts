@@ -3,7 +3,7 @@ import type {LoadedConfig} from '../config/load-config.js';
 import type {Secrets} from '../tools/run-command.js';
 import {AuthFile} from './auth-file.js';
 import {configAuthSubject} from './auth-subjects.js';
-import {resolveCredential} from './resolve-credential.js';
+import {resolveCredential, type AuthSubject} from './resolve-credential.js';
 
 export interface RunCredentialOptions {
 	/** Whether the host sends the key itself: a built-in adapter does; a provider worker and an extension provider find their own. */
@@ -29,11 +29,7 @@ export interface RunCredential {
  */
 export function runCredential(loaded: LoadedConfig, options: RunCredentialOptions): RunCredential {
 	const env = options.env ?? process.env;
-	const name = loaded.config.api_key_env;
-	const names = name === undefined ? [] : [name];
-	// Hidden even when another source wins: the model has no business reading any key the config names.
-	const named = name === undefined ? undefined : env[name];
-	const values = named === undefined || named === '' ? [] : [named];
+	const subject = configAuthSubject(loaded);
 	if (!options.hostSendsKey) {
 		if (options.apiKeyFlag !== undefined) {
 			throw new UsageError(
@@ -41,13 +37,12 @@ export function runCredential(loaded: LoadedConfig, options: RunCredentialOption
 			);
 		}
 
-		return {key: undefined, secrets: {names, values}};
+		return {key: undefined, secrets: credentialSecrets(subject, undefined, env)};
 	}
 
-	const subject = configAuthSubject(loaded);
 	const resolved = resolveCredential(subject, {apiKeyFlag: options.apiKeyFlag, store: AuthFile.in(options.configDir), env});
 	if (!resolved.ok) {
-		if (resolved.kind === 'missing' && name === undefined) {
+		if (resolved.kind === 'missing' && subject.apiKeyEnv === undefined) {
 			throw new UsageError(
 				`config ${loaded.path}: missing field "api_key_env": the name of the environment variable that holds the API key (${resolved.tried.join('; ')}); set it, pass --api-key, or run i auth login ${subject.provider}`,
 			);
@@ -56,6 +51,17 @@ export function runCredential(loaded: LoadedConfig, options: RunCredentialOption
 		throw new UsageError(resolved.reason);
 	}
 
-	if (resolved.key !== undefined) values.push(resolved.key);
-	return {key: resolved.key, secrets: {names, values}};
+	return {key: resolved.key, secrets: credentialSecrets(subject, resolved.key, env)};
+}
+
+/**
+ * What the shell tool hides for a provider: the variables that may hold its
+ * key (models.json's and the declared one) and their values, even when
+ * another source won (the model has no business reading any of them), and
+ * the key in use under any name.
+ */
+export function credentialSecrets(subject: AuthSubject, key: string | undefined, env: NodeJS.ProcessEnv = process.env): Secrets {
+	const names = [subject.modelsJsonKeyEnv, subject.apiKeyEnv].filter(name => name !== undefined);
+	const values = [...names.map(name => env[name]), key].filter((value): value is string => value !== undefined && value !== '');
+	return {names, values};
 }
