@@ -19,6 +19,9 @@ export const helpText = `
                                with it loaded, rebuild and reload on each change (--no-watch, --package NAME / -P NAME for a workspace,
                                --local-only); FLAGS are i's own for the chat (-C DIR…); with -p among them, one turn, one build
     $ i dev-local [DIR]        the same, loading no other extension (i dev --local-only): the project's skills and prompts only
+    $ i auth check [PROVIDER]  say which credential a run would use (local state only): exit 0 ready, 1 missing, 2 configuration error
+    $ i auth login PROVIDER    store an API key, typed without echo (or the first line of stdin), in $I_CONFIG_DIR/auth.json (mode 0600)
+    $ i auth logout PROVIDER   remove it from auth.json (environment variables and models.json are untouched); i auth --help
 
   Options
     -p, --print [TEXT]         Run one turn and exit; without TEXT the prompt is read from stdin
@@ -28,6 +31,8 @@ export const helpText = `
     --session FILE             Save to / resume from this session file
     --session-name NAME        Save to / resume <workspace>/.i/sessions/NAME.json
     --max-steps N              Model requests one turn may make (default: max_steps in the config, 50)
+    --api-key KEY              The API key for the provider the config selects, this run only; never stored or shown, but other
+                               users of this machine can see it in the process list: prefer i auth login
     --yolo                     Run every tool without asking for approval
     --dangerously-skip-permissions
                                Same as --yolo
@@ -60,6 +65,32 @@ export const helpText = `
     I_CONFIG_DIR I_DATA_DIR I_CACHE_DIR I_RUNTIME_DIR   platform folders (default ~/.i/{config,data,cache,runtime})
     I_EXTENSIONS_DIR                                   more extension folders, :-separated
     NO_COLOR                                           no colours
+`;
+
+/** What `i auth --help` prints. */
+export const authHelpText = `
+  i auth — credentials for model providers
+
+  Usage
+    $ i auth check [PROVIDER]  which credential a run would use for PROVIDER (default: the provider the config selects);
+                               reads local state only (no request, no token refresh)
+    $ i auth login PROVIDER    read an API key from the terminal without echo (Backspace edits, Ctrl-C cancels) or the first
+                               line of stdin (printenv KEY | i auth login PROVIDER), and store it in auth.json
+    $ i auth logout PROVIDER   remove PROVIDER's entry from auth.json
+
+  Options
+    --config FILE              Model/API config whose provider is the selected one (default: $I_CONFIG_DIR/config.json)
+    --api-key KEY              (check) as for a run: used for the selected provider only
+    --json                     One JSON object on stdout
+
+  The order (the first that holds a usable value wins)
+    --api-key for the selected provider → $I_CONFIG_DIR/auth.json (an API key, or an OAuth token that has not expired)
+    → the variable models.json names → the variable the provider declares (api_key_env in today's configs)
+    → no key, for a provider that explicitly allows it. Blank values, unset variables and expired tokens do not count.
+
+  Exit codes
+    check: 0 ready · 1 missing credentials · 2 configuration error (unknown provider, broken auth.json or config)
+    login, logout: 0 done · 2 usage or configuration error · 130 cancelled
 `;
 
 /** What --help prints: the text without its surrounding blank lines. meow keeps `help` as `\n` + text + `\n`. */

@@ -22,6 +22,7 @@ export const mainFlags = {
 	session: {type: 'string'},
 	sessionName: {type: 'string'},
 	maxSteps: {type: 'number'},
+	apiKey: {type: 'string'},
 	yolo: {type: 'boolean', aliases: ['dangerously-skip-permissions'], default: false},
 	logo: {type: 'boolean', default: true},
 	extension: {type: 'string', isMultiple: true, default: []},
@@ -39,7 +40,7 @@ export type MainCommandLine = {kind: 'run'; options: CliOptions} | {kind: 'help'
 
 /** Parses the flags of a run of `i` (not a command's); a UsageError names what is wrong. */
 export function parseFlags(argv: readonly string[]): MainCommandLine {
-	const {flags, input, help, unclaimed} = parseCommandLine(argv, {flags: mainFlags, inputFlags: ['print'], takesInput: true, help: helpText, deferUnknown: true});
+	const {flags, input, help, unclaimed} = parseCommandLine(argv, {flags: mainFlags, inputFlags: ['print'], secretFlags: ['apiKey'], takesInput: true, help: helpText, deferUnknown: true});
 	// Extension flags (registerFlag) are known only once the extensions load; where none can, an unknown flag is an error now.
 	const first = unclaimed[0];
 	if (first !== undefined && (flags.help || flags.version || !flags.extensions)) throw unknownFlagError(first.spelling, mainFlags);
@@ -70,6 +71,7 @@ export function parseFlags(argv: readonly string[]): MainCommandLine {
 			session: flags.session,
 			sessionName: flags.sessionName,
 			maxSteps: flags.maxSteps,
+			apiKey: flags.apiKey,
 			yolo: flags.yolo,
 			logo: flags.logo,
 			extensions: flags.extension,

@@ -13,6 +13,8 @@ export interface CliOptions {
 	session: string | undefined;
 	sessionName: string | undefined;
 	maxSteps: number | undefined;
+	/** `--api-key KEY`: for the provider the config selects, this run only; never stored or shown. */
+	apiKey: string | undefined;
 	yolo: boolean;
 	logo: boolean;
 	/** `--extension PATH`, repeatable. */
@@ -35,6 +37,8 @@ export interface CliOptions {
 
 /** Parses flags and runs the chosen head; returns the exit code. */
 export async function runCli(argv: string[]): Promise<number> {
+	// Before anything can run a command: the shell tool must not read --api-key from this process's command line.
+	if (argv.some(word => word.startsWith('--api-key'))) (await import('./command-line/hide-secret-arguments.js')).hideSecretArguments(argv);
 	// A command's code loads only for that command: `i -p` never pays for `i install`.
 	const command = commandNames.find(name => name === argv[0]);
 	if (argv[0] === '--runtime' || command !== undefined) {
@@ -93,6 +97,10 @@ async function runCommand(command: (typeof commandNames)[number] | undefined, ar
 		case 'dev':
 		case 'dev-local': {
 			return (await import('./runtime/dev-command.js')).runDev(args, {localOnly: command === 'dev-local'});
+		}
+
+		case 'auth': {
+			return (await import('./runtime/auth-command.js')).runAuth(args);
 		}
 
 		case undefined: {

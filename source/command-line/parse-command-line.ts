@@ -15,6 +15,8 @@ export interface CommandLineSpec<Flags extends AnyFlags> {
 	help?: string;
 	/** Unknown long flags are kept in `unclaimed` for the extensions, not refused (read-tokens.ts). */
 	deferUnknown?: boolean;
+	/** Flags whose values no error may repeat (`--api-key`). */
+	secretFlags?: ReadonlyArray<keyof Flags & string>;
 }
 
 export interface CommandLine<Flags extends AnyFlags> {
@@ -37,7 +39,7 @@ export interface CommandLine<Flags extends AnyFlags> {
  * leaves the process title alone.
  */
 export function parseCommandLine<Flags extends AnyFlags>(argv: readonly string[], spec: CommandLineSpec<Flags>): CommandLine<Flags> {
-	const tokens = readTokens(argv, {flags: spec.flags, inputFlags: spec.inputFlags, deferUnknown: spec.deferUnknown});
+	const tokens = readTokens(argv, {flags: spec.flags, inputFlags: spec.inputFlags, deferUnknown: spec.deferUnknown, secretFlags: spec.secretFlags});
 	if (!spec.takesInput && tokens.input.length > 0) throw new UsageError(`unexpected argument "${tokens.input[0]}"; ${HELP_HINT}`);
 	const result = keepingProcessTitle(() =>
 		meow(spec.help ?? '', {

@@ -12,6 +12,8 @@ export interface TokenRules {
 	inputFlags?: readonly string[];
 	/** A long flag the table does not know is kept in `unclaimed` for the extensions (registerFlag), not an error. */
 	deferUnknown?: boolean;
+	/** Flags (camel-case keys) whose values are secrets (`--api-key`): no error repeats them. */
+	secretFlags?: readonly string[];
 }
 
 export interface Tokens {
@@ -49,10 +51,11 @@ export function readTokens(argv: readonly string[], rules: TokenRules): Tokens {
 	const input: string[] = [];
 	const unclaimed: UnclaimedFlag[] = [];
 	const inputFlags = new Set(rules.inputFlags ?? []);
+	const secretFlags = new Set(rules.secretFlags ?? []);
 
 	const record = (known: Known, spelling: string, value: string | undefined): void => {
 		const name = kebab(known.key);
-		const shown = value === undefined ? spelling : `${spelling} ${value}`;
+		const shown = value === undefined ? spelling : `${spelling} ${secretFlags.has(known.key) ? '(value hidden)' : value}`;
 		const earlier = seen.get(known.key);
 		if (earlier !== undefined && !known.flag.isMultiple) throw new UsageError(`--${name} is given twice (${earlier}, ${shown}); give it once; ${HELP_HINT}`);
 		seen.set(known.key, shown);

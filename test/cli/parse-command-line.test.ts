@@ -35,6 +35,18 @@ test('values keep their text: spaces, a leading dash after =, negative numbers, 
 	assert.deepEqual(flags.level, [-4]);
 });
 
+test('--api-key: its value is taken, and no error about the flag repeats it', () => {
+	const parsed = parseFlags(['--api-key', 'sk-flag-value-1', '-p', 'hi']);
+	assert.ok(parsed.kind === 'run');
+	assert.equal(parsed.options.apiKey, 'sk-flag-value-1');
+	assert.throws(
+		() => parseFlags(['--api-key', 'sk-first-secret', '--api-key=sk-second-secret']),
+		(error: Error) => error.message.includes('--api-key is given twice') && !error.message.includes('secret'),
+	);
+	// Other flags still show what was given twice.
+	assert.throws(() => parseFlags(['--config', 'a.json', '--config', 'b.json']), /a\.json.*b\.json/);
+});
+
 test('the main flags: defaults, --no-logo, the alias of --yolo, typed --max-steps, the -p prompt', () => {
 	const plain = parseFlags([]);
 	assert.equal(plain.kind, 'run');
@@ -49,6 +61,7 @@ test('the main flags: defaults, --no-logo, the alias of --yolo, typed --max-step
 		session: undefined,
 		sessionName: undefined,
 		maxSteps: undefined,
+		apiKey: undefined,
 		yolo: false,
 		logo: true,
 		extensions: [],

@@ -88,18 +88,3 @@ function deeperThan(value: unknown, limit: number): string | null {
 }
 
 export {isProtocol} from '../providers/types.js';
-
-/** Reads the API key from the variable the config names; the key itself is never stored or printed. */
-export function readApiKey(loaded: LoadedConfig, env: NodeJS.ProcessEnv = process.env): string {
-	const name = loaded.config.api_key_env;
-	if (name === undefined) {
-		throw new UsageError(`config ${loaded.path}: missing field "api_key_env": the name of the environment variable that holds the API key`);
-	}
-
-	const value = env[name];
-	if (value === undefined || value === '') {
-		throw new UsageError(`environment variable ${name} is not set (named by "api_key_env" in ${loaded.path}); export it with your API key`);
-	}
-
-	return value;
-}

@@ -2,14 +2,14 @@ import {randomBytes} from 'node:crypto';
 import {join, resolve} from 'node:path';
 import {StartVetoError, UsageError, errorMessage} from '../errors.js';
 import {settledWithin} from '../extensions/within-time.js';
-import {isProtocol, readApiKey, type LoadedConfig} from '../config/load-config.js';
+import {isProtocol, type LoadedConfig} from '../config/load-config.js';
+import {runCredential} from '../auth/run-credential.js';
 import {protocols} from '../providers/types.js';
 import type {OwnedProvider} from '../extensions/extension-provider.js';
 import {executionContextService, type LiveAgent} from './execution-context.js';
 import {createAdapter} from '../providers/index.js';
 import {createWorkerProviderCaller} from '../providers/worker-provider.js';
 import {createNativeTools} from '../tools/native-tools.js';
-import type {Secrets} from '../tools/run-command.js';
 import {openSession, sessionPathForName, type Session} from '../agent/session-store.js';
 import {createApprovalGate, type AskPerson} from '../agent/approval-gate.js';
 import {renderSystemPrompt} from '../history/system-prompt.js';
@@ -42,6 +42,8 @@ export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOp
 	maxSteps?: number | undefined;
 	/** Every tool call runs without asking (`--yolo`). */
 	yolo?: boolean | undefined;
+	/** `--api-key`: the key for the provider the config selects, this run only (never stored, never shown). */
+	apiKey?: string | undefined;
 }
 
 /** What a head needs to run turns: everything but the input and the signal, and a way to end. */
@@ -128,8 +130,10 @@ export async function setupAgent(
 	let session: Session | undefined;
 	try {
 		const hooks = pool ? createHookChain(plugins.hooks, pool) : emptyHookChain;
+		// The key, whatever its source (--api-key, auth.json, a variable), is resolved once and hidden from the shell tool.
+		const credential = runCredential(loaded, {hostSendsKey: !(plugins.provider && pool) && isProtocol(config.protocol), apiKeyFlag: options.apiKey, configDir: dirs.config_dir});
 		// Null for a protocol no built-in adapter or provider worker speaks: an extension's provider may (extensionCaller).
-		const builtin = modelCaller(loaded, plugins, pool);
+		const builtin = modelCaller(loaded, plugins, pool, credential.key);
 		// What a child inherits, as it is when the child starts: /reload and a session switch change it.
 		// What a child inherits besides the live caller, tools and session (read from live() when it starts): /reload changes it.
 		let parent: Omit<ChildParent, 'caller' | 'tools' | 'session'> | undefined;
@@ -138,7 +142,7 @@ export async function setupAgent(
 			const {caller, tools, session} = live;
 			return {...parent, caller, tools, session};
 		});
-		const coreTools = [...createNativeTools({secrets: sessionSecrets(loaded), children}), ...(pool ? await externalTools(plugins, pool) : [])];
+		const coreTools = [...createNativeTools({secrets: credential.secrets, children}), ...(pool ? await externalTools(plugins, pool) : [])];
 		// The extensions load while the session file is read; a start without them pays nearly nothing for the look.
 		const opening = openSession({path: sessionPath(options, workspace, dirs.data_dir), workspace});
 		const extensionContext: StartContext = {
@@ -375,24 +379,11 @@ async function externalTools(plugins: LoadedPlugins, pool: WorkerPool): Promise<
 }
 
 /**
- * What the shell tool's commands must not see besides I_APPROVAL_TOKEN:
- * the variable the config names for the API key, and its value under any
- * other name, so a model running `env` cannot read its own key into the
- * session, the next request or the hook frames.
- */
-function sessionSecrets(loaded: LoadedConfig, env: NodeJS.ProcessEnv = process.env): Secrets {
-	const name = loaded.config.api_key_env;
-	if (name === undefined) return {names: [], values: []};
-	const value = env[name];
-	return {names: [name], values: value === undefined || value === '' ? [] : [value]};
-}
-
-/**
  * The built-in HTTP adapters, or the provider worker when one is bound (the
  * API config's binding wins, see load-plugins); null when the protocol is
  * neither, which an extension provider may then be (extensionCaller).
  */
-function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerPool | null): ModelCaller | null {
+function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerPool | null, apiKey: string | undefined): ModelCaller | null {
 	const {config} = loaded;
 	if (plugins.provider && pool) {
 		return createWorkerProviderCaller({
@@ -407,6 +398,7 @@ function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerP
 
 	const {protocol} = config;
 	if (!isProtocol(protocol)) return null;
+	if (apiKey === undefined) throw new Error('a built-in protocol was set up without a key');
 	const adapter = createAdapter(protocol, {
 		model: config.model,
 		baseUrl: config.base_url ?? '',
@@ -414,7 +406,7 @@ function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerP
 		useMaxTokens: config.use_max_tokens,
 		extraBody: config.extra_body,
 	});
-	return createHttpCaller({adapter, apiKey: readApiKey(loaded), model: config.model, http: {maxRetries: config.max_retries}});
+	return createHttpCaller({adapter, apiKey, model: config.model, http: {maxRetries: config.max_retries}});
 }
 
 /** The extension provider the config's `protocol` names (EXTENSIONS.md "Providers"); one no loaded extension registered is a usage error saying what there is. */

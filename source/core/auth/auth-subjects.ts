@@ -1,0 +1,54 @@
+import type {LoadedConfig} from '../config/load-config.js';
+import type {AuthSubject} from './resolve-credential.js';
+
+/** The providers the core itself knows and the variables they declare; the catalogue (declare({providers})) adds its own. */
+export const builtinAuthSubjects: readonly AuthSubject[] = [
+	{provider: 'openai', apiKeyEnv: 'OPENAI_API_KEY', requiresAuth: true},
+	{provider: 'anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY', requiresAuth: true},
+	{provider: 'deepseek', apiKeyEnv: 'DEEPSEEK_API_KEY', requiresAuth: true},
+];
+
+/** The providers `i auth` knows: their ids and a lookup by id. */
+export interface AuthCatalogue {
+	ids(): string[];
+	lookup(id: string): AuthSubject | undefined;
+}
+
+/**
+ * The provider a config's `protocol` selects. The Responses protocol is
+ * OpenAI's API, so its credentials are OpenAI's (`i auth login openai`);
+ * every other name is its own provider id.
+ */
+export function providerOfProtocol(protocol: string): string {
+	return protocol === 'responses' ? 'openai' : protocol;
+}
+
+/**
+ * The subject of a config as configs are written today (`protocol` +
+ * `api_key_env`): the provider its protocol selects, with `api_key_env` as
+ * the one declared variable. Not the provider's usual variable: a config
+ * of protocol `openai` pointed at another service must not pick up
+ * OPENAI_API_KEY (the protocol never implies a key).
+ */
+export function configAuthSubject(loaded: LoadedConfig): AuthSubject {
+	const name = loaded.config.api_key_env;
+	return {
+		provider: providerOfProtocol(loaded.config.protocol),
+		...(name === undefined ? {} : {apiKeyEnv: name, apiKeyEnvFrom: `"api_key_env" in ${loaded.path}`}),
+		requiresAuth: true,
+	};
+}
+
+/**
+ * The built-in providers, with the config's own selection (when there is a
+ * config) in place of the built-in entry of the same id: `i auth check`
+ * with the id a run uses then says what that run would use.
+ */
+export function coreAuthCatalogue(selected: AuthSubject | undefined): AuthCatalogue {
+	const subjects = new Map(builtinAuthSubjects.map(subject => [subject.provider, subject]));
+	if (selected) subjects.set(selected.provider, selected);
+	return {
+		ids: () => [...subjects.keys()],
+		lookup: id => subjects.get(id),
+	};
+}
