@@ -13,7 +13,8 @@ import {mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFil
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {binPath} from '../helpers/cli.js';
+import {startMockProvider} from '../fixtures/mock-provider.js';
+import {binPath, makeSandbox, runCli} from '../helpers/cli.js';
 
 const codeCache = fileURLToPath(new URL('../../../bin/code-cache.js', import.meta.url));
 
@@ -121,4 +122,22 @@ test('bin/i.js runs a headless command through the cache on a node without a com
 	const ours = caches(join(box.root, 'cache', 'compile'));
 	const hasNodeCache = typeof (module as {enableCompileCache?: unknown}).enableCompileCache === 'function';
 	assert.equal(ours.length, hasNodeCache ? 0 : 1, `caches: ${ours.join(', ')}`);
+});
+
+test('a one-shot turn leaves the compiled code it read as it was: the model request changes no V8 flag the cache depends on', async t => {
+	const mock = await startMockProvider();
+	t.after(() => mock.close());
+	const box = makeSandbox();
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
+	const folder = join(box.env.I_CACHE_DIR!, 'compile');
+	const files = () => new Map(readdirSync(folder, {recursive: true, withFileTypes: true}).filter(entry => entry.isFile()).map(entry => [join(entry.parentPath, entry.name), statSync(join(entry.parentPath, entry.name)).mtimeMs]));
+	mock.enqueue({text: 'one'});
+	const first = await runCli(['-p', 'hi', '-C', box.workspace], {env: box.env});
+	assert.equal(first.code, 0, first.stderr);
+	const written = files();
+	assert.ok(written.size > 0);
+	mock.enqueue({text: 'two'});
+	const second = await runCli(['-p', 'hi', '-C', box.workspace], {env: box.env});
+	assert.equal(second.stdout, 'two\n');
+	assert.deepEqual(files(), written);
 });
