@@ -130,7 +130,12 @@ test('a one-shot turn leaves the compiled code it read as it was: the model requ
 	const box = makeSandbox();
 	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
 	const folder = join(box.env.I_CACHE_DIR!, 'compile');
-	const files = () => new Map(readdirSync(folder, {recursive: true, withFileTypes: true}).filter(entry => entry.isFile()).map(entry => [join(entry.parentPath, entry.name), statSync(join(entry.parentPath, entry.name)).mtimeMs]));
+	const files = () =>
+		new Map(
+			readdirSync(folder, {recursive: true, withFileTypes: true})
+				.filter(entry => entry.isFile())
+				.map(entry => [join(entry.parentPath, entry.name), statSync(join(entry.parentPath, entry.name)).mtimeMs]),
+		);
 	mock.enqueue({text: 'one'});
 	const first = await runCli(['-p', 'hi', '-C', box.workspace], {env: box.env});
 	assert.equal(first.code, 0, first.stderr);

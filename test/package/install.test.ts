@@ -119,7 +119,9 @@ test('the tarball holds the program and its core, built, and nothing the install
 	const files = packed.files.map(file => file.path);
 	for (const needed of [
 		'bin/i.js',
+		'bin/code-cache.js',
 		'dist/bundle/cli.js',
+		'dist/bundle/headless.cjs',
 		'dist/bundle/search-worker.js',
 		'dist/host/official.cjs',
 		'dist/core/index.js',

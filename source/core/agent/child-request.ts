@@ -17,6 +17,8 @@ export const DEFAULT_CHILD_TIMEOUT_SECONDS = 300; // seed 004 §3
 export const MAX_CHILD_ROLE_CHARS = 64;
 /** Tools named in `tools`: at most one per tool a parent can have. */
 export const MAX_CHILD_TOOLS = 256;
+/** A child's handle as `poll`/`cancel`/`dispose` give it back: the host's ids are far shorter; anything longer is not one of them. */
+export const MAX_CHILD_ID_CHARS = 128;
 
 export interface ChildStart {
 	task: string;
@@ -54,7 +56,10 @@ export const childStartFields = {
 };
 
 const startSchema = z.strictObject({op: z.literal('start'), ...childStartFields});
-const handleSchema = z.strictObject({op: z.enum(['poll', 'cancel', 'dispose']), childId: z.string().check(z.minLength(1, 'the childId is empty'), z.maxLength(128, 'at most 128 characters'))});
+const handleSchema = z.strictObject({
+	op: z.enum(['poll', 'cancel', 'dispose']),
+	childId: z.string().check(z.minLength(1, 'the childId is empty'), z.maxLength(MAX_CHILD_ID_CHARS, `at most ${MAX_CHILD_ID_CHARS} characters`)),
+});
 
 /** An extension's `childAgent` request, checked field by field; a bad one is `invalid_argument` naming the field, the extension and the limit. */
 export function readChildRequest(request: unknown, extension: string): ChildRequest {
