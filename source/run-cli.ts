@@ -37,6 +37,13 @@ export interface CliOptions {
 export async function runCli(argv: string[]): Promise<number> {
 	// A command's code loads only for that command: `i -p` never pays for `i install`.
 	const command = commandNames.find(name => name === argv[0]);
+	// Seed §4: the provider's file management is a channel of its own, never a turn's.
+	if (argv[0] === '--provider-action') {
+		const [code, {flushOutput}] = await Promise.all([import('./runtime/provider-action.js').then(async ({runProviderAction}) => runProviderAction(argv.slice(1))), import('./modes/output.js')]);
+		await flushOutput();
+		return code;
+	}
+
 	if (argv[0] === '--runtime' || command !== undefined) {
 		const run = runCommand(command, argv.slice(1));
 		const [code, {flushOutput}] = await Promise.all([run, import('./modes/output.js')]);
