@@ -44,6 +44,12 @@ export async function runCli(argv: string[]): Promise<number> {
 		return code;
 	}
 
+	const late = argv.indexOf('--provider-action');
+	if (late > 0 && !argv.slice(0, late).includes('--')) {
+		process.stderr.write('i: --provider-action is a channel of its own and comes first: i --provider-action list|delete ID|prune [-C DIR] [--config FILE] …\n');
+		return exitCodes.usage;
+	}
+
 	if (argv[0] === '--runtime' || command !== undefined) {
 		const run = runCommand(command, argv.slice(1));
 		const [code, {flushOutput}] = await Promise.all([run, import('./modes/output.js')]);
