@@ -186,3 +186,42 @@ test(`a registry at its ${MAX_REGISTRY_FILES} files takes no more: the upload is
 	await writeFile(registry.path, JSON.stringify({version: 1, files: Array.from({length: MAX_REGISTRY_FILES + 1}, (_, index) => entry(index))}));
 	await assert.rejects(registry.entries(), (error: Error) => error.message.startsWith(`provider file registry ${registry.path} is corrupt`));
 });
+
+test('the Files calls follow no redirect: a 302 to the upload fails it (the image goes inline) and the target never hears of it', async t => {
+	const {createServer} = await import('node:http');
+	const hits: string[] = [];
+	const target = createServer((request, response) => {
+		hits.push(`${request.method} ${request.url}`);
+		response.end('{}');
+	});
+	await new Promise<void>(resolve => target.listen(0, '127.0.0.1', resolve));
+	const targetPort = (target.address() as {port: number}).port;
+	const redirecting = createServer((request, response) => {
+		request.resume();
+		response.writeHead(302, {location: `http://127.0.0.1:${targetPort}/files`});
+		response.end();
+	});
+	await new Promise<void>(resolve => redirecting.listen(0, '127.0.0.1', resolve));
+	t.after(() => {
+		target.close();
+		redirecting.close();
+		target.closeAllConnections();
+		redirecting.closeAllConnections();
+	});
+	const root = await realpath(await mkdtemp(join(tmpdir(), 'i-files-')));
+	t.after(async () => rm(root, {recursive: true, force: true}));
+	const warnings: string[] = [];
+	const channel = new DeepSeekFilesChannel({
+		baseUrl: `http://127.0.0.1:${(redirecting.address() as {port: number}).port}`,
+		headers: {authorization: `Bearer ${KEY}`},
+		config: {images: 'files', auto_refresh: false, auto_prune: false},
+		accountScope: 'scope',
+		registry: async () => new FileRegistry(join(root, 'provider-files.json')),
+		warn: message => warnings.push(message),
+	});
+	const references = await channel.reference(withImages(dataUrl(png(9))), undefined);
+	assert.equal(references.size, 0);
+	assert.equal(warnings.length, 1);
+	assert.match(warnings[0]!, /HTTP 302: redirects are not followed; the image goes inline instead$/);
+	assert.deepEqual(hits, []);
+});
