@@ -20,7 +20,7 @@ export const officialWorkerModules: Record<string, () => Promise<WorkerModule>> 
 	// Seed §10: the smoke policy with the largest cap, for thinking and image checks; tools still refused.
 	'smoke-thinking': async () => {
 		const smoke = await import('./smoke.js');
-		return {createWorker: args => smoke.createWorker(['--output-cap', String(smoke.MAX_OUTPUT_CAP), ...args], 'smoke-thinking')};
+		return {createWorker: smoke.createThinkingWorker};
 	},
 	web: async () => import('./web.js'),
 };

@@ -82,6 +82,15 @@ export function createWorker(args: string[], name = 'smoke'): WorkerDefinition {
 	};
 }
 
+/** `i --runtime worker smoke-thinking [--config FILE]`: the smoke policy with the cap at 1024, which no option changes. */
+export function createThinkingWorker(args: string[]): WorkerDefinition {
+	if (args.some(arg => arg === '--output-cap' || arg.startsWith('--output-cap='))) {
+		throw new UsageError(`worker smoke-thinking: its output cap is ${MAX_OUTPUT_CAP}, fixed; for another one run the smoke worker with --output-cap N`);
+	}
+
+	return createWorker(['--output-cap', String(MAX_OUTPUT_CAP), ...args], 'smoke-thinking');
+}
+
 function parseOutputCap(text: string, name: string): number {
 	const cap = /^\d+$/.test(text) ? Number(text) : Number.NaN;
 	if (!outputCapSchema.safeParse(cap).success) {

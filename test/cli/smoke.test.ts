@@ -51,6 +51,14 @@ for (const [name, cap] of [
 		assert.equal(stats.totals.input_tokens, 50);
 		assert.equal(stats.totals.cache_read_tokens, 40);
 		assert.doesNotMatch(JSON.stringify(stats), /sk-smoke-test-key|ping|pong/);
+		// cache-report reads it with a cache.json-shaped file naming it (README, "Smoke tests").
+		const report = join(box.root, 'smoke-report.json');
+		writeFileSync(report, JSON.stringify({stats: 'metrics/smoke-cache.json'}));
+		const shown = await runCli(['--runtime', 'cache-report', '-C', box.workspace, '--config', report, '--json'], {env});
+		assert.equal(shown.code, 0, shown.stderr);
+		const figures = JSON.parse(shown.stdout) as Record<string, unknown>;
+		assert.equal(figures.observed_token_hit_ratio, 40 / 50);
+		assert.equal(figures.requests, 1);
 	});
 }
 

@@ -149,4 +149,7 @@ test('smoke-thinking caps output at 1024 and still removes tools and refuses too
 	assert.equal(refused.error, 'smoke policy: the model returned tool calls, which this policy refuses');
 	const exit = await worker.close();
 	assert.equal(exit.code, 0, exit.stderr);
+	const capped = await startOfficialWorker(t, 'smoke-thinking', ['--output-cap', '5'], {env: folders.env}).close();
+	assert.equal(capped.code, 2);
+	assert.equal(capped.stderr, 'i: worker smoke-thinking: its output cap is 1024, fixed; for another one run the smoke worker with --output-cap N\n');
 });
