@@ -455,9 +455,10 @@ function lazyFilesChannel(loaded: LoadedConfig, provider: LoadedProviderFile, he
 		async reference(messages, signal) {
 			// Nothing to upload: no image, and nothing loaded for it.
 			if (!messages.some(message => message.role === 'user' && typeof message.content !== 'string' && message.content.some(part => part.type === 'image_url'))) return new Map();
-			channel ??= open();
-			channel.catch(() => {
+			// A failed load (a broken workspace registry) is tried again at the next request, not remembered.
+			channel ??= open().catch((error: unknown) => {
 				channel = undefined;
+				throw error;
 			});
 			return (await channel).reference(messages, signal);
 		},

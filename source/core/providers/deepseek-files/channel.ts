@@ -13,6 +13,7 @@ import type {Message} from '../../messages.js';
 import type {ProviderFileConfig} from '../../config/provider-file.js';
 import {ProviderError} from '../errors.js';
 import type {RetryOptions} from '../retry.js';
+import type {FileReferences} from '../types.js';
 import {filesRequest} from './files-http.js';
 import {type FileRegistry, RegistryFullError, isExpired, type RegistryEntry} from './registry.js';
 import {FILES_PATH, IMAGE_PURPOSE, MAX_IMAGE_UPLOAD_BYTES, fileObjectSchema, uploadForm, type FileObject} from './wire.js';
@@ -37,9 +38,6 @@ export interface FilesChannelOptions {
 	now?: () => number;
 }
 
-/** Image data URL → the file ID that stands for it in this request. */
-export type FileReferences = ReadonlyMap<string, string>;
-
 export class DeepSeekFilesChannel {
 	readonly #options: FilesChannelOptions;
 
@@ -50,6 +48,7 @@ export class DeepSeekFilesChannel {
 	/** Uploads what is not uploaded yet and returns the references of the images that can go by ID. */
 	async reference(messages: readonly Message[], signal: AbortSignal | undefined): Promise<FileReferences> {
 		const images = imagesOf(messages);
+		// Image data URL → the file ID that stands for it in this request.
 		const references = new Map<string, string>();
 		if (images.length === 0) return references;
 		const registry = await this.#options.registry();
