@@ -225,3 +225,66 @@ test('the Files calls follow no redirect: a 302 to the upload fails it (the imag
 	assert.match(warnings[0]!, /HTTP 302: redirects are not followed; the image goes inline instead$/);
 	assert.deepEqual(hits, []);
 });
+
+test('an upload is retried after a refused connection (nothing reached the server) but not after a reset (the file may exist)', async t => {
+	const {createServer} = await import('node:http');
+	const root = await realpath(await mkdtemp(join(tmpdir(), 'i-files-')));
+	t.after(async () => rm(root, {recursive: true, force: true}));
+	// A port nothing listens on until the first retry's wait: the first attempt is refused.
+	const probe = createServer();
+	await new Promise<void>(resolve => probe.listen(0, '127.0.0.1', resolve));
+	const port = (probe.address() as {port: number}).port;
+	await new Promise<void>(resolve => probe.close(() => resolve()));
+	let mode: 'answer' | 'reset' = 'answer';
+	const posts: string[] = [];
+	const server = createServer((request, response) => {
+		request.resume();
+		request.on('end', () => {
+			posts.push(`${request.method} ${request.url}`);
+			if (mode === 'reset') {
+				request.socket.destroy();
+				return;
+			}
+
+			response.writeHead(200, {'content-type': 'application/json'});
+			response.end(JSON.stringify({id: `file-api-${posts.length}`, object: 'file', bytes: 12, created_at: 1_700_000_000, filename: 'x.png', purpose: 'user_data'}));
+		});
+	});
+	t.after(() => {
+		server.close();
+		server.closeAllConnections();
+	});
+	let waits = 0;
+	const warnings: string[] = [];
+	const channel = new DeepSeekFilesChannel({
+		baseUrl: `http://127.0.0.1:${port}`,
+		headers: {authorization: `Bearer ${KEY}`},
+		config: {images: 'files', auto_refresh: false, auto_prune: false},
+		accountScope: 'scope',
+		registry: async () => new FileRegistry(join(root, 'provider-files.json')),
+		retry: {
+			maxRetries: 3,
+			async sleep() {
+				waits++;
+				if (!server.listening) await new Promise<void>(resolve => server.listen(port, '127.0.0.1', resolve));
+			},
+		},
+		warn: message => warnings.push(message),
+	});
+	const image = dataUrl(png(10));
+	const references = await channel.reference(withImages(image), undefined);
+	assert.equal(waits, 1, 'one retry, after the refused connection');
+	assert.deepEqual(posts, ['POST /files']);
+	assert.equal(references.get(image), 'file-api-1');
+	assert.equal(warnings.length, 0);
+
+	mode = 'reset';
+	const other = dataUrl(png(11));
+	const none = await channel.reference(withImages(other), undefined);
+	assert.equal(none.size, 0);
+	assert.equal(posts.length, 2, 'the reset upload was not sent again');
+	assert.equal(waits, 1);
+	assert.equal(warnings.length, 1);
+	assert.match(warnings[0]!, /connection failed .*the image goes inline instead \(the file may have been stored all the same/);
+	assert.ok(!warnings[0]!.includes(KEY));
+});
