@@ -58,6 +58,13 @@ export const helpText = `
     $ i --runtime cache-report -C DIR   the prompt cache's observed hit ratio
     $ i --runtime logo                  print the logo (--plain, --ascii, --svg)
 
+  Provider files (DeepSeek's Files channel: provider.json "images": "files" with "provider_operations": true)
+    $ i --provider-action list [--remote]       the files this workspace uploaded (its registry); --remote: the account's too
+    $ i --provider-action delete ID             delete one on the provider: always asks on the terminal (--yolo does not
+                                                answer); without a terminal only with --confirm-delete; never retried
+    $ i --provider-action prune                 drop the registry's entries of expired files (local only)
+    (each takes -C DIR, --config FILE, --json)
+
   Exit codes
     0 done · 1 the turn failed · 2 usage or configuration error · 3 start vetoed by a plugin · 130 interrupted
 

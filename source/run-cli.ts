@@ -41,6 +41,19 @@ export async function runCli(argv: string[]): Promise<number> {
 	if (argv.some(word => word.startsWith('--api-key'))) (await import('./command-line/hide-secret-arguments.js')).hideSecretArguments(argv);
 	// A command's code loads only for that command: `i -p` never pays for `i install`.
 	const command = commandNames.find(name => name === argv[0]);
+	// Seed §4: the provider's file management is a channel of its own, never a turn's.
+	if (argv[0] === '--provider-action') {
+		const [code, {flushOutput}] = await Promise.all([import('./runtime/provider-action.js').then(async ({runProviderAction}) => runProviderAction(argv.slice(1))), import('./modes/output.js')]);
+		await flushOutput();
+		return code;
+	}
+
+	const late = argv.indexOf('--provider-action');
+	if (late > 0 && !argv.slice(0, late).includes('--')) {
+		process.stderr.write('i: --provider-action is a channel of its own and comes first: i --provider-action list|delete ID|prune [-C DIR] [--config FILE] …\n');
+		return exitCodes.usage;
+	}
+
 	if (argv[0] === '--runtime' || command !== undefined) {
 		const run = runCommand(command, argv.slice(1));
 		const [code, {flushOutput}] = await Promise.all([run, import('./modes/output.js')]);

@@ -17,6 +17,11 @@ export const officialWorkerModules: Record<string, () => Promise<WorkerModule>> 
 	responses: async () => import('./responses.js'),
 	skills: async () => import('./skills.js'),
 	smoke: async () => import('./smoke.js'),
+	// Seed §10: the smoke policy with the largest cap, for thinking and image checks; tools still refused.
+	'smoke-thinking': async () => {
+		const smoke = await import('./smoke.js');
+		return {createWorker: smoke.createThinkingWorker};
+	},
 	web: async () => import('./web.js'),
 };
 

@@ -1,7 +1,9 @@
 import type {AnyFlags} from 'meow';
 import type {PlatformDirs} from '../core/config/dirs.js';
 import {checkedDirs} from '../core/config/checked-dirs.js';
+import {join} from 'node:path';
 import {configPath} from '../core/config/load-config.js';
+import {PROVIDER_FILE} from '../core/config/provider-file.js';
 import {moduleConfigPath} from '../core/config/module-config.js';
 import {workspaceId, workspaceStateDir} from '../core/config/workspace-registry.js';
 import {parseCommandLine} from '../command-line/parse-command-line.js';
@@ -45,7 +47,8 @@ async function resolvePaths(dir: string): Promise<ResolvedPaths> {
 	// The same rules a request's `paths` must meet, so a bad I_*_DIR shows here and not as failing workers.
 	const dirs = checkedDirs();
 	const id = await workspaceId(workspace, dirs);
-	const configFiles: Record<string, string> = {core: configPath(undefined, dirs.config_dir)};
+	// provider.json is the core's too: its HTTP adapters read it (seed §4).
+	const configFiles: Record<string, string> = {core: configPath(undefined, dirs.config_dir), provider: join(dirs.config_dir, PROVIDER_FILE)};
 	for (const module of modulesWithConfigFile) configFiles[module] = moduleConfigPath(module, undefined, dirs);
 	return {workspace, workspace_id: id, ...dirs, workspace_state_dir: workspaceStateDir(dirs, id), config_files: configFiles};
 }

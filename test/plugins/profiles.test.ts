@@ -16,10 +16,27 @@ const official = (_module: string) => [...program, '--runtime', 'worker', 'offic
 const everyModuleBound: Bindings = Object.fromEntries(moduleNames.map(module => [module, {exec: [`/bin/${module}`], cwd: '/c'}]));
 
 test('the profiles of seed §1 and §10 exist', () => {
-	assert.deepEqual(profileNames.toSorted(), ['approval', 'budget', 'cache', 'compact', 'full', 'memory', 'responses', 'responses-budget', 'responses-compact', 'search', 'skills', 'smoke', 'standard', 'web']);
+	assert.deepEqual(profileNames.toSorted(), [
+		'approval',
+		'budget',
+		'cache',
+		'compact',
+		'full',
+		'memory',
+		'responses',
+		'responses-budget',
+		'responses-compact',
+		'search',
+		'skills',
+		'smoke',
+		'smoke-thinking',
+		'standard',
+		'web',
+	]);
 	assert.deepEqual(profiles.compact, ['budget', 'compact']);
 	assert.deepEqual(profiles['responses-compact'], ['responses', 'budget', 'compact']);
 	assert.ok(!(profiles.full as readonly string[]).includes('smoke'), 'the smoke policy is a profile of its own');
+	assert.ok(!(profiles.full as readonly string[]).includes('smoke-thinking'), 'so is its thinking variant');
 	assert.ok((profiles.standard as readonly string[]).includes('prompts'), 'the default manifest selects the system prompt (seed §4)');
 });
 
@@ -92,13 +109,16 @@ test('built modules run in the one official host of this program (`--runtime wor
 	assert.deepEqual(generateManifest({profile: 'search', program}), {manifest: {tools: [], hooks: []}, warnings: []});
 });
 
-test('the smoke profile runs the smoke worker on both sides of the request', () => {
-	const {manifest, warnings} = generateManifest({profile: 'smoke', program});
-	assert.deepEqual(warnings, []);
-	assert.deepEqual(manifest.hooks, [
-		{events: ['before_request'], exec: official('smoke'), prefix_reuse: true, module: 'smoke'},
-		{events: ['after_response'], exec: official('smoke'), prefix_reuse: true, module: 'smoke'},
-	]);
+test('the smoke profiles run their worker on both sides of the request, retries counted, no tools', () => {
+	for (const profile of ['smoke', 'smoke-thinking'] as const) {
+		const {manifest, warnings} = generateManifest({profile, program});
+		assert.deepEqual(warnings, []);
+		assert.deepEqual(manifest.tools, []);
+		assert.deepEqual(manifest.hooks, [
+			{events: ['before_request', 'request_retry'], exec: official(profile), prefix_reuse: true, module: profile},
+			{events: ['after_response'], exec: official(profile), prefix_reuse: true, module: profile},
+		]);
+	}
 });
 
 test('disabled modules are left out', () => {

@@ -112,7 +112,7 @@ test('manifest refuses an unknown or missing profile, and a broken bindings.json
 		const run = await runCli(['--runtime', 'manifest', ...args], {env: box.env});
 		assert.equal(run.code, 2);
 		assert.equal(run.stdout, '');
-		assert.match(run.stderr, /profiles: full, standard, approval, budget, compact, cache, responses, responses-budget, responses-compact, memory, search, skills, web, smoke/);
+		assert.match(run.stderr, /profiles: full, standard, approval, budget, compact, cache, responses, responses-budget, responses-compact, memory, search, skills, web, smoke, smoke-thinking/);
 	}
 
 	const bindings = writeJson(join(box.configDir, 'bindings.json'), {compat: {exec: ['x']}});

@@ -34,7 +34,7 @@ test('a request to the host without a module, or naming none it serves, gets an 
 	const none = await host.request({id: 1, event: 'system_prompt', data: {prompt: 'x'}});
 	assert.match(
 		none.error,
-		/^the official worker serves several modules, so each request names one in a top-level "module" \(got none\); modules: approval, budget, cache, compact, memory, prompts, responses, skills, smoke, web$/,
+		/^the official worker serves several modules, so each request names one in a top-level "module" \(got none\); modules: approval, budget, cache, compact, memory, prompts, responses, skills, smoke, smoke-thinking, web$/,
 	);
 	const unknown = await host.request({id: 2, event: 'system_prompt', module: 'search', data: {prompt: 'x'}});
 	assert.match(unknown.error, /\(got "search"\); modules: approval,/);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {writeFile} from 'node:fs/promises';
+import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {test} from 'node:test';
 import {makeFolders, startOfficialWorker, type FrameWorker} from './frame-worker.js';
@@ -10,11 +10,16 @@ const tools = {
 	parallel_tool_calls: true,
 };
 
+/** The workspace ID every request of the core carries: the smoke policy's cache observation lives in its state folder. */
+const workspaceId = '00000000-0000-4000-8000-000000000001';
+
 async function prepare(worker: FrameWorker, protocol: string, body: Record<string, unknown>) {
 	const data = {url: 'https://api.example.test/v1/x', protocol, model: 'm', body};
-	const response = await worker.request({id: 1, event: 'before_request', data});
+	const response = await worker.request({id: 1, event: 'before_request', workspace_id: workspaceId, data});
 	assert.ok(response.data, response.error);
-	assert.deepEqual({...response.data, body: undefined}, {...data, body: undefined});
+	// The only other change: the cache record's ID, for after_response.
+	assert.deepEqual({...response.data, body: undefined, request_meta: undefined}, {...data, body: undefined, request_meta: undefined});
+	assert.deepEqual(Object.keys(response.data.request_meta), ['smoke_cache']);
 	return response.data.body as Record<string, unknown>;
 }
 
@@ -45,7 +50,7 @@ test('smoke lowers a larger cap but never raises a smaller one; openai with max_
 	assert.deepEqual(await prepare(worker, 'openai', {max_tokens: 500}), {max_tokens: 32});
 	assert.deepEqual(await prepare(worker, 'openai', {max_tokens: 5}), {max_tokens: 5});
 	assert.deepEqual(await prepare(worker, 'deepseek', {max_tokens: 'lots'}), {max_tokens: 32});
-	const unknown = await worker.request({id: 2, event: 'before_request', data: {url: 'u', protocol: 'gemini', model: 'm', body: {}}});
+	const unknown = await worker.request({id: 2, event: 'before_request', workspace_id: workspaceId, data: {url: 'u', protocol: 'gemini', model: 'm', body: {}}});
 	assert.equal(unknown.error, 'smoke policy: unknown protocol "gemini"; it caps output for openai, deepseek, anthropic, responses');
 	await worker.close();
 });
@@ -79,7 +84,7 @@ test('smoke.json sets the cap; --output-cap wins over it', async t => {
 
 	await writeFile(join(folders.config, 'smoke.json'), JSON.stringify({output_cap: 1025}));
 	const invalid = startOfficialWorker(t, 'smoke', [], {env: folders.env});
-	const response = await invalid.request({id: 1, event: 'before_request', data: {url: 'u', protocol: 'openai', model: 'm', body: {}}});
+	const response = await invalid.request({id: 1, event: 'before_request', workspace_id: workspaceId, data: {url: 'u', protocol: 'openai', model: 'm', body: {}}});
 	assert.match(response.error, new RegExp(`^smoke config ${join(folders.config, 'smoke.json')}: field "output_cap": `));
 	await invalid.close();
 });
@@ -88,10 +93,11 @@ test('smoke refuses a response with tool calls and passes one without', async t 
 	const folders = await makeFolders(t);
 	const worker = startOfficialWorker(t, 'smoke', [], {env: folders.env});
 	const refusal = 'smoke policy: the model returned tool calls, which this policy refuses';
-	const respond = (message: Record<string, unknown>) => worker.request({id: 9, event: 'after_response', data: {response: {message, finishReason: 'stop'}, request_meta: {attempt: 1}}});
+	const respond = (message: Record<string, unknown>) =>
+		worker.request({id: 9, event: 'after_response', workspace_id: workspaceId, data: {response: {protocol: 'openai', message, finishReason: 'stop'}, request_meta: {attempt: 1}}});
 
 	const plain = {role: 'assistant', content: 'pong'};
-	assert.deepEqual(await respond(plain), {id: 9, data: {response: {message: plain, finishReason: 'stop'}, request_meta: {attempt: 1}}});
+	assert.deepEqual(await respond(plain), {id: 9, data: {response: {protocol: 'openai', message: plain, finishReason: 'stop'}, request_meta: {attempt: 1}}});
 	assert.deepEqual((await respond({...plain, tool_calls: []})).data.response.message.tool_calls, []);
 	const call = {id: 'c1', type: 'function', function: {name: 'read', arguments: '{}'}};
 	assert.deepEqual(await respond({role: 'assistant', content: null, tool_calls: [call]}), {id: 9, error: refusal});
@@ -100,4 +106,50 @@ test('smoke refuses a response with tool calls and passes one without', async t 
 	const malformed = await worker.request({id: 10, event: 'after_response', data: {response: 'text'}});
 	assert.equal(malformed.error, 'smoke policy: after_response data needs "response.message" (an object)');
 	await worker.close();
+});
+
+test('smoke observes the cache into metrics/smoke-cache.json of the workspace state folder, counting a refused reply and each retry', async t => {
+	const folders = await makeFolders(t);
+	const worker = startOfficialWorker(t, 'smoke', [], {env: folders.env});
+	const body = {model: 'm', messages: [{role: 'user', content: 'ping'}]};
+	const prepared = await worker.request({id: 1, event: 'before_request', workspace_id: workspaceId, data: {url: 'u', protocol: 'deepseek', model: 'm', body}});
+	const meta = prepared.data.request_meta;
+	// Observe only: no provider cache field was added.
+	assert.deepEqual(prepared.data.body, {...body, max_tokens: 32});
+	const retry = await worker.request({id: 2, event: 'request_retry', workspace_id: workspaceId, data: {request_meta: meta, attempt: 1}});
+	assert.ok(retry.data, retry.error);
+	const call = {id: 'c1', type: 'function', function: {name: 'read', arguments: '{}'}};
+	const usage = {prompt_tokens: 100, completion_tokens: 3, prompt_cache_hit_tokens: 64, prompt_cache_miss_tokens: 36};
+	const refused = await worker.request({
+		id: 3,
+		event: 'after_response',
+		workspace_id: workspaceId,
+		data: {response: {protocol: 'deepseek', model: 'm', message: {role: 'assistant', content: null, tool_calls: [call]}, usage}, request_meta: meta},
+	});
+	assert.equal(refused.error, 'smoke policy: the model returned tool calls, which this policy refuses');
+	const exit = await worker.close();
+	assert.equal(exit.code, 0, exit.stderr);
+	const path = join(folders.data, 'workspaces', workspaceId, 'metrics', 'smoke-cache.json');
+	const stats = JSON.parse(await readFile(path, 'utf8'));
+	assert.deepEqual({...stats.totals, predictions: undefined}, {requests: 1, prepared: 2, observed: 1, unknown_usage: 0, input_tokens: 100, cache_read_tokens: 64, cache_write_tokens: 0, predictions: undefined});
+	assert.equal(stats.records.length, 1);
+	assert.equal(stats.records[0].prediction, 'new');
+	// The cache module's own file is not the smoke policy's.
+	await assert.rejects(readFile(join(folders.data, 'workspaces', workspaceId, 'metrics', 'cache-stats.json')), {code: 'ENOENT'});
+});
+
+test('smoke-thinking caps output at 1024 and still removes tools and refuses tool calls', async t => {
+	const folders = await makeFolders(t);
+	const worker = startOfficialWorker(t, 'smoke-thinking', [], {env: folders.env});
+	const messages = [{role: 'user', content: 'look'}];
+	assert.deepEqual(await prepare(worker, 'deepseek', {model: 'm', messages, ...tools, max_tokens: 8192}), {model: 'm', messages, max_tokens: 1024});
+	assert.deepEqual(await prepare(worker, 'anthropic', {max_tokens: 300}), {max_tokens: 300});
+	const call = {id: 'c1', type: 'function', function: {name: 'read', arguments: '{}'}};
+	const refused = await worker.request({id: 4, event: 'after_response', workspace_id: workspaceId, data: {response: {protocol: 'deepseek', message: {role: 'assistant', content: null, tool_calls: [call]}}}});
+	assert.equal(refused.error, 'smoke policy: the model returned tool calls, which this policy refuses');
+	const exit = await worker.close();
+	assert.equal(exit.code, 0, exit.stderr);
+	const capped = await startOfficialWorker(t, 'smoke-thinking', ['--output-cap', '5'], {env: folders.env}).close();
+	assert.equal(capped.code, 2);
+	assert.equal(capped.stderr, 'i: worker smoke-thinking: its output cap is 1024, fixed; for another one run the smoke worker with --output-cap N\n');
 });

@@ -40,6 +40,7 @@ test('--runtime paths prints the resolved paths as key: value lines and register
 			`runtime_dir: ${root}/runtime`,
 			`workspace_state_dir: ${root}/data/workspaces/${id}`,
 			`config.core: ${root}/config/config.json`,
+			`config.provider: ${root}/config/provider.json`,
 			...withConfig.map(name => `config.${name}: ${root}/config/${name}.json`),
 			'',
 		].join('\n'),
@@ -57,6 +58,7 @@ test('--runtime paths --json prints one object; the same workspace, by any name,
 	assert.equal(paths.workspace_state_dir, join(root, 'data', 'workspaces', paths.workspace_id));
 	assert.deepEqual(paths.config_files, {
 		core: join(root, 'config', 'config.json'),
+		provider: join(root, 'config', 'provider.json'),
 		...Object.fromEntries(withConfig.map(name => [name, join(root, 'config', `${name}.json`)])),
 	});
 	assert.ok(!Object.hasOwn(paths.config_files, 'budget') && !Object.hasOwn(paths.config_files, 'responses'));

@@ -413,7 +413,8 @@ function countingCaller(caller: ModelCaller, onRequest: () => void): ModelCaller
 	return {
 		protocol: caller.protocol,
 		model: caller.model,
-		prepare: (messages, tools) => caller.prepare(messages, tools),
+		...(caller.referenceFiles ? {referenceFiles: caller.referenceFiles.bind(caller)} : {}),
+		prepare: (messages, tools, references) => caller.prepare(messages, tools, references),
 		send: async (request, io) => {
 			onRequest();
 			return caller.send(request, io);

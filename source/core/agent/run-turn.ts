@@ -395,7 +395,9 @@ async function requestModel(context: TurnContext, hooks: HookChain, history: Mes
 	const budget = context.budget ?? null;
 	// Context: what this request carries, changed for it alone (never saved).
 	const sent = events?.has('Context') ? (await events.transform('Context', {messages}, readContextAnswer)).messages : messages;
-	let request = caller.prepare(sent, tools);
+	// Images uploaded through a Files channel go by ID; the hooks below see the body that is sent.
+	const references = caller.referenceFiles ? await caller.referenceFiles(sent, signal) : undefined;
+	let request = caller.prepare(sent, tools, references);
 	if (events?.has('BeforeProviderRequest')) {
 		const {body} = await events.transform('BeforeProviderRequest', {url: request.url, body: request.body, protocol: caller.protocol, model: caller.model}, readProviderRequest);
 		request = {...request, body};

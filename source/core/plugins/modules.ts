@@ -8,7 +8,7 @@ import {webTools} from './web-tools.js';
  * `i --runtime worker NAME` and speaks the same NDJSON protocol as any
  * third-party worker, so bindings.json can replace it.
  */
-export const moduleNames = ['prompts', 'approval', 'budget', 'compact', 'cache', 'responses', 'memory', 'skills', 'web', 'search', 'smoke'] as const;
+export const moduleNames = ['prompts', 'approval', 'budget', 'compact', 'cache', 'responses', 'memory', 'skills', 'web', 'search', 'smoke', 'smoke-thinking'] as const;
 
 export type ModuleName = (typeof moduleNames)[number];
 
@@ -55,6 +55,8 @@ export const officialModules: Record<ModuleName, OfficialModule> = {
 	search: {built: true, tools: [], configFile: false},
 	// The low-cost connectivity policy: no tools, output capped, tool calls rejected (seed §10).
 	smoke: {built: true, tools: [], configFile: true},
+	// The same policy with the output cap at 1024 (seed §10): thinking and image checks. Its cap is fixed, so it reads no file.
+	'smoke-thinking': {built: true, tools: [], configFile: false},
 };
 
 /** The modules that read a config file of their own, in table order. */
@@ -81,7 +83,9 @@ export const moduleHooks: readonly ModuleHook[] = [
 	{module: 'compact', events: ['compact_plan', 'before_compact', 'after_compact', 'before_compact_commit']},
 	// Policy edits, then the wire transformation, then cache preparation: seed §6 says the
 	// prefix must not be rewritten after the cache module predicted its classification.
-	{module: 'smoke', events: ['before_request']},
+	// request_retry: the smoke policy's own cache observation counts each physical retry.
+	{module: 'smoke', events: ['before_request', 'request_retry']},
+	{module: 'smoke-thinking', events: ['before_request', 'request_retry']},
 	{module: 'responses', events: ['before_request']},
 	{module: 'cache', events: ['before_request', 'request_retry']},
 	// Seed §6: the cache observes a response before the protocol adapter (and the smoke
@@ -89,5 +93,6 @@ export const moduleHooks: readonly ModuleHook[] = [
 	{module: 'cache', events: ['after_response']},
 	{module: 'responses', events: ['after_response']},
 	{module: 'smoke', events: ['after_response']},
+	{module: 'smoke-thinking', events: ['after_response']},
 	{module: 'approval', events: ['tool_approval']},
 ];

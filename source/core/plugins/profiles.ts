@@ -1,6 +1,6 @@
 import type {ModuleName} from './modules.js';
 
-/** Every module but the smoke policy; hook order comes from `moduleHooks`, not from these lists. */
+/** Every module but the smoke policies; hook order comes from `moduleHooks`, not from these lists. */
 const full: readonly ModuleName[] = ['prompts', 'approval', 'budget', 'compact', 'cache', 'responses', 'memory', 'skills', 'web', 'search'];
 
 /**
@@ -23,6 +23,7 @@ export const profiles = {
 	skills: ['skills'],
 	web: ['web'],
 	smoke: ['smoke'],
+	'smoke-thinking': ['smoke-thinking'],
 } as const satisfies Record<string, readonly ModuleName[]>;
 
 export type ProfileName = keyof typeof profiles;

@@ -3,7 +3,8 @@ import type {Message, UserContent} from '../messages.js';
 import type {Usage} from '../usage.js';
 import {chatMessages, chatTools, chatUsageSchema, createChatAssembler} from './chat-completions.js';
 import {reservedBodyFields} from './reserved-fields.js';
-import type {Adapter, AdapterOptions, StreamAssembler, StreamEvent} from './types.js';
+import {fileReferencePart} from './deepseek-files/wire.js';
+import type {Adapter, AdapterOptions, FileReferences, StreamAssembler, StreamEvent} from './types.js';
 import {endpoint, withExtraBody} from './wire.js';
 
 export const DEEPSEEK_BASE_URL = 'https://api.deepseek.com';
@@ -15,11 +16,15 @@ export function createDeepSeekAdapter(options: AdapterOptions): Adapter {
 		protocol: 'deepseek',
 		defaultBaseUrl: DEEPSEEK_BASE_URL,
 		reservedBodyFields: reserved,
-		prepare(messages, tools) {
+		prepare(messages, tools, references) {
 			const replay = reasoningToReplay(messages);
 			const body: Record<string, unknown> = {
 				model: options.model,
-				messages: chatMessages(messages, index => replay.has(index), deepSeekContent),
+				messages: chatMessages(
+					messages,
+					index => replay.has(index),
+					content => deepSeekContent(content, references),
+				),
 				stream: true,
 				stream_options: {include_usage: true},
 			};
@@ -65,11 +70,19 @@ function reasoningToReplay(messages: Message[]): Set<number> {
 	return replay;
 }
 
-/** DeepSeek takes text content as a string; image parts (which it does not accept) are left for the API to refuse by name. */
-function deepSeekContent(content: UserContent): unknown {
+/**
+ * DeepSeek takes text content as a string. Image parts go as they are (data
+ * URLs, which its vision models read), or, when the Files channel uploaded
+ * them, as `{"type": "file", "file_id"}` references (deepseek-files/wire.ts).
+ */
+function deepSeekContent(content: UserContent, references: FileReferences | undefined): unknown {
 	if (typeof content === 'string') return content;
 	if (content.every(part => part.type === 'text')) return content.map(part => (part.type === 'text' ? part.text : '')).join('\n');
-	return content;
+	if (!references || references.size === 0) return content;
+	return content.map(part => {
+		const id = part.type === 'image_url' ? references.get(part.image_url.url) : undefined;
+		return id === undefined ? part : fileReferencePart(id);
+	});
 }
 
 const deepSeekUsageSchema = z.extend(chatUsageSchema, {

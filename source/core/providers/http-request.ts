@@ -17,8 +17,11 @@ export interface RawResponse {
 }
 
 export interface RawRequestOptions {
+	/** POST unless said: model requests are POSTs; the Files channel also lists (GET) and deletes (DELETE). */
+	method?: 'POST' | 'GET' | 'DELETE';
 	headers: Record<string, string>;
-	body: string;
+	/** None for GET and DELETE; a multipart upload is bytes. */
+	body: string | Uint8Array | undefined;
 	signal: AbortSignal | undefined;
 	/** Until the status line and headers arrived. */
 	headersTimeoutMs: number;

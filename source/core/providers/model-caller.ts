@@ -1,5 +1,5 @@
 import type {Message} from '../messages.js';
-import type {Adapter, ModelReply, PreparedRequest, Protocol, StreamEvent, ToolSchema} from './types.js';
+import type {Adapter, FileReferences, ModelReply, PreparedRequest, Protocol, StreamEvent, ToolSchema} from './types.js';
 import {sendRequest, type HeadersHook, type HttpOptions, type RetryNotice} from './index.js';
 
 export interface SendIo {
@@ -24,16 +24,29 @@ export interface SendIo {
 export interface ModelCaller {
 	readonly protocol: string;
 	readonly model: string;
-	prepare(messages: Message[], tools: ToolSchema[]): PreparedRequest;
+	/**
+	 * Uploads the request's images through the provider's Files channel
+	 * (DeepSeek with `"images": "files"`) and says which go by file ID;
+	 * before `prepare`, so the hooks see the body that is sent. Absent: every
+	 * image goes inline.
+	 */
+	referenceFiles?(messages: Message[], signal: AbortSignal): Promise<FileReferences>;
+	prepare(messages: Message[], tools: ToolSchema[], references?: FileReferences): PreparedRequest;
 	send(request: PreparedRequest, io: SendIo): Promise<ModelReply>;
 }
 
-export function createHttpCaller(options: {adapter: Adapter; apiKey: string; model: string; http?: HttpOptions}): ModelCaller {
-	const {adapter} = options;
+/** What the HTTP caller asks of a Files channel. */
+export interface FilesChannel {
+	reference(messages: readonly Message[], signal: AbortSignal | undefined): Promise<FileReferences>;
+}
+
+export function createHttpCaller(options: {adapter: Adapter; apiKey: string; model: string; http?: HttpOptions; files?: FilesChannel}): ModelCaller {
+	const {adapter, files} = options;
 	return {
 		protocol: adapter.protocol,
 		model: options.model,
-		prepare: (messages, tools) => adapter.prepare(messages, tools),
+		...(files ? {referenceFiles: async (messages: Message[], signal: AbortSignal) => files.reference(messages, signal)} : {}),
+		prepare: (messages, tools, references) => adapter.prepare(messages, tools, references),
 		send: async (request, io) =>
 			sendRequest(
 				{

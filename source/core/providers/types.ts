@@ -15,6 +15,9 @@ export interface ToolSchema {
 	parameters: Record<string, unknown>;
 }
 
+/** Image data URL → the file ID of its upload (providers/deepseek-files/channel.ts). */
+export type FileReferences = ReadonlyMap<string, string>;
+
 export interface AdapterOptions {
 	model: string;
 	/** Base URL as the provider's own SDK spells it; the adapter appends its path. */
@@ -70,7 +73,8 @@ export interface Adapter {
 	readonly defaultBaseUrl: string;
 	/** Top-level body fields the adapter owns; `extra_body` may not set them. */
 	readonly reservedBodyFields: readonly string[];
-	prepare(messages: Message[], tools: ToolSchema[]): PreparedRequest;
+	/** `references`: images uploaded through the provider's Files channel, by data URL, sent as their file IDs (DeepSeek only). */
+	prepare(messages: Message[], tools: ToolSchema[], references?: FileReferences): PreparedRequest;
 	/** Authentication and protocol headers; kept apart from `prepare` so hooks never see the key. */
 	headers(apiKey: string): Record<string, string>;
 	createAssembler(emit: (event: StreamEvent) => void): StreamAssembler;

@@ -102,7 +102,7 @@ export async function send(url: string, options: RawRequestOptions, via: Shared 
 		const response = await via.dispatcher.request({
 			origin: target.origin,
 			path: `${target.pathname}${target.search}`,
-			method: 'POST',
+			method: options.method ?? 'POST',
 			headers: options.headers,
 			body: options.body,
 			signal: options.signal,

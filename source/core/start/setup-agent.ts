@@ -7,13 +7,15 @@ import {runCredential} from '../auth/run-credential.js';
 import {protocols} from '../providers/types.js';
 import type {OwnedProvider} from '../extensions/extension-provider.js';
 import {executionContextService, type LiveAgent} from './execution-context.js';
-import {createAdapter} from '../providers/index.js';
+import {createAdapter, defaultBaseUrls} from '../providers/index.js';
 import {createWorkerProviderCaller} from '../providers/worker-provider.js';
 import {createNativeTools} from '../tools/native-tools.js';
 import {openSession, sessionPathForName, type Session} from '../agent/session-store.js';
 import {createApprovalGate, type AskPerson} from '../agent/approval-gate.js';
 import {renderSystemPrompt} from '../history/system-prompt.js';
-import {createHttpCaller, type ModelCaller} from '../providers/model-caller.js';
+import {createHttpCaller, type FilesChannel, type ModelCaller} from '../providers/model-caller.js';
+import {accountScope, filesChannelAuthorised, loadProviderFile, type LoadedProviderFile} from '../config/provider-file.js';
+import type {PlatformDirs} from '../config/dirs.js';
 import type {TurnContext} from '../agent/run-turn.js';
 import type {EmitEvent} from '../events.js';
 import {createHookChain, emptyHookChain, HookError, type HookChain} from '../hooks/hook-chain.js';
@@ -133,7 +135,7 @@ export async function setupAgent(
 		// The key, whatever its source (--api-key, auth.json, a variable), is resolved once and hidden from the shell tool.
 		const credential = runCredential(loaded, {hostSendsKey: !(plugins.provider && pool) && isProtocol(config.protocol), apiKeyFlag: options.apiKey, configDir: dirs.config_dir});
 		// Null for a protocol no built-in adapter or provider worker speaks: an extension's provider may (extensionCaller).
-		const builtin = modelCaller(loaded, plugins, pool, credential.key);
+		const builtin = modelCaller(loaded, plugins, pool, credential.key, {dirs, workspace, warn: message => headEmit({type: 'warning', message})});
 		// What a child inherits, as it is when the child starts: /reload and a session switch change it.
 		// What a child inherits besides the live caller, tools and session (read from live() when it starts): /reload changes it.
 		let parent: Omit<ChildParent, 'caller' | 'tools' | 'session'> | undefined;
@@ -383,7 +385,7 @@ async function externalTools(plugins: LoadedPlugins, pool: WorkerPool): Promise<
  * API config's binding wins, see load-plugins); null when the protocol is
  * neither, which an extension provider may then be (extensionCaller).
  */
-function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerPool | null, apiKey: string | undefined): ModelCaller | null {
+function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerPool | null, apiKey: string | undefined, where: FilesPlace): ModelCaller | null {
 	const {config} = loaded;
 	if (plugins.provider && pool) {
 		return createWorkerProviderCaller({
@@ -406,7 +408,52 @@ function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerP
 		useMaxTokens: config.use_max_tokens,
 		extraBody: config.extra_body,
 	});
-	return createHttpCaller({adapter, apiKey, model: config.model, http: {maxRetries: config.max_retries}});
+	// provider.json is the built-in adapters' (seed §4): the Files channel runs only with both authorisations.
+	const provider = loadProviderFile(where.dirs);
+	const files = filesChannelAuthorised(loaded, provider) ? lazyFilesChannel(loaded, provider, adapter.headers(apiKey), where) : undefined;
+	return createHttpCaller({adapter, apiKey, model: config.model, http: {maxRetries: config.max_retries}, ...(files ? {files} : {})});
+}
+
+/** Where the Files channel keeps its registry, and how it warns. */
+interface FilesPlace {
+	dirs: PlatformDirs;
+	workspace: string;
+	warn: (message: string) => void;
+}
+
+/** The DeepSeek Files channel, its code loaded (and the workspace registered) at the first request that carries an image. */
+function lazyFilesChannel(loaded: LoadedConfig, provider: LoadedProviderFile, headers: Record<string, string>, where: FilesPlace): FilesChannel {
+	const baseUrl = loaded.config.base_url ?? defaultBaseUrls.deepseek;
+	let channel: Promise<FilesChannel> | undefined;
+	const open = async (): Promise<FilesChannel> => {
+		const [{DeepSeekFilesChannel}, {FileRegistry, registryPath}, {workspaceId}] = await Promise.all([
+			import('../providers/deepseek-files/channel.js'),
+			import('../providers/deepseek-files/registry.js'),
+			import('../config/workspace-registry.js'),
+		]);
+		return new DeepSeekFilesChannel({
+			baseUrl,
+			headers,
+			config: provider.config,
+			accountScope: accountScope(loaded, provider.config, baseUrl),
+			registry: async () => new FileRegistry(registryPath(where.dirs, await workspaceId(where.workspace, where.dirs))),
+			retry: {maxRetries: loaded.config.max_retries},
+			warn: where.warn,
+		});
+	};
+
+	return {
+		async reference(messages, signal) {
+			// Nothing to upload: no image, and nothing loaded for it.
+			if (!messages.some(message => message.role === 'user' && typeof message.content !== 'string' && message.content.some(part => part.type === 'image_url'))) return new Map();
+			// A failed load (a broken workspace registry) is tried again at the next request, not remembered.
+			channel ??= open().catch((error: unknown) => {
+				channel = undefined;
+				throw error;
+			});
+			return (await channel).reference(messages, signal);
+		},
+	};
 }
 
 /** The extension provider the config's `protocol` names (EXTENSIONS.md "Providers"); one no loaded extension registered is a usage error saying what there is. */
