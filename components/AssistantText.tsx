@@ -17,8 +17,7 @@ export interface AssistantTextProps {
 export function AssistantText({text, markdown, width, gap = false, maxRows}: AssistantTextProps) {
 	const shown = useMemo(() => {
 		if (!markdown) return text;
-		const rows = markdown.render(text, width);
-		return (maxRows !== undefined && rows.length > maxRows ? rows.slice(-maxRows) : rows).join('\n');
+		return (maxRows === undefined ? markdown.render(text, width) : markdown.renderTail(text, width, maxRows)).join('\n');
 	}, [text, markdown, width, maxRows]);
 	return (
 		<Box marginTop={gap ? 1 : 0}>

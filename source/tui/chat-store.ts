@@ -84,6 +84,8 @@ export class ChatStore {
 	#answerBlocks = 0;
 	/** Streamed Markdown not yet split into blocks: split once a frame, not on every delta. */
 	#unsplit = false;
+	/** The open Markdown goes on the last finished block (a long paragraph cut between lines): no blank row above it. */
+	#continues = false;
 	/** The extensions' Markdown transformers, run on each block of answer text as it is finished. */
 	#transform: (text: string) => string = text => text;
 	/** The extensions' message and entry renderers; before they load, messages with display show the default way and entries not at all. */
@@ -314,11 +316,13 @@ export class ChatStore {
 		this.#unsplit = false;
 		if (markdown) {
 			if (partial.trim() !== '') {
-				const {finished, open} = markdown.split(partial);
-				this.#addBlocks([...finished, open]);
+				const {finished, open, continues} = markdown.split(partial);
+				this.#addBlocks(finished, continues);
+				this.#addBlocks([open], false);
 			}
 
 			this.#answerBlocks = 0;
+			this.#continues = false;
 			return;
 		}
 
@@ -331,21 +335,25 @@ export class ChatStore {
 		const {partial, markdown} = this.#state;
 		if (!this.#unsplit || !markdown) return;
 		this.#unsplit = false;
-		const {finished, open} = markdown.split(partial);
+		const {finished, open, continues} = markdown.split(partial);
 		if (finished.length === 0) return;
 		this.#state = {...this.#state, partial: open};
-		this.#addBlocks(finished);
+		this.#addBlocks(finished, continues);
 	}
 
 	/** Each block through the extensions' transformers, then one item each, written once. */
-	#addBlocks(blocks: readonly string[]): void {
+	#addBlocks(blocks: readonly string[], continues: boolean): void {
 		const items: TranscriptItem[] = [];
 		for (const source of blocks) {
 			const block = source.replace(/\n+$/, '');
 			if (block.trim() === '') continue;
-			items.push({kind: 'assistant', key: this.#key(), text: this.#transform(block), markdown: true, gap: this.#answerBlocks > 0});
+			items.push({kind: 'assistant', key: this.#key(), text: this.#transform(block), markdown: true, gap: this.#answerBlocks > 0 && !this.#continues});
 			this.#answerBlocks++;
+			this.#continues = false;
 		}
+
+		// Set after the blocks: it is the open text, finished later, that goes on the last of them.
+		if (items.length > 0) this.#continues = continues;
 
 		if (items.length > 0) this.#state = {...this.#state, finished: [...this.#state.finished, ...items]};
 	}

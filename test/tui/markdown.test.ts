@@ -257,11 +257,28 @@ test('an answer streamed in 3-byte chunks renders the same as when it arrives wh
 
 test('a block that only looks finished stays open: a line after a list that may yet be its next item', async () => {
 	const renderer = createMarkdownRenderer(COLOR);
-	assert.deepEqual(renderer.split('1. one\n\n2'), {finished: [], open: '1. one\n\n2'});
-	assert.deepEqual(renderer.split('1. one\n\n2. two\n'), {finished: [], open: '1. one\n\n2. two\n'});
-	assert.deepEqual(renderer.split('para\n\nnext\n'), {finished: ['para'], open: 'next\n'});
-	assert.deepEqual(renderer.split('```js\nlet a\n\nlet b\n'), {finished: [], open: '```js\nlet a\n\nlet b\n'});
-	assert.deepEqual(renderer.split('```js\nlet a\n```\nafter\n'), {finished: ['```js\nlet a\n```'], open: 'after\n'});
+	assert.deepEqual(renderer.split('1. one\n\n2'), {finished: [], open: '1. one\n\n2', continues: false});
+	assert.deepEqual(renderer.split('1. one\n\n2. two\n'), {finished: [], open: '1. one\n\n2. two\n', continues: false});
+	assert.deepEqual(renderer.split('para\n\nnext\n'), {finished: ['para'], open: 'next\n', continues: false});
+	assert.deepEqual(renderer.split('```js\nlet a\n\nlet b\n'), {finished: [], open: '```js\nlet a\n\nlet b\n', continues: false});
+	assert.deepEqual(renderer.split('```js\nlet a\n```\nafter\n'), {finished: ['```js\nlet a\n```'], open: 'after\n', continues: false});
+});
+
+test('a long paragraph is finished up to its last two lines, drawn the same as whole; the live part stays small', async () => {
+	const renderer = createMarkdownRenderer(COLOR);
+	const lines = Array.from({length: 400}, (_, index) => `line ${index + 1} of a paragraph with **bold** words`);
+	const text = lines.join('\n');
+	const streamed = await streamThroughStore(text, 7, renderer);
+	assert.ok(streamed.items.length > 5, `${streamed.items.length} items`);
+	assert.ok(
+		streamed.items.slice(1).every(item => !item.gap),
+		'the pieces of one paragraph with no blank row between',
+	);
+	assert.ok(Math.max(...streamed.opens.map(open => open.split('\n').length)) <= 52);
+	assert.deepEqual(itemRows(streamed.items, renderer, 100), renderer.render(text, 100));
+	assert.deepEqual(renderer.split(lines.slice(0, 60).join('\n')), {finished: [lines.slice(0, 58).join('\n')], open: lines.slice(58, 60).join('\n'), continues: true});
+	// Not a paragraph, or a paragraph with a blank line in it: left to the lexer's blocks.
+	assert.equal(renderer.split(`\`\`\`\n${lines.slice(0, 60).join('\n')}`).finished.length, 0);
 });
 
 test('the extensions\u2019 transformer sees each finished block of Markdown source before it is drawn', async () => {

@@ -12,9 +12,8 @@ const LINK: Style = {underline: true, color: colors.brightBlue};
 const URL_STYLE: Style = {dim: true};
 
 /**
- * Inline tokens as styled fragments. Soft line breaks become spaces (the
- * paragraph is wrapped again to the screen); a hard break (`br`) stays a
- * line break.
+ * Inline tokens as styled fragments, wrapped to the screen later; a line
+ * break (`br`: the lexer keeps the answer's line breaks) stays one.
  */
 export function inlineFragments(tokens: readonly Token[] | undefined, style: Style, options: InlineOptions): Fragment[] {
 	const out: Fragment[] = [];
@@ -65,14 +64,14 @@ function addInline(token: Token, style: Style, options: InlineOptions, out: Frag
 		case 'text': {
 			const text = token as Tokens.Text;
 			if (text.tokens && text.tokens.length > 0) out.push(...inlineFragments(text.tokens, style, options));
-			else out.push({text: soft(text.text), style});
+			else out.push({text: text.text, style});
 			return;
 		}
 
 		default: {
 			// escape, html and anything an extension of the lexer adds: its text as written.
 			const text = 'text' in token && typeof token.text === 'string' ? token.text : token.raw;
-			out.push({text: soft(text), style});
+			out.push({text, style});
 		}
 	}
 }
@@ -91,7 +90,7 @@ function addLink(href: string, tokens: readonly Token[] | undefined, text: strin
 	out.push({text: ' (', style: merge(style, URL_STYLE)}, {text: href, style: merge(style, URL_STYLE)}, {text: ')', style: merge(style, URL_STYLE)});
 }
 
-/** Soft line breaks inside a paragraph are spaces; the paragraph is wrapped to the screen again. */
+/** A line break inside inline code or a link's text: a space, as the code is one run of text. */
 function soft(text: string): string {
 	return text.includes('\n') ? text.replaceAll('\n', ' ') : text;
 }

@@ -23,13 +23,28 @@ export interface MarkdownRenderer {
 	/** The text's rows at `width` columns, each at most that wide, styles closed at each row's end. */
 	render(text: string, width: number): string[];
 	/**
+	 * The last `rows` rows of the open block, for the live area. A block of
+	 * many lines (a long paragraph or code block still streaming) is drawn
+	 * from its last lines only, so a frame costs the same however long it
+	 * grew; its finished drawing (render) is the whole block's.
+	 */
+	renderTail(text: string, width: number, rows: number): string[];
+	/**
 	 * Streamed text as the blocks that are finished (each block's own source,
 	 * in order) and the source of the open block still growing. A block is
 	 * finished once the lexer began another after it and that one's first
 	 * line is complete (a line on its own may still turn out to continue the
 	 * block before: "2" then "2. item" after a list).
 	 */
-	split(text: string): {finished: string[]; open: string};
+	split(text: string): Split;
+}
+
+export interface Split {
+	/** The finished blocks' sources, in order. */
+	finished: string[];
+	open: string;
+	/** The open text goes on the last finished block (a long paragraph cut between its lines): no blank row between them. */
+	continues: boolean;
 }
 
 const RULE: Style = {color: colors.gray};
@@ -48,16 +63,53 @@ export function createMarkdownRenderer(options: MarkdownOptions): MarkdownRender
 			const rows = blocks(lex(text), Math.max(1, width), context, true);
 			return rows.map(row => paintRow(row, options.color));
 		},
+		renderTail(text, width, rows) {
+			return this.render(tailSource(text, rows), width).slice(-rows);
+		},
 		split,
 	};
 }
 
 function lex(text: string): Token[] {
-	// GFM: tables, strikethrough, task lists, autolinked URLs.
-	return new Lexer({gfm: true}).lex(text);
+	// GFM: tables, strikethrough, task lists, autolinked URLs. `breaks`: a line break in a paragraph stays one,
+	// as in a GitHub comment: a model's lines (an address, a poem, a log) are meant as lines.
+	return new Lexer({gfm: true, breaks: true}).lex(text);
 }
 
-function split(text: string): {finished: string[]; open: string} {
+/** Source lines past which the live area draws an open block from its end: rows of the screen times this. */
+export const LIVE_SOURCE_FACTOR = 2;
+const FENCE = /^ {0,3}(?:`{3,}|~{3,})/;
+
+/** The open block's source cut to its last lines (a fence keeps its opening line, so the rest is still code in its language). */
+function tailSource(text: string, rows: number): string {
+	const keep = rows * LIVE_SOURCE_FACTOR;
+	const lines = text.split('\n');
+	if (lines.length <= keep + 1) return text;
+	const tail = lines.slice(-keep).join('\n');
+	return FENCE.test(lines[0]!) ? `${lines[0]}\n${tail}` : tail;
+}
+
+/**
+ * An open paragraph longer than this many lines is finished up to its last
+ * two: each of its lines is a row of its own (`breaks`), so the rows come
+ * out the same, and neither the live area nor the lexing of each frame grows
+ * with it. (Emphasis open across the cut shows its marks.)
+ */
+export const LONG_PARAGRAPH_LINES = 50;
+
+function split(text: string): Split {
+	const {finished, open} = splitBlocks(text);
+	let newlines = 0;
+	for (let at = open.indexOf('\n'); at !== -1 && newlines <= LONG_PARAGRAPH_LINES; at = open.indexOf('\n', at + 1)) newlines++;
+	if (newlines <= LONG_PARAGRAPH_LINES) return {finished, open, continues: false};
+	const last = open.lastIndexOf('\n', open.lastIndexOf('\n') - 1);
+	const head = open.slice(0, last);
+	const tokens = lex(head).filter(token => token.type !== 'space');
+	if (tokens.length !== 1 || tokens[0]!.type !== 'paragraph' || head.endsWith('\n')) return {finished, open, continues: false};
+	return {finished: [...finished, head], open: open.slice(last + 1), continues: true};
+}
+
+function splitBlocks(text: string): {finished: string[]; open: string} {
 	const tokens = lex(text);
 	const starts: Array<{token: Token; at: number}> = [];
 	let at = 0;
@@ -107,7 +159,7 @@ function block(token: Token, width: number, context: Context): Row[] {
 
 		case 'text': {
 			const text = token as Tokens.Text;
-			return wrapFragments(text.tokens ? inlineFragments(text.tokens, PLAIN, context) : [{text: text.text.replaceAll('\n', ' '), style: PLAIN}], width);
+			return wrapFragments(text.tokens ? inlineFragments(text.tokens, PLAIN, context) : [{text: text.text, style: PLAIN}], width);
 		}
 
 		case 'code': {
@@ -171,16 +223,17 @@ function codeBlock(code: string, language: string, width: number): Row[] {
 function list(token: Tokens.List, width: number, context: Context): Row[] {
 	const start = typeof token.start === 'number' ? token.start : 1;
 	const markers = token.items.map((item, index) => marker(token, item, start + index, context.listDepth));
-	const markerWidth = Math.max(...markers.map(row => rowWidth(row)));
+	// Numbers are right-aligned across the list (9. and 10. end in one column); a bullet or a task box is as wide as it is.
+	const numberWidth = Math.max(...markers.map(row => rowWidth(row)));
 	const inner: Context = {...context, listDepth: context.listDepth + 1};
-	const contentWidth = Math.max(1, width - markerWidth - 1);
 	const out: Row[] = [];
 	for (const [index, item] of token.items.entries()) {
 		if (token.loose && index > 0) out.push([]);
-		const content = item.tokens.filter(child => child.type !== 'checkbox');
-		const rows = blocks(content, contentWidth, inner, item.loose);
-		if (rows.length === 0) rows.push([]);
 		const own = markers[index]!;
+		const markerWidth = token.ordered ? numberWidth : rowWidth(own);
+		const content = item.tokens.filter(child => child.type !== 'checkbox');
+		const rows = blocks(content, Math.max(1, width - markerWidth - 1), inner, item.loose);
+		if (rows.length === 0) rows.push([]);
 		const pad = ' '.repeat(markerWidth - rowWidth(own));
 		for (const [line, row] of rows.entries()) {
 			const prefix: Row = line === 0 ? [{text: pad, style: PLAIN}, ...own, {text: ' ', style: PLAIN}] : [{text: ' '.repeat(markerWidth + 1), style: PLAIN}];
