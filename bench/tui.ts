@@ -258,7 +258,8 @@ export async function benchMarkdown(): Promise<void> {
 	const env = {PATH: process.env.PATH, HOME: root, I_CONFIG_DIR: join(root, 'config'), I_DATA_DIR: join(root, 'data'), I_CACHE_DIR: join(root, 'cache'), I_RUNTIME_DIR: join(root, 'runtime'), BENCH_KEY: 'k'};
 	// No emulator: its parsing would be CPU on the measured machine.
 	const terminal = {env, cwd: workspace, cols: COLUMNS, rows: ROWS, emulate: false};
-	const isReady = (output: string) => output.includes('/help') && output.lastIndexOf('/help') > output.lastIndexOf('starting —');
+	// Ready: the status line names the model (it does once the agent is set up) after the last "starting" spinner.
+	const isReady = (output: string) => output.lastIndexOf('bench · ') > output.lastIndexOf('starting —');
 
 	console.log('');
 	console.log(`chat screen Markdown: a ${lines}-line answer with ${MARKDOWN_CODE_BLOCKS} code blocks, ${tokens.length} tokens at ${MARKDOWN_RATE} tokens/s, ${COLUMNS}×${ROWS}`);

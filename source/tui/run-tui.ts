@@ -295,7 +295,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	});
 	// The Markdown renderer and its highlighter are a chunk of their own, loaded behind the first frame while the agent is set up.
 	const markdown = markdownOptions(process.env);
-	const markdownLoad = markdown === null ? null : import('./markdown/render-markdown.js');
+	const markdownLoad = markdown === null ? null : new Promise(resolve => setImmediate(resolve)).then(async () => import('./markdown/render-markdown.js'));
 	// Its failure is reported where it is awaited; the screen may end before that.
 	markdownLoad?.catch(() => {});
 	// Once the screen is gone, console output (SessionShutdown handlers) goes to the terminal as in any program.
