@@ -4,8 +4,14 @@
 // line mode keeping the model's text byte for byte.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
+import {readdirSync, readFileSync} from 'node:fs';
+import {dirname, join} from 'node:path';
+import {importRecorder} from '../helpers/import-log.js';
+import {cliPath} from '../helpers/cli.js';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {jsonEvents, makeSandbox, runCli} from '../helpers/cli.js';
+
+const markdownChunk = /\/bundle\/render-markdown-[A-Z0-9]+\.js$/;
 import type {TerminalRun} from '../helpers/pty.js';
 import {MODEL, startChat} from './chat.js';
 
@@ -144,4 +150,45 @@ test('-p, --json and line mode keep a Markdown-heavy answer byte for byte', asyn
 	const line = await runCli(['-C', box.workspace], {env: box.env, input: 'show me\n'});
 	assert.equal(line.code, 0, line.stderr);
 	assert.equal(line.stdout, `${answer}\n`);
+});
+
+test('the first frame does not load the Markdown code: it is a chunk of its own, outside what the chat screen imports statically, loaded before the first message; I_MARKDOWN=0 never loads it', async () => {
+	const bundle = dirname(cliPath);
+	const chunks = readdirSync(bundle);
+	const runTui = chunks.find(name => /^run-tui-[A-Z0-9]+\.js$/.test(name))!;
+	// Everything the screen's first frame can need: cli.js and the run-tui chunk with their static imports.
+	const seen = new Set<string>();
+	const visit = (name: string) => {
+		if (seen.has(name)) return;
+		seen.add(name);
+		const code = readFileSync(join(bundle, name), 'utf8');
+		for (const match of code.matchAll(/^import\s*(?:[^'"()]*?from\s*)?["']\.\/([^"']+)["']/gm)) visit(match[1]!);
+	};
+
+	visit('cli.js');
+	visit(runTui);
+	assert.ok(seen.size > 2, [...seen].join(', '));
+	for (const name of seen) {
+		const code = readFileSync(join(bundle, name), 'utf8');
+		assert.ok(!code.includes('hljs-') && !code.includes('registerLanguage') && !code.includes('inlineQueue'), `${name} holds Markdown or highlighter code`);
+	}
+
+	for (const [env, expected] of [
+		[{}, 1],
+		[{I_MARKDOWN: '0'}, 0],
+	] as const) {
+		const box = makeSandbox();
+		const log = join(box.root, 'imports.log');
+		const {run} = await startChat(mock, {box, env: {...env, NODE_OPTIONS: `--import=${importRecorder}`, I_TEST_IMPORT_LOG: log}});
+		try {
+			assert.equal(
+				readFileSync(log, 'utf8')
+					.split('\n')
+					.filter(url => markdownChunk.test(url)).length,
+				expected,
+			);
+		} finally {
+			await run.close();
+		}
+	}
 });
