@@ -4,7 +4,7 @@
 // streamed answer drawn the same as a whole one, each block once.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {createMarkdownRenderer} from '../../source/tui/markdown/render-markdown.js';
+import {createMarkdownRenderer, LONG_PARAGRAPH_LINES} from '../../source/tui/markdown/render-markdown.js';
 import {hyperlinksSupported, hyperlinkTarget, MAX_HYPERLINK_BYTES} from '../../source/tui/markdown/hyperlinks.js';
 import {markdownOptions} from '../../source/tui/markdown-options.js';
 import stringWidth from '../../source/tui/string-width-fast.js';
@@ -277,6 +277,9 @@ test('a long paragraph is finished up to its last two lines, drawn the same as w
 	assert.ok(Math.max(...streamed.opens.map(open => open.split('\n').length)) <= 52);
 	assert.deepEqual(itemRows(streamed.items, renderer, 100), renderer.render(text, 100));
 	assert.deepEqual(renderer.split(lines.slice(0, 60).join('\n')), {finished: [lines.slice(0, 58).join('\n')], open: lines.slice(58, 60).join('\n'), continues: true});
+	// At the limit (50 line breaks) it stays open; one past, it is cut.
+	assert.equal(renderer.split(lines.slice(0, LONG_PARAGRAPH_LINES + 1).join('\n')).finished.length, 0);
+	assert.equal(renderer.split(lines.slice(0, LONG_PARAGRAPH_LINES + 2).join('\n')).finished.length, 1);
 	// Not a paragraph, or a paragraph with a blank line in it: left to the lexer's blocks.
 	assert.equal(renderer.split(`\`\`\`\n${lines.slice(0, 60).join('\n')}`).finished.length, 0);
 });
