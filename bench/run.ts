@@ -23,7 +23,7 @@ import {benchPool} from './pool.js';
 import {benchSearch} from './search.js';
 import {benchSkills} from './skills.js';
 import {benchStartup} from './startup.js';
-import {benchTui} from './tui.js';
+import {benchMarkdown, benchTui} from './tui.js';
 import {benchWebFetch} from './web.js';
 
 // BENCH_ONLY=startup,pool runs those tables after the first one; by default every table runs.
@@ -37,6 +37,7 @@ const sections: Array<[string, () => Promise<void> | void]> = [
 	['editor', benchEditor],
 	['budget', benchBudget],
 	['tui', benchTui],
+	['markdown', benchMarkdown],
 	['cache', benchCache],
 	['web', benchWebFetch],
 	['search', benchSearch],

@@ -6,7 +6,7 @@
 // terminal per token, launch to first frame, CPU while idle afterwards. The
 // scrollback is checked too: every line of the answer once, in order.
 import {mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import os, {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {processCpuMs, spawnInTerminal, type TerminalRun} from '../test/helpers/pty.js';
@@ -188,4 +188,148 @@ export async function benchTui(): Promise<void> {
 	);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await benchTui();
+const MARKDOWN_LINES = 2000;
+const MARKDOWN_CODE_BLOCKS = 50;
+const MARKDOWN_RATE = 4000;
+
+/**
+ * A 2000-line Markdown answer with 50 fenced code blocks (TypeScript,
+ * Python, shell in turn) between headings, paragraphs, lists and tables,
+ * as tokens of about a word or a line of code; its last line says END.
+ */
+function markdownAnswer(): {tokens: string[]; lines: number} {
+	const languages = ['ts', 'python', 'sh'];
+	const code = (language: string, index: number) =>
+		language === 'ts'
+			? [`export function step${index}(items: Item[]): number {`, `\tconst total = items.reduce((sum, item) => sum + item.size, 0); // step ${index}`, '\treturn total * 2;', '}']
+			: language === 'python'
+				? [`def step_${index}(items):`, `    """Step ${index}: the sum, doubled."""`, '    total = sum(item.size for item in items)', '    return total * 2']
+				: [`for file in src/*.ts; do  # step ${index}`, '  wc -l "$file" | sort -n', 'done', 'echo "done"'];
+	const lines: string[] = [];
+	const perBlock = Math.floor(MARKDOWN_LINES / MARKDOWN_CODE_BLOCKS);
+	for (let block = 0; block < MARKDOWN_CODE_BLOCKS; block++) {
+		const language = languages[block % languages.length]!;
+		const section = [
+			`## Part ${block + 1}: the ${language} step`,
+			'',
+			`This part explains **step ${block + 1}** with \`inline code\`, a [link](https://example.com/${block}) and *emphasis*;`,
+			'the sentence goes on over a second line of the same paragraph, 中文 included.',
+			'',
+			'- the first point',
+			'- the second point',
+			'  - a nested one',
+			'',
+			'| name | 名前 | size |',
+			'|:--|:-:|--:|',
+			`| item ${block} | 中文 | ${block * 7} |`,
+			'',
+			`\`\`\`${language}`,
+		];
+		const body = code(language, block);
+		const fill = perBlock - section.length - 2;
+		for (let line = 0; line < fill; line++) section.push(body[line % body.length]!);
+		section.push('```', '');
+		lines.push(...section);
+	}
+
+	lines.length = MARKDOWN_LINES - 1;
+	lines.push('END');
+	// About a word a token, as a model streams prose; the spaces and newline before a word ride with it.
+	const tokens = lines.join('\n').match(/\s*\S+/g) ?? [];
+	return {tokens, lines: lines.length};
+}
+
+const FRAME_START = '\u001B[?2026h';
+
+/**
+ * The chat screen drawing one Markdown answer as Markdown and as plain text
+ * (I_MARKDOWN=0), a launch each in one run: CPU of the process tree while
+ * it streams, frames, CPU per frame; and launch to first frame and to ready
+ * with and without the Markdown chunk, which loads behind the first frame.
+ */
+export async function benchMarkdown(): Promise<void> {
+	const {tokens, lines} = markdownAnswer();
+	const server = await startPacedServer(tokens, MARKDOWN_RATE);
+	const root = realpathSync(mkdtempSync(join(tmpdir(), 'i-bench-markdown-')));
+	const workspace = join(root, 'workspace');
+	mkdirSync(workspace);
+	mkdirSync(join(root, 'config'));
+	writeFileSync(join(root, 'config', 'config.json'), JSON.stringify({protocol: 'openai', base_url: server.baseUrl, model: 'bench', api_key_env: 'BENCH_KEY'}));
+	const env = {PATH: process.env.PATH, HOME: root, I_CONFIG_DIR: join(root, 'config'), I_DATA_DIR: join(root, 'data'), I_CACHE_DIR: join(root, 'cache'), I_RUNTIME_DIR: join(root, 'runtime'), BENCH_KEY: 'k'};
+	// No emulator: its parsing would be CPU on the measured machine.
+	const terminal = {env, cwd: workspace, cols: COLUMNS, rows: ROWS, emulate: false};
+	// Ready: the status line names the model (it does once the agent is set up) after the last "starting" spinner.
+	const isReady = (output: string) => output.lastIndexOf('bench · ') > output.lastIndexOf('starting —');
+
+	console.log('');
+	console.log(`chat screen Markdown: a ${lines}-line answer with ${MARKDOWN_CODE_BLOCKS} code blocks, ${tokens.length} tokens at ${MARKDOWN_RATE} tokens/s, ${COLUMNS}×${ROWS}`);
+	const figures = {} as Record<'markdown' | 'plain', {cpuMs: number; frames: number; streamMs: number}>;
+	for (const mode of ['plain', 'markdown'] as const) {
+		const run = spawnInTerminal(process.execPath, [cli, '-C', workspace, '--no-logo'], {...terminal, env: mode === 'plain' ? {...env, I_MARKDOWN: '0'} : env});
+		await run.waitForOutput(isReady, 'the agent set up', {timeoutMs: 30_000});
+		await sleep(500);
+		const cpuBefore = treeCpuMs(run.pid);
+		const since = run.output().length;
+		const begun = performance.now();
+		run.type('go\r');
+		await run.waitForOutput(output => output.includes('END', since) && output.lastIndexOf('/help') > output.lastIndexOf('END'), 'the end of the answer', {
+			timeoutMs: (tokens.length / MARKDOWN_RATE) * 4000 + 60_000,
+		});
+		const streamMs = performance.now() - begun;
+		figures[mode] = {cpuMs: treeCpuMs(run.pid) - cpuBefore, frames: count(run.output().slice(since), FRAME_START), streamMs};
+		await run.close();
+	}
+
+	const launches = async (launchEnv: NodeJS.ProcessEnv): Promise<{first: number; ready: number}> => {
+		const firsts: number[] = [];
+		const readies: number[] = [];
+		for (let launch = 0; launch < FIRST_FRAME_LAUNCHES; launch++) {
+			const launched = performance.now();
+			let seen = '';
+			let first = Number.NaN;
+			let ready = Number.NaN;
+			const run = spawnInTerminal(process.execPath, [cli, '-C', workspace, '--no-logo'], {
+				...terminal,
+				env: launchEnv,
+				onData(data) {
+					seen += data;
+					if (Number.isNaN(first) && seen.includes('/help')) first = performance.now() - launched;
+					if (Number.isNaN(ready) && isReady(seen)) ready = performance.now() - launched;
+				},
+			});
+			await run.waitUntil(() => !Number.isNaN(ready), 'the ready screen', {timeoutMs: 30_000});
+			await run.close();
+			firsts.push(first);
+			readies.push(ready);
+		}
+
+		return {first: median(firsts), ready: median(readies)};
+	};
+
+	const without = await launches({...env, I_MARKDOWN: '0'});
+	const withMarkdown = await launches(env);
+	await server.close();
+
+	const perFrame = (mode: {cpuMs: number; frames: number}) => mode.cpuMs / Math.max(1, mode.frames);
+	const cell = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(0));
+	const ratio = (ours: number, base: number) => `${(ours / base).toFixed(2)}×`;
+	const {plain, markdown} = figures;
+	console.log('');
+	console.log('| measure | plain (I_MARKDOWN=0) | Markdown | ratio |');
+	console.log('|---|---:|---:|---:|');
+	console.log(`| CPU while streaming the answer, ms (process tree) | ${cell(plain.cpuMs)} | ${cell(markdown.cpuMs)} | ${ratio(markdown.cpuMs, plain.cpuMs)} |`);
+	console.log(`| frames drawn | ${plain.frames} | ${markdown.frames} | |`);
+	console.log(`| CPU per streamed frame, ms | ${cell(perFrame(plain))} | ${cell(perFrame(markdown))} | ${ratio(perFrame(markdown), perFrame(plain))} |`);
+	console.log(`| CPU while streaming, % of one core | ${cell((plain.cpuMs / plain.streamMs) * 100)} | ${cell((markdown.cpuMs / markdown.streamMs) * 100)} | |`);
+	console.log(`| launch to first frame, ms (median of ${FIRST_FRAME_LAUNCHES}) | ${cell(without.first)} | ${cell(withMarkdown.first)} | ${ratio(withMarkdown.first, without.first)} |`);
+	console.log(`| launch to ready (agent set up; Markdown loaded), ms | ${cell(without.ready)} | ${cell(withMarkdown.ready)} | ${ratio(withMarkdown.ready, without.ready)} |`);
+	console.log('');
+	console.log(
+		`the stream took ${(markdown.streamMs / 1000).toFixed(1)} s (Markdown), ${(plain.streamMs / 1000).toFixed(1)} s (plain); ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)} at the end`,
+	);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+	if (process.argv.includes('--markdown')) await benchMarkdown();
+	else await benchTui();
+}

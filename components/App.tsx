@@ -1,11 +1,12 @@
 import {useRef, useState, useSyncExternalStore} from 'react';
-import {Box, Static, Text} from 'ink';
+import {Box, Static} from 'ink';
 import type {ChatStore} from '../source/tui/chat-store.js';
 import type {ApprovalBroker} from '../source/tui/approval-broker.js';
 import type {TrustBroker} from '../source/tui/trust-broker.js';
 import type {DialogBroker} from '../source/tui/dialog-broker.js';
 import {slashCompletions} from '../source/tui/slash-commands.js';
 import {Approval} from './Approval.js';
+import {AssistantText} from './AssistantText.js';
 import {ChildAgents} from './ChildAgents.js';
 import {MAX_DETAIL_LINES} from './ApprovalDetail.js';
 import {ExtensionDialog} from './ExtensionDialog.js';
@@ -21,6 +22,9 @@ import {useTerminalSize} from './use-terminal-size.js';
 
 const noSubscription = () => () => {};
 const noQuestion = () => null;
+
+/** Rows kept for the editor, spinner and status line below an open Markdown block: the live area must stay shorter than the screen, or Ink clears it whole. */
+export const LIVE_RESERVED_ROWS = 10;
 
 /** A second Ctrl-C on an empty, idle prompt within this time leaves. */
 export const EXIT_CONFIRM_MS = 2000;
@@ -94,13 +98,13 @@ export function App({store, broker, trust, dialogs, history, onSubmit, onInterru
 			<Static key={generation} items={state.finished}>
 				{item => (
 					<Box key={item.key} flexDirection="column">
-						<TranscriptItemView item={item} />
+						<TranscriptItemView item={item} width={columns} markdown={state.markdown} />
 					</Box>
 				)}
 			</Static>
 			<Box flexDirection="column" marginTop={1}>
 				{state.thinking === '' ? null : <ThinkingSummary live lines={state.thinking.split('\n').length} />}
-				{state.partial === '' ? null : <Text>{state.partial}</Text>}
+				{state.partial === '' ? null : <AssistantText text={state.partial} markdown={state.markdown} width={columns} maxRows={Math.max(3, rows - LIVE_RESERVED_ROWS)} />}
 				{state.tools.map(tool => (
 					<ToolCall key={tool.key} tool={tool} />
 				))}

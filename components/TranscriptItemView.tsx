@@ -1,4 +1,5 @@
 import type {TranscriptItem} from '../source/tui/chat-store.js';
+import type {MarkdownRenderer} from '../source/tui/markdown/render-markdown.js';
 import {AssistantText} from './AssistantText.js';
 import {CustomMessage} from './CustomMessage.js';
 import {Notice} from './Notice.js';
@@ -8,7 +9,7 @@ import {UserMessage} from './UserMessage.js';
 import {Welcome} from './Welcome.js';
 
 /** One finished transcript item, as it is written once to the scrollback. */
-export function TranscriptItemView({item}: {item: TranscriptItem}) {
+export function TranscriptItemView({item, width, markdown}: {item: TranscriptItem; width: number; markdown: MarkdownRenderer | null}) {
 	switch (item.kind) {
 		case 'logo': {
 			return <Welcome />;
@@ -19,7 +20,7 @@ export function TranscriptItemView({item}: {item: TranscriptItem}) {
 		}
 
 		case 'assistant': {
-			return <AssistantText text={item.text} />;
+			return <AssistantText text={item.text} markdown={item.markdown ? markdown : null} width={width} gap={item.gap} />;
 		}
 
 		case 'thinking': {

@@ -4,14 +4,17 @@ import {summariseArguments} from '../modes/summarise-arguments.js';
 import {printable} from '../modes/output.js';
 import type {SlashCommand} from './slash-commands.js';
 import {customRendering, type CustomRendering} from './custom-rendering.js';
+import type {MarkdownRenderer} from './markdown/render-markdown.js';
 
 /**
  * The chat screen's state, built from core events. Finished items go to
  * `finished`, which only ever grows: the screen writes each once to the
  * scrollback (Ink `Static`) and never redraws it. Everything still moving
  * (the line being streamed, thinking, running tools) is `live`, the only part
- * that re-renders. Streamed text moves to `finished` line by line, so the
- * live area stays small however long the answer.
+ * that re-renders. With Markdown, streamed text moves to `finished` block by
+ * block (a paragraph once a blank line ends it, a fence once it closes…),
+ * each written once, and the open block is drawn in the live area; without
+ * (before the renderer loaded, or I_MARKDOWN=0), line by line as it came.
  */
 
 export type ToolStatus = 'pending' | 'asking' | 'running' | 'done' | 'failed' | 'denied';
@@ -19,7 +22,8 @@ export type ToolStatus = 'pending' | 'asking' | 'running' | 'done' | 'failed' | 
 export type TranscriptItem =
 	| {kind: 'logo'; key: string}
 	| {kind: 'user'; key: string; text: string}
-	| {kind: 'assistant'; key: string; text: string}
+	/** Answer text: one finished Markdown block (`gap`: a blank row above it, for every block of an answer but its first), or plain lines. */
+	| {kind: 'assistant'; key: string; text: string; markdown: boolean; gap: boolean}
 	| {kind: 'thinking'; key: string; lines: number}
 	| {kind: 'tool'; key: string; id: string; name: string; summary: string; status: ToolStatus; result: string | null; note: string | null; progress?: string | null}
 	| {kind: 'notice'; key: string; level: 'info' | 'warning' | 'error'; text: string}
@@ -51,8 +55,10 @@ export interface StatusInfo {
 
 export interface ChatState {
 	finished: TranscriptItem[];
-	/** The streamed text not yet ended by a newline. */
+	/** The streamed text still open: the open Markdown block's source, or (plain) the line not yet ended by a newline. */
 	partial: string;
+	/** Draws answer text as Markdown once it is loaded (after the first frame); null: plain text. */
+	markdown: MarkdownRenderer | null;
 	/** Thinking text of the current step, shown collapsed. */
 	thinking: string;
 	tools: ToolItem[];
@@ -72,8 +78,14 @@ export class ChatStore {
 	#counter = 0;
 	#scheduled: NodeJS.Timeout | undefined;
 	readonly #frameMs: number;
-	/** Completed lines of streamed text not yet moved to `finished`: one item per frame, not per line. */
+	/** Completed lines of streamed text not yet moved to `finished` (plain text): one item per frame, not per line. */
 	#lines: string[] = [];
+	/** Finished Markdown blocks of this answer so far: the next one gets a blank row above it. */
+	#answerBlocks = 0;
+	/** Streamed Markdown not yet split into blocks: split once a frame, not on every delta. */
+	#unsplit = false;
+	/** The open Markdown goes on the last finished block (a long paragraph cut between lines): no blank row above it. */
+	#continues = false;
 	/** The extensions' Markdown transformers, run on each block of answer text as it is finished. */
 	#transform: (text: string) => string = text => text;
 	/** The extensions' message and entry renderers; before they load, messages with display show the default way and entries not at all. */
@@ -83,7 +95,18 @@ export class ChatStore {
 
 	constructor(status: StatusInfo, options: {logo: boolean; frameMs?: number; starting?: boolean}) {
 		this.#frameMs = options.frameMs ?? 33;
-		this.#state = {finished: options.logo ? [{kind: 'logo', key: 'logo'}] : [], partial: '', thinking: '', tools: [], children: [], busy: false, starting: options.starting ?? false, status, commands: []};
+		this.#state = {
+			finished: options.logo ? [{kind: 'logo', key: 'logo'}] : [],
+			partial: '',
+			markdown: null,
+			thinking: '',
+			tools: [],
+			children: [],
+			busy: false,
+			starting: options.starting ?? false,
+			status,
+			commands: [],
+		};
 	}
 
 	getSnapshot = (): ChatState => this.#state;
@@ -117,6 +140,12 @@ export class ChatStore {
 		if (extension.transform) this.#transform = extension.transform;
 		if (extension.rendering) this.#rendering = extension.rendering;
 		this.#update({commands: extension.commands}, true);
+	}
+
+	/** Answer text from now on is drawn as Markdown (the renderer is the lazy chunk, loaded after the first frame). */
+	setMarkdown(markdown: MarkdownRenderer): void {
+		this.#endText();
+		this.#update({markdown}, true);
 	}
 
 	setSession(session: string): void {
@@ -266,26 +295,74 @@ export class ChatStore {
 		}
 	}
 
-	/** Appends streamed text; completed lines move to the scrollback at the next frame. */
+	/** Appends streamed text: completed lines (plain) or finished blocks (Markdown) move to the scrollback at the next frame. */
 	#stream(text: string): void {
 		const all = this.#state.partial + text;
+		if (this.#state.markdown) {
+			this.#unsplit = true;
+			this.#update({partial: all}, false);
+			return;
+		}
+
 		const end = all.lastIndexOf('\n');
 		if (end !== -1) this.#lines.push(all.slice(0, end));
 		this.#update({partial: end === -1 ? all : all.slice(end + 1)}, false);
 	}
 
+	/** The answer's text is over (a tool call, an error, the end of the turn): whatever is open is finished as it stands. */
 	#endText(): void {
-		const {partial} = this.#state;
-		if (partial !== '') this.#lines.push(partial);
+		const {partial, markdown} = this.#state;
 		this.#state = {...this.#state, partial: ''};
+		this.#unsplit = false;
+		if (markdown) {
+			if (partial.trim() !== '') {
+				const {finished, open, continues} = markdown.split(partial);
+				this.#addBlocks(finished, continues);
+				this.#addBlocks([open], false);
+			}
+
+			this.#answerBlocks = 0;
+			this.#continues = false;
+			return;
+		}
+
+		if (partial !== '') this.#lines.push(partial);
 		this.#flushLines();
+	}
+
+	/** The open Markdown's finished blocks move to `finished`; what is left stays in the live area. */
+	#splitOpen(): void {
+		const {partial, markdown} = this.#state;
+		if (!this.#unsplit || !markdown) return;
+		this.#unsplit = false;
+		const {finished, open, continues} = markdown.split(partial);
+		if (finished.length === 0) return;
+		this.#state = {...this.#state, partial: open};
+		this.#addBlocks(finished, continues);
+	}
+
+	/** Each block through the extensions' transformers, then one item each, written once. */
+	#addBlocks(blocks: readonly string[], continues: boolean): void {
+		const items: TranscriptItem[] = [];
+		for (const source of blocks) {
+			const block = source.replace(/\n+$/, '');
+			if (block.trim() === '') continue;
+			items.push({kind: 'assistant', key: this.#key(), text: this.#transform(block), markdown: true, gap: this.#answerBlocks > 0 && !this.#continues});
+			this.#answerBlocks++;
+			this.#continues = false;
+		}
+
+		// Set after the blocks: it is the open text, finished later, that goes on the last of them.
+		if (items.length > 0) this.#continues = continues;
+
+		if (items.length > 0) this.#state = {...this.#state, finished: [...this.#state.finished, ...items]};
 	}
 
 	#flushLines(): void {
 		if (this.#lines.length === 0) return;
 		const text = this.#transform(this.#lines.join('\n'));
 		this.#lines = [];
-		this.#state = {...this.#state, finished: [...this.#state.finished, {kind: 'assistant', key: this.#key(), text}]};
+		this.#state = {...this.#state, finished: [...this.#state.finished, {kind: 'assistant', key: this.#key(), text, markdown: false, gap: false}]};
 	}
 
 	#endThinking(): void {
@@ -296,8 +373,9 @@ export class ChatStore {
 	}
 
 	#finish(items: TranscriptItem[], now: boolean): void {
-		// Text streamed before these items comes before them.
+		// Text streamed before these items comes before them (an open Markdown block goes on below them).
 		this.#flushLines();
+		this.#splitOpen();
 		this.#update({finished: [...this.#state.finished, ...items]}, now);
 	}
 
@@ -328,6 +406,7 @@ export class ChatStore {
 
 	#notify(): void {
 		this.#flushLines();
+		this.#splitOpen();
 		for (const listener of this.#listeners) listener();
 	}
 }

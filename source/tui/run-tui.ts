@@ -15,6 +15,7 @@ import {ChatStore} from './chat-store.js';
 import {consoleToNotices} from './console-notices.js';
 import {keysHelp, parseSlashCommand} from './slash-commands.js';
 import {chainMarkdownTransformers} from './markdown-transform.js';
+import {markdownOptions} from './markdown-options.js';
 import {customRendering} from './custom-rendering.js';
 import {showDeliveredHistory} from './delivered-history.js';
 import {runExtensionCommand} from './extension-command.js';
@@ -292,6 +293,11 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		patchConsole: false,
 		maxFps: 30,
 	});
+	// The Markdown renderer and its highlighter are a chunk of their own, loaded behind the first frame while the agent is set up.
+	const markdown = markdownOptions(process.env);
+	const markdownLoad = markdown === null ? null : new Promise(resolve => setImmediate(resolve)).then(async () => import('./markdown/render-markdown.js'));
+	// Its failure is reported where it is awaited; the screen may end before that.
+	markdownLoad?.catch(() => {});
 	// Once the screen is gone, console output (SessionShutdown handlers) goes to the terminal as in any program.
 	const closeScreen = () => {
 		instance.unmount();
@@ -355,6 +361,15 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 
 		running = load().catch((error: unknown) => store.notice('error', (error as Error).message));
 	});
+	// Before the first message can be sent, so every answer is drawn as Markdown; a chunk that fails to load leaves the text plain and says so.
+	if (markdownLoad && markdown) {
+		try {
+			store.setMarkdown((await markdownLoad).createMarkdownRenderer(markdown));
+		} catch (error) {
+			store.notice('warning', `answers are shown as plain text: the Markdown renderer did not load (${(error as Error).message})`);
+		}
+	}
+
 	store.started({model: agent.caller.model, workspace: agent.workspace, window: agent.budget?.window ?? null});
 	// A signal from outside ends the chat like /exit, after the running turn saved its last complete step.
 	setupController.signal.addEventListener('abort', () => {

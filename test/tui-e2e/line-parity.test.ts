@@ -48,7 +48,8 @@ async function lineMode(): Promise<string> {
 async function chatScreen(): Promise<string[]> {
 	const box = makeSandbox();
 	prepare(box);
-	const {run} = await startChat(mock, {box, args: ['--no-logo'], cols: 120});
+	// The answers as the model wrote them (I_MARKDOWN=0), as line mode shows them: markdown.test.ts has the screen's Markdown.
+	const {run} = await startChat(mock, {box, args: ['--no-logo'], cols: 120, env: {I_MARKDOWN: '0'}});
 	try {
 		run.type(`${questions[0]}\r`);
 		await run.waitFor(screen => screen.includes('That is all.'), 'the first answer');
