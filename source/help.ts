@@ -72,6 +72,8 @@ export const helpText = `
     I_CONFIG_DIR I_DATA_DIR I_CACHE_DIR I_RUNTIME_DIR   platform folders (default ~/.i/{config,data,cache,runtime})
     I_EXTENSIONS_DIR                                   more extension folders, :-separated
     NO_COLOR                                           no colours
+    I_MARKDOWN=0                                       the chat screen shows answers as the model wrote them, not as Markdown
+    I_HYPERLINKS=0|1                                   links as OSC 8 hyperlinks or not, whatever the terminal seems to support
 `;
 
 /** What `i auth --help` prints. */
