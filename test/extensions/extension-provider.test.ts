@@ -379,7 +379,7 @@ test('idle limits: no first frame, then silence, then a one-shot provider that d
 	await assert.rejects(oneShot.send(oneShot.prepare(messages, tools), io().io), /the provider did not answer within 40 ms$/);
 });
 
-test('a one-shot provider gets {signal} only, and its whole answer is shown when it resolves', async () => {
+test('a one-shot provider gets {signal, fetch} only, and its whole answer is shown when it resolves', async () => {
 	let given: Record<string, unknown> | undefined;
 	const provider = caller(
 		(_req, io) => {
@@ -390,7 +390,7 @@ test('a one-shot provider gets {signal} only, and its whole answer is shown when
 	);
 	const {io: sendIo, events} = io();
 	const reply = await provider.send(provider.prepare(messages, tools), sendIo);
-	assert.deepEqual(Object.keys(given!), ['signal']);
+	assert.deepEqual(Object.keys(given!), ['signal', 'fetch']);
 	assert.deepEqual(events, [
 		{type: 'thinking_delta', text: 'thought'},
 		{type: 'text_delta', text: 'whole'},

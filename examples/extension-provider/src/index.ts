@@ -38,6 +38,6 @@ export default function register(api: ExtensionApi): void {
 
 	const shown = {id: PROVIDER_ID, apiStyle: 'openai-completions', baseUrl: endpoint().baseUrl};
 	// One-shot first: the streaming registration of the same id replaces it in place; a host without the streaming slot keeps this one.
-	api.registerProvider?.({...shown, request: async (req: ProviderRequest, {signal}) => streamChat(endpoint(), req, {emit: () => true, control: undefined, signal})});
-	api.registerStreamingProvider?.({...shown, request: async (req, {emit, control, signal}) => streamChat(endpoint(), req, {emit, control, signal})});
+	api.registerProvider?.({...shown, request: async (req: ProviderRequest, {signal, fetch}) => streamChat(endpoint(), req, {emit: () => true, control: undefined, signal, fetch})});
+	api.registerStreamingProvider?.({...shown, request: async (req, {emit, control, signal, fetch}) => streamChat(endpoint(), req, {emit, control, signal, fetch})});
 }

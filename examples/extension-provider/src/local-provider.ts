@@ -4,7 +4,7 @@
  * between frames so a cancel stops the generation (and the socket) at the
  * next one.
  */
-import type {ProviderControl, ProviderFrame, ProviderMessage, ProviderRequest} from 'i-agent/extension';
+import type {ProviderControl, ProviderFetch, ProviderFrame, ProviderMessage, ProviderRequest} from 'i-agent/extension';
 import {ChatAssembler, chatBody} from './chat-completions.js';
 import {readSse} from './sse.js';
 
@@ -24,6 +24,8 @@ export interface StreamIo {
 	emit(frame: ProviderFrame): boolean;
 	control: ProviderControl | undefined;
 	signal: AbortSignal;
+	/** The host's HTTP layer (proxies, no redirects); a host older than this one has none. */
+	fetch?: ProviderFetch | undefined;
 }
 
 /**
@@ -34,7 +36,9 @@ export interface StreamIo {
  */
 export async function streamChat(endpoint: Endpoint, req: ProviderRequest, io: StreamIo): Promise<ProviderMessage> {
 	const url = `${endpoint.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-	const response = await fetch(url, {
+	// The host's HTTP layer when it lends one: it honours HTTPS_PROXY and friends, which the global fetch does not.
+	const send = io.fetch ?? fetch;
+	const response = await send(url, {
 		method: 'POST',
 		headers: {'content-type': 'application/json', accept: 'text/event-stream', ...(endpoint.apiKey ? {authorization: `Bearer ${endpoint.apiKey}`} : {})},
 		body: JSON.stringify(chatBody(req)),

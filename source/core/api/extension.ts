@@ -67,4 +67,7 @@ export type {
 	SendMessageRequest,
 	UserMessageInput,
 	StreamingProviderIo,
+	ProviderFetch,
+	ProviderFetchInit,
+	ProviderIo,
 } from '../extensions/api.js';

@@ -325,12 +325,36 @@ export interface ProviderControl {
 	waitCancelled(ms: number): Promise<boolean>;
 }
 
+/** What `io.fetch` takes besides the URL: a subset of fetch's. */
+export interface ProviderFetchInit {
+	/** GET by default, as fetch; POST or DELETE. */
+	method?: string;
+	headers?: Record<string, string> | Headers | Array<[string, string]>;
+	body?: string | Uint8Array | null;
+	signal?: AbortSignal | null;
+}
+
+/**
+ * The host's HTTP layer for model calls, shaped like `fetch`: the proxy
+ * variables, `NODE_EXTRA_CA_CERTS`, the header and silence timeouts of the
+ * built-in adapters, no redirect followed. A host older than this one has none: fall back to `fetch`.
+ */
+export type ProviderFetch = (url: string | URL, init?: ProviderFetchInit) => Promise<Response>;
+
 export interface StreamingProviderIo {
 	/** Sends one frame; false for content after a cancel (stop generating), and for anything after the request ended. */
 	emit(frame: ProviderFrame): boolean;
 	control: ProviderControl;
 	/** Aborts on cancel, like the control plane. */
 	signal: AbortSignal;
+	/** The host's HTTP layer (ProviderFetch); use it rather than the global fetch, which reads no proxy variable. */
+	fetch?: ProviderFetch;
+}
+
+/** A one-shot provider's: the signal, and the host's HTTP layer. */
+export interface ProviderIo {
+	signal: AbortSignal;
+	fetch?: ProviderFetch;
 }
 
 export interface ProviderRegistration<Io> {
@@ -343,7 +367,7 @@ export interface ProviderRegistration<Io> {
 	request(req: ProviderRequest, io: Io): ProviderMessage | Promise<ProviderMessage>;
 }
 
-export type ExtensionProvider = ProviderRegistration<{signal: AbortSignal}>;
+export type ExtensionProvider = ProviderRegistration<ProviderIo>;
 export type ExtensionStreamingProvider = ProviderRegistration<StreamingProviderIo>;
 
 /** What a command's handler gets besides the words after `/name`. */

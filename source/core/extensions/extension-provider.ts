@@ -5,6 +5,7 @@ import type {PreparedRequest} from '../providers/types.js';
 import type {ProviderRequest} from './api.js';
 import type {CheckedProvider} from './check-provider.js';
 import {defaultRunLimits, ProviderRun, type RunLimits} from './provider-run.js';
+import {hostFetch} from './provider-fetch.js';
 
 /** A provider an extension registered, with whose it is. */
 export interface OwnedProvider {
@@ -62,7 +63,7 @@ export function createExtensionProviderCaller(owned: OwnedProvider, options: Ext
 			const onAbort = () => run.cancel();
 			io.signal.addEventListener('abort', onAbort, {once: true});
 			try {
-				const ioForExtension = provider.streaming ? {emit: (frame: unknown) => run.frame(frame), control: run.control, signal: run.signal} : {signal: run.signal};
+				const ioForExtension = provider.streaming ? {emit: (frame: unknown) => run.frame(frame), control: run.control, signal: run.signal, fetch: hostFetch} : {signal: run.signal, fetch: hostFetch};
 				// A throw inside request and a rejection are the same failure; the promise settles unobserved after the terminal (no unhandled rejection).
 				Promise.resolve()
 					.then(async () => provider.request(req, ioForExtension as never))
