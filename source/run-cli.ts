@@ -25,6 +25,12 @@ export interface CliOptions {
 	promptTemplates: string[];
 	noExtensions: boolean;
 	trustProject: boolean;
+	/** `--provider ID`: a catalogue provider for this run. */
+	provider?: string | undefined;
+	/** `--model ID` or `provider/model`: a catalogue model for this run. */
+	model?: string | undefined;
+	/** `--list-models`: print the catalogue (with `--json`, a JSON array) and exit. */
+	listModels?: boolean | undefined;
 	/** Flags no built-in flag is, and the words after them, for the extensions' own flags (registerFlag) to claim. */
 	commandLine: ExtensionFlags;
 	/** `i dev`: the extension being developed (its first staged build is in `extensions`), rebuilt on change and on /reload. */
@@ -120,6 +126,7 @@ export async function runHead(options: CliOptions): Promise<number> {
 		}
 	}
 
+	if (options.listModels) return (await import('./runtime/list-models.js')).runListModels(options);
 	const {keepStdoutForContent} = await import('./modes/output.js');
 	// --json wants events, not a screen: it keeps line mode even at a terminal.
 	if (options.print === undefined && !options.json && process.stdin.isTTY && process.stdout.isTTY) {

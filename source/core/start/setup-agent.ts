@@ -31,6 +31,9 @@ import {MessageDelivery} from '../agent/message-delivery.js';
 import {ChildAgents, CORE_OWNER, type ChildParent} from '../agent/child-agents.js';
 import {childAgentService} from '../agent/child-agent-service.js';
 import type {ApprovalPolicy} from '../agent/approval-gate.js';
+import type {Catalogue} from '../catalogue/catalogue.js';
+import type {Selection} from '../catalogue/select-model.js';
+import type {ModelConfig} from '../config/schema.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
 export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOptions {
@@ -82,12 +85,19 @@ export type Agent = Omit<TurnContext, 'signal' | 'delivery'> & {
 	 * `next` in place of `session` itself (later children read it from there).
 	 */
 	switchSession(next: Session): Promise<void>;
+	/**
+	 * The model catalogue of this generation (built-ins, the extensions' `declare({providers})`, models.json):
+	 * public descriptions only, never a header or a key. /reload builds it again.
+	 */
+	catalogue: Catalogue;
+	/** The catalogue provider and model the run uses; null when the config chose by `protocol` (README "Choosing a model"). */
+	selected: {provider: string; model: string} | null;
 	/** Ends the children and the workers and releases the session. */
 	close(): Promise<void>;
 };
 
 export type ExtensionReload =
-	| {ok: true; warnings: string[]; loaded: number; agent: Pick<Agent, 'caller' | 'tools' | 'extensionEvents' | 'emit' | 'extensionFiles' | 'extensionUi'>}
+	| {ok: true; warnings: string[]; loaded: number; agent: Pick<Agent, 'caller' | 'tools' | 'extensionEvents' | 'emit' | 'extensionFiles' | 'extensionUi' | 'catalogue' | 'selected'>}
 	| {ok: false; problems: string[]};
 
 /** Print and line mode have no terminal to ask on: an ask becomes a denial the model and the person both see. */
@@ -128,8 +138,10 @@ export async function setupAgent(
 	let session: Session | undefined;
 	try {
 		const hooks = pool ? createHookChain(plugins.hooks, pool) : emptyHookChain;
+		// A catalogue selection (--provider, --model, the config's "provider") is made once the extensions declared theirs.
+		const selection = catalogueSelection(options, loaded);
 		// Null for a protocol no built-in adapter or provider worker speaks: an extension's provider may (extensionCaller).
-		const builtin = modelCaller(loaded, plugins, pool);
+		const builtin = selection ? null : modelCaller(loaded, plugins, pool);
 		// What a child inherits, as it is when the child starts: /reload and a session switch change it.
 		// What a child inherits besides the live caller, tools and session (read from live() when it starts): /reload changes it.
 		let parent: Omit<ChildParent, 'caller' | 'tools' | 'session'> | undefined;
@@ -138,7 +150,9 @@ export async function setupAgent(
 			const {caller, tools, session} = live;
 			return {...parent, caller, tools, session};
 		});
-		const coreTools = [...createNativeTools({secrets: sessionSecrets(loaded), children}), ...(pool ? await externalTools(plugins, pool) : [])];
+		// Filled in once a catalogue selection knows its key: the shell tool reads these at each command.
+		const secrets = sessionSecrets(loaded);
+		const coreTools = [...createNativeTools({secrets, children}), ...(pool ? await externalTools(plugins, pool) : [])];
 		// The extensions load while the session file is read; a start without them pays nearly nothing for the look.
 		const opening = openSession({path: sessionPath(options, workspace, dirs.data_dir), workspace});
 		const extensionContext: StartContext = {
@@ -149,8 +163,18 @@ export async function setupAgent(
 		};
 		const starting = extensions ? extensions.start(extensionContext) : startExtensions(options, extensionContext);
 		// An extension provider's id is known once the extensions loaded; a config naming none of theirs fails like an unclaimed flag.
-		const calling = starting.then(async started => builtin ?? extensionCaller(loaded, started.providers));
-		const [loadedExtensions, opened, firstCaller] = await Promise.all([starting, opening, calling]).catch(async (error: unknown) => {
+		const calling = starting.then(async started => {
+			const catalogue = await catalogueOf(started, {configDir: dirs.config_dir, workspace, strict: selection !== undefined});
+			if (selection) {
+				const chosen = await chooseModel(selection, catalogue.built, started.providers, config);
+				if (chosen.secret.name !== undefined) secrets.names.push(chosen.secret.name);
+				if (chosen.secret.value !== null) secrets.values.push(chosen.secret.value);
+				return {caller: chosen.caller, catalogue, selected: {provider: chosen.choice.provider.id, model: chosen.choice.model.id}};
+			}
+
+			return {caller: builtin ?? (await extensionCaller(loaded, started.providers)), catalogue, selected: null};
+		});
+		const [loadedExtensions, opened, first] = await Promise.all([starting, opening, calling]).catch(async (error: unknown) => {
 			// One of the two failed: a session that did open is released again (its lock above all).
 			await opening.then(
 				async opened => opened.close(),
@@ -159,7 +183,9 @@ export async function setupAgent(
 			throw error;
 		});
 		session = opened;
-		let caller = firstCaller;
+		let caller = first.caller;
+		let catalogue = first.catalogue;
+		let selected = first.selected;
 		const events = loadedExtensions.events;
 		// With extension handlers, the head's events also reach the observers (MessageUpdate, ToolExecution*).
 		const emit = await withObservers(events, headEmit);
@@ -168,7 +194,7 @@ export async function setupAgent(
 		let generation = 0;
 		let runtime: RuntimeLink = loadedExtensions.runtime;
 		const services: RuntimeServices = {};
-		for (const message of loadedExtensions.warnings) emit({type: 'warning', message});
+		for (const message of [...loadedExtensions.warnings, ...catalogue.warnings]) emit({type: 'warning', message});
 		const tools = [...coreTools, ...loadedExtensions.tools];
 		// The caller, tools and session now: /reload and a session switch (switchSession) replace them, as the head does its own.
 		let live: LiveAgent = {caller, tools, session};
@@ -259,14 +285,27 @@ export async function setupAgent(
 				// Any extension that fails keeps the previous generation whole (seed §7): nothing of the new one is fired or offered.
 				if (next.failed > 0) return {ok: false, problems: next.warnings};
 				// The config's extension provider is the new generation's; one that is gone keeps the old generation too.
+				// A catalogue selection is made again: providers, keys, endpoints and the catalogue are bound afresh (seed appendix "认证与重载").
 				let nextCaller = caller;
-				if (builtin === null) {
-					try {
+				let nextCatalogue = catalogue;
+				let nextSelected = selected;
+				let nextSecret: {name: string | undefined; value: string | null} | undefined;
+				try {
+					nextCatalogue = await catalogueOf(next, {configDir: dirs.config_dir, workspace, strict: selection !== undefined});
+					if (selection) {
+						const chosen = await chooseModel(selection, nextCatalogue.built, next.providers, config);
+						nextCaller = chosen.caller;
+						nextSelected = {provider: chosen.choice.provider.id, model: chosen.choice.model.id};
+						nextSecret = chosen.secret;
+					} else if (builtin === null) {
 						nextCaller = await extensionCaller(loaded, next.providers);
-					} catch (error) {
-						return {ok: false, problems: [...next.warnings, errorMessage(error)]};
 					}
+				} catch (error) {
+					return {ok: false, problems: [...next.warnings, errorMessage(error)]};
 				}
+
+				if (nextSecret?.name !== undefined && !secrets.names.includes(nextSecret.name)) secrets.names.push(nextSecret.name);
+				if (nextSecret && nextSecret.value !== null && !secrets.values.includes(nextSecret.value)) secrets.values.push(nextSecret.value);
 
 				// The new generation is taken: the old one's children go with it (its handles are gone, its actions refuse as stale).
 				await children.cleanUp('the extensions were reloaded', task => task.owner !== CORE_OWNER);
@@ -282,12 +321,14 @@ export async function setupAgent(
 				const nextEmit = await withObservers(current, headEmit);
 				delivery.emitTo(nextEmit);
 				// The skill and prompt folders are found again (settings, discover handlers) and reach the modules from the next request on.
-				const warnings = [...next.warnings];
+				const warnings = [...next.warnings, ...nextCatalogue.warnings];
 				const found = await loadResources('reload', options, {workspace, settings: next.settings, discoverers: next.discoverers, events: current, report: message => warnings.push(message)});
 				warnings.push(...found.warnings);
 				pool?.setResources(found.folders);
 				await current?.advisory('SessionStart', {reason: 'reload', sessionId: request.sessionId, path: request.sessionPath, cwd: workspace});
 				caller = nextCaller;
+				catalogue = nextCatalogue;
+				selected = nextSelected;
 				const nextTools = [...coreTools, ...next.tools];
 				live = {...live, caller, tools: nextTools};
 				if (parent) parent = {...parent, extensionEvents: current, beforeAgentStart: next.beforeAgentStart, emit: nextEmit};
@@ -304,8 +345,16 @@ export async function setupAgent(
 						extensionUi: next.ui,
 						beforeAgentStart: next.beforeAgentStart,
 						promptTemplateFolders: expandsTemplates(plugins) ? templateFolders(found.folders, workspace) : null,
+						catalogue: catalogue.built.catalogue,
+						selected,
 					},
 				};
+			},
+			get catalogue() {
+				return catalogue.built.catalogue;
+			},
+			get selected() {
+				return selected;
 			},
 			provideRuntime(provided) {
 				Object.assign(services, provided);
@@ -380,11 +429,57 @@ async function externalTools(plugins: LoadedPlugins, pool: WorkerPool): Promise<
  * other name, so a model running `env` cannot read its own key into the
  * session, the next request or the hook frames.
  */
-function sessionSecrets(loaded: LoadedConfig, env: NodeJS.ProcessEnv = process.env): Secrets {
+function sessionSecrets(loaded: LoadedConfig, env: NodeJS.ProcessEnv = process.env): Secrets & {names: string[]; values: string[]} {
 	const name = loaded.config.api_key_env;
 	if (name === undefined) return {names: [], values: []};
 	const value = env[name];
 	return {names: [name], values: value === undefined || value === '' ? [] : [value]};
+}
+
+/**
+ * What chooses the model by catalogue: `--provider` / `--model` for this
+ * run (over the config's choice), else the config's `provider` (a
+ * catalogue id) and `model`; undefined for a config that chooses by
+ * `protocol`, which keeps the built-in adapter, a provider worker or an
+ * extension provider as before.
+ */
+function catalogueSelection(options: SetupOptions, loaded: LoadedConfig): Selection | undefined {
+	const {config} = loaded;
+	const configured = typeof config.provider === 'string' ? config.provider : undefined;
+	if (options.provider !== undefined || options.model !== undefined) {
+		// --provider alone keeps the config's model when it is that provider's; else the provider's first.
+		const model = options.model ?? (options.provider === configured ? config.model : undefined);
+		return {provider: options.provider, model, origin: options.model !== undefined ? '--model' : '--provider'};
+	}
+
+	if (configured !== undefined) return {provider: configured, model: config.model, origin: `config ${loaded.path}`};
+	return undefined;
+}
+
+interface GenerationCatalogue {
+	built: import('../catalogue/build-catalogue.js').BuiltCatalogue;
+	warnings: string[];
+}
+
+/**
+ * The catalogue of one generation of extensions, with models.json over it.
+ * With a catalogue selection a broken models.json stops the start (it may
+ * be what routes the key); otherwise the run does not use it, and the
+ * problem is a warning.
+ */
+async function catalogueOf(started: StartedExtensions, where: {configDir: string; workspace: string; strict: boolean}): Promise<GenerationCatalogue> {
+	const [{readModelsFiles}, {buildCatalogue}] = await Promise.all([import('../catalogue/models-file.js'), import('../catalogue/build-catalogue.js')]);
+	try {
+		const built = buildCatalogue(started.catalogue, await readModelsFiles(where.configDir, where.workspace));
+		return {built, warnings: built.warnings};
+	} catch (error) {
+		if (where.strict || !(error instanceof UsageError)) throw error;
+		return {built: buildCatalogue(started.catalogue, []), warnings: [`${errorMessage(error)} (this run chooses its model by "protocol", so it goes on without models.json)`]};
+	}
+}
+
+async function chooseModel(selection: Selection, built: GenerationCatalogue['built'], providers: ReadonlyMap<string, OwnedProvider>, config: ModelConfig) {
+	return (await import('../catalogue/select-model.js')).selectModel(selection, built, providers, config);
 }
 
 /**
@@ -398,29 +493,35 @@ function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerP
 		return createWorkerProviderCaller({
 			pool,
 			worker: plugins.provider,
-			protocol: config.protocol,
-			model: config.model,
+			protocol: config.protocol ?? '',
+			model: model(loaded),
 			...(config.max_tokens === undefined ? {} : {maxTokens: config.max_tokens}),
 			extraBody: config.extra_body,
 		});
 	}
 
 	const {protocol} = config;
-	if (!isProtocol(protocol)) return null;
+	if (protocol === undefined || !isProtocol(protocol)) return null;
 	const adapter = createAdapter(protocol, {
-		model: config.model,
+		model: model(loaded),
 		baseUrl: config.base_url ?? '',
 		...(config.max_tokens === undefined ? {} : {maxTokens: config.max_tokens}),
 		useMaxTokens: config.use_max_tokens,
 		extraBody: config.extra_body,
 	});
-	return createHttpCaller({adapter, apiKey: readApiKey(loaded), model: config.model, http: {maxRetries: config.max_retries}});
+	return createHttpCaller({adapter, apiKey: readApiKey(loaded), model: model(loaded), http: {maxRetries: config.max_retries}});
+}
+
+/** A config that chooses by `protocol` has its model (checkModelConfig); only a catalogue selection may leave it out. */
+function model(loaded: LoadedConfig): string {
+	if (loaded.config.model === undefined) throw new UsageError(`config ${loaded.path}: missing field "model"`);
+	return loaded.config.model;
 }
 
 /** The extension provider the config's `protocol` names (EXTENSIONS.md "Providers"); one no loaded extension registered is a usage error saying what there is. */
 async function extensionCaller(loaded: LoadedConfig, providers: ReadonlyMap<string, OwnedProvider>): Promise<ModelCaller> {
 	const {config} = loaded;
-	const owned = providers.get(config.protocol);
+	const owned = config.protocol === undefined ? undefined : providers.get(config.protocol);
 	if (!owned) {
 		const registered = providers.size === 0 ? 'the loaded extensions registered no provider' : `the loaded extensions registered ${[...providers.keys()].join(', ')}`;
 		throw new UsageError(
@@ -430,7 +531,7 @@ async function extensionCaller(loaded: LoadedConfig, providers: ReadonlyMap<stri
 	}
 
 	const {createExtensionProviderCaller} = await import('../extensions/extension-provider.js');
-	return createExtensionProviderCaller(owned, {model: config.model, ...(config.max_tokens === undefined ? {} : {maxTokens: config.max_tokens}), extraBody: config.extra_body});
+	return createExtensionProviderCaller(owned, {model: model(loaded), ...(config.max_tokens === undefined ? {} : {maxTokens: config.max_tokens}), extraBody: config.extra_body});
 }
 
 /**
