@@ -16,6 +16,7 @@ export const apiVersion = '1';
 
 export const modules = [deepseek, openrouter, llamaCpp, proxy] as const;
 
+/** Declares and registers only: no flag (the host refuses an unknown flag before loading this package), no event handler, no I/O. */
 export default function register(api: ExtensionApi): void {
 	registerModules(api, modules);
 }

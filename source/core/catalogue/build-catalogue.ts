@@ -45,8 +45,13 @@ export function buildCatalogue(extensions: readonly ExtensionCatalogueEntry[], f
 			const existing = providers.get(id);
 			const extension = servedBy.get(id);
 			if (existing === undefined) {
+				// Most likely an override for a provider whose extension is not loaded (--no-extensions): it adds nothing, and says so.
+				if ((fields.models ?? []).length === 0) {
+					warnings.push(`${where} is not in the catalogue (is the extension that provides it loaded?) and lists no models, so it adds nothing`);
+					continue;
+				}
+
 				if (fields.baseUrl === undefined) throw new UsageError(`${where}: missing field "baseUrl": a provider the catalogue does not have yet needs its endpoint (an OpenAI-compatible …/v1)`);
-				if ((fields.models ?? []).length === 0) throw new UsageError(`${where}: missing field "models": a new provider lists at least one model`);
 				const api = fields.api ?? 'openai-completions';
 				providers.set(id, {
 					id,

@@ -96,11 +96,13 @@ function checkSelection(config: ModelConfig, path: string): void {
 
 	if (config.protocol === undefined) {
 		throw new UsageError(
-			`config ${path}: missing field "protocol" (a built-in wire: openai, deepseek, anthropic, responses) or "provider" (a catalogue provider such as "deepseek"; i --list-models lists them)`,
+			`config ${path}: missing field "protocol" (a built-in wire: openai, deepseek, anthropic, responses) or "provider" (a catalogue provider such as "deepseek"; i --list-models lists them)` +
+				// A person filling in a new config wants every missing field named at once.
+				[...(config.model === undefined ? ['model'] : []), ...(config.api_key_env === undefined && config.provider === undefined ? ['api_key_env'] : [])].map(field => `; missing field "${field}"`).join(''),
 		);
 	}
 
-	if (config.model === undefined) throw new UsageError(`config ${path}: missing field "model"`);
+	if (config.model === undefined) throw new UsageError(`config ${path}: missing field "model"${config.api_key_env === undefined && config.provider === undefined ? '; missing field "api_key_env"' : ''}`);
 }
 
 /** How deep `extra_body` may nest: it goes into every request body, which must serialise and which providers parse. */

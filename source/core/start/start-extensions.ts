@@ -165,9 +165,13 @@ export class ExtensionStartup {
 		return new ExtensionStartup(options, context, {candidates: sources.candidates, warnings: [...sources.problems], settings}, generation);
 	}
 
-	/** Whether any extension is listed anywhere. */
+	/**
+	 * Whether any extension is listed anywhere besides the provider package
+	 * that ships with `i`: that one registers no BeforeTuiStart handler and
+	 * no flag, so the chat screen need not wait for it before its first frame.
+	 */
 	get found(): boolean {
-		return this.#candidates.length > 0;
+		return this.#candidates.some(candidate => candidate.origin !== 'bundled');
 	}
 
 	/** The handlers of the extensions loaded so far (after `loadFirst`); null when none registered one. */
