@@ -66,7 +66,7 @@ test('/reload rebinds the endpoint from models.json; with the package folder gon
 		const reloaded = await agent.reloadExtensions({sessionId: agent.session.id, sessionPath: agent.session.path});
 		assert.ok(reloaded.ok, JSON.stringify(reloaded));
 		agent = {...agent, ...reloaded.agent};
-		assert.equal(agent.catalogue.provider('deepseek')?.baseUrl, servers[1]!.baseUrl);
+		assert.equal((await agent.loadCatalogue()).provider('deepseek')?.baseUrl, servers[1]!.baseUrl);
 		servers[1]!.enqueue(reply('second'), reply('third'));
 		assert.equal((await turn(agent, 'two')).reason, 'stop');
 		assert.equal(servers[1]!.requests.length, 1);
@@ -116,10 +116,24 @@ test('the private binding wins: an extension that changes its declared object, t
 		await turn(agent, 'two');
 		const bound = {apiKey: 'sk-spy-key', baseUrl: 'http://127.0.0.1:9/bound/v1', headers: {'x-bound': 'bound-header'}};
 		assert.deepEqual(seen, [bound, bound]);
-		const publicEntry = agent.catalogue.provider('spy')!;
+		const catalogue = await agent.loadCatalogue();
+		const publicEntry = catalogue.provider('spy')!;
 		assert.deepEqual([publicEntry.baseUrl, publicEntry.apiKeyEnv], ['http://127.0.0.1:9/bound/v1', 'SPY_KEY']);
 		assert.ok(Object.isFrozen(publicEntry));
-		assert.doesNotMatch(JSON.stringify(agent.catalogue.providers()), /bound-header|sk-spy-key/);
+		assert.doesNotMatch(JSON.stringify(catalogue.providers()), /bound-header|sk-spy-key/);
+	} finally {
+		await agent.close();
+	}
+});
+
+test('a run that chose by protocol builds the catalogue only when asked, with the package and models.json in it', async () => {
+	writeModels({deepseek: {baseUrl: 'http://127.0.0.1:9/lazy'}});
+	const {agent} = await setup({protocol: 'openai', base_url: 'http://127.0.0.1:9/v1', model: 'm', api_key_env: 'SPY_KEY'}, [repositoryPackage]);
+	try {
+		assert.equal(agent.selected, null);
+		const catalogue = await agent.loadCatalogue();
+		assert.equal(catalogue.provider('deepseek')?.baseUrl, 'http://127.0.0.1:9/lazy');
+		assert.equal(await agent.loadCatalogue(), catalogue);
 	} finally {
 		await agent.close();
 	}

@@ -87,9 +87,10 @@ export type Agent = Omit<TurnContext, 'signal' | 'delivery'> & {
 	switchSession(next: Session): Promise<void>;
 	/**
 	 * The model catalogue of this generation (built-ins, the extensions' `declare({providers})`, models.json):
-	 * public descriptions only, never a header or a key. /reload builds it again.
+	 * public descriptions only, never a header or a key. Built at start when the run chose by catalogue, else at
+	 * the first call (a run that chose by `protocol` never pays for it); /reload builds it again.
 	 */
-	catalogue: Catalogue;
+	loadCatalogue(): Promise<Catalogue>;
 	/** The catalogue provider and model the run uses; null when the config chose by `protocol` (README "Choosing a model"). */
 	selected: {provider: string; model: string} | null;
 	/** Ends the children and the workers and releases the session. */
@@ -97,7 +98,7 @@ export type Agent = Omit<TurnContext, 'signal' | 'delivery'> & {
 };
 
 export type ExtensionReload =
-	| {ok: true; warnings: string[]; loaded: number; agent: Pick<Agent, 'caller' | 'tools' | 'extensionEvents' | 'emit' | 'extensionFiles' | 'extensionUi' | 'catalogue' | 'selected'>}
+	| {ok: true; warnings: string[]; loaded: number; agent: Pick<Agent, 'caller' | 'tools' | 'extensionEvents' | 'emit' | 'extensionFiles' | 'extensionUi' | 'selected'>}
 	| {ok: false; problems: string[]};
 
 /** Print and line mode have no terminal to ask on: an ask becomes a denial the model and the person both see. */
@@ -164,15 +165,15 @@ export async function setupAgent(
 		const starting = extensions ? extensions.start(extensionContext) : startExtensions(options, extensionContext);
 		// An extension provider's id is known once the extensions loaded; a config naming none of theirs fails like an unclaimed flag.
 		const calling = starting.then(async started => {
-			const catalogue = await catalogueOf(started, {configDir: dirs.config_dir, workspace, strict: selection !== undefined});
 			if (selection) {
+				const catalogue = await catalogueOf(started, {configDir: dirs.config_dir, workspace, strict: true});
 				const chosen = await chooseModel(selection, catalogue.built, started.providers, config);
 				if (chosen.secret.name !== undefined) secrets.names.push(chosen.secret.name);
 				if (chosen.secret.value !== null) secrets.values.push(chosen.secret.value);
 				return {caller: chosen.caller, catalogue, selected: {provider: chosen.choice.provider.id, model: chosen.choice.model.id}};
 			}
 
-			return {caller: builtin ?? (await extensionCaller(loaded, started.providers)), catalogue, selected: null};
+			return {caller: builtin ?? (await extensionCaller(loaded, started.providers)), catalogue: undefined, selected: null};
 		});
 		const [loadedExtensions, opened, first] = await Promise.all([starting, opening, calling]).catch(async (error: unknown) => {
 			// One of the two failed: a session that did open is released again (its lock above all).
@@ -184,7 +185,9 @@ export async function setupAgent(
 		});
 		session = opened;
 		let caller = first.caller;
-		let catalogue = first.catalogue;
+		// Undefined until loadCatalogue when the run chose by protocol; `catalogueOf` reads it from this generation's extensions.
+		let catalogue: GenerationCatalogue | undefined = first.catalogue;
+		let catalogueSource: StartedExtensions = loadedExtensions;
 		let selected = first.selected;
 		const events = loadedExtensions.events;
 		// With extension handlers, the head's events also reach the observers (MessageUpdate, ToolExecution*).
@@ -194,7 +197,7 @@ export async function setupAgent(
 		let generation = 0;
 		let runtime: RuntimeLink = loadedExtensions.runtime;
 		const services: RuntimeServices = {};
-		for (const message of [...loadedExtensions.warnings, ...catalogue.warnings]) emit({type: 'warning', message});
+		for (const message of [...loadedExtensions.warnings, ...(catalogue?.warnings ?? [])]) emit({type: 'warning', message});
 		const tools = [...coreTools, ...loadedExtensions.tools];
 		// The caller, tools and session now: /reload and a session switch (switchSession) replace them, as the head does its own.
 		let live: LiveAgent = {caller, tools, session};
@@ -287,12 +290,12 @@ export async function setupAgent(
 				// The config's extension provider is the new generation's; one that is gone keeps the old generation too.
 				// A catalogue selection is made again: providers, keys, endpoints and the catalogue are bound afresh (seed appendix "认证与重载").
 				let nextCaller = caller;
-				let nextCatalogue = catalogue;
+				let nextCatalogue: GenerationCatalogue | undefined;
 				let nextSelected = selected;
 				let nextSecret: {name: string | undefined; value: string | null} | undefined;
 				try {
-					nextCatalogue = await catalogueOf(next, {configDir: dirs.config_dir, workspace, strict: selection !== undefined});
 					if (selection) {
+						nextCatalogue = await catalogueOf(next, {configDir: dirs.config_dir, workspace, strict: true});
 						const chosen = await chooseModel(selection, nextCatalogue.built, next.providers, config);
 						nextCaller = chosen.caller;
 						nextSelected = {provider: chosen.choice.provider.id, model: chosen.choice.model.id};
@@ -321,13 +324,14 @@ export async function setupAgent(
 				const nextEmit = await withObservers(current, headEmit);
 				delivery.emitTo(nextEmit);
 				// The skill and prompt folders are found again (settings, discover handlers) and reach the modules from the next request on.
-				const warnings = [...next.warnings, ...nextCatalogue.warnings];
+				const warnings = [...next.warnings, ...(nextCatalogue?.warnings ?? [])];
 				const found = await loadResources('reload', options, {workspace, settings: next.settings, discoverers: next.discoverers, events: current, report: message => warnings.push(message)});
 				warnings.push(...found.warnings);
 				pool?.setResources(found.folders);
 				await current?.advisory('SessionStart', {reason: 'reload', sessionId: request.sessionId, path: request.sessionPath, cwd: workspace});
 				caller = nextCaller;
 				catalogue = nextCatalogue;
+				catalogueSource = next;
 				selected = nextSelected;
 				const nextTools = [...coreTools, ...next.tools];
 				live = {...live, caller, tools: nextTools};
@@ -345,12 +349,20 @@ export async function setupAgent(
 						extensionUi: next.ui,
 						beforeAgentStart: next.beforeAgentStart,
 						promptTemplateFolders: expandsTemplates(plugins) ? templateFolders(found.folders, workspace) : null,
-						catalogue: catalogue.built.catalogue,
 						selected,
 					},
 				};
 			},
-			get catalogue() {
+			async loadCatalogue() {
+				if (!catalogue) {
+					const source = catalogueSource;
+					const built = await catalogueOf(source, {configDir: dirs.config_dir, workspace, strict: false});
+					for (const message of built.warnings) emit({type: 'warning', message});
+					// A reload while it was built made another generation's: that one is built on the next call.
+					if (source !== catalogueSource) return built.built.catalogue;
+					catalogue = built;
+				}
+
 				return catalogue.built.catalogue;
 			},
 			get selected() {
