@@ -8,10 +8,11 @@
 // --list-models with and without the package.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {writeFileSync, mkdirSync} from 'node:fs';
+import {readFileSync, writeFileSync, mkdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {chunk, done, finishChunk, gate, startGateServer, textChunk, usageChunk, type GateServer} from '../fixtures/gate-server.js';
 import {jsonEvents, makeSandbox, runCli, type Sandbox} from '../helpers/cli.js';
+import {importRecorder} from '../helpers/import-log.js';
 
 const DS_KEY = 'sk-deepseek-secret-1111';
 const OR_KEY = 'sk-openrouter-secret-2222';
@@ -273,4 +274,51 @@ test('removing the package: "providerPackage": false in settings.json; i extensi
 	writeFileSync(join(box.workspace, '.i', 'settings.json'), JSON.stringify({providerPackage: true}));
 	const back = await runCli(['--list-models', '--json', '-C', box.workspace], {env: env(box)});
 	assert.ok((JSON.parse(back.stdout) as Array<{provider: string}>).some(row => row.provider === 'deepseek'));
+});
+
+test('a provider id an extension of the person registers wins over the package’s, a trusted project’s too; the package’s is said not to be used', async () => {
+	const box = sandbox();
+	mkdirSync(join(box.workspace, '.i', 'extensions'), {recursive: true});
+	writeFileSync(
+		join(box.workspace, '.i', 'extensions', 'mine.mjs'),
+		`export default api => {
+			api.declare({providers: [{id: 'deepseek', apiKeyEnv: 'DEEPSEEK_API_KEY', models: [{id: 'my-ds', name: 'Mine', provider: 'deepseek', api: 'x'}]}]});
+			api.registerStreamingProvider({id: 'deepseek', apiStyle: 'x', request: req => ({role: 'assistant', content: 'from mine with ' + (req.apiKey === null ? 'no key' : 'a key')})});
+		}`,
+	);
+	const listed = await runCli(['--list-models', '--json', '--trust-project', '-C', box.workspace], {env: env(box)});
+	assert.equal(listed.code, 0, listed.stderr);
+	assert.deepEqual(
+		(JSON.parse(listed.stdout) as Array<{provider: string; model: string}>).filter(row => row.provider === 'deepseek').map(row => row.model),
+		['my-ds'],
+	);
+	assert.match(listed.stderr, /extension i-providers: its provider "deepseek" is not used: extension mine \(\S+mine\.mjs\) registered that id first/);
+	const run = await runCli(['-p', 'hi', '--trust-project', '--model', 'deepseek/my-ds', '-C', box.workspace], {env: env(box, {DEEPSEEK_API_KEY: DS_KEY})});
+	assert.equal(run.code, 0, run.stderr);
+	assert.equal(run.stdout.trim(), 'from mine with a key');
+});
+
+test('the package’s start is its register only: a run that does not call it never loads its client; the first request does', async () => {
+	await withServers(1, async ([server]) => {
+		const box = sandbox({deepseek: {baseUrl: server!.baseUrl}});
+		const client = /\/providers\/dist\/src\/client\//;
+		const imports = async (args: string[], name: string) => {
+			const log = join(box.root, name);
+			const run = await runCli(args, {env: env(box, {DEEPSEEK_API_KEY: DS_KEY, NODE_OPTIONS: `--import=${importRecorder}`, I_TEST_IMPORT_LOG: log})});
+			assert.equal(run.code, 0, run.stderr);
+			return readFileSync(log, 'utf8').split('\n');
+		};
+		const listed = await imports(['--list-models', '-C', box.workspace], 'list.log');
+		assert.ok(
+			listed.some(url => url.endsWith('/providers/dist/src/index.js')),
+			'the package was loaded',
+		);
+		assert.deepEqual(
+			listed.filter(url => client.test(url)),
+			[],
+		);
+		server!.enqueue(reply('called'));
+		const called = await imports(['-p', 'hi', '--model', 'deepseek/deepseek-chat', '-C', box.workspace], 'call.log');
+		assert.ok(called.some(url => url.endsWith('/providers/dist/src/client/stream-completion.js')));
+	});
 });

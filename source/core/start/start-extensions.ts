@@ -247,6 +247,8 @@ export class ExtensionStartup {
 		if (this.#candidates.length === 0) return;
 		const projectCode = this.#candidates.filter(candidate => candidate.project);
 		const waiting = await waitsForProjectNames(this.#candidates);
+		// The provider package loads after every source the person names, the project's too: their provider ids win a clash with it.
+		if (projectCode.length > 0) for (const candidate of this.#candidates) if (candidate.origin === 'bundled') waiting.add(candidate);
 		this.#rest = this.#candidates.filter(candidate => candidate.project || waiting.has(candidate));
 		await this.#load(
 			this.#candidates.filter(candidate => !candidate.project && !waiting.has(candidate)),
