@@ -22,7 +22,10 @@ export interface SendIo {
  * speaks NDJSON (providers/worker-provider.ts).
  */
 export interface ModelCaller {
+	/** The wire hooks see (`openai`, an extension provider's id). */
 	readonly protocol: string;
+	/** The catalogue provider, when the model was chosen by catalogue (a models.json provider speaks `openai`'s wire under its own id). */
+	readonly provider?: string;
 	readonly model: string;
 	prepare(messages: Message[], tools: ToolSchema[]): PreparedRequest;
 	send(request: PreparedRequest, io: SendIo): Promise<ModelReply>;
