@@ -9,6 +9,7 @@ import type {BuiltCatalogue} from './build-catalogue.js';
 import {CatalogueLookupError, type CatalogueChoice} from './catalogue.js';
 import {credentialFor, type CredentialSources} from './credential-for.js';
 import type {Secrets} from '../tools/run-command.js';
+import type {ModelPrices} from '../usage-cost.js';
 
 /** What picks the model: `--provider` / `--model` for one run, else the config's `provider` and `model`. */
 export interface Selection {
@@ -77,7 +78,7 @@ export async function selectModel(selection: Selection, built: BuiltCatalogue, e
 			extraBody: config.extra_body,
 			binding: {apiKey: credential.apiKey, baseUrl: binding.baseUrl ?? null, headers: binding.headers},
 		});
-		return {caller, choice, credentialSource: credential.source, secrets};
+		return {caller: {...caller, prices: {...model.cost}}, choice, credentialSource: credential.source, secrets};
 	}
 
 	const protocol = builtinWires[model.api];
@@ -87,7 +88,19 @@ export async function selectModel(selection: Selection, built: BuiltCatalogue, e
 	if (clashes.length > 0) throw new UsageError(`${selection.origin}: field "extra_body" may not set ${clashes.map(key => `"${key}"`).join(', ')}: the ${protocol} adapter owns ${reserved.join(', ')}`);
 	const adapter = createAdapter(protocol, {model: model.id, baseUrl: binding.baseUrl ?? '', ...maxTokens, useMaxTokens: config.use_max_tokens, extraBody: config.extra_body});
 	const caller = createHttpCaller({adapter: withBinding(adapter, binding.headers, credential.apiKey === null), apiKey: credential.apiKey ?? '', model: model.id, http: {maxRetries: config.max_retries}});
-	return {caller: {...caller, protocol: caller.protocol, provider: provider.id}, choice, credentialSource: credential.source, secrets};
+	return {caller: {...caller, protocol: caller.protocol, provider: provider.id, prices: {...model.cost}}, choice, credentialSource: credential.source, secrets};
+}
+
+/**
+ * The prices of a config that chooses by `protocol`: the catalogue model of
+ * that id under the provider the protocol selects (openai and responses:
+ * `openai`; anthropic; deepseek; an extension provider's own id); none when
+ * the catalogue has no such model (its cost is then unknown, never $0).
+ */
+export function protocolPrices(built: BuiltCatalogue, protocol: string, modelId: string): ModelPrices | undefined {
+	const provider = built.catalogue.provider(protocol === 'responses' ? 'openai' : protocol);
+	const model = provider?.models.find(candidate => candidate.id === modelId);
+	return model ? {...model.cost} : undefined;
 }
 
 /** The adapter with the binding's headers under its own, and without any credential header for an anonymous provider. */

@@ -1,3 +1,4 @@
+import type {ModelPrices} from '../usage-cost.js';
 import type {Message} from '../messages.js';
 import type {Adapter, ModelReply, PreparedRequest, Protocol, StreamEvent, ToolSchema} from './types.js';
 import {sendRequest, type HeadersHook, type HttpOptions, type RetryNotice} from './index.js';
@@ -27,6 +28,8 @@ export interface ModelCaller {
 	/** The catalogue provider, when the model was chosen by catalogue (a models.json provider speaks `openai`'s wire under its own id). */
 	readonly provider?: string;
 	readonly model: string;
+	/** The model's prices from the catalogue (dollars per million tokens); absent when the catalogue has no such model: its cost is unknown. */
+	readonly prices?: ModelPrices | undefined;
 	prepare(messages: Message[], tools: ToolSchema[]): PreparedRequest;
 	send(request: PreparedRequest, io: SendIo): Promise<ModelReply>;
 }

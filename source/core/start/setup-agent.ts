@@ -35,6 +35,11 @@ import type {Catalogue} from '../catalogue/catalogue.js';
 import type {Selection} from '../catalogue/select-model.js';
 import type {CredentialSources} from '../catalogue/credential-for.js';
 import type {Secrets} from '../tools/run-command.js';
+import type {ProviderChoice} from '../catalogue/provider-choices.js';
+import type {SavedChoice} from '../config/save-model-choice.js';
+import {configPath} from '../config/load-config.js';
+import {providerOfProtocol} from '../auth/auth-subjects.js';
+import {nearestName} from '../nearest-name.js';
 import type {ModelConfig} from '../config/schema.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
@@ -91,15 +96,30 @@ export type Agent = Omit<TurnContext, 'signal' | 'delivery'> & {
 	switchSession(next: Session): Promise<void>;
 	/**
 	 * The model catalogue of this generation (built-ins, the extensions' `declare({providers})`, models.json):
-	 * public descriptions only, never a header or a key. Built at start when the run chose by catalogue, else at
-	 * the first call (a run that chose by `protocol` never pays for it); /reload builds it again.
+	 * public descriptions only, never a header or a key. Built at start (a run that chose by `protocol` reads its
+	 * model's prices from it, and a broken models.json is then only a warning); /reload builds it again.
 	 */
 	loadCatalogue(): Promise<Catalogue>;
 	/** The catalogue provider and model the run uses; null when the config chose by `protocol` (README "Choosing a model"). */
 	selected: {provider: string; model: string} | null;
+	/** The catalogue's providers for a chooser, those whose key resolves first (provider-choices.ts). */
+	providerChoices(): Promise<ProviderChoice[]>;
+	/**
+	 * Switches the running session to a catalogue model (/provider, /model):
+	 * the caller is built (its key resolved) and the choice saved as the
+	 * default in config.json before the session takes it, so a switch that
+	 * lacks auth or fails leaves the session and the file as they were.
+	 * `ModelSelect` fires once it is taken. The head puts `caller` and
+	 * `selected` in place of its own.
+	 */
+	switchModel(target: {provider: string | undefined; model: string | undefined; origin: string}): Promise<ModelSwitch>;
+	/** `/provider remove ID`: removes the person's models.json entry for ID (never the one in use) and builds the catalogue again; `message` says what happened or why not. */
+	removeProvider(id: string): Promise<{ok: boolean; message: string}>;
 	/** Ends the children and the workers and releases the session. */
 	close(): Promise<void>;
 };
+
+export type ModelSwitch = {ok: true; caller: ModelCaller; selected: {provider: string; model: string}; saved: SavedChoice | null; credentialSource: string} | {ok: false; reason: string};
 
 export type ExtensionReload =
 	| {ok: true; warnings: string[]; loaded: number; agent: Pick<Agent, 'caller' | 'tools' | 'extensionEvents' | 'emit' | 'extensionFiles' | 'extensionUi' | 'selected'>}
@@ -144,7 +164,10 @@ export async function setupAgent(
 	try {
 		const hooks = pool ? createHookChain(plugins.hooks, pool) : emptyHookChain;
 		// A catalogue selection (--provider, --model, the config's "provider") is made once the extensions declared theirs.
-		const selection = catalogueSelection(options, loaded);
+		// A switch (/provider, /model) replaces it: a later /reload binds the new choice.
+		let selection = catalogueSelection(options, loaded);
+		// --api-key is for the provider this run started with; a switch takes it along only to that provider.
+		const flagProvider = selection?.provider ?? (config.protocol === undefined ? undefined : providerOfProtocol(config.protocol));
 		// The key of a config that chooses by protocol, whatever its source (--api-key, auth.json, a variable), is resolved once;
 		// a catalogue selection's is resolved by selectModel through the same resolveCredential (credential-for.ts).
 		const credential = selection
@@ -183,7 +206,10 @@ export async function setupAgent(
 				return {caller: chosen.caller, catalogue, selected: {provider: chosen.choice.provider.id, model: chosen.choice.model.id}};
 			}
 
-			return {caller: builtin ?? (await extensionCaller(loaded, started.providers)), catalogue: undefined, selected: null};
+			const caller = builtin ?? (await extensionCaller(loaded, started.providers));
+			// The prices of a protocol's model come from the catalogue too (a broken models.json is then only a warning).
+			const catalogue = await catalogueOf(started, {configDir: dirs.config_dir, workspace, strict: false});
+			return {caller: await withProtocolPrices(caller, catalogue, config), catalogue, selected: null};
 		});
 		const [loadedExtensions, opened, first] = await Promise.all([starting, opening, calling]).catch(async (error: unknown) => {
 			// One of the two failed: a session that did open is released again (its lock above all).
@@ -195,7 +221,7 @@ export async function setupAgent(
 		});
 		session = opened;
 		let caller = first.caller;
-		// Undefined until loadCatalogue when the run chose by protocol; `catalogueOf` reads it from this generation's extensions.
+		// This generation's catalogue; `catalogueOf` reads it from this generation's extensions.
 		let catalogue: GenerationCatalogue | undefined = first.catalogue;
 		let catalogueSource: StartedExtensions = loadedExtensions;
 		let selected = first.selected;
@@ -310,8 +336,9 @@ export async function setupAgent(
 						nextCaller = chosen.caller;
 						nextSelected = {provider: chosen.choice.provider.id, model: chosen.choice.model.id};
 						nextSecrets = chosen.secrets;
-					} else if (builtin === null) {
-						nextCaller = await extensionCaller(loaded, next.providers);
+					} else {
+						nextCatalogue = await catalogueOf(next, {configDir: dirs.config_dir, workspace, strict: false});
+						nextCaller = await withProtocolPrices(builtin ?? (await extensionCaller(loaded, next.providers)), nextCatalogue, config);
 					}
 				} catch (error) {
 					return {ok: false, problems: [...next.warnings, errorMessage(error)]};
@@ -377,6 +404,92 @@ export async function setupAgent(
 			},
 			get selected() {
 				return selected;
+			},
+			async providerChoices() {
+				const built = catalogue ?? (await catalogueOf(catalogueSource, {configDir: dirs.config_dir, workspace, strict: false}));
+				return (await import('../catalogue/provider-choices.js')).providerChoices(built.built, {configDir: dirs.config_dir});
+			},
+			async removeProvider(id) {
+				if (selected?.provider === id) return {ok: false, message: `${id} is the provider this session uses: switch to another (/provider) before removing it`};
+				const global = join(dirs.config_dir, 'models.json');
+				const project = join(workspace, '.i', 'models.json');
+				const {removeModelsEntry} = await import('../catalogue/remove-models-entry.js');
+				let removed: boolean;
+				try {
+					removed = await removeModelsEntry(global, id);
+				} catch (error) {
+					return {ok: false, message: errorMessage(error)};
+				}
+
+				const before = catalogue ?? (await catalogueOf(catalogueSource, {configDir: dirs.config_dir, workspace, strict: false}));
+				const entry = before.built.catalogue.provider(id);
+				const inProject = entry?.overriddenBy?.includes(project) === true || (entry?.source.kind === 'models-file' && entry.source.path === project);
+				// The catalogue is built again, so the pickers no longer offer what was removed.
+				catalogue = await catalogueOf(catalogueSource, {configDir: dirs.config_dir, workspace, strict: false});
+				const still = catalogue.built.catalogue.provider(id);
+				const project_ = inProject ? `; the project's ${project} still has an entry for it: edit that file to remove it there` : '';
+				if (removed) {
+					const left =
+						still === undefined
+							? 'it is no longer in the catalogue'
+							: still.source.kind === 'models-file'
+								? `the project's entry remains`
+								: `the ${describeSource(still.source)} provider of that id remains, without your changes`;
+					return {ok: true, message: `removed providers.${id} from ${global}: ${left}${project_}`};
+				}
+
+				if (!entry) {
+					const ids = before.built.catalogue.providers().map(provider => provider.id);
+					const guess = nearestName(id, ids);
+					return {ok: false, message: `no provider "${id}"${guess === undefined ? '' : ` (did you mean ${guess}?)`}; /provider lists them`};
+				}
+
+				if (entry.source.kind === 'builtin') return {ok: false, message: `${id} is built into i and cannot be removed; ${global} has no entry for it${project_}`};
+				if (entry.source.kind === 'extension') {
+					return {
+						ok: false,
+						message:
+							`${id} comes from extension ${entry.source.extension}, not from models.json, so there is no entry to remove; an extension's providers go with the extension ` +
+							`(the provider package: "providerPackage": false in settings.json, see README "The provider package"; another: i uninstall or --no-extensions)${project_}`,
+					};
+				}
+
+				return {ok: false, message: `${global} has no entry for ${id}${project_}`};
+			},
+			async switchModel(target) {
+				// The catalogue of the loaded generation; a broken models.json stops the switch (it may be what routes the key).
+				let built: GenerationCatalogue;
+				let chosen: Awaited<ReturnType<typeof chooseModel>>;
+				const next: Selection = {provider: target.provider, model: target.model, origin: target.origin};
+				try {
+					built = catalogue ?? (await catalogueOf(catalogueSource, {configDir: dirs.config_dir, workspace, strict: true}));
+					const {resolveSelection} = await import('../catalogue/select-model.js');
+					const provider = resolveSelection(next, built.built).provider.id;
+					chosen = await chooseModel(next, built.built, catalogueSource.providers, config, {apiKeyFlag: provider === flagProvider ? options.apiKey : undefined, configDir: dirs.config_dir});
+				} catch (error) {
+					return {ok: false, reason: errorMessage(error)};
+				}
+
+				const choice = {provider: chosen.choice.provider.id, model: chosen.choice.model.id};
+				// Saved before the session takes it: a default that cannot be written leaves both as they were.
+				let saved: SavedChoice | null = null;
+				if (typeof options.config !== 'object') {
+					try {
+						saved = await (await import('../config/save-model-choice.js')).saveModelChoice(configPath(options.config, dirs.config_dir), choice);
+					} catch (error) {
+						return {ok: false, reason: errorMessage(error)};
+					}
+				}
+
+				const previous = selected ?? {provider: flagProvider ?? null, model: caller.model};
+				addSecrets(secrets, chosen.secrets);
+				caller = chosen.caller;
+				selection = {...next, provider: choice.provider, model: choice.model};
+				catalogue = built;
+				selected = choice;
+				live = {...live, caller};
+				current?.observe('ModelSelect', {provider: choice.provider, model: choice.model, previous, source: target.origin, sessionId: live.session.id});
+				return {ok: true, caller, selected: choice, saved, credentialSource: chosen.credentialSource};
 			},
 			provideRuntime(provided) {
 				Object.assign(services, provided);
@@ -489,6 +602,17 @@ async function catalogueOf(started: StartedExtensions, where: {configDir: string
 
 async function chooseModel(selection: Selection, built: GenerationCatalogue['built'], providers: ReadonlyMap<string, OwnedProvider>, config: ModelConfig, sources: CredentialSources) {
 	return (await import('../catalogue/select-model.js')).selectModel(selection, built, providers, config, sources);
+}
+
+/** The caller with its model's catalogue prices, for a config that chooses by protocol. */
+async function withProtocolPrices(caller: ModelCaller, catalogue: GenerationCatalogue, config: ModelConfig): Promise<ModelCaller> {
+	const {protocolPrices} = await import('../catalogue/select-model.js');
+	const prices = config.protocol === undefined || config.model === undefined ? undefined : protocolPrices(catalogue.built, config.protocol, config.model);
+	return prices ? {...caller, prices} : caller;
+}
+
+function describeSource(source: import('../catalogue/catalogue.js').CatalogueSource): string {
+	return source.kind === 'builtin' ? 'built-in' : source.kind === 'extension' ? `extension ${source.extension}'s` : `${source.path}'s`;
 }
 
 /** Adds what `more` hides to what the shell tool hides, once each. */
