@@ -9,6 +9,8 @@ export interface ProviderChoice {
 	id: string;
 	/** Its key resolves (or it needs none): a switch to it can go through. */
 	ready: boolean;
+	/** False for an anonymous provider (a local server): "ready" then says nothing about whether it runs. */
+	needsKey: boolean;
 	/** Where the key would come from, or what is missing; never a value. */
 	auth: string;
 	models: ReadonlyArray<Pick<CatalogueModel, 'id' | 'name' | 'contextWindow' | 'cost'>>;
@@ -28,7 +30,7 @@ export function providerChoices(built: BuiltCatalogue, sources: Omit<CredentialS
 		const resolved = binding ? resolveCredential(authSubjectOf(binding), {store, env}) : undefined;
 		const ready = resolved?.ok === true;
 		const auth = resolved === undefined ? 'no binding' : resolved.ok ? (resolved.source === 'anonymous' ? 'no key needed' : `key from ${resolved.detail}`) : resolved.reason;
-		return {id: provider.id, ready, auth, models: provider.models.map(model => ({id: model.id, name: model.name, contextWindow: model.contextWindow, cost: model.cost}))};
+		return {id: provider.id, ready, needsKey: provider.requiresAuth, auth, models: provider.models.map(model => ({id: model.id, name: model.name, contextWindow: model.contextWindow, cost: model.cost}))};
 	});
 	return [...choices.filter(choice => choice.ready), ...choices.filter(choice => !choice.ready)];
 }

@@ -20,6 +20,13 @@ export function configPath(explicit: string | undefined, configDir: string): str
 	return explicit ? resolve(explicit) : join(configDir, 'config.json');
 }
 
+/** No model configured: the default config file does not exist. A headless head says the exact commands instead (first-run-commands.ts). */
+export class NoModelConfigError extends UsageError {
+	constructor(readonly path: string) {
+		super(`no model config: ${path} does not exist; create it (see README, "Configuration") or pass --config FILE`);
+	}
+}
+
 /** The name errors give a run without a config file, whose model --provider / --model chose. */
 export const NO_CONFIG_NAME = '(no config.json: --provider / --model chose the model)';
 
@@ -29,7 +36,8 @@ export function loadModelConfig(path: string, explicit: boolean, options: {selec
 	if (bytes === undefined) {
 		// Nothing else to say than the model: the flags said it.
 		if (!explicit && options.selectedByFlags) return checkModelConfig({}, join(dirname(path), NO_CONFIG_NAME), options);
-		throw new UsageError(explicit ? `config ${path} does not exist` : `no model config: ${path} does not exist; create it (see README, "Configuration") or pass --config FILE`);
+		if (explicit) throw new UsageError(`config ${path} does not exist`);
+		throw new NoModelConfigError(path);
 	}
 
 	const text = bytes.toString('utf8');

@@ -185,8 +185,8 @@ export async function setupAgent(
 		});
 		// What the shell tool hides, read at each command: a catalogue selection adds its provider's once its key is resolved.
 		const secrets = {names: [...(credential?.secrets.names ?? [])], values: [...(credential?.secrets.values ?? [])]};
-		// Where a catalogue selection's key is looked for; --api-key goes to the selected provider only.
-		const credentialSources = {apiKeyFlag: options.apiKey, configDir: dirs.config_dir};
+		// Where a catalogue selection's key is looked for; --api-key goes to the selected provider only (a switch to another drops it).
+		const credentialSources: CredentialSources = {apiKeyFlag: options.apiKey, configDir: dirs.config_dir};
 		const coreTools = [...createNativeTools({secrets, children}), ...(pool ? await externalTools(plugins, pool) : [])];
 		// The extensions load while the session file is read; a start without them pays nearly nothing for the look.
 		const opening = openSession({path: sessionPath(options, workspace, dirs.data_dir), workspace});
@@ -465,7 +465,7 @@ export async function setupAgent(
 					built = catalogue ?? (await catalogueOf(catalogueSource, {configDir: dirs.config_dir, workspace, strict: true}));
 					const {resolveSelection} = await import('../catalogue/select-model.js');
 					const provider = resolveSelection(next, built.built).provider.id;
-					chosen = await chooseModel(next, built.built, catalogueSource.providers, config, {apiKeyFlag: provider === flagProvider ? options.apiKey : undefined, configDir: dirs.config_dir});
+					chosen = await chooseModel(next, built.built, catalogueSource.providers, config, {...credentialSources, apiKeyFlag: provider === flagProvider ? options.apiKey : undefined});
 				} catch (error) {
 					return {ok: false, reason: errorMessage(error)};
 				}
@@ -483,6 +483,8 @@ export async function setupAgent(
 
 				const previous = selected ?? {provider: flagProvider ?? null, model: caller.model};
 				addSecrets(secrets, chosen.secrets);
+				// A /reload binds this choice again, with --api-key only when it is still the run's first provider.
+				credentialSources.apiKeyFlag = choice.provider === flagProvider ? options.apiKey : undefined;
 				caller = chosen.caller;
 				selection = {...next, provider: choice.provider, model: choice.model};
 				catalogue = built;
