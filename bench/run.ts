@@ -15,6 +15,7 @@ import {startMockProvider} from '../test/fixtures/mock-provider.js';
 import {median, timeAsync, timeCommand} from './measure.js';
 import {benchCache} from './cache.js';
 import {benchExtensions} from './extensions.js';
+import {benchProviders} from './providers.js';
 import {benchChildren} from './children.js';
 import {benchEditor} from './editor.js';
 import {benchHooks} from './hooks.js';
@@ -30,6 +31,7 @@ import {benchWebFetch} from './web.js';
 const sections: Array<[string, () => Promise<void> | void]> = [
 	['startup', benchStartup],
 	['extensions', benchExtensions],
+	['providers', benchProviders],
 	['children', benchChildren],
 	['pool', benchPool],
 	['hooks', benchHooks],

@@ -4,6 +4,8 @@ import type {ChatStore} from '../source/tui/chat-store.js';
 import type {ApprovalBroker} from '../source/tui/approval-broker.js';
 import type {TrustBroker} from '../source/tui/trust-broker.js';
 import type {DialogBroker} from '../source/tui/dialog-broker.js';
+import type {ChooserBroker} from '../source/tui/chooser-broker.js';
+import {ChoiceList} from './ChoiceList.js';
 import {slashCompletions} from '../source/tui/slash-commands.js';
 import {Approval} from './Approval.js';
 import {AssistantText} from './AssistantText.js';
@@ -36,6 +38,8 @@ export interface AppProps {
 	trust?: TrustBroker;
 	/** The extensions' dialogs (api.runtime.uiDialog); absent: none is ever shown. */
 	dialogs?: DialogBroker;
+	/** The screen's own pickers (/provider, /model, the first run); absent: none is shown. */
+	chooser?: ChooserBroker;
 	history: string[];
 	onSubmit(text: string): void;
 	onInterrupt(): void;
@@ -48,11 +52,12 @@ export interface AppProps {
  * question or the editor, and the status line. The UI renders the store and
  * sends the person's actions back; it never talks to the core itself.
  */
-export function App({store, broker, trust, dialogs, history, onSubmit, onInterrupt, onExit}: AppProps) {
+export function App({store, broker, trust, dialogs, chooser, history, onSubmit, onInterrupt, onExit}: AppProps) {
 	const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
 	const pending = useSyncExternalStore(broker.subscribe, broker.getSnapshot);
 	const trustPending = useSyncExternalStore(trust?.subscribe ?? noSubscription, trust?.getSnapshot ?? noQuestion);
 	const dialog = useSyncExternalStore(dialogs?.subscribe ?? noSubscription, dialogs?.getSnapshot ?? noQuestion);
+	const choice = useSyncExternalStore(chooser?.subscribe ?? noSubscription, chooser?.getSnapshot ?? noQuestion);
 	const {columns, rows, generation} = useTerminalSize();
 	const [draft, setDraft] = useState('');
 	const lastCtrlC = useRef(0);
@@ -113,14 +118,15 @@ export function App({store, broker, trust, dialogs, history, onSubmit, onInterru
 					<TrustPrompt pending={trustPending} onLeave={onInterrupt} />
 				) : state.starting ? (
 					<Spinner label="starting — Ctrl-C to leave" />
-				) : state.busy && !pending && !dialog ? (
+				) : state.busy && !pending && !dialog && !choice ? (
 					<Spinner label="working — Esc to stop" />
 				) : null}
 				{pending ? <Approval pending={pending} maxDetailLines={Math.max(3, Math.min(MAX_DETAIL_LINES, rows - 12))} /> : null}
 				{dialog ? <ExtensionDialog key={dialog.id} pending={dialog} maxVisible={rows - 10} onLeave={onInterrupt} /> : null}
+				{choice && !pending && !dialog ? <ChoiceList key={choice.id} pending={choice} maxVisible={rows - 12} /> : null}
 				<InputEditor
 					width={columns}
-					isActive={pending === null && trustPending === null && dialog === null}
+					isActive={pending === null && trustPending === null && dialog === null && choice === null}
 					history={history}
 					placeholder={state.busy ? 'the model is working…' : 'Ask i anything; /help for keys and commands'}
 					onSubmit={submit}

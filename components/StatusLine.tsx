@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import {homedir} from 'node:os';
 import type {StatusInfo} from '../source/tui/chat-store.js';
+import {statusCost} from '../source/tui/cost-tally.js';
 
 function shortPath(path: string): string {
 	const home = homedir();
@@ -11,7 +12,7 @@ function tokens(count: number): string {
 	return count >= 10_000 ? `${Math.round(count / 1000)}k` : String(count);
 }
 
-/** Model, workspace, the last request's tokens, the share of the window it used, the prompt-cache hit ratio. */
+/** Model, workspace, the last request's tokens, the share of the window it used, the prompt-cache hit ratio, the session's cost. */
 export function StatusLine({status, busy}: {status: StatusInfo; busy: boolean}) {
 	const {usage} = status;
 	const parts = [status.model, shortPath(status.workspace)].filter(part => part !== '');
@@ -24,6 +25,9 @@ export function StatusLine({status, busy}: {status: StatusInfo; busy: boolean}) 
 		if (input > 0) parts.push(`cache ${Math.round((read / input) * 100)}%`);
 	}
 
+	// The session's cost so far ("unknown" when a price is missing, never $0).
+	const cost = status.cost ? statusCost(status.cost) : null;
+	if (cost !== null) parts.push(cost);
 	// The budget's own figure: the estimate for the next request against the limit that triggers compaction.
 	if (status.budget) parts.push(`budget ${Math.min(999, Math.round((status.budget.estimate / Math.max(1, status.budget.limit)) * 100))}% of ${tokens(status.budget.limit)}`);
 

@@ -29,6 +29,10 @@ for (const example of readdirSync('examples', {withFileTypes: true})) {
 	if (example.isDirectory() && existsSync(tests)) files.push(...find(tests).filter(file => matches(file, 'examples')));
 }
 
+// The provider package that ships with i is built the same way (providers/dist/test), matched by the path below providers/.
+const providerTests = join('providers', 'dist', 'test');
+if (existsSync(providerTests)) files.push(...find(providerTests).filter(file => matches(file, 'providers')));
+
 if (files.length === 0) {
 	// node --test with no files would go looking for tests of its own.
 	process.stderr.write(`run-tests: no test file under ${root} or examples/*/dist/test matches ${filter.join(', ')}\n`);

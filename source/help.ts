@@ -31,8 +31,11 @@ export const helpText = `
     --session FILE             Save to / resume from this session file
     --session-name NAME        Save to / resume <workspace>/.i/sessions/NAME.json
     --max-steps N              Model requests one turn may make (default: max_steps in the config, 50)
-    --api-key KEY              The API key for the provider the config selects, this run only; never stored or shown, but other
-                               users of this machine can see it in the process list: prefer i auth login
+    --api-key KEY              The API key for the selected provider (config, --provider or --model), this run only; never stored
+                               or shown, but other users of this machine can see it in the process list: prefer i auth login
+    --provider ID              Use this catalogue provider for this run (over config.json; its first model unless --model)
+    --model ID                 Use this catalogue model for this run, or PROVIDER/MODEL (over config.json); works without a config.json
+    --list-models              List the model catalogue (providers, models, context, prices, whether each key variable is set) and exit; --json for JSON
     --yolo                     Run every tool without asking for approval
     --dangerously-skip-permissions
                                Same as --yolo

@@ -32,6 +32,9 @@ export const mainFlags = {
 	// A switch for its --no- form: --no-extensions.
 	extensions: {type: 'boolean', default: true},
 	trustProject: {type: 'boolean', default: false},
+	provider: {type: 'string'},
+	model: {type: 'string'},
+	listModels: {type: 'boolean', default: false},
 	version: {type: 'boolean', shortFlag: 'v', default: false},
 	help: {type: 'boolean', shortFlag: 'h', default: false},
 } satisfies AnyFlags;
@@ -50,6 +53,15 @@ export function parseFlags(argv: readonly string[]): MainCommandLine {
 		throw new UsageError('--session and --session-name name two different sessions; pass one of them');
 	}
 
+	for (const [flag, value] of [
+		['--provider', flags.provider],
+		['--model', flags.model],
+	] as const) {
+		if (value !== undefined && value.trim() === '')
+			throw new UsageError(`${flag} needs a value: ${flag === '--provider' ? 'a provider id such as deepseek' : 'a model id, or provider/model'} (i --list-models lists them)`);
+	}
+
+	if (flags.listModels && flags.print) throw new UsageError('--list-models lists the catalogue and exits; it does not run a turn: drop -p');
 	if (flags.maxSteps !== undefined && !(Number.isInteger(flags.maxSteps) && flags.maxSteps >= MIN_STEPS && flags.maxSteps <= MAX_STEPS)) {
 		throw new UsageError(`--max-steps must be a whole number from ${MIN_STEPS} to ${MAX_STEPS} (got ${flags.maxSteps})`);
 	}
@@ -80,6 +92,9 @@ export function parseFlags(argv: readonly string[]): MainCommandLine {
 			promptTemplates: flags.promptTemplate,
 			noExtensions: !flags.extensions,
 			trustProject: flags.trustProject,
+			provider: flags.provider,
+			model: flags.model,
+			listModels: flags.listModels,
 			commandLine: new ExtensionFlags({flags: unclaimed, input, takesInput: flags.print, reserved: longFlagNames(mainFlags)}),
 		},
 	};

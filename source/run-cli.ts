@@ -27,6 +27,12 @@ export interface CliOptions {
 	promptTemplates: string[];
 	noExtensions: boolean;
 	trustProject: boolean;
+	/** `--provider ID`: a catalogue provider for this run. */
+	provider?: string | undefined;
+	/** `--model ID` or `provider/model`: a catalogue model for this run. */
+	model?: string | undefined;
+	/** `--list-models`: print the catalogue (with `--json`, a JSON array) and exit. */
+	listModels?: boolean | undefined;
 	/** Flags no built-in flag is, and the words after them, for the extensions' own flags (registerFlag) to claim. */
 	commandLine: ExtensionFlags;
 	/** `i dev`: the extension being developed (its first staged build is in `extensions`), rebuilt on change and on /reload. */
@@ -113,7 +119,10 @@ async function runCommand(command: (typeof commandNames)[number] | undefined, ar
 		}
 
 		case 'auth': {
-			return (await import('./runtime/auth-command.js')).runAuth(args);
+			const [{runAuth}, {loadRunCatalogue, catalogueAuth}] = await Promise.all([import('./runtime/auth-command.js'), import('./runtime/run-catalogue.js')]);
+			// Every provider a run here could select: the provider package's, the built-ins, models.json's (loaded only when a subcommand needs it).
+			const report = (message: string) => process.stderr.write(`i: auth: ${message}\n`);
+			return runAuth(args, {catalogue: async selected => catalogueAuth(await loadRunCatalogue({}, report))(selected)});
 		}
 
 		case undefined: {
@@ -156,6 +165,7 @@ export async function runHead(options: CliOptions): Promise<number> {
 		}
 	}
 
+	if (options.listModels) return (await import('./runtime/list-models.js')).runListModels(options);
 	if (tui) return tui.runTui(options);
 	const {keepStdoutForContent} = await import('./modes/output.js');
 	// The config and the manifests first, then the head's own modules, which load while the workers

@@ -22,5 +22,6 @@ export async function refuseUnclaimedFlags(options: CliOptions): Promise<void> {
 		configDir: checkedDirs().config_dir,
 		localOnly: options.localOnly === true,
 	});
-	if (sources.candidates.length === 0) throw unknownFlagError(first, mainFlags);
+	// The provider package that ships with i registers no flag: it cannot claim one.
+	if (sources.candidates.every(candidate => candidate.origin === 'bundled')) throw unknownFlagError(first, mainFlags);
 }

@@ -1,4 +1,5 @@
 import type {Usage} from './usage.js';
+import type {Cost, ModelPrices} from './usage-cost.js';
 import type {UserContent} from './messages.js';
 
 /**
@@ -35,7 +36,13 @@ export type CoreEvent =
 	/** Partial progress of a running call (an extension tool's `ctx.onUpdate`): the latest text replaces the one before. */
 	| {type: 'tool_update'; id: string; name: string; text: string}
 	| {type: 'tool_result'; id: string; name: string; output: string; is_error: boolean; images: number}
-	| {type: 'usage'; model: string; usage: Usage}
+	/**
+	 * One request's tokens; `cost` what they cost at `prices` (the selected
+	 * catalogue model's, null when the catalogue has no such model), and
+	 * `session_cost` the session's total so far (usage-cost.ts: `unknown`
+	 * once some tokens had no price; `dollars` then counts the priced ones).
+	 */
+	| {type: 'usage'; model: string; usage: Usage; cost: Cost; session_cost: Cost; prices: ModelPrices | null}
 	/** The budget's estimate for the request about to be sent, against its limit (tokens); `window` when the config names one. */
 	| {type: 'budget'; estimate: number; limit: number; window: number | null}
 	| {type: 'retry'; attempt: number; delay_ms: number; reason: string; status: number | null}

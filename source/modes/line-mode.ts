@@ -11,6 +11,7 @@ import {turnExitCode} from './exit-code.js';
 import {InputIdleError, readLines} from './line-reader.js';
 import {FIRST_BYTE_TIMEOUT_MS, IDLE_TIMEOUT_MS} from './read-prompt.js';
 import {reportSetupError} from './report-setup-error.js';
+import {NoModelConfigError} from '../core/config/load-config.js';
 import {writeErr} from './output.js';
 import {reportExtensionRejections} from './extension-rejections.js';
 
@@ -33,7 +34,7 @@ export async function runLineMode(options: CliOptions, started?: Promise<Started
 		agent.provideRuntime({uiDialog: headlessDialog(options.json ? 'line mode (--json)' : 'line mode')});
 	} catch (error) {
 		interrupts.dispose();
-		return interrupts.exitCode() ?? reportSetupError(error, emit, options.json);
+		return interrupts.exitCode() ?? reportSetupError(error instanceof NoModelConfigError ? await (await import('./first-run-commands.js')).firstRunError(error.path, options) : error, emit, options.json);
 	}
 
 	const stopReporting = reportExtensionRejections(agent.extensionFiles, emit);

@@ -9,6 +9,7 @@ import type {StartedPlugins} from '../core/start/start-plugins.js';
 import {handleInterrupts} from './interrupt.js';
 import {turnExitCode} from './exit-code.js';
 import {reportSetupError} from './report-setup-error.js';
+import {NoModelConfigError} from '../core/config/load-config.js';
 import {reportExtensionRejections} from './extension-rejections.js';
 
 /** `i -p`: one turn, the answer on stdout, exit. */
@@ -29,7 +30,7 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 			agent.provideRuntime({uiDialog: headlessDialog(options.json ? 'i -p --json' : 'i -p')});
 			if (deferred) prompt = options.commandLine.input().join(' ') || (await readPromptFromStdin());
 		} catch (error) {
-			return interrupts.exitCode() ?? reportSetupError(error, emit, options.json);
+			return interrupts.exitCode() ?? reportSetupError(error instanceof NoModelConfigError ? await (await import('./first-run-commands.js')).firstRunError(error.path, options) : error, emit, options.json);
 		}
 
 		const stopReporting = reportExtensionRejections(agent.extensionFiles, emit);

@@ -35,7 +35,7 @@ export interface AuthCommandIo {
 	 * without a config): the core's built-in ones by default; the catalogue
 	 * (declare({providers}), models.json) when it is connected.
 	 */
-	catalogue?: (selected: AuthSubject | undefined) => AuthCatalogue;
+	catalogue?: (selected: AuthSubject | undefined) => AuthCatalogue | Promise<AuthCatalogue>;
 	env?: NodeJS.ProcessEnv;
 	stdin?: SecretInput;
 	/** Where the result line goes (stdout) and where errors and the prompt go (stderr). */
@@ -64,7 +64,7 @@ export async function runAuth(args: string[], io: AuthCommandIo = {}): Promise<n
 		const complete = {...io, out: writeOut, err: writeErr};
 		switch (word) {
 			case 'check': {
-				return check(rest, complete);
+				return await check(rest, complete);
 			}
 
 			case 'login': {
@@ -100,7 +100,7 @@ interface Setting {
 }
 
 /** A missing default config is no error when a provider is named (`i auth login deepseek` before any config); a broken one always is. */
-function setting(flags: {config?: string | undefined}, io: AuthCommandIo, needsConfig: boolean): Setting {
+async function setting(flags: {config?: string | undefined}, io: AuthCommandIo, needsConfig: boolean): Promise<Setting> {
 	const dirs = checkedDirs();
 	const path = configPath(flags.config, dirs.config_dir);
 	const hasConfig = flags.config !== undefined || existsSync(path);
@@ -108,17 +108,22 @@ function setting(flags: {config?: string | undefined}, io: AuthCommandIo, needsC
 		throw new UsageError(`no model config: ${path} does not exist, so no provider is selected; name one (i auth check PROVIDER) or pass --config FILE`);
 	}
 
-	const selected = hasConfig ? configAuthSubject(loadModelConfig(path, flags.config !== undefined)) : undefined;
-	return {catalogue: (io.catalogue ?? coreAuthCatalogue)(selected), selected, store: AuthFile.in(dirs.config_dir), env: io.env ?? process.env};
+	const loaded = hasConfig ? loadModelConfig(path, flags.config !== undefined) : undefined;
+	// A config that names a catalogue provider selects the catalogue's entry; one that chooses by protocol, its own subject (configAuthSubject).
+	const byCatalogue = typeof loaded?.config.provider === 'string' ? loaded.config.provider : undefined;
+	const byProtocol = loaded && byCatalogue === undefined ? configAuthSubject(loaded) : undefined;
+	const catalogue = await (io.catalogue ?? coreAuthCatalogue)(byProtocol);
+	const selected = byCatalogue === undefined ? byProtocol : subjectOf(byCatalogue, catalogue, `config ${loaded!.path}: "provider": `);
+	return {catalogue, selected, store: AuthFile.in(dirs.config_dir), env: io.env ?? process.env};
 }
 
 /** The subject of a named provider; an unknown id is a usage error listing the known ones. */
-function subjectOf(id: string, catalogue: AuthCatalogue): AuthSubject {
+function subjectOf(id: string, catalogue: AuthCatalogue, where = ''): AuthSubject {
 	const subject = catalogue.lookup(id);
 	if (subject) return subject;
 	const ids = catalogue.ids();
 	const guess = nearestName(id, ids);
-	throw new UsageError(`unknown provider ${JSON.stringify(id)}${guess === undefined ? '' : ` (did you mean ${guess}?)`}; the known providers are ${ids.join(', ')}`);
+	throw new UsageError(`${where}unknown provider ${JSON.stringify(id)}${guess === undefined ? '' : ` (did you mean ${guess}?)`}; the known providers are ${ids.join(', ')}`);
 }
 
 function oneProvider(input: string[], usage: string, optional: boolean): string | undefined {
@@ -127,11 +132,11 @@ function oneProvider(input: string[], usage: string, optional: boolean): string 
 	return input[0];
 }
 
-function check(args: string[], io: Io): number {
+async function check(args: string[], io: Io): Promise<number> {
 	const {out: writeOut, err: writeErr} = io;
 	const {flags, input} = parseCommandLine(args, {flags: checkFlags, takesInput: true, secretFlags: ['apiKey']});
 	const named = oneProvider(input, 'i auth check [PROVIDER]', true);
-	const {catalogue, selected, store, env} = setting(flags, io, named === undefined);
+	const {catalogue, selected, store, env} = await setting(flags, io, named === undefined);
 	const subject = named === undefined ? selected! : subjectOf(named, catalogue);
 	// --api-key is for the provider the run selects, never another (seed 004: "选中 provider 的 --api-key").
 	const flagApplies = flags.apiKey !== undefined && subject.provider === selected?.provider;
@@ -160,7 +165,7 @@ async function login(args: string[], io: Io): Promise<number> {
 	const {out: writeOut, err: writeErr} = io;
 	const {flags, input} = parseCommandLine(args, {flags: changeFlags, takesInput: true});
 	const provider = oneProvider(input, 'i auth login PROVIDER (the key is read from the terminal, or the first line of stdin)', false)!;
-	const {catalogue, store} = setting(flags, io, false);
+	const {catalogue, store} = await setting(flags, io, false);
 	const subject = subjectOf(provider, catalogue);
 	if (!subject.requiresAuth) throw new UsageError(`${provider} allows requests without a key (requiresAuth is false): its client never sends one, so there is nothing to store`);
 	// A broken or shared auth.json is said before the key is typed, not after.
@@ -188,7 +193,7 @@ async function logout(args: string[], io: Io): Promise<number> {
 	const {out: writeOut} = io;
 	const {flags, input} = parseCommandLine(args, {flags: changeFlags, takesInput: true});
 	const provider = oneProvider(input, 'i auth logout PROVIDER', false)!;
-	const {catalogue, store, env} = setting(flags, io, false);
+	const {catalogue, store, env} = await setting(flags, io, false);
 	// An entry of a provider no longer known (its package removed) can still be removed.
 	const subject = catalogue.lookup(provider) ?? (store.read().has(provider) ? {provider, requiresAuth: true} : subjectOf(provider, catalogue));
 	const removed = await store.remove(provider);

@@ -31,7 +31,7 @@ interface Listing {
 		commands: Array<{name: string; description: string}>;
 		markdownTransformers: number;
 		/** Model providers: what a config names in `protocol`; never a header or a key. */
-		providers: Array<{id: string; apiStyle: string; streaming: boolean; baseUrl: string | null}>;
+		providers: Array<{id: string; apiStyle: string; streaming: boolean; baseUrl: string | null; catalogueModels: number | null; apiKeyEnv: string | null}>;
 		/** The customTypes its message and entry renderers draw (registerMessageRenderer, registerEntryRenderer). */
 		renderers: {message: string[]; entry: string[]};
 		/** registerResourcesDiscover handlers. */
@@ -100,13 +100,27 @@ async function list(flags: {cwd?: string | undefined; extension: string[]; exten
 			flags: [...extension.flags].map(([name, spec]) => ({name, type: spec.type, default: spec.default ?? null, description: spec.description})),
 			commands: [...extension.commands].map(([name, command]) => ({name: `/${name}`, description: command.description})),
 			markdownTransformers: extension.markdownTransformers.length,
-			providers: extension.providers.map(provider => ({id: provider.id, apiStyle: provider.apiStyle, streaming: provider.streaming, baseUrl: provider.baseUrl ?? null})),
+			providers: extension.providers.map(provider => {
+				const entry = extension.catalogue.find(declared => declared.id === provider.id);
+				return {
+					id: provider.id,
+					apiStyle: provider.apiStyle,
+					streaming: provider.streaming,
+					baseUrl: provider.baseUrl ?? null,
+					catalogueModels: entry ? entry.models.length : null,
+					apiKeyEnv: entry?.apiKeyEnv ?? null,
+				};
+			}),
 			renderers: {message: [...extension.renderers.message.keys()], entry: [...extension.renderers.entry.keys()]},
 			resourcesDiscover: extension.discoverers.length,
 			beforeAgentStart: extension.beforeAgentStart.length,
 			events: [...new Set(extension.handlers.map(handler => handler.tag))],
 		})),
-		notLoaded: [...sources.problems.map(problem => ({path: '', from: '', reason: problem})), ...reports.map(report => ({path: report.path, from: report.listedIn, reason: describeLoadReport(report)}))],
+		notLoaded: [
+			...sources.problems.map(problem => ({path: '', from: '', reason: problem})),
+			...reports.map(report => ({path: report.path, from: report.listedIn, reason: describeLoadReport(report)})),
+			...extensions.flatMap(extension => extension.notices.map(notice => ({path: extension.candidate.path, from: extension.candidate.listedIn, reason: notice}))),
+		],
 	};
 }
 
@@ -120,7 +134,11 @@ function plainText(listing: Listing): string {
 		for (const flag of extension.flags) lines.push(`  flag --${flag.name} (${flag.type}${flag.default === null ? '' : `, default ${String(flag.default)}`}): ${flag.description}`);
 		for (const command of extension.commands) lines.push(`  command ${command.name}: ${command.description}`);
 		for (const provider of extension.providers) {
-			lines.push(`  provider ${provider.id} (${provider.apiStyle}, ${provider.streaming ? 'streaming' : 'one-shot'}${provider.baseUrl === null ? '' : `, ${provider.baseUrl}`})`);
+			const catalogue =
+				provider.catalogueModels === null
+					? ''
+					: `, ${provider.catalogueModels} catalogue model${provider.catalogueModels === 1 ? '' : 's'}${provider.apiKeyEnv === null ? '' : `, key in ${provider.apiKeyEnv}`}`;
+			lines.push(`  provider ${provider.id} (${provider.apiStyle}, ${provider.streaming ? 'streaming' : 'one-shot'}${provider.baseUrl === null ? '' : `, ${provider.baseUrl}`}${catalogue})`);
 		}
 
 		if (extension.renderers.message.length > 0) lines.push(`  message renderers: ${extension.renderers.message.join(', ')}`);

@@ -45,7 +45,9 @@ export async function runCommand(args: string[]): Promise<number> {
 			writeOut(
 				`\nFill in the model in ${config} before running i:\n` +
 					modelFields.map(([name, meaning, example]) => `  "${name}"`.padEnd(width + 4) + `${meaning}, e.g. ${example}\n`).join('') +
-					`("base_url" is optional: the provider's default endpoint otherwise.)\n`,
+					`("base_url" is optional: the provider's default endpoint otherwise.)\n` +
+					`Or choose by catalogue instead of those three: "provider" (a catalogue provider such as "deepseek") and "model";\n` +
+					`the catalogue gives the endpoint and the key's variable (i --list-models lists them; never both ways in one config).\n`,
 			);
 		} else if (!(await listsBuiltin(config, join(dir, BUILTIN_FILE)))) {
 			writeOut(`\n${config} does not list "${BUILTIN_FILE}" in "plugins"; add it there to run the configured plugin profile.\n`);

@@ -5,6 +5,7 @@ import {printable} from '../modes/output.js';
 import type {SlashCommand} from './slash-commands.js';
 import {customRendering, type CustomRendering} from './custom-rendering.js';
 import type {MarkdownRenderer} from './markdown/render-markdown.js';
+import {addUsage, emptyCost, type CostState} from './cost-tally.js';
 
 /**
  * The chat screen's state, built from core events. Finished items go to
@@ -51,6 +52,8 @@ export interface StatusInfo {
 	budget?: {estimate: number; limit: number} | null;
 	/** Cache-read and all input tokens over this screen's requests: the hit ratio as the cache report counts it (Σ read / Σ input). */
 	cacheTotals?: {read: number; input: number};
+	/** The last turn's and the session's cost, tokens and prices (/cost); reset when the session changes. */
+	cost?: CostState;
 }
 
 export interface ChatState {
@@ -76,6 +79,8 @@ export class ChatStore {
 	#state: ChatState;
 	readonly #listeners = new Set<() => void>();
 	#counter = 0;
+	/** Whether a turn's requests are being tallied (between its first usage and its done). */
+	#turnOpen = false;
 	#scheduled: NodeJS.Timeout | undefined;
 	readonly #frameMs: number;
 	/** Completed lines of streamed text not yet moved to `finished` (plain text): one item per frame, not per line. */
@@ -148,8 +153,15 @@ export class ChatStore {
 		this.#update({markdown}, true);
 	}
 
+	/** The model the status line names, after a switch (/provider, /model). */
+	setModel(model: string): void {
+		this.#update({status: {...this.#state.status, model}}, true);
+	}
+
 	setSession(session: string): void {
-		this.#update({status: {...this.#state.status, session}}, true);
+		// Another session: its cost starts again, as the core's session_cost does.
+		this.#update({status: {...this.#state.status, session, cost: emptyCost()}}, true);
+		this.#turnOpen = false;
 	}
 
 	/** An extension's committed message or entry, shown once by its renderer (or the default way); hidden ones and entries without a renderer show nothing. */
@@ -236,7 +248,9 @@ export class ChatStore {
 			case 'usage': {
 				const totals = this.#state.status.cacheTotals ?? {read: 0, input: 0};
 				const cacheTotals = {read: totals.read + event.usage.cacheRead, input: totals.input + event.usage.input};
-				this.#update({status: {...this.#state.status, usage: event.usage, cacheTotals}}, false);
+				const cost = addUsage(this.#state.status.cost ?? emptyCost(), event, !this.#turnOpen);
+				this.#turnOpen = true;
+				this.#update({status: {...this.#state.status, usage: event.usage, cacheTotals, cost}}, false);
 				break;
 			}
 
@@ -285,6 +299,8 @@ export class ChatStore {
 			}
 
 			case 'done': {
+				// The next request's usage begins another turn's tally (/cost's "last turn").
+				this.#turnOpen = false;
 				this.#endText();
 				this.#endThinking();
 				if (event.reason === 'interrupted') this.notice('info', 'interrupted; the session keeps its last complete step');

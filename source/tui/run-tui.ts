@@ -14,6 +14,7 @@ import {beforeScreen, type BeforeScreen} from './before-screen.js';
 import {ChatStore} from './chat-store.js';
 import {consoleToNotices} from './console-notices.js';
 import {keysHelp, parseSlashCommand} from './slash-commands.js';
+import {costReport, emptyCost} from './cost-tally.js';
 import {chainMarkdownTransformers} from './markdown-transform.js';
 import {markdownOptions} from './markdown-options.js';
 import {customRendering} from './custom-rendering.js';
@@ -22,6 +23,8 @@ import {runExtensionCommand} from './extension-command.js';
 import {reportExtensionRejections} from '../modes/extension-rejections.js';
 import {TrustBroker} from './trust-broker.js';
 import {DialogBroker} from './dialog-broker.js';
+import {ChooserBroker} from './chooser-broker.js';
+import {chooseModel as pickModel, chooseProvider as pickProvider, type ModelTarget} from './model-picker.js';
 import {QuestionLine} from './open-question.js';
 import {uiPromptEvents} from './ui-prompt-events.js';
 import {findPromptTemplate, parseTemplateCommand} from '../core/resources/prompt-template-file.js';
@@ -51,6 +54,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	const broker = new ApprovalBroker(prompts, line);
 	const trust = new TrustBroker(prompts, line);
 	const dialogs = new DialogBroker(prompts, line);
+	const chooser = new ChooserBroker(line);
 	// Signals from outside (kill, a closing terminal): raw mode turns Ctrl-C into a key, so these are not the person's.
 	const setupController = new AbortController();
 	const interrupts = handleInterrupts(setupController);
@@ -142,8 +146,61 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		);
 	};
 
-	const command = async (name: string) => {
+	/** Switches the running session's model and saves it as the default; a failure leaves both and says why. */
+	const switchTo = async (target: ModelTarget) => {
+		const before = agent.selected ? `${agent.selected.provider}/${agent.selected.model}` : agent.caller.model;
+		const result = await agent.switchModel(target);
+		if (!result.ok) {
+			store.notice('error', `the switch failed; the session keeps ${before} and config.json is unchanged: ${result.reason}`);
+			return;
+		}
+
+		agent = {...agent, caller: result.caller, selected: result.selected};
+		store.setModel(result.caller.model);
+		const saved =
+			result.saved === null
+				? 'not saved (the config was given as an object, not a file)'
+				: `saved as the default in ${result.saved.path}${result.saved.removed.length === 0 ? '' : ` (removed ${result.saved.removed.map(field => `"${field}"`).join(', ')}: the catalogue gives them now)`}`;
+		store.notice('info', `now ${result.selected.provider}/${result.selected.model} (${result.credentialSource}); ${saved}`);
+	};
+
+	const command = async (name: string, args = '') => {
 		switch (name) {
+			case '/provider': {
+				const [word, id, ...rest] = args.split(/\s+/).filter(part => part !== '');
+				if (word === 'remove') {
+					if (id === undefined || rest.length > 0) {
+						store.notice('warning', 'usage: /provider remove ID (a provider you added in models.json)');
+						break;
+					}
+
+					const removed = await agent.removeProvider(id);
+					store.notice(removed.ok ? 'info' : 'warning', removed.message);
+					break;
+				}
+
+				if (id !== undefined) {
+					store.notice('warning', 'usage: /provider, /provider ID or /provider remove ID');
+					break;
+				}
+
+				const target = word ?? (await pickProvider(agent, chooser));
+				if (target !== null && target !== undefined) await switchTo({provider: target, model: undefined, origin: `/provider ${target}`});
+				break;
+			}
+
+			case '/model': {
+				const words = args.split(/\s+/).filter(part => part !== '');
+				if (words.length > 1) {
+					store.notice('warning', 'usage: /model or /model ID (or PROVIDER/MODEL)');
+					break;
+				}
+
+				const target = words[0] === undefined ? await pickModel(agent, chooser) : modelTarget(agent, words[0]);
+				if (target !== null) await switchTo(target);
+				break;
+			}
+
 			case '/help': {
 				store.notice('info', keysHelp(store.getSnapshot().commands));
 				break;
@@ -162,6 +219,11 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 				agent = {...agent, session: next};
 				store.setSession(next.id);
 				store.notice('info', `new session ${next.id} (${next.path}); the previous one stays saved`);
+				break;
+			}
+
+			case '/cost': {
+				store.notice('info', costReport(store.getSnapshot().status.cost ?? emptyCost()));
 				break;
 			}
 
@@ -275,7 +337,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		}
 
 		// The screen stays live while a command runs; a failure (a new session that cannot be opened) is a notice, never an unhandled rejection.
-		command(slash.name).catch((error: unknown) => store.notice('error', (error as Error).message));
+		command(slash.name, 'args' in slash ? slash.args : '').catch((error: unknown) => store.notice('error', (error as Error).message));
 	};
 
 	const onInterrupt = () => {
@@ -288,7 +350,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		interrupt();
 	};
 
-	const instance = render(createElement(App, {store, broker, trust, dialogs, history, onSubmit: submit, onInterrupt, onExit: () => finish(exitCodes.ok)}), {
+	const instance = render(createElement(App, {store, broker, trust, dialogs, chooser, history, onSubmit: submit, onInterrupt, onExit: () => finish(exitCodes.ok)}), {
 		exitOnCtrlC: false,
 		patchConsole: false,
 		maxFps: 30,
@@ -384,6 +446,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	stopReporting();
 	// Dialogs still open or waiting close as the person leaving; the extensions' SessionShutdown handlers get no new ones.
 	dialogs.leave();
+	chooser.cancel();
 	interrupt();
 	// The interrupted turn saves its last complete step before the session closes.
 	await running;
@@ -391,6 +454,13 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	await agent.close();
 	interrupts.dispose();
 	return code;
+}
+
+/** `/model ID`: a bare id within the current provider (when it has one), `PROVIDER/MODEL` or a bare id anywhere otherwise. */
+function modelTarget(agent: Agent, id: string): ModelTarget {
+	const provider = agent.selected?.provider;
+	const own = provider !== undefined && !id.startsWith(`${provider}/`) && !id.includes('/') ? provider : undefined;
+	return {provider: own, model: id, origin: `/model ${id}`};
 }
 
 /** The notices gathered before a screen that never came (extension console output, warnings), on stderr. */

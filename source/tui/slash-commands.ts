@@ -10,12 +10,18 @@ export const slashCommands = [
 	{name: '/help', description: 'keys and commands'},
 	{name: '/clear', description: 'start a new session (the old one stays saved)'},
 	{name: '/session', description: 'this session: its ID, file and size'},
+	{name: '/provider', description: 'choose a provider (/provider ID switches, /provider remove ID removes a models.json entry)'},
+	{name: '/model', description: 'choose a model of the provider (/model ID or PROVIDER/MODEL switches)'},
+	{name: '/cost', description: "the last turn's and this session's cost, tokens and prices"},
 	{name: '/compact', description: 'compact the history now (needs a compaction plugin)'},
 	{name: '/reload', description: 'load every extension again (i dev: build first)'},
 	{name: '/exit', description: 'leave i'},
 ] as const;
 
 export type SlashCommandName = (typeof slashCommands)[number]['name'];
+
+/** The screen's commands that take words after them; the others take none. */
+const takesArguments: ReadonlySet<string> = new Set(['/provider', '/model']);
 
 /** The commands a draft could be completing: only while it is a single word starting with `/`. */
 export function slashCompletions(draft: string, extra: readonly SlashCommand[] = []): readonly SlashCommand[] {
@@ -29,14 +35,15 @@ export function slashCompletions(draft: string, extra: readonly SlashCommand[] =
  * is a message. A name that is neither the screen's nor in `extra` comes back
  * as unknown.
  */
-export function parseSlashCommand(text: string, extra: readonly SlashCommand[] = []): {name: SlashCommandName} | {extension: string; args: string} | {unknown: string} | null {
+export function parseSlashCommand(text: string, extra: readonly SlashCommand[] = []): {name: SlashCommandName; args?: string} | {extension: string; args: string} | {unknown: string} | null {
 	const trimmed = text.trim();
 	if (!trimmed.startsWith('/')) return null;
 	const word = trimmed.split(/\s/, 1)[0]!;
 	const args = trimmed.slice(word.length).trim();
 	const command = slashCommands.find(candidate => candidate.name === word);
-	// The screen's own commands take no arguments, and a message of several lines is a message.
+	// The screen's own commands take no arguments but /provider's and /model's, and a message of several lines is a message.
 	if (command && args === '') return {name: command.name};
+	if (command && takesArguments.has(command.name) && !args.includes('\n')) return {name: command.name, args};
 	if (extra.some(candidate => candidate.name === word)) return {extension: word.slice(1), args};
 	if (trimmed.includes('\n')) return null;
 	return {unknown: word};

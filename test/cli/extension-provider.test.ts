@@ -100,7 +100,7 @@ test("-p in plain text (the base URL from the example's flag) and line mode show
 	const listed = await runCli(['extensions', '--json', '--extension', example, '-C', box.workspace], {env: {...box.env, LOCAL_OPENAI_API_KEY: 'sk-listing-secret-1'}});
 	assert.equal(listed.code, 0, listed.stderr);
 	const [extension] = JSON.parse(listed.stdout).loaded;
-	assert.deepEqual(extension.providers, [{id: 'local-openai', apiStyle: 'openai-completions', streaming: true, baseUrl: server.baseUrl}]);
+	assert.deepEqual(extension.providers, [{id: 'local-openai', apiStyle: 'openai-completions', streaming: true, baseUrl: server.baseUrl, catalogueModels: null, apiKeyEnv: null}]);
 	assert.doesNotMatch(listed.stdout, /sk-listing-secret|authorization/i);
 	const plain = await runCli(['extensions', '--extension', example, '-C', box.workspace], {env: box.env});
 	assert.match(plain.stdout, /provider local-openai \(openai-completions, streaming, http:\/\/127\.0\.0\.1:\d+\/v1\)/);
@@ -267,7 +267,7 @@ test('a config naming an id no loaded extension registered is a usage error nami
 	assert.equal(run.code, 2);
 	assert.match(
 		run.stderr,
-		/config \S+config\.json: field "protocol": "nobody" is neither a built-in protocol \(openai, deepseek, anthropic, responses\) nor a provider a loaded extension registered \(the loaded extensions registered local-openai\)/,
+		/config \S+config\.json: field "protocol": "nobody" is neither a built-in protocol \(openai, deepseek, anthropic, responses\) nor a provider a loaded extension registered \(the loaded extensions registered local-openai, deepseek, openrouter, llama-cpp, proxy\)/,
 	);
 	const none = await runCli(['-p', 'hi', '--no-extensions', '-C', box.workspace], {env: box.env});
 	assert.equal(none.code, 2);

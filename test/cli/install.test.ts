@@ -144,7 +144,10 @@ test('i install FOLDER links the folder: a change to it loads at the next start'
 	assert.equal(listing.code, 0, listing.stderr);
 	assert.deepEqual(
 		JSON.parse(listing.stdout).loaded.map((extension: any) => [extension.name, extension.tools]),
-		[['dev-ext', ['second']]],
+		[
+			['dev-ext', ['second']],
+			['i-providers', []],
+		],
 	);
 });
 

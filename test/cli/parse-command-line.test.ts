@@ -70,7 +70,13 @@ test('the main flags: defaults, --no-logo, the alias of --yolo, typed --max-step
 		promptTemplates: [],
 		noExtensions: false,
 		trustProject: false,
+		provider: undefined,
+		model: undefined,
+		listModels: false,
 	});
+	const chosen = parseFlags(['--provider', 'deepseek', '--model', 'deepseek/deepseek-chat', '--list-models']);
+	assert.ok(chosen.kind === 'run');
+	assert.deepEqual([chosen.options.provider, chosen.options.model, chosen.options.listModels], ['deepseek', 'deepseek/deepseek-chat', true]);
 	const full = parseFlags(['--no-logo', '--dangerously-skip-permissions', '--max-steps', '12', '--session-name', 'work', '-p', 'a', 'b']);
 	assert.equal(full.kind, 'run');
 	if (full.kind !== 'run') return;

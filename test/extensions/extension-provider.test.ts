@@ -25,7 +25,9 @@ test('registration: the id at 64 characters and one past, its alphabet, the buil
 	assert.throws(() => ok({id: 'a'.repeat(MAX_PROVIDER_ID_LENGTH + 1)}), /registerStreamingProvider: id must be 1–64 of lower-case a-z, 0-9, "\.", "_" or "-", starting with a letter or digit/);
 	for (const id of ['', 'Upper', '.dot', '-dash', 'with space', 'slash/x', 7]) assert.throws(() => ok({id}), /id must be/, String(id));
 	assert.equal(ok({id: 'my.local_llm-2'}).id, 'my.local_llm-2');
-	for (const id of ['openai', 'deepseek', 'anthropic', 'responses']) assert.throws(() => ok({id}), new RegExp(`"${id}": id is a built-in protocol's name`));
+	for (const id of ['openai', 'anthropic', 'responses']) assert.throws(() => ok({id}), new RegExp(`"${id}": id is a built-in provider's \\(openai, anthropic, responses\\)`));
+	// The provider package's id: the config's protocol "deepseek" still names the built-in wire, its provider "deepseek" this one.
+	assert.equal(ok({id: 'deepseek'}).id, 'deepseek');
 	assert.equal(ok({baseUrl: 'https://example.test/v1'}).baseUrl, 'https://example.test/v1');
 	assert.equal(ok({}).baseUrl, undefined);
 	assert.throws(() => ok({baseUrl: 'ftp://example.test'}), /baseUrl must be an http:\/\/ or https:\/\/ URL, or absent/);
@@ -55,7 +57,7 @@ function folder(): {dir: string; write(name: string, source: string): string; cl
 
 const candidate = (path: string) => ({path, origin: 'flag' as const, project: false, listedIn: '--extension'});
 
-test('streaming after one-shot of the same id replaces it in place; twice the same kind, or one-shot after streaming, is a load error; so is the id of another extension, naming both', async () => {
+test('streaming after one-shot of the same id replaces it in place; twice the same kind, or one-shot after streaming, is a load error; the id of another extension is not taken, said naming both, and the rest loads', async () => {
 	const files = folder();
 	try {
 		const replacing = files.write(
@@ -71,11 +73,14 @@ test('streaming after one-shot of the same id replaces it in place; twice the sa
 			'downgrade',
 			`export default api => { api.registerStreamingProvider({id: 'down', apiStyle: 's', request() {}}); api.registerProvider({id: 'down', apiStyle: 's', request() {}}); }`,
 		);
-		const clash = files.write('clash', `export default api => { api.registerStreamingProvider({id: 'second', apiStyle: 's', request() {}}); }`);
+		const clash = files.write(
+			'clash',
+			`export default api => { api.registerStreamingProvider({id: 'second', apiStyle: 's', request() {}}); api.registerStreamingProvider({id: 'own', apiStyle: 's', request() {}}); }`,
+		);
 		const {extensions, reports} = await loadExtensions({candidates: [replacing, twice, downgrade, clash].map(candidate), trusted: false, takenToolNames: new Map()});
 		assert.deepEqual(
 			extensions.map(extension => extension.name),
-			['replacing'],
+			['replacing', 'clash'],
 		);
 		assert.deepEqual(
 			extensions[0]!.providers.map(provider => [provider.id, provider.apiStyle, provider.streaming]),
@@ -87,8 +92,13 @@ test('streaming after one-shot of the same id replaces it in place; twice the sa
 		const messages = reports.map(report => (report.kind === 'failed' ? report.message : report.kind));
 		assert.match(messages[0]!, /registerProvider: extension twice registered the provider "again" already \(one-shot\); only a streaming registration after a one-shot one replaces it/);
 		assert.match(messages[1]!, /registerProvider: extension downgrade registered the provider "down" already \(streaming\)/);
-		assert.match(messages[2]!, /registerStreamingProvider: the provider id "second" is registered by extension replacing \(\S+replacing\.mjs\) already; extension clash cannot register it too/);
-		assert.equal(reports[2]!.path, clash);
+		assert.equal(messages.length, 2);
+		// The first registration of an id wins (seed appendix): the later one is said, naming both, and its other providers count.
+		assert.deepEqual(
+			extensions[1]!.providers.map(provider => provider.id),
+			['own'],
+		);
+		assert.match(extensions[1]!.notices[0]!, /^extension clash: its provider "second" is not used: extension replacing \(\S+replacing\.mjs\) registered that id first/);
 	} finally {
 		files.close();
 	}
@@ -170,7 +180,8 @@ test('req is read from the prepared body, a copy: a hook’s change counts, the 
 	const body = {...prepared.body, hooked: 1};
 	const {io: sendIo, events} = io();
 	const reply = await provider.send({url: prepared.url, body}, sendIo);
-	assert.deepEqual(seen, {model: 'm1', messages, tools, maxTokens: 99, extra: {temperature: 0.5, hooked: 1}});
+	// Selected by `protocol`, with no catalogue binding: no key, no endpoint, no headers.
+	assert.deepEqual(seen, {model: 'm1', messages, tools, maxTokens: 99, extra: {temperature: 0.5, hooked: 1}, apiKey: null, baseUrl: null, headers: {}});
 	assert.equal((body.messages as unknown[]).length, 1);
 	assert.deepEqual(reply, {message: {role: 'assistant', content: 'ok'}, finishReason: 'stop', rawFinishReason: null, usage: null});
 	assert.deepEqual(events, [{type: 'text_delta', text: 'ok'}]);

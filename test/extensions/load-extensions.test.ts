@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import {mkdirSync, mkdtempSync, realpathSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
 import {loadExtensions, type LoadOptions} from '../../source/core/extensions/load-extensions.js';
-import {findExtensionSources, type ExtensionCandidate} from '../../source/core/extensions/sources.js';
+import {BUNDLED_LISTED_IN, findExtensionSources, type ExtensionCandidate} from '../../source/core/extensions/sources.js';
 import {MAX_SETTINGS_ENTRIES} from '../../source/core/extensions/settings-file.js';
 import {checkExtensionTool, MAX_TOOL_DESCRIPTION_CHARS} from '../../source/core/extensions/check-tool.js';
 import {nativeToolNames} from '../../source/core/tools/native-tool-names.js';
@@ -29,6 +30,8 @@ function candidate(path: string, project = false): ExtensionCandidate {
 }
 
 const native = new Map(nativeToolNames.map(name => [name, 'the native tools']));
+/** The repository's own provider package: the one a run of this checkout loads by default. */
+const bundledPackage = fileURLToPath(new URL('../../../providers', import.meta.url));
 
 async function load(candidates: ExtensionCandidate[], options: Partial<LoadOptions> = {}) {
 	return loadExtensions({candidates, trusted: true, takenToolNames: native, ...options});
@@ -248,9 +251,29 @@ test('sources in the documented order; settings paths against their own folder; 
 			[projectDir, 'project-dir', true],
 			[globalDir, 'global-settings', false],
 			[join(configDir, 'npm', 'node_modules', 'some-package'), 'global-settings', false],
+			// Last, after every source the person names: the provider package that ships with i.
+			[bundledPackage, 'bundled', false],
 		],
 	);
 	assert.deepEqual([settings.project?.path, settings.global?.path], [join(workspace, '.i', 'settings.json'), join(configDir, 'settings.json')]);
+});
+
+test('the provider package: found inside i, listed last without trust; "providerPackage": false in either settings file removes it, the project’s word first', async () => {
+	const root = tempDir();
+	const workspace = join(root, 'ws');
+	const configDir = join(root, 'config');
+	mkdirSync(join(workspace, '.i'), {recursive: true});
+	mkdirSync(configDir);
+	const sources = async () => (await findExtensionSources({workspace, configDir})).candidates.map(c => [c.path, c.origin, c.project, c.listedIn]);
+	assert.deepEqual(await sources(), [[bundledPackage, 'bundled', false, BUNDLED_LISTED_IN]]);
+	writeFileSync(join(configDir, 'settings.json'), JSON.stringify({providerPackage: false}));
+	assert.deepEqual(await sources(), []);
+	writeFileSync(join(workspace, '.i', 'settings.json'), JSON.stringify({providerPackage: true}));
+	assert.deepEqual((await sources()).length, 1);
+	// i dev-local loads no other extension, this one neither.
+	assert.deepEqual((await findExtensionSources({workspace, configDir: join(root, 'other'), localOnly: true, extensions: []})).candidates, []);
+	writeFileSync(join(workspace, '.i', 'settings.json'), JSON.stringify({providerPackage: 'no'}));
+	await assert.rejects(findExtensionSources({workspace, configDir}), /field "providerPackage": Invalid input: expected boolean/);
 });
 
 test('localOnly (i dev-local): only --extension paths, and of the settings only the project file', async () => {
@@ -266,7 +289,7 @@ test('localOnly (i dev-local): only --extension paths, and of the settings only 
 	writeExtension(join(configDir, 'global-dir'), 'v', '');
 	writeFileSync(join(workspace, '.i', 'settings.json'), JSON.stringify({extensionDirs: ['more'], packages: ['some-package'], skillDirs: ['team-skills']}));
 	writeFileSync(join(configDir, 'settings.json'), JSON.stringify({extensionDirs: ['global-dir']}));
-	const options = {extensions: ['flag.mjs'], extensionDirs: ['flagdir'], workspace, configDir, cwd: root, env: {I_EXTENSIONS_DIR: join(root, 'envdir')}};
+	const options = {extensions: ['flag.mjs'], extensionDirs: ['flagdir'], workspace, configDir, cwd: root, env: {I_EXTENSIONS_DIR: join(root, 'envdir')}, bundled: null};
 	const everything = await findExtensionSources(options);
 	assert.equal(everything.candidates.length, 7, 'without localOnly every source is listed');
 	const local = await findExtensionSources({...options, localOnly: true});
@@ -301,7 +324,7 @@ test('a settings list holds 256 entries; one more is refused naming the field', 
 	const entries = (count: number) => Array.from({length: count}, (_value, index) => `./missing-${index}`);
 	writeFileSync(settings, JSON.stringify({extensionDirs: entries(MAX_SETTINGS_ENTRIES)}));
 	// Folders that do not exist are skipped: the list itself was taken.
-	assert.deepEqual((await findExtensionSources({workspace: root, configDir: join(root, 'config')})).candidates, []);
+	assert.deepEqual((await findExtensionSources({workspace: root, configDir: join(root, 'config'), bundled: null})).candidates, []);
 	writeFileSync(settings, JSON.stringify({extensionDirs: entries(MAX_SETTINGS_ENTRIES + 1)}));
 	await assert.rejects(findExtensionSources({workspace: root, configDir: join(root, 'config')}), /field "extensionDirs": at most 256 entries/);
 });

@@ -71,7 +71,7 @@ mkdirSync('dist', {recursive: true}); writeFileSync('dist/index.js', source);
 		run.type('/ver\r');
 		await run.waitFor(screen => screen.includes('version one'), 'the first build');
 		writeFileSync(join(pkg, 'src', 'index.js'), version('two'));
-		await run.waitFor(screen => screen.includes('reloaded 1 extension'), 'the reload of the new build');
+		await run.waitFor(screen => screen.includes('reloaded 2 extensions'), 'the reload of the new build');
 		run.type('/ver\r');
 		await run.waitFor(screen => screen.includes('version two'), 'the second build answering');
 
@@ -81,9 +81,9 @@ mkdirSync('dist', {recursive: true}); writeFileSync('dist/index.js', source);
 		await run.waitFor(screen => screen.split('version two').length > 2, 'the second build still answering', {whole: true});
 
 		writeFileSync(join(pkg, 'src', 'index.js'), version('four'));
-		await run.waitFor(screen => screen.split('reloaded 1 extension').length > 2, 'the fixed build reloaded', {whole: true});
+		await run.waitFor(screen => screen.split('reloaded 2 extensions').length > 2, 'the fixed build reloaded', {whole: true});
 		run.type('/reload\r');
-		await run.waitFor(screen => screen.split('reloaded 1 extension').length > 3, 'the /reload build', {whole: true});
+		await run.waitFor(screen => screen.split('reloaded 2 extensions').length > 3, 'the /reload build', {whole: true});
 		assert.deepEqual(
 			readdirSync(staged)
 				.filter(name => name.startsWith('ver-ext-'))

@@ -105,7 +105,7 @@ test('/reload loads the changed extension file (SessionShutdown and SessionStart
 		await run.waitFor(screen => screen.includes('version one'), 'the first version');
 		writeFileSync(file, version('two'));
 		run.type('/reload\r');
-		await run.waitFor(screen => screen.includes('reloaded 1 extension'), 'the reload');
+		await run.waitFor(screen => screen.includes('reloaded 2 extensions'), 'the reload');
 		run.type('/ver\r');
 		await run.waitFor(screen => screen.includes('version two'), 'the second version');
 		writeFileSync(file, version('three', "throw new Error('broken on purpose');"));

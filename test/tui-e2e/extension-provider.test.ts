@@ -66,7 +66,7 @@ test('/reload replaces the provider with the new generation’s, or keeps the ol
 		const firstSession = /session ([0-9a-f-]{36})/.exec(run.screen().join('\n'))![1]!;
 		writeFileSync(file, version('two', {tool: true}));
 		run.type('/reload\r');
-		await run.waitFor(screen => screen.includes('reloaded 1 extension'), 'the reload');
+		await run.waitFor(screen => screen.includes('reloaded 2 extensions'), 'the reload');
 		run.type('second\r');
 		await run.waitFor(screen => screen.includes('answer two') && idle(screen), 'the second generation’s answer');
 		run.type('/clear\r');

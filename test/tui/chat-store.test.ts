@@ -2,6 +2,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {ChatStore} from '../../source/tui/chat-store.js';
 import {summariseArguments as summarise} from '../../source/modes/summarise-arguments.js';
+import {costReport, emptyCost, statusCost} from '../../source/tui/cost-tally.js';
 
 const status = {model: 'm', workspace: '/w', session: null, usage: null, window: null};
 
@@ -122,12 +123,51 @@ test('control sequences from the model, a tool or a server never reach the termi
 test("the status keeps the session's cache hit ratio as Σ cache-read / Σ input, and the budget's last figures", () => {
 	const {chat} = store();
 	const usage = (input: number, cacheRead: number) => ({input, output: 10, cacheRead, cacheWrite: 0, raw: {}});
-	chat.apply({type: 'usage', model: 'm', usage: usage(1000, 0)});
-	chat.apply({type: 'usage', model: 'm', usage: usage(3000, 2900)});
+	const unpriced = {cost: {dollars: 0, unknown: true}, session_cost: {dollars: 0, unknown: true}, prices: null};
+	chat.apply({type: 'usage', model: 'm', usage: usage(1000, 0), ...unpriced});
+	chat.apply({type: 'usage', model: 'm', usage: usage(3000, 2900), ...unpriced});
 	chat.apply({type: 'budget', estimate: 4200, limit: 6400, window: 8000});
 	const {status} = chat.getSnapshot();
 	assert.deepEqual(status.cacheTotals, {read: 2900, input: 4000});
 	assert.deepEqual(status.budget, {estimate: 4200, limit: 6400});
+});
+
+test('cost: the last turn and the session tallied by kind from the usage events; /cost says unknown where a price is missing, never $0; another session starts again', () => {
+	const {chat} = store();
+	const prices = {input: 2, output: 8, cacheRead: 0.5};
+	const usage = (input: number, output: number, cacheRead: number, cacheWrite: number) => ({input, output, cacheRead, cacheWrite, raw: {}});
+	const event = (u: ReturnType<typeof usage>, dollars: number, unknown: boolean, total: number, totalUnknown: boolean) =>
+		({type: 'usage', model: 'm', usage: u, cost: {dollars, unknown}, session_cost: {dollars: total, unknown: totalUnknown}, prices}) as const;
+	assert.equal(costReport(chat.getSnapshot().status.cost ?? emptyCost()), 'no model request in this session yet: nothing has cost anything');
+	// Turn 1: one request, every kind priced.
+	chat.apply(event(usage(1_000_000, 1_000_000, 0, 0), 10, false, 10, false));
+	chat.apply({type: 'done', reason: 'stop', steps: 1});
+	assert.equal(statusCost(chat.getSnapshot().status.cost!), 'cost $10.00');
+	// Turn 2: two requests, the second with cache writes, which have no price.
+	chat.apply(event(usage(1000, 0, 0, 0), 0.002, false, 10.002, false));
+	chat.apply(event(usage(3000, 100, 1000, 1000), 0.0033, true, 10.0053, true));
+	chat.apply({type: 'done', reason: 'stop', steps: 2});
+	const cost = chat.getSnapshot().status.cost!;
+	assert.deepEqual(cost.turn!.tokens, {input: 2000, output: 100, cacheRead: 1000, cacheWrite: 1000});
+	assert.deepEqual(cost.session.tokens, {input: 1_002_000, output: 1_000_100, cacheRead: 1000, cacheWrite: 1000});
+	assert.equal(cost.turn!.requests, 2);
+	assert.equal(
+		costReport(cost),
+		[
+			'last turn: $0.0053 + unknown over 2 requests (tokens: input 2,000 · output 100 · cache read 1,000 · cache write 1,000)',
+			'this session: $10.01 + unknown over 3 requests (tokens: input 1,002,000 · output 1,000,100 · cache read 1,000 · cache write 1,000)',
+			'prices for m per million tokens: input $2 · output $8 · cache read $0.5 · cache write unknown',
+		].join('\n'),
+	);
+	assert.equal(statusCost(cost), 'cost $10.01 + unknown');
+	// A model the catalogue lacks: all unknown, never $0.
+	chat.setSession('next-session');
+	assert.equal(chat.getSnapshot().status.cost!.session.requests, 0);
+	chat.apply({type: 'usage', model: 'x', usage: usage(10, 5, 0, 0), cost: {dollars: 0, unknown: true}, session_cost: {dollars: 0, unknown: true}, prices: null});
+	const unknown = chat.getSnapshot().status.cost!;
+	assert.equal(statusCost(unknown), 'cost unknown');
+	assert.match(costReport(unknown), /^last turn: unknown over 1 request .*\nthis session: unknown over 1 request .*\nprices: unknown \(x is not in the catalogue; add its "cost" in models\.json\)$/);
+	assert.doesNotMatch(costReport(unknown), /\$0\b/);
 });
 
 test('a child agent is live while it runs, with its role, turns and activity; its end is a notice', () => {

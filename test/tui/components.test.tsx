@@ -52,6 +52,16 @@ test("the status line shows the budget's estimate against its limit and the sess
 	assert.doesNotMatch(frame, /ctx/, "the budget's own figure replaces the usage-based share");
 });
 
+test("the status line shows the session's cost: dollars, unknown where a price is missing, nothing before the first request", () => {
+	const usage = {input: 100, output: 10, cacheRead: 0, cacheWrite: 0, raw: {}};
+	const tally = (dollars: number, unknown: boolean, requests: number) => ({tokens: {input: 100, output: 10, cacheRead: 0, cacheWrite: 0}, cost: {dollars, unknown}, requests});
+	const status = (cost: ReturnType<typeof tally>) => ({model: 'm', workspace: '/w', session: null, usage, window: null, cost: {turn: cost, session: cost, prices: null, model: 'm'}});
+	assert.match(render(<StatusLine busy={false} status={status(tally(0.0123, false, 1))} />).lastFrame()!, /↑100 ↓10 · cache 0% · cost \$0\.0123/);
+	assert.match(render(<StatusLine busy={false} status={status(tally(0, true, 1))} />).lastFrame()!, /· cost unknown/);
+	assert.match(render(<StatusLine busy={false} status={status(tally(2.5, true, 3))} />).lastFrame()!, /· cost \$2\.50 \+ unknown/);
+	assert.doesNotMatch(render(<StatusLine busy={false} status={status(tally(0, false, 0))} />).lastFrame()!, /cost/);
+});
+
 test('a narrow status line shortens its left part with an ellipsis and keeps the key hint whole', () => {
 	const frame = render(
 		<Box width={40}>

@@ -17,6 +17,12 @@ test('an extension command parses with its words; the screen own commands take n
 	assert.deepEqual(parseSlashCommand('/todo', extra), {extension: 'todo', args: ''});
 	assert.deepEqual(parseSlashCommand('/help'), {name: '/help'});
 	assert.deepEqual(parseSlashCommand('/help me'), {unknown: '/help'});
+	// /provider and /model take their words; a message of several lines is a message.
+	assert.deepEqual(parseSlashCommand('/provider'), {name: '/provider'});
+	assert.deepEqual(parseSlashCommand('/provider  remove  mine '), {name: '/provider', args: 'remove  mine'});
+	assert.deepEqual(parseSlashCommand('/model deepseek/deepseek-chat'), {name: '/model', args: 'deepseek/deepseek-chat'});
+	assert.equal(parseSlashCommand('/model a\nb'), null);
+	assert.deepEqual(parseSlashCommand('/cost now'), {unknown: '/cost'});
 	assert.deepEqual(parseSlashCommand('/todo x'), {unknown: '/todo'});
 	assert.equal(parseSlashCommand('/path/to line one\nline two'), null);
 	assert.deepEqual(

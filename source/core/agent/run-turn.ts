@@ -23,6 +23,9 @@ import type {BeforeAgentStart} from '../extensions/before-agent-start.js';
 import {withSystemPrompt} from '../history/with-system-prompt.js';
 import {afterBatchModes, atStopModes, type MessageDelivery} from './message-delivery.js';
 import {forModel} from './delivered-for-model.js';
+import {costOf} from '../usage-cost.js';
+import type {Usage} from '../usage.js';
+import {addSessionCost} from './session-cost.js';
 
 export interface TurnContext {
 	caller: ModelCaller;
@@ -133,7 +136,7 @@ async function runDeliveringTurn(input: UserContent | null, context: TurnContext
 			events?.observe('TurnStart', {step: steps, sessionId: session.id});
 			events?.observe('MessageStart', {step: steps, role: 'assistant'});
 			const reply = await callModel(context, hooks, schemas, systemPrompt);
-			if (reply.usage) emit({type: 'usage', model: caller.model, usage: reply.usage});
+			if (reply.usage) emitUsage(emit, caller, session, reply.usage);
 			events?.observe('AfterProviderResponse', {model: caller.model, finishReason: reply.finishReason, usage: reply.usage ?? null});
 			if (events?.has('MessageEnd')) reply.message = (await events.transform('MessageEnd', {message: reply.message}, readMessageEnd)).message;
 
@@ -189,10 +192,16 @@ async function runDeliveringTurn(input: UserContent | null, context: TurnContext
 		return await done('max_steps', new TurnError(`stopped after ${context.maxSteps} model requests (max_steps); the session is saved, send another message to continue or raise max_steps`));
 	} catch (error) {
 		// A cancelled extension provider keeps the usage it reported (seed 004 §5): the tokens were spent.
-		if (error instanceof ProviderError && error.usage) emit({type: 'usage', model: caller.model, usage: error.usage});
+		if (error instanceof ProviderError && error.usage) emitUsage(emit, caller, session, error.usage);
 		if (signal.aborted) return done('interrupted');
 		return done('error', error instanceof Error ? error : new TurnError(errorMessage(error)));
 	}
+}
+
+/** A request's usage with what it cost at the caller's prices and the session's total so far. */
+function emitUsage(emit: EmitEvent, caller: ModelCaller, session: Session, usage: Usage): void {
+	const cost = costOf(usage, caller.prices);
+	emit({type: 'usage', model: caller.model, usage, cost, session_cost: addSessionCost(session, cost), prices: caller.prices ? {...caller.prices} : null});
 }
 
 /** A person's input after the extensions' `Input` transforms and the `user_input` hooks. */

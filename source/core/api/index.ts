@@ -18,4 +18,4 @@
  */
 export {openSession} from './open-session.js';
 export {StartVetoError, TurnFailedError, UsageError} from './errors.js';
-export type {ApprovalRequest, Config, CoreEvent, ImagePart, Message, OpenSessionOptions, RunOptions, Session, TextPart, TurnResult, Usage, UserContent} from './types.js';
+export type {ApprovalRequest, CatalogueConfig, Config, CoreEvent, ImagePart, Message, OpenSessionOptions, ProtocolConfig, RunOptions, Session, TextPart, TurnResult, Usage, UserContent} from './types.js';

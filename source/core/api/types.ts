@@ -8,7 +8,10 @@ import type {Message, UserContent} from '../messages.js';
  * The model config as an object, checked like a config.json file (see the
  * README, "Configuration"): these fields and any other the file may have.
  */
-export interface Config {
+export type Config = ProtocolConfig | CatalogueConfig;
+
+/** Choosing by protocol: the built-in wire (or a provider worker's, or an extension provider's id). */
+export interface ProtocolConfig {
 	/** `openai`, `deepseek`, `anthropic` or `responses`, or one a provider worker speaks. */
 	protocol: string;
 	model: string;
@@ -17,6 +20,18 @@ export interface Config {
 	/** The NAME of the environment variable that holds the API key, never the key. */
 	api_key_env?: string;
 	/** Manifests and builtin descriptors, relative to the config folder. */
+	plugins?: string[];
+	max_steps?: number;
+	max_tokens?: number;
+	[field: string]: unknown;
+}
+
+/** Choosing by catalogue (README "Choosing a model"): the catalogue gives the wire, the endpoint and the key's variable. */
+export interface CatalogueConfig {
+	/** A catalogue provider's id: `deepseek`, `openai`, a models.json provider. */
+	provider: string;
+	/** One of its models; its first when absent. */
+	model?: string;
 	plugins?: string[];
 	max_steps?: number;
 	max_tokens?: number;

@@ -31,9 +31,10 @@ export function providerOfProtocol(protocol: string): string {
  * OPENAI_API_KEY (the protocol never implies a key).
  */
 export function configAuthSubject(loaded: LoadedConfig): AuthSubject {
-	const name = loaded.config.api_key_env;
+	const {protocol, api_key_env: name} = loaded.config;
+	if (protocol === undefined) throw new Error(`config ${loaded.path} chooses its model by catalogue "provider", not by "protocol"`);
 	return {
-		provider: providerOfProtocol(loaded.config.protocol),
+		provider: providerOfProtocol(protocol),
 		...(name === undefined ? {} : {apiKeyEnv: name, apiKeyEnvFrom: `"api_key_env" in ${loaded.path}`}),
 		requiresAuth: true,
 	};

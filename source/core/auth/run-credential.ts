@@ -63,5 +63,5 @@ export function runCredential(loaded: LoadedConfig, options: RunCredentialOption
 export function credentialSecrets(subject: AuthSubject, key: string | undefined, env: NodeJS.ProcessEnv = process.env): Secrets {
 	const names = [subject.modelsJsonKeyEnv, subject.apiKeyEnv].filter(name => name !== undefined);
 	const values = [...names.map(name => env[name]), key].filter((value): value is string => value !== undefined && value !== '');
-	return {names, values};
+	return {names: [...new Set(names)], values: [...new Set(values)]};
 }

@@ -1,4 +1,4 @@
-import {join, resolve} from 'node:path';
+import {dirname, join, resolve} from 'node:path';
 import {UsageError} from '../errors.js';
 import {readConfigFileSync} from '../fs/read-config-file.js';
 import '../zod-english.js';
@@ -20,11 +20,24 @@ export function configPath(explicit: string | undefined, configDir: string): str
 	return explicit ? resolve(explicit) : join(configDir, 'config.json');
 }
 
-export function loadModelConfig(path: string, explicit: boolean): LoadedConfig {
+/** No model configured: the default config file does not exist. A headless head says the exact commands instead (first-run-commands.ts). */
+export class NoModelConfigError extends UsageError {
+	constructor(readonly path: string) {
+		super(`no model config: ${path} does not exist; create it (see README, "Configuration") or pass --config FILE`);
+	}
+}
+
+/** The name errors give a run without a config file, whose model --provider / --model chose. */
+export const NO_CONFIG_NAME = '(no config.json: --provider / --model chose the model)';
+
+export function loadModelConfig(path: string, explicit: boolean, options: {selectedByFlags?: boolean} = {}): LoadedConfig {
 	// Synchronous: nothing else can start before the config is known, and the reader never waits on a FIFO.
 	const bytes = readConfigFileSync(path, {label: `config ${path}`, maxBytes: MAX_CONFIG_BYTES, tooBig: 'too big for a config file'});
 	if (bytes === undefined) {
-		throw new UsageError(explicit ? `config ${path} does not exist` : `no model config: ${path} does not exist; create it (see README, "Configuration") or pass --config FILE`);
+		// Nothing else to say than the model: the flags said it.
+		if (!explicit && options.selectedByFlags) return checkModelConfig({}, join(dirname(path), NO_CONFIG_NAME), options);
+		if (explicit) throw new UsageError(`config ${path} does not exist`);
+		throw new NoModelConfigError(path);
 	}
 
 	const text = bytes.toString('utf8');
@@ -35,22 +48,25 @@ export function loadModelConfig(path: string, explicit: boolean): LoadedConfig {
 		throw new UsageError(`config ${path}: not valid JSON (${(error as Error).message})`);
 	}
 
-	return checkModelConfig(json, path);
+	return checkModelConfig(json, path, options);
 }
 
 /** Checks a parsed config (a file's JSON, or an object a script passes the core's API); `path` names it in errors. */
-export function checkModelConfig(json: unknown, path: string): LoadedConfig {
+export function checkModelConfig(json: unknown, path: string, options: {selectedByFlags?: boolean} = {}): LoadedConfig {
 	const parsed = modelConfigSchema.safeParse(json);
 	if (!parsed.success) {
 		// api_key_env is optional to the schema (a provider worker needs none), but a
 		// person filling in a new config wants every missing field named at once.
 		const record = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
-		const keyMissing = !('api_key_env' in record) && !('provider' in record) ? '; missing field "api_key_env"' : '';
+		const keyMissing = !('api_key_env' in record) && !('provider' in record) && 'protocol' in record ? '; missing field "api_key_env"' : '';
 		throw new UsageError(`config ${path}: ${describeIssues(parsed.error.issues, json)}${keyMissing}`);
 	}
 	const config = parsed.data;
+	// --provider / --model choose the model: the config then only adds the rest (plugins, budget…).
+	if (!options.selectedByFlags) checkSelection(config, path);
+	else if (typeof config.provider === 'string') checkSelection(config, path);
 
-	if (isProtocol(config.protocol)) {
+	if (config.protocol !== undefined && isProtocol(config.protocol)) {
 		const reserved = reservedBodyFields[config.protocol];
 		const clashes = Object.keys(config.extra_body).filter(key => reserved.includes(key));
 		if (clashes.length > 0) {
@@ -64,6 +80,37 @@ export function checkModelConfig(json: unknown, path: string): LoadedConfig {
 	}
 
 	return {path, config};
+}
+
+/**
+ * A config selects its model one of two ways (README "Choosing a model"):
+ * `protocol` + `model` (+ `base_url`, `api_key_env`), the built-in wire or a
+ * provider worker's, as before; or `provider` naming a catalogue provider
+ * (+ `model`), whose wire, endpoint and key variable the catalogue gives.
+ * Mixing them would leave two answers to "where does the key go": refused.
+ */
+function checkSelection(config: ModelConfig, path: string): void {
+	if (typeof config.provider === 'string') {
+		const mixed = (['protocol', 'base_url', 'api_key_env'] as const).filter(field => config[field] !== undefined);
+		if (mixed.length > 0) {
+			throw new UsageError(
+				`config ${path}: "provider": ${JSON.stringify(config.provider)} selects a catalogue provider, which supplies the wire, the endpoint and the key's variable, so ${mixed.map(field => `"${field}"`).join(', ')} cannot be set beside it; ` +
+					'remove them (change an endpoint or key variable in models.json), or drop "provider" to select by "protocol" as before',
+			);
+		}
+
+		return;
+	}
+
+	if (config.protocol === undefined) {
+		throw new UsageError(
+			`config ${path}: missing field "protocol" (a built-in wire: openai, deepseek, anthropic, responses) or "provider" (a catalogue provider such as "deepseek"; i --list-models lists them)` +
+				// A person filling in a new config wants every missing field named at once.
+				[...(config.model === undefined ? ['model'] : []), ...(config.api_key_env === undefined && config.provider === undefined ? ['api_key_env'] : [])].map(field => `; missing field "${field}"`).join(''),
+		);
+	}
+
+	if (config.model === undefined) throw new UsageError(`config ${path}: missing field "model"${config.api_key_env === undefined && config.provider === undefined ? '; missing field "api_key_env"' : ''}`);
 }
 
 /** How deep `extra_body` may nest: it goes into every request body, which must serialise and which providers parse. */

@@ -39,18 +39,24 @@ export const workerBindingSchema = z.strictObject({
 export const DEFAULT_IO_LIMIT_BYTES = 1024 * 1024;
 
 export const modelConfigSchema = z.strictObject({
-	/** A built-in protocol; with a provider worker, any name that worker understands. */
-	protocol: z.string().check(z.minLength(1)),
+	/** A built-in protocol; with a provider worker, any name that worker understands. Absent when `provider` names a catalogue provider. */
+	protocol: z.optional(z.string().check(z.minLength(1))),
 	base_url: z.optional(z.url({protocol: /^https?$/, error: 'must be an http:// or https:// URL'})),
-	model: z.string().check(z.minLength(1)),
+	/** Required with `protocol`; with a catalogue `provider`, absent means that provider's first model. */
+	model: z.optional(z.string().check(z.minLength(1))),
 	/** Required by the built-in adapters; a provider worker finds its own credentials. */
 	api_key_env: z.optional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the NAME of an environment variable, not the key itself'))),
 	max_tokens: z.optional(z.int().check(z.positive())),
 	use_max_tokens: z._default(z.boolean(), false),
 	/** Manifest files to load, in order; relative paths resolve against this config file. */
 	plugins: z._default(z.array(z.string().check(z.minLength(1))), []),
-	/** An explicit provider worker; wins over a manifest's. */
-	provider: z.optional(workerBindingSchema),
+	/**
+	 * A catalogue provider's id (`"deepseek"`: README "Choosing a model"), which supplies the wire, the
+	 * endpoint and the key's variable; or an explicit provider worker binding, which wins over a manifest's.
+	 */
+	provider: z.optional(
+		z.union([z.string().check(z.regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'must be a catalogue provider id (lower-case a-z, 0-9, ".", "_", "-") or a worker binding {exec, cwd?}')), workerBindingSchema]),
+	),
 	io_limit_bytes: z._default(z.int().check(z.positive()), DEFAULT_IO_LIMIT_BYTES),
 	budget: z.optional(budgetSchema),
 	extra_body: z._default(z.record(z.string(), z.unknown()), {}),
@@ -62,3 +68,6 @@ export const modelConfigSchema = z.strictObject({
 });
 
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
+
+/** A worker binding as the config holds it (the object form of `provider`). */
+export type WorkerBindingConfig = z.infer<typeof workerBindingSchema>;

@@ -18,6 +18,54 @@ export interface Declaration {
 	priority?: number;
 	/** Where the extension's event handlers run; absent: everywhere. */
 	platforms?: Platform[];
+	/**
+	 * The extension's part of the model catalogue (`i --list-models`): one entry per provider it
+	 * registers, with the same id. It never holds headers or keys (authoring guide "The catalogue").
+	 */
+	providers?: DeclaredProvider[];
+}
+
+/** Dollars per million tokens; a price left out is unknown (shown as "unknown", never as 0). */
+export interface DeclaredModelCost {
+	input?: number;
+	output?: number;
+	cacheRead?: number;
+	cacheWrite?: number;
+}
+
+/** One model of a declared provider. */
+export interface DeclaredModel {
+	/** What the server is sent as `model`: 1–256 printable characters, `/` allowed. */
+	id: string;
+	/** For people, one line of at most 200 characters. */
+	name: string;
+	/** The provider's id: the same as the entry's, else a load error. */
+	provider: string;
+	/** The wire, a label: `openai-completions`. */
+	api: string;
+	contextWindow?: number;
+	/** The most output tokens of one reply. */
+	maxTokens?: number;
+	/** Default `['text']`. */
+	input?: Array<'text' | 'image'>;
+	/** Default false. */
+	reasoning?: boolean;
+	/** Default `{}`: every price unknown. */
+	cost?: DeclaredModelCost;
+}
+
+/** One provider of the catalogue, as `declare({providers})` takes it. */
+export interface DeclaredProvider {
+	/** The id the extension registers (registerStreamingProvider / registerProvider); another id is a load error. */
+	id: string;
+	/** At most 1024. */
+	models: DeclaredModel[];
+	/** The NAME of the environment variable that holds its key: the host reads it and passes the key in `req.apiKey`. */
+	apiKeyEnv?: string;
+	/** Default true; false for an anonymous service, whose requests then get `req.apiKey` null. */
+	requiresAuth?: boolean;
+	/** Its default endpoint, shown in lists; models.json may move it (the request then says so in `req.baseUrl`). */
+	baseUrl?: string;
 }
 
 /** The reserved key the host adds to a tool's parameters after parsing; the model never sees or sets it. */
@@ -271,6 +319,17 @@ export interface ProviderRequest {
 	maxTokens: number | null;
 	/** Any other top-level field of the prepared body: the config's `extra_body` and what a request hook added. */
 	extra: Record<string, unknown>;
+	/**
+	 * The credential the host resolved for this provider (authoring guide "Credentials"), or null when
+	 * the provider is anonymous (`requiresAuth: false`) or was selected without the catalogue. Use it
+	 * for this request only; never read a key from `process.env` yourself. Always set by this host
+	 * (optional in the type: an older host has none of the three).
+	 */
+	apiKey?: string | null;
+	/** Where this request goes: the catalogue's `baseUrl` or the models.json override; null: the provider's own default. */
+	baseUrl?: string | null;
+	/** Extra request headers from models.json (never shown anywhere else); `{}` when none. */
+	headers?: Record<string, string>;
 }
 
 /** A tool call of the final message, Chat Completions' shape. */
@@ -358,7 +417,7 @@ export interface ProviderIo {
 }
 
 export interface ProviderRegistration<Io> {
-	/** Lower-case `[a-z0-9][a-z0-9._-]{0,63}`, never a built-in protocol (openai, deepseek, anthropic, responses); a model config names it in `protocol`. */
+	/** Lower-case `[a-z0-9][a-z0-9._-]{0,63}`, never a built-in provider's (openai, anthropic, responses); a model config names it in `provider` (catalogue) or `protocol`. The first extension to register an id has it. */
 	id: string;
 	/** The provider's endpoint, for display (http:// or https://); absent for one that has none. */
 	baseUrl?: string;

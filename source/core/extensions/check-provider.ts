@@ -1,4 +1,4 @@
-import {isProtocol, protocols} from '../providers/types.js';
+import {reservedProviderIds} from '../catalogue/builtin-providers.js';
 import type {ProviderRegistration} from './api.js';
 
 /** A provider id: what a model config names in `protocol`, so short, lower-case and URL-host-safe. */
@@ -31,7 +31,9 @@ export function checkProvider(value: unknown, streaming: boolean): CheckedProvid
 	}
 
 	const where = `${slot} "${id}"`;
-	if (isProtocol(id)) throw new Error(`${where}: id is a built-in protocol's name (${protocols.join(', ')}); pick another`);
+	// The built-in providers' ids: no extension takes over openai or anthropic. `deepseek` is free for the provider package
+	// (a config's protocol "deepseek" still names the built-in wire; a config's provider "deepseek" names this one).
+	if (reservedProviderIds.includes(id)) throw new Error(`${where}: id is a built-in provider's (${reservedProviderIds.join(', ')}); pick another`);
 	if (baseUrl !== undefined && !isHttpUrl(baseUrl))
 		throw new Error(`${where}: baseUrl must be an http:// or https:// URL, or absent (got ${JSON.stringify(typeof baseUrl === 'string' ? baseUrl.slice(0, 200) : baseUrl)})`);
 	// baseUrl is shown (i extensions): a credential in it would be shown too.

@@ -27,6 +27,12 @@ export interface ExtensionCallerOptions {
 	extraBody: Record<string, unknown>;
 	/** Tests shorten the idle limits; a run has the HTTP layer's. */
 	limits?: RunLimits;
+	/**
+	 * What the host bound for this provider (execution-binding.ts): the resolved key and the endpoint and
+	 * headers, given to each request as `req.apiKey`, `req.baseUrl`, `req.headers`. Copied here, so nothing
+	 * the extension or a hook changes reaches the next request. Absent (a config's `protocol`): null, null, {}.
+	 */
+	binding?: {apiKey: string | null; baseUrl: string | null; headers: Readonly<Record<string, string>>};
 }
 
 /**
@@ -43,8 +49,10 @@ export function createExtensionProviderCaller(owned: OwnedProvider, options: Ext
 	const {provider, extension} = owned;
 	const label = `extension ${extension} provider "${provider.id}"`;
 	const url = providerUrl(provider.id);
+	const binding = Object.freeze({apiKey: options.binding?.apiKey ?? null, baseUrl: options.binding?.baseUrl ?? null, headers: Object.freeze({...options.binding?.headers})});
 	return {
 		protocol: provider.id,
+		provider: provider.id,
 		model: options.model,
 		prepare: (messages, tools) => ({url, body: neutralBody(options, messages, tools)}),
 		async send(request, io) {
@@ -58,7 +66,8 @@ export function createExtensionProviderCaller(owned: OwnedProvider, options: Ext
 
 			// before_request's origin lock already holds (hook-results.ts); this also covers a caller driven without it.
 			if (request.url !== url) throw new ProviderError(`${label}: the request was moved to ${JSON.stringify(request.url.slice(0, 80))}; it goes to ${url}`, {kind: 'request'});
-			const req = readRequest(request, label);
+			// The binding is added after the hooks: they never see the key, and a fresh copy goes to each request.
+			const req: ProviderRequest = {...readRequest(request, label), apiKey: binding.apiKey, baseUrl: binding.baseUrl, headers: {...binding.headers}};
 			const run = new ProviderRun({label, streaming: provider.streaming, emit: io.emit, warn: io.warn ?? (() => {}), limits: options.limits ?? defaultRunLimits});
 			const onAbort = () => run.cancel();
 			io.signal.addEventListener('abort', onAbort, {once: true});
@@ -84,7 +93,7 @@ export function createExtensionProviderCaller(owned: OwnedProvider, options: Ext
  * without touching the session. A hook that broke the body's shape is a
  * request error naming the field.
  */
-function readRequest(request: PreparedRequest, label: string): ProviderRequest {
+function readRequest(request: PreparedRequest, label: string): Omit<ProviderRequest, 'apiKey' | 'baseUrl' | 'headers'> {
 	const {model, messages, tools, max_tokens: maxTokens, ...extra} = request.body;
 	const bad = (field: string, want: string) => new ProviderError(`${label}: the request body's "${field}" is not ${want} (a request hook changed it?)`, {kind: 'request'});
 	if (typeof model !== 'string' || model === '') throw bad('model', 'a model name');
@@ -92,7 +101,7 @@ function readRequest(request: PreparedRequest, label: string): ProviderRequest {
 	if (!Array.isArray(tools)) throw bad('tools', 'a list of tools');
 	if (maxTokens !== undefined && (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens <= 0)) throw bad('max_tokens', 'a positive integer');
 	try {
-		return structuredClone({model, messages, tools, maxTokens: maxTokens ?? null, extra}) as ProviderRequest;
+		return structuredClone({model, messages, tools, maxTokens: maxTokens ?? null, extra}) as Omit<ProviderRequest, 'apiKey' | 'baseUrl' | 'headers'>;
 	} catch (error) {
 		throw new ProviderError(`${label}: the request cannot be copied (${(error as Error).message})`, {kind: 'request'});
 	}

@@ -22,6 +22,7 @@ import {ExtensionFlags, type FlagSpec} from './cli-flags.js';
 import {TimedOut, withinTime} from './within-time.js';
 import {dialogBinding, invocationOf, RuntimeLink} from './runtime-link.js';
 import {checkProvider, type CheckedProvider} from './check-provider.js';
+import {checkCatalogue, type CheckedCatalogueEntry} from './check-catalogue.js';
 
 /** EXTENSIONS.md: a `register` that takes longer fails only its extension. */
 export const REGISTER_TIMEOUT_MS = 10_000;
@@ -48,6 +49,10 @@ export interface LoadedExtension {
 	renderers: Renderers;
 	/** Model providers (registerProvider, registerStreamingProvider), in registration order; a streaming one that replaced a one-shot one keeps its place. */
 	providers: CheckedProvider[];
+	/** Its part of the model catalogue (`declare({providers})`): only providers it registered itself, and not those another extension had first. */
+	catalogue: CheckedCatalogueEntry[];
+	/** What loaded but did not take effect (a provider id another extension registered first), each naming both. */
+	notices: string[];
 	/** Event handlers in registration order. */
 	handlers: Array<{tag: EventTag; handler: EventHandler}>;
 	/** `registerResourcesDiscover` handlers, in registration order. */
@@ -165,6 +170,16 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			staged.close();
 		}
 
+		// A declared provider is the one this extension registered: another's (or none) is a mistake the author must hear of.
+		const undeclared = (staged.declaration.providers ?? []).filter(declared => !staged.providers.has(declared.id) && !staged.shadowedProviders.has(declared.id));
+		if (undeclared.length > 0) {
+			const registered = staged.providers.size === 0 ? 'it registered no provider' : `it registered ${[...staged.providers.keys()].map(id => `"${id}"`).join(', ')}`;
+			failed(
+				`declare: providers lists ${undeclared.map(declared => `"${declared.id}"`).join(', ')}, but ${registered}; the catalogue's id must be the id given to registerStreamingProvider or registerProvider`,
+			);
+			continue;
+		}
+
 		names.set(entry.name, candidate.path);
 		for (const tool of staged.tools) toolOwners.set(tool.name, `extension ${entry.name} (${candidate.path})`);
 		for (const [name, spec] of staged.flags) flags.commit(entry.name, name, spec);
@@ -183,6 +198,8 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			markdownTransformers: staged.markdownTransformers,
 			renderers: staged.renderers,
 			providers: [...staged.providers.values()],
+			catalogue: (staged.declaration.providers ?? []).filter(declared => staged.providers.has(declared.id)),
+			notices: staged.notices,
 			handlers: staged.handlers,
 			discoverers: staged.discoverers,
 			beforeAgentStart: staged.beforeAgentStart,
@@ -216,13 +233,21 @@ function stage(
 		renderers[kind].set(checked.customType, checked.render);
 	};
 	const providers = new Map<string, CheckedProvider>();
+	const shadowedProviders = new Set<string>();
+	const notices: string[] = [];
 	// Seed 004 §5: streaming after one-shot for the same id replaces it in place (streaming is the superset); anything else twice is a mistake.
 	const addProvider = (value: unknown, streaming: boolean) => {
 		const slot = streaming ? 'registerStreamingProvider' : 'registerProvider';
 		guard(slot);
 		const checked = checkProvider(value, streaming);
 		const owner = providerOwners.get(checked.id);
-		if (owner !== undefined) throw new Error(`${slot}: the provider id "${checked.id}" is registered by ${owner} already; extension ${name} cannot register it too`);
+		// Seed appendix: the first registration of an id wins, with its catalogue; the later one is said, naming both, and the rest of its extension loads.
+		if (owner !== undefined) {
+			if (!shadowedProviders.has(checked.id)) notices.push(`extension ${name}: its provider "${checked.id}" is not used: ${owner} registered that id first (and its catalogue entry counts)`);
+			shadowedProviders.add(checked.id);
+			return;
+		}
+
 		const earlier = providers.get(checked.id);
 		if (earlier && (earlier.streaming || !streaming)) {
 			throw new Error(
@@ -243,7 +268,7 @@ function stage(
 	const handlers: Array<{tag: EventTag; handler: EventHandler}> = [];
 	const discoverers: EventHandler[] = [];
 	const beforeAgentStart: EventHandler[] = [];
-	const declaration: Declaration = {};
+	const declaration: CheckedDeclaration = {};
 	const guard = (slot: string) => {
 		if (!open) throw new Error(`extension ${name}: ${slot} was called after register ended; register everything before register returns`);
 	};
@@ -328,6 +353,8 @@ function stage(
 		markdownTransformers,
 		renderers,
 		providers,
+		shadowedProviders,
+		notices,
 		handlers,
 		discoverers,
 		beforeAgentStart,
@@ -338,10 +365,18 @@ function stage(
 	};
 }
 
-function checkDeclaration(value: unknown): Declaration {
-	if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('declare takes an object: {priority?, platforms?}');
-	const {priority, platforms: wanted} = value as Record<string, unknown>;
-	const declaration: Declaration = {};
+interface CheckedDeclaration {
+	priority?: number;
+	platforms?: Platform[];
+	providers?: CheckedCatalogueEntry[];
+}
+
+function checkDeclaration(value: unknown): CheckedDeclaration {
+	if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('declare takes an object: {priority?, platforms?, providers?}');
+	const {priority, platforms: wanted, providers} = value as Record<string, unknown>;
+	const declaration: CheckedDeclaration = {};
+	// Copied as checked: an extension that changes its object later changes nothing here.
+	if (providers !== undefined) declaration.providers = checkCatalogue(providers);
 	if (priority !== undefined) {
 		if (typeof priority !== 'number' || !Number.isFinite(priority)) throw new Error(`declare: priority must be a finite number (got ${JSON.stringify(priority)})`);
 		declaration.priority = priority;

@@ -21,6 +21,8 @@ export interface Settings {
 	packages: string[];
 	skillDirs: string[];
 	promptDirs: string[];
+	/** `"providerPackage": false` removes the provider package that ships with `i`; absent: the other file decides, else it loads. */
+	providerPackage?: boolean;
 }
 
 /** Seed 000 §11's bound for every list a person writes by hand. */
@@ -54,6 +56,7 @@ export const settingsSchema = z.looseObject({
 	skills: paths,
 	promptDirs: paths,
 	prompts: paths,
+	providerPackage: z.optional(z.boolean()),
 });
 
 /** One settings file as written: its text, its JSON, and the known keys read from it. */
@@ -88,8 +91,9 @@ export async function readSettingsFile(path: string): Promise<Settings | undefin
 	if (read === undefined) return undefined;
 	const folder = dirname(path);
 	const at = (entries: string[] | undefined) => (entries ?? []).map(entry => resolveEntry(folder, entry));
-	const {extensionDirs, packages, extensions, skillDirs, skills, promptDirs, prompts} = read.known;
+	const {extensionDirs, packages, extensions, skillDirs, skills, promptDirs, prompts, providerPackage} = read.known;
 	return {
+		...(providerPackage === undefined ? {} : {providerPackage}),
 		path,
 		extensionDirs: at(extensionDirs),
 		// A package name stays a name only until here: it is installed in the settings folder's npm prefix.

@@ -3,7 +3,7 @@ import {delimiter, join, resolve} from 'node:path';
 import {readRunSettings, type RunSettings} from './settings-file.js';
 
 /** Where one extension candidate came from (the order of EXTENSIONS.md, first found wins for a name). */
-export type ExtensionOrigin = 'flag' | 'flag-dir' | 'env' | 'project-settings' | 'project-dir' | 'global-settings';
+export type ExtensionOrigin = 'flag' | 'flag-dir' | 'env' | 'project-settings' | 'project-dir' | 'global-settings' | 'bundled';
 
 export interface ExtensionCandidate {
 	/** A file or a package folder, absolute. */
@@ -28,6 +28,8 @@ export interface SourceOptions {
 	cwd?: string;
 	/** The settings files, when the caller has read them already. */
 	settings?: RunSettings;
+	/** The provider package inside `i` (bundled-providers.ts); tests name a copy of their own. Undefined: look for it. */
+	bundled?: string | null;
 	/**
 	 * `i dev-local`: only the `extensions` paths load (no folders, no
 	 * I_EXTENSIONS_DIR, no settings' or `.i/extensions/` entries), and of the
@@ -44,14 +46,17 @@ export interface Sources {
 	problems: string[];
 }
 
+/** How messages name where the provider package was listed. */
+export const BUNDLED_LISTED_IN = 'i itself (the provider package; "providerPackage": false in settings.json removes it)';
+
 /** Files of a folder that are extensions; others (a README, a `.d.ts`) are not. */
 const extensionFile = /\.(?:m?js|cjs)$/;
 
 /**
  * Every extension candidate, in load order: `--extension`, `--extensions-dir`,
  * `I_EXTENSIONS_DIR`, project settings (`extensionDirs`, then `packages`),
- * project `.i/extensions/`, global settings (with `localOnly`, only the
- * first). Folders list their entries by
+ * project `.i/extensions/`, global settings, the provider package that
+ * ships with `i` (with `localOnly`, only the first). Folders list their entries by
  * name; hidden entries (`.dev`, where `i dev` keeps its builds) are skipped.
  * A listed folder that does not exist is skipped: settings may name one
  * that a build makes later.
@@ -93,6 +98,10 @@ export async function findExtensionSources(options: SourceOptions): Promise<Sour
 		for (const path of global.packages) add(path, 'global-settings', listedIn);
 	}
 
+	// Last: any source the person names wins a name clash with it. A settings file's "providerPackage": false removes it (the project's word over the global's).
+	const wanted = project?.providerPackage ?? global?.providerPackage ?? true;
+	const bundled = wanted ? (options.bundled === undefined ? await (await import('./bundled-providers.js')).bundledProviderPackage() : (options.bundled ?? undefined)) : undefined;
+	if (bundled !== undefined) add(bundled, 'bundled', BUNDLED_LISTED_IN);
 	return {candidates, settings, problems};
 }
 

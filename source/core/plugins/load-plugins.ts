@@ -62,7 +62,7 @@ export async function loadPlugins(loaded: LoadedConfig, dirs: PlatformDirs, opti
 	}
 
 	const explicit = loaded.config.provider;
-	if (explicit) plugins.provider = resolveWorker(explicit, configFolder, `config ${loaded.path}: "provider"`);
+	if (typeof explicit === 'object') plugins.provider = resolveWorker(explicit, configFolder, `config ${loaded.path}: "provider"`);
 	checkPrefixReuse(plugins);
 	return {plugins, warnings};
 }

@@ -1,3 +1,4 @@
+import type {ModelPrices} from '../usage-cost.js';
 import type {Message} from '../messages.js';
 import type {Adapter, FileReferences, ModelReply, PreparedRequest, Protocol, StreamEvent, ToolSchema} from './types.js';
 import {sendRequest, type HeadersHook, type HttpOptions, type RetryNotice} from './index.js';
@@ -22,8 +23,13 @@ export interface SendIo {
  * speaks NDJSON (providers/worker-provider.ts).
  */
 export interface ModelCaller {
+	/** The wire hooks see (`openai`, an extension provider's id). */
 	readonly protocol: string;
+	/** The catalogue provider, when the model was chosen by catalogue (a models.json provider speaks `openai`'s wire under its own id). */
+	readonly provider?: string;
 	readonly model: string;
+	/** The model's prices from the catalogue (dollars per million tokens); absent when the catalogue has no such model: its cost is unknown. */
+	readonly prices?: ModelPrices | undefined;
 	/**
 	 * Uploads the request's images through the provider's Files channel
 	 * (DeepSeek with `"images": "files"`) and says which go by file ID;

@@ -20,7 +20,7 @@ export function executionContextService(live: () => LiveAgent, fixed: {workspace
 	return () => {
 		const {caller, tools, session} = live();
 		return {
-			model: {provider: caller.protocol, id: caller.model},
+			model: {provider: caller.provider ?? caller.protocol, id: caller.model},
 			thinking: fixed.thinking === null ? null : structuredClone(fixed.thinking),
 			tools: tools.map(tool => tool.name),
 			cwd: fixed.workspace,

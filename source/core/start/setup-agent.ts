@@ -33,6 +33,16 @@ import {MessageDelivery} from '../agent/message-delivery.js';
 import {ChildAgents, CORE_OWNER, type ChildParent} from '../agent/child-agents.js';
 import {childAgentService} from '../agent/child-agent-service.js';
 import type {ApprovalPolicy} from '../agent/approval-gate.js';
+import type {Catalogue} from '../catalogue/catalogue.js';
+import type {Selection} from '../catalogue/select-model.js';
+import type {CredentialSources} from '../catalogue/credential-for.js';
+import type {Secrets} from '../tools/run-command.js';
+import type {ProviderChoice} from '../catalogue/provider-choices.js';
+import type {SavedChoice} from '../config/save-model-choice.js';
+import {configPath} from '../config/load-config.js';
+import {providerOfProtocol} from '../auth/auth-subjects.js';
+import {nearestName} from '../nearest-name.js';
+import type {ModelConfig} from '../config/schema.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
 export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOptions {
@@ -86,12 +96,35 @@ export type Agent = Omit<TurnContext, 'signal' | 'delivery'> & {
 	 * `next` in place of `session` itself (later children read it from there).
 	 */
 	switchSession(next: Session): Promise<void>;
+	/**
+	 * The model catalogue of this generation (built-ins, the extensions' `declare({providers})`, models.json):
+	 * public descriptions only, never a header or a key. Built at start (a run that chose by `protocol` reads its
+	 * model's prices from it, and a broken models.json is then only a warning); /reload builds it again.
+	 */
+	loadCatalogue(): Promise<Catalogue>;
+	/** The catalogue provider and model the run uses; null when the config chose by `protocol` (README "Choosing a model"). */
+	selected: {provider: string; model: string} | null;
+	/** The catalogue's providers for a chooser, those whose key resolves first (provider-choices.ts). */
+	providerChoices(): Promise<ProviderChoice[]>;
+	/**
+	 * Switches the running session to a catalogue model (/provider, /model):
+	 * the caller is built (its key resolved) and the choice saved as the
+	 * default in config.json before the session takes it, so a switch that
+	 * lacks auth or fails leaves the session and the file as they were.
+	 * `ModelSelect` fires once it is taken. The head puts `caller` and
+	 * `selected` in place of its own.
+	 */
+	switchModel(target: {provider: string | undefined; model: string | undefined; origin: string}): Promise<ModelSwitch>;
+	/** `/provider remove ID`: removes the person's models.json entry for ID (never the one in use) and builds the catalogue again; `message` says what happened or why not. */
+	removeProvider(id: string): Promise<{ok: boolean; message: string}>;
 	/** Ends the children and the workers and releases the session. */
 	close(): Promise<void>;
 };
 
+export type ModelSwitch = {ok: true; caller: ModelCaller; selected: {provider: string; model: string}; saved: SavedChoice | null; credentialSource: string} | {ok: false; reason: string};
+
 export type ExtensionReload =
-	| {ok: true; warnings: string[]; loaded: number; agent: Pick<Agent, 'caller' | 'tools' | 'extensionEvents' | 'emit' | 'extensionFiles' | 'extensionUi'>}
+	| {ok: true; warnings: string[]; loaded: number; agent: Pick<Agent, 'caller' | 'tools' | 'extensionEvents' | 'emit' | 'extensionFiles' | 'extensionUi' | 'selected'>}
 	| {ok: false; problems: string[]};
 
 /** Print and line mode have no terminal to ask on: an ask becomes a denial the model and the person both see. */
@@ -132,10 +165,18 @@ export async function setupAgent(
 	let session: Session | undefined;
 	try {
 		const hooks = pool ? createHookChain(plugins.hooks, pool) : emptyHookChain;
-		// The key, whatever its source (--api-key, auth.json, a variable), is resolved once and hidden from the shell tool.
-		const credential = runCredential(loaded, {hostSendsKey: !(plugins.provider && pool) && isProtocol(config.protocol), apiKeyFlag: options.apiKey, configDir: dirs.config_dir});
+		// A catalogue selection (--provider, --model, the config's "provider") is made once the extensions declared theirs.
+		// A switch (/provider, /model) replaces it: a later /reload binds the new choice.
+		let selection = catalogueSelection(options, loaded);
+		// --api-key is for the provider this run started with; a switch takes it along only to that provider.
+		const flagProvider = selection?.provider ?? (config.protocol === undefined ? undefined : providerOfProtocol(config.protocol));
+		// The key of a config that chooses by protocol, whatever its source (--api-key, auth.json, a variable), is resolved once;
+		// a catalogue selection's is resolved by selectModel through the same resolveCredential (credential-for.ts).
+		const credential = selection
+			? undefined
+			: runCredential(loaded, {hostSendsKey: !(plugins.provider && pool) && config.protocol !== undefined && isProtocol(config.protocol), apiKeyFlag: options.apiKey, configDir: dirs.config_dir});
 		// Null for a protocol no built-in adapter or provider worker speaks: an extension's provider may (extensionCaller).
-		const builtin = modelCaller(loaded, plugins, pool, credential.key, {dirs, workspace, warn: message => headEmit({type: 'warning', message})});
+		const builtin = credential ? modelCaller(loaded, plugins, pool, credential.key, {dirs, workspace, warn: message => headEmit({type: 'warning', message})}) : null;
 		// What a child inherits, as it is when the child starts: /reload and a session switch change it.
 		// What a child inherits besides the live caller, tools and session (read from live() when it starts): /reload changes it.
 		let parent: Omit<ChildParent, 'caller' | 'tools' | 'session'> | undefined;
@@ -144,7 +185,11 @@ export async function setupAgent(
 			const {caller, tools, session} = live;
 			return {...parent, caller, tools, session};
 		});
-		const coreTools = [...createNativeTools({secrets: credential.secrets, children}), ...(pool ? await externalTools(plugins, pool) : [])];
+		// What the shell tool hides, read at each command: a catalogue selection adds its provider's once its key is resolved.
+		const secrets = {names: [...(credential?.secrets.names ?? [])], values: [...(credential?.secrets.values ?? [])]};
+		// Where a catalogue selection's key is looked for; --api-key goes to the selected provider only (a switch to another drops it).
+		const credentialSources: CredentialSources = {apiKeyFlag: options.apiKey, configDir: dirs.config_dir};
+		const coreTools = [...createNativeTools({secrets, children}), ...(pool ? await externalTools(plugins, pool) : [])];
 		// The extensions load while the session file is read; a start without them pays nearly nothing for the look.
 		const opening = openSession({path: sessionPath(options, workspace, dirs.data_dir), workspace});
 		const extensionContext: StartContext = {
@@ -155,8 +200,20 @@ export async function setupAgent(
 		};
 		const starting = extensions ? extensions.start(extensionContext) : startExtensions(options, extensionContext);
 		// An extension provider's id is known once the extensions loaded; a config naming none of theirs fails like an unclaimed flag.
-		const calling = starting.then(async started => builtin ?? extensionCaller(loaded, started.providers));
-		const [loadedExtensions, opened, firstCaller] = await Promise.all([starting, opening, calling]).catch(async (error: unknown) => {
+		const calling = starting.then(async started => {
+			if (selection) {
+				const catalogue = await catalogueOf(started, {configDir: dirs.config_dir, workspace, strict: true});
+				const chosen = await chooseModel(selection, catalogue.built, started.providers, config, credentialSources);
+				addSecrets(secrets, chosen.secrets);
+				return {caller: chosen.caller, catalogue, selected: {provider: chosen.choice.provider.id, model: chosen.choice.model.id}};
+			}
+
+			const caller = builtin ?? (await extensionCaller(loaded, started.providers));
+			// The prices of a protocol's model come from the catalogue too (a broken models.json is then only a warning).
+			const catalogue = await catalogueOf(started, {configDir: dirs.config_dir, workspace, strict: false});
+			return {caller: await withProtocolPrices(caller, catalogue, config), catalogue, selected: null};
+		});
+		const [loadedExtensions, opened, first] = await Promise.all([starting, opening, calling]).catch(async (error: unknown) => {
 			// One of the two failed: a session that did open is released again (its lock above all).
 			await opening.then(
 				async opened => opened.close(),
@@ -165,7 +222,11 @@ export async function setupAgent(
 			throw error;
 		});
 		session = opened;
-		let caller = firstCaller;
+		let caller = first.caller;
+		// This generation's catalogue; `catalogueOf` reads it from this generation's extensions.
+		let catalogue: GenerationCatalogue | undefined = first.catalogue;
+		let catalogueSource: StartedExtensions = loadedExtensions;
+		let selected = first.selected;
 		const events = loadedExtensions.events;
 		// With extension handlers, the head's events also reach the observers (MessageUpdate, ToolExecution*).
 		const emit = await withObservers(events, headEmit);
@@ -174,7 +235,7 @@ export async function setupAgent(
 		let generation = 0;
 		let runtime: RuntimeLink = loadedExtensions.runtime;
 		const services: RuntimeServices = {};
-		for (const message of loadedExtensions.warnings) emit({type: 'warning', message});
+		for (const message of [...loadedExtensions.warnings, ...(catalogue?.warnings ?? [])]) emit({type: 'warning', message});
 		const tools = [...coreTools, ...loadedExtensions.tools];
 		// The caller, tools and session now: /reload and a session switch (switchSession) replace them, as the head does its own.
 		let live: LiveAgent = {caller, tools, session};
@@ -265,14 +326,28 @@ export async function setupAgent(
 				// Any extension that fails keeps the previous generation whole (seed §7): nothing of the new one is fired or offered.
 				if (next.failed > 0) return {ok: false, problems: next.warnings};
 				// The config's extension provider is the new generation's; one that is gone keeps the old generation too.
+				// A catalogue selection is made again: providers, keys, endpoints and the catalogue are bound afresh (seed appendix "认证与重载").
 				let nextCaller = caller;
-				if (builtin === null) {
-					try {
-						nextCaller = await extensionCaller(loaded, next.providers);
-					} catch (error) {
-						return {ok: false, problems: [...next.warnings, errorMessage(error)]};
+				let nextCatalogue: GenerationCatalogue | undefined;
+				let nextSelected = selected;
+				let nextSecrets: Secrets | undefined;
+				try {
+					if (selection) {
+						nextCatalogue = await catalogueOf(next, {configDir: dirs.config_dir, workspace, strict: true});
+						const chosen = await chooseModel(selection, nextCatalogue.built, next.providers, config, credentialSources);
+						nextCaller = chosen.caller;
+						nextSelected = {provider: chosen.choice.provider.id, model: chosen.choice.model.id};
+						nextSecrets = chosen.secrets;
+					} else {
+						nextCatalogue = await catalogueOf(next, {configDir: dirs.config_dir, workspace, strict: false});
+						nextCaller = await withProtocolPrices(builtin ?? (await extensionCaller(loaded, next.providers)), nextCatalogue, config);
 					}
+				} catch (error) {
+					return {ok: false, problems: [...next.warnings, errorMessage(error)]};
 				}
+
+				// Added, not replaced: a command may still hold the old key in its output.
+				if (nextSecrets) addSecrets(secrets, nextSecrets);
 
 				// The new generation is taken: the old one's children go with it (its handles are gone, its actions refuse as stale).
 				await children.cleanUp('the extensions were reloaded', task => task.owner !== CORE_OWNER);
@@ -288,12 +363,15 @@ export async function setupAgent(
 				const nextEmit = await withObservers(current, headEmit);
 				delivery.emitTo(nextEmit);
 				// The skill and prompt folders are found again (settings, discover handlers) and reach the modules from the next request on.
-				const warnings = [...next.warnings];
+				const warnings = [...next.warnings, ...(nextCatalogue?.warnings ?? [])];
 				const found = await loadResources('reload', options, {workspace, settings: next.settings, discoverers: next.discoverers, events: current, report: message => warnings.push(message)});
 				warnings.push(...found.warnings);
 				pool?.setResources(found.folders);
 				await current?.advisory('SessionStart', {reason: 'reload', sessionId: request.sessionId, path: request.sessionPath, cwd: workspace});
 				caller = nextCaller;
+				catalogue = nextCatalogue;
+				catalogueSource = next;
+				selected = nextSelected;
 				const nextTools = [...coreTools, ...next.tools];
 				live = {...live, caller, tools: nextTools};
 				if (parent) parent = {...parent, extensionEvents: current, beforeAgentStart: next.beforeAgentStart, emit: nextEmit};
@@ -310,8 +388,112 @@ export async function setupAgent(
 						extensionUi: next.ui,
 						beforeAgentStart: next.beforeAgentStart,
 						promptTemplateFolders: expandsTemplates(plugins) ? templateFolders(found.folders, workspace) : null,
+						selected,
 					},
 				};
+			},
+			async loadCatalogue() {
+				if (!catalogue) {
+					const source = catalogueSource;
+					const built = await catalogueOf(source, {configDir: dirs.config_dir, workspace, strict: false});
+					for (const message of built.warnings) emit({type: 'warning', message});
+					// A reload while it was built made another generation's: that one is built on the next call.
+					if (source !== catalogueSource) return built.built.catalogue;
+					catalogue = built;
+				}
+
+				return catalogue.built.catalogue;
+			},
+			get selected() {
+				return selected;
+			},
+			async providerChoices() {
+				const built = catalogue ?? (await catalogueOf(catalogueSource, {configDir: dirs.config_dir, workspace, strict: false}));
+				return (await import('../catalogue/provider-choices.js')).providerChoices(built.built, {configDir: dirs.config_dir});
+			},
+			async removeProvider(id) {
+				if (selected?.provider === id) return {ok: false, message: `${id} is the provider this session uses: switch to another (/provider) before removing it`};
+				const global = join(dirs.config_dir, 'models.json');
+				const project = join(workspace, '.i', 'models.json');
+				const {removeModelsEntry} = await import('../catalogue/remove-models-entry.js');
+				let removed: boolean;
+				try {
+					removed = await removeModelsEntry(global, id);
+				} catch (error) {
+					return {ok: false, message: errorMessage(error)};
+				}
+
+				const before = catalogue ?? (await catalogueOf(catalogueSource, {configDir: dirs.config_dir, workspace, strict: false}));
+				const entry = before.built.catalogue.provider(id);
+				const inProject = entry?.overriddenBy?.includes(project) === true || (entry?.source.kind === 'models-file' && entry.source.path === project);
+				// The catalogue is built again, so the pickers no longer offer what was removed.
+				catalogue = await catalogueOf(catalogueSource, {configDir: dirs.config_dir, workspace, strict: false});
+				const still = catalogue.built.catalogue.provider(id);
+				const project_ = inProject ? `; the project's ${project} still has an entry for it: edit that file to remove it there` : '';
+				if (removed) {
+					const left =
+						still === undefined
+							? 'it is no longer in the catalogue'
+							: still.source.kind === 'models-file'
+								? `the project's entry remains`
+								: `the ${describeSource(still.source)} provider of that id remains, without your changes`;
+					return {ok: true, message: `removed providers.${id} from ${global}: ${left}${project_}`};
+				}
+
+				if (!entry) {
+					const ids = before.built.catalogue.providers().map(provider => provider.id);
+					const guess = nearestName(id, ids);
+					return {ok: false, message: `no provider "${id}"${guess === undefined ? '' : ` (did you mean ${guess}?)`}; /provider lists them`};
+				}
+
+				if (entry.source.kind === 'builtin') return {ok: false, message: `${id} is built into i and cannot be removed; ${global} has no entry for it${project_}`};
+				if (entry.source.kind === 'extension') {
+					return {
+						ok: false,
+						message:
+							`${id} comes from extension ${entry.source.extension}, not from models.json, so there is no entry to remove; an extension's providers go with the extension ` +
+							`(the provider package: "providerPackage": false in settings.json, see README "The provider package"; another: i uninstall or --no-extensions)${project_}`,
+					};
+				}
+
+				return {ok: false, message: `${global} has no entry for ${id}${project_}`};
+			},
+			async switchModel(target) {
+				// The catalogue of the loaded generation; a broken models.json stops the switch (it may be what routes the key).
+				let built: GenerationCatalogue;
+				let chosen: Awaited<ReturnType<typeof chooseModel>>;
+				const next: Selection = {provider: target.provider, model: target.model, origin: target.origin};
+				try {
+					built = catalogue ?? (await catalogueOf(catalogueSource, {configDir: dirs.config_dir, workspace, strict: true}));
+					const {resolveSelection} = await import('../catalogue/select-model.js');
+					const provider = resolveSelection(next, built.built).provider.id;
+					chosen = await chooseModel(next, built.built, catalogueSource.providers, config, {...credentialSources, apiKeyFlag: provider === flagProvider ? options.apiKey : undefined});
+				} catch (error) {
+					return {ok: false, reason: errorMessage(error)};
+				}
+
+				const choice = {provider: chosen.choice.provider.id, model: chosen.choice.model.id};
+				// Saved before the session takes it: a default that cannot be written leaves both as they were.
+				let saved: SavedChoice | null = null;
+				if (typeof options.config !== 'object') {
+					try {
+						saved = await (await import('../config/save-model-choice.js')).saveModelChoice(configPath(options.config, dirs.config_dir), choice);
+					} catch (error) {
+						return {ok: false, reason: errorMessage(error)};
+					}
+				}
+
+				const previous = selected ?? {provider: flagProvider ?? null, model: caller.model};
+				addSecrets(secrets, chosen.secrets);
+				// A /reload binds this choice again, with --api-key only when it is still the run's first provider.
+				credentialSources.apiKeyFlag = choice.provider === flagProvider ? options.apiKey : undefined;
+				caller = chosen.caller;
+				selection = {...next, provider: choice.provider, model: choice.model};
+				catalogue = built;
+				selected = choice;
+				live = {...live, caller};
+				current?.observe('ModelSelect', {provider: choice.provider, model: choice.model, previous, source: target.origin, sessionId: live.session.id});
+				return {ok: true, caller, selected: choice, saved, credentialSource: chosen.credentialSource};
 			},
 			provideRuntime(provided) {
 				Object.assign(services, provided);
@@ -381,6 +563,69 @@ async function externalTools(plugins: LoadedPlugins, pool: WorkerPool): Promise<
 }
 
 /**
+ * What chooses the model by catalogue: `--provider` / `--model` for this
+ * run (over the config's choice), else the config's `provider` (a
+ * catalogue id) and `model`; undefined for a config that chooses by
+ * `protocol`, which keeps the built-in adapter, a provider worker or an
+ * extension provider as before.
+ */
+function catalogueSelection(options: SetupOptions, loaded: LoadedConfig): Selection | undefined {
+	const {config} = loaded;
+	const configured = typeof config.provider === 'string' ? config.provider : undefined;
+	if (options.provider !== undefined || options.model !== undefined) {
+		// --provider alone keeps the config's model when it is that provider's; else the provider's first.
+		const model = options.model ?? (options.provider === configured ? config.model : undefined);
+		return {provider: options.provider, model, origin: options.model !== undefined ? '--model' : '--provider'};
+	}
+
+	if (configured !== undefined) return {provider: configured, model: config.model, origin: `config ${loaded.path}`};
+	return undefined;
+}
+
+interface GenerationCatalogue {
+	built: import('../catalogue/build-catalogue.js').BuiltCatalogue;
+	warnings: string[];
+}
+
+/**
+ * The catalogue of one generation of extensions, with models.json over it.
+ * With a catalogue selection a broken models.json stops the start (it may
+ * be what routes the key); otherwise the run does not use it, and the
+ * problem is a warning.
+ */
+async function catalogueOf(started: StartedExtensions, where: {configDir: string; workspace: string; strict: boolean}): Promise<GenerationCatalogue> {
+	const [{readModelsFiles}, {buildCatalogue}] = await Promise.all([import('../catalogue/models-file.js'), import('../catalogue/build-catalogue.js')]);
+	try {
+		const built = buildCatalogue(started.catalogue, await readModelsFiles(where.configDir, where.workspace));
+		return {built, warnings: built.warnings};
+	} catch (error) {
+		if (where.strict || !(error instanceof UsageError)) throw error;
+		return {built: buildCatalogue(started.catalogue, []), warnings: [`${errorMessage(error)} (this run chooses its model by "protocol", so it goes on without models.json)`]};
+	}
+}
+
+async function chooseModel(selection: Selection, built: GenerationCatalogue['built'], providers: ReadonlyMap<string, OwnedProvider>, config: ModelConfig, sources: CredentialSources) {
+	return (await import('../catalogue/select-model.js')).selectModel(selection, built, providers, config, sources);
+}
+
+/** The caller with its model's catalogue prices, for a config that chooses by protocol. */
+async function withProtocolPrices(caller: ModelCaller, catalogue: GenerationCatalogue, config: ModelConfig): Promise<ModelCaller> {
+	const {protocolPrices} = await import('../catalogue/select-model.js');
+	const prices = config.protocol === undefined || config.model === undefined ? undefined : protocolPrices(catalogue.built, config.protocol, config.model);
+	return prices ? {...caller, prices} : caller;
+}
+
+function describeSource(source: import('../catalogue/catalogue.js').CatalogueSource): string {
+	return source.kind === 'builtin' ? 'built-in' : source.kind === 'extension' ? `extension ${source.extension}'s` : `${source.path}'s`;
+}
+
+/** Adds what `more` hides to what the shell tool hides, once each. */
+function addSecrets(secrets: {names: string[]; values: string[]}, more: Secrets): void {
+	for (const name of more.names) if (!secrets.names.includes(name)) secrets.names.push(name);
+	for (const value of more.values) if (!secrets.values.includes(value)) secrets.values.push(value);
+}
+
+/**
  * The built-in HTTP adapters, or the provider worker when one is bound (the
  * API config's binding wins, see load-plugins); null when the protocol is
  * neither, which an extension provider may then be (extensionCaller).
@@ -391,18 +636,18 @@ function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerP
 		return createWorkerProviderCaller({
 			pool,
 			worker: plugins.provider,
-			protocol: config.protocol,
-			model: config.model,
+			protocol: config.protocol ?? '',
+			model: model(loaded),
 			...(config.max_tokens === undefined ? {} : {maxTokens: config.max_tokens}),
 			extraBody: config.extra_body,
 		});
 	}
 
 	const {protocol} = config;
-	if (!isProtocol(protocol)) return null;
+	if (protocol === undefined || !isProtocol(protocol)) return null;
 	if (apiKey === undefined) throw new Error('a built-in protocol was set up without a key');
 	const adapter = createAdapter(protocol, {
-		model: config.model,
+		model: model(loaded),
 		baseUrl: config.base_url ?? '',
 		...(config.max_tokens === undefined ? {} : {maxTokens: config.max_tokens}),
 		useMaxTokens: config.use_max_tokens,
@@ -411,7 +656,13 @@ function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: WorkerP
 	// provider.json is the built-in adapters' (seed §4): the Files channel runs only with both authorisations.
 	const provider = loadProviderFile(where.dirs);
 	const files = filesChannelAuthorised(loaded, provider) ? lazyFilesChannel(loaded, provider, adapter.headers(apiKey), where) : undefined;
-	return createHttpCaller({adapter, apiKey, model: config.model, http: {maxRetries: config.max_retries}, ...(files ? {files} : {})});
+	return createHttpCaller({adapter, apiKey, model: model(loaded), http: {maxRetries: config.max_retries}, ...(files ? {files} : {})});
+}
+
+/** A config that chooses by `protocol` has its model (checkModelConfig); only a catalogue selection may leave it out. */
+function model(loaded: LoadedConfig): string {
+	if (loaded.config.model === undefined) throw new UsageError(`config ${loaded.path}: missing field "model"`);
+	return loaded.config.model;
 }
 
 /** Where the Files channel keeps its registry, and how it warns. */
@@ -459,7 +710,7 @@ function lazyFilesChannel(loaded: LoadedConfig, provider: LoadedProviderFile, he
 /** The extension provider the config's `protocol` names (EXTENSIONS.md "Providers"); one no loaded extension registered is a usage error saying what there is. */
 async function extensionCaller(loaded: LoadedConfig, providers: ReadonlyMap<string, OwnedProvider>): Promise<ModelCaller> {
 	const {config} = loaded;
-	const owned = providers.get(config.protocol);
+	const owned = config.protocol === undefined ? undefined : providers.get(config.protocol);
 	if (!owned) {
 		const registered = providers.size === 0 ? 'the loaded extensions registered no provider' : `the loaded extensions registered ${[...providers.keys()].join(', ')}`;
 		throw new UsageError(
@@ -469,7 +720,7 @@ async function extensionCaller(loaded: LoadedConfig, providers: ReadonlyMap<stri
 	}
 
 	const {createExtensionProviderCaller} = await import('../extensions/extension-provider.js');
-	return createExtensionProviderCaller(owned, {model: config.model, ...(config.max_tokens === undefined ? {} : {maxTokens: config.max_tokens}), extraBody: config.extra_body});
+	return createExtensionProviderCaller(owned, {model: model(loaded), ...(config.max_tokens === undefined ? {} : {maxTokens: config.max_tokens}), extraBody: config.extra_body});
 }
 
 /**

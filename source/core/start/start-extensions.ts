@@ -12,6 +12,7 @@ import type {BeforeAgentStart} from '../extensions/before-agent-start.js';
 import {readRunSettings, type RunSettings} from '../extensions/settings-file.js';
 import {RuntimeLink} from '../extensions/runtime-link.js';
 import type {OwnedProvider} from '../extensions/extension-provider.js';
+import type {CheckedCatalogueEntry} from '../extensions/check-catalogue.js';
 
 /** The extension part of a start: `i`'s flags, or the core API's options. */
 export interface ExtensionOptions {
@@ -61,6 +62,8 @@ export interface StartedExtensions {
 	failed: number;
 	/** The model providers the extensions registered, by id (ids are unique across extensions). */
 	providers: ReadonlyMap<string, OwnedProvider>;
+	/** The extensions' part of the catalogue (`declare({providers})`), each with whose it is, in load order. */
+	catalogue: ReadonlyArray<{extension: string; entry: CheckedCatalogueEntry}>;
 	/** Where this generation's `api.runtime` actions reach the agent: set-up and the head provide the services, a reload closes it. */
 	runtime: RuntimeLink;
 }
@@ -162,9 +165,13 @@ export class ExtensionStartup {
 		return new ExtensionStartup(options, context, {candidates: sources.candidates, warnings: [...sources.problems], settings}, generation);
 	}
 
-	/** Whether any extension is listed anywhere. */
+	/**
+	 * Whether any extension is listed anywhere besides the provider package
+	 * that ships with `i`: that one registers no BeforeTuiStart handler and
+	 * no flag, so the chat screen need not wait for it before its first frame.
+	 */
 	get found(): boolean {
-		return this.#candidates.length > 0;
+		return this.#candidates.some(candidate => candidate.origin !== 'bundled');
 	}
 
 	/** The handlers of the extensions loaded so far (after `loadFirst`); null when none registered one. */
@@ -192,7 +199,7 @@ export class ExtensionStartup {
 		}
 
 		const {extensions, reports} = this.#loaded;
-		const warnings = [...this.#warnings, ...this.#describe(reports)];
+		const warnings = [...this.#warnings, ...this.#describe(reports), ...extensions.flatMap(extension => extension.notices)];
 		// Every extension has had its chance to claim a flag of the command line.
 		try {
 			this.#flags.finish();
@@ -227,6 +234,10 @@ export class ExtensionStartup {
 			},
 			failed: reports.filter(report => report.kind === 'failed').length,
 			providers: new Map(extensions.flatMap(extension => extension.providers.map(provider => [provider.id, {extension: extension.name, provider}] as const))),
+			// In the listed order, not priority's: which extension is first for an id was decided by it.
+			catalogue: [...extensions]
+				.sort((a, b) => this.#candidates.indexOf(a.candidate) - this.#candidates.indexOf(b.candidate))
+				.flatMap(extension => extension.catalogue.map(entry => ({extension: extension.name, entry}))),
 			runtime: this.#runtime,
 		};
 	}
@@ -236,6 +247,8 @@ export class ExtensionStartup {
 		if (this.#candidates.length === 0) return;
 		const projectCode = this.#candidates.filter(candidate => candidate.project);
 		const waiting = await waitsForProjectNames(this.#candidates);
+		// The provider package loads after every source the person names, the project's too: their provider ids win a clash with it.
+		if (projectCode.length > 0) for (const candidate of this.#candidates) if (candidate.origin === 'bundled') waiting.add(candidate);
 		this.#rest = this.#candidates.filter(candidate => candidate.project || waiting.has(candidate));
 		await this.#load(
 			this.#candidates.filter(candidate => !candidate.project && !waiting.has(candidate)),

@@ -12,6 +12,10 @@ export interface StartOptions {
 	config?: string | Readonly<Record<string, unknown>> | undefined;
 	/** The workspace (`-C`); the current folder by default. */
 	cwd?: string | undefined;
+	/** `--provider ID`: a catalogue provider for this run, over the config's choice. */
+	provider?: string | undefined;
+	/** `--model ID` (or `provider/model`): a catalogue model for this run, over the config's choice. */
+	model?: string | undefined;
 	/** For a process that is not `i` (the core API): finds the argv of the package's own `i`, which starts the official workers. */
 	packageProgram?: (() => readonly string[]) | undefined;
 }
@@ -45,8 +49,11 @@ export interface StartedPlugins {
 export async function startPlugins(options: StartOptions): Promise<StartedPlugins> {
 	const dirs = checkedDirs();
 	const workspace = resolveWorkspace(options.cwd);
+	const selectedByFlags = options.provider !== undefined || options.model !== undefined;
 	const loaded =
-		typeof options.config === 'object' ? checkModelConfig(options.config, join(dirs.config_dir, OBJECT_CONFIG_NAME)) : loadModelConfig(configPath(options.config, dirs.config_dir), options.config !== undefined);
+		typeof options.config === 'object'
+			? checkModelConfig(options.config, join(dirs.config_dir, OBJECT_CONFIG_NAME), {selectedByFlags})
+			: loadModelConfig(configPath(options.config, dirs.config_dir), options.config !== undefined, {selectedByFlags});
 	// A config that lists plugins nearly always needs the pool: its modules and the workspace's ID are fetched while the manifests are read.
 	const parts = listsPlugins(loaded) ? poolParts(workspace, dirs) : undefined;
 	parts?.catch(() => {});
@@ -72,7 +79,7 @@ export function resolveWorkspace(cwd: string | undefined): string {
 }
 
 function listsPlugins(loaded: LoadedConfig): boolean {
-	return loaded.config.plugins.length > 0 || loaded.config.provider !== undefined;
+	return loaded.config.plugins.length > 0 || typeof loaded.config.provider === 'object';
 }
 
 function needsPool(plugins: LoadedPlugins): boolean {

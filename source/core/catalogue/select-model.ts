@@ -1,0 +1,119 @@
+import {UsageError} from '../errors.js';
+import type {ModelConfig} from '../config/schema.js';
+import type {OwnedProvider} from '../extensions/extension-provider.js';
+import {createAdapter} from '../providers/index.js';
+import {createHttpCaller, type ModelCaller} from '../providers/model-caller.js';
+import {reservedBodyFields} from '../providers/reserved-fields.js';
+import type {Adapter, Protocol} from '../providers/types.js';
+import type {BuiltCatalogue} from './build-catalogue.js';
+import {CatalogueLookupError, type CatalogueChoice} from './catalogue.js';
+import {credentialFor, type CredentialSources} from './credential-for.js';
+import type {Secrets} from '../tools/run-command.js';
+import type {ModelPrices} from '../usage-cost.js';
+
+/** What picks the model: `--provider` / `--model` for one run, else the config's `provider` and `model`. */
+export interface Selection {
+	provider: string | undefined;
+	/** A model id, or `provider/model`. */
+	model: string | undefined;
+	/** How errors name where it came from: `--model`, `config /x/config.json`. */
+	origin: string;
+}
+
+export interface SelectedModel {
+	caller: ModelCaller;
+	choice: CatalogueChoice;
+	/** Where its key came from, for messages, never the key: `DEEPSEEK_API_KEY (…)`, `auth.json (API key)`, `anonymous (…)`. */
+	credentialSource: string;
+	/** The provider's key variables and the key, whatever its source: the shell tool's commands never see them. */
+	secrets: Secrets;
+}
+
+/** The wire of a catalogue model the core speaks itself. */
+const builtinWires: Readonly<Record<string, Protocol>> = {'openai-completions': 'openai', 'openai-responses': 'responses', 'anthropic-messages': 'anthropic'};
+
+/** The catalogue model a selection names; an unknown one is a UsageError naming the nearest ids. */
+export function resolveSelection(selection: Selection, built: BuiltCatalogue): CatalogueChoice {
+	const {catalogue} = built;
+	const {provider, model, origin} = selection;
+	const list = 'i --list-models lists them';
+	try {
+		if (model !== undefined) return catalogue.resolve(model, provider);
+		const entry = provider === undefined ? undefined : catalogue.provider(provider);
+		if (!entry) return catalogue.resolve('', provider);
+		const first = entry.models[0];
+		if (!first) throw new CatalogueLookupError(`provider "${entry.id}" lists no model (add them under providers.${entry.id}.models in models.json)`, []);
+		return {provider: entry, model: first};
+	} catch (error) {
+		if (!(error instanceof CatalogueLookupError)) throw error;
+		const nearest = error.nearest.length === 0 ? '' : `; the nearest: ${error.nearest.join(', ')}`;
+		throw new UsageError(`${origin}: ${error.message}${nearest}; ${list}`);
+	}
+}
+
+/**
+ * The caller of a catalogue selection: the endpoint, headers and key
+ * variable come from the provider's private binding, the key from
+ * `credentialFor` (auth's resolution; `sources.apiKeyFlag` is this run's
+ * --api-key, which goes to this selection only); a provider an extension serves goes through that
+ * extension (with `req.apiKey`, `req.baseUrl`, `req.headers`), any other
+ * through the built-in adapter of its model's wire.
+ */
+export async function selectModel(selection: Selection, built: BuiltCatalogue, extensionProviders: ReadonlyMap<string, OwnedProvider>, config: ModelConfig, sources: CredentialSources): Promise<SelectedModel> {
+	const choice = resolveSelection(selection, built);
+	const {provider, model} = choice;
+	const binding = built.bindings.get(provider.id);
+	if (!binding) throw new Error(`the catalogue has provider "${provider.id}" but no binding for it`);
+	const credential = credentialFor(binding, sources);
+	const {secrets} = credential;
+	const maxTokens = config.max_tokens === undefined ? {} : {maxTokens: config.max_tokens};
+	const extension = built.servedBy.get(provider.id);
+	if (extension !== undefined) {
+		const owned = extensionProviders.get(provider.id);
+		if (!owned || owned.extension !== extension) throw new UsageError(`${selection.origin}: provider "${provider.id}" of extension ${extension} is not registered in this run`);
+		const {createExtensionProviderCaller} = await import('../extensions/extension-provider.js');
+		const caller = createExtensionProviderCaller(owned, {
+			model: model.id,
+			...maxTokens,
+			extraBody: config.extra_body,
+			binding: {apiKey: credential.apiKey, baseUrl: binding.baseUrl ?? null, headers: binding.headers},
+		});
+		return {caller: {...caller, prices: {...model.cost}}, choice, credentialSource: credential.source, secrets};
+	}
+
+	const protocol = builtinWires[model.api];
+	if (protocol === undefined) throw new UsageError(`${selection.origin}: model "${provider.id}/${model.id}" speaks "${model.api}", which no built-in adapter or loaded extension speaks`);
+	const reserved = reservedBodyFields[protocol];
+	const clashes = Object.keys(config.extra_body).filter(key => reserved.includes(key));
+	if (clashes.length > 0) throw new UsageError(`${selection.origin}: field "extra_body" may not set ${clashes.map(key => `"${key}"`).join(', ')}: the ${protocol} adapter owns ${reserved.join(', ')}`);
+	const adapter = createAdapter(protocol, {model: model.id, baseUrl: binding.baseUrl ?? '', ...maxTokens, useMaxTokens: config.use_max_tokens, extraBody: config.extra_body});
+	const caller = createHttpCaller({adapter: withBinding(adapter, binding.headers, credential.apiKey === null), apiKey: credential.apiKey ?? '', model: model.id, http: {maxRetries: config.max_retries}});
+	return {caller: {...caller, protocol: caller.protocol, provider: provider.id, prices: {...model.cost}}, choice, credentialSource: credential.source, secrets};
+}
+
+/**
+ * The prices of a config that chooses by `protocol`: the catalogue model of
+ * that id under the provider the protocol selects (openai and responses:
+ * `openai`; anthropic; deepseek; an extension provider's own id); none when
+ * the catalogue has no such model (its cost is then unknown, never $0).
+ */
+export function protocolPrices(built: BuiltCatalogue, protocol: string, modelId: string): ModelPrices | undefined {
+	const provider = built.catalogue.provider(protocol === 'responses' ? 'openai' : protocol);
+	const model = provider?.models.find(candidate => candidate.id === modelId);
+	return model ? {...model.cost} : undefined;
+}
+
+/** The adapter with the binding's headers under its own, and without any credential header for an anonymous provider. */
+function withBinding(adapter: Adapter, headers: Readonly<Record<string, string>>, anonymous: boolean): Adapter {
+	if (Object.keys(headers).length === 0 && !anonymous) return adapter;
+	return {
+		...adapter,
+		prepare: (messages, tools) => adapter.prepare(messages, tools),
+		createAssembler: emit => adapter.createAssembler(emit),
+		headers(apiKey) {
+			const own = adapter.headers(apiKey);
+			if (anonymous) for (const name of ['authorization', 'x-api-key']) delete own[name];
+			return {...headers, ...own};
+		},
+	};
+}

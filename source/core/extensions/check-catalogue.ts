@@ -1,0 +1,89 @@
+import * as z from 'zod/mini';
+import '../zod-english.js';
+import type {CatalogueModel} from '../catalogue/catalogue.js';
+import {
+	apiLabelSchema,
+	baseUrlSchema,
+	contextWindowSchema,
+	costSchema,
+	envNameSchema,
+	inputKindsSchema,
+	MAX_CATALOGUE_PROVIDERS,
+	MAX_MODELS_PER_PROVIDER,
+	maxTokensSchema,
+	modelIdSchema,
+	modelNameSchema,
+	providerIdSchema,
+} from '../catalogue/catalogue-fields.js';
+import {describeIssues} from '../config/describe-issues.js';
+
+/** One provider of `declare({providers})`, checked (api.ts `DeclaredProvider`). */
+export interface CheckedCatalogueEntry {
+	id: string;
+	apiKeyEnv?: string;
+	requiresAuth: boolean;
+	baseUrl?: string;
+	models: CatalogueModel[];
+}
+
+const modelSchema = z.strictObject({
+	id: modelIdSchema,
+	name: modelNameSchema,
+	provider: providerIdSchema,
+	api: apiLabelSchema,
+	contextWindow: z.optional(contextWindowSchema),
+	maxTokens: z.optional(maxTokensSchema),
+	input: z._default(inputKindsSchema, ['text']),
+	reasoning: z._default(z.boolean(), false),
+	cost: z._default(costSchema, {}),
+});
+
+const entrySchema = z.strictObject({
+	id: providerIdSchema,
+	models: z.array(modelSchema).check(z.maxLength(MAX_MODELS_PER_PROVIDER, `at most ${MAX_MODELS_PER_PROVIDER} models`)),
+	apiKeyEnv: z.optional(envNameSchema),
+	requiresAuth: z._default(z.boolean(), true),
+	baseUrl: z.optional(baseUrlSchema),
+});
+
+const providersSchema = z.array(entrySchema).check(z.maxLength(MAX_CATALOGUE_PROVIDERS, `at most ${MAX_CATALOGUE_PROVIDERS} providers`));
+
+/** Fields a catalogue must never carry (seed: 目录不得含凭据): named in the error, not just "unknown field". */
+const secretFields = ['headers', 'apiKey', 'api_key', 'key', 'token', 'authorization'];
+
+/**
+ * `declare`'s `providers`, field by field; throws an Error naming the
+ * field, the provider and the limit. A model's `provider` must be the id
+ * of the entry it is listed under, and no id or model id twice.
+ */
+export function checkCatalogue(value: unknown): CheckedCatalogueEntry[] {
+	if (Array.isArray(value)) {
+		for (const [index, entry] of value.entries()) {
+			const found = entry !== null && typeof entry === 'object' ? secretFields.filter(field => field in entry) : [];
+			if (found.length > 0)
+				throw new Error(`declare: providers[${index}] has ${found.map(field => `"${field}"`).join(', ')}: the catalogue is public and never holds headers or keys; name the key's variable in "apiKeyEnv"`);
+		}
+	}
+
+	const parsed = providersSchema.safeParse(value);
+	if (!parsed.success) throw new Error(`declare: providers: ${describeIssues(parsed.error.issues, value)}`);
+	const ids = new Set<string>();
+	for (const entry of parsed.data) {
+		if (ids.has(entry.id)) throw new Error(`declare: providers lists "${entry.id}" twice`);
+		ids.add(entry.id);
+		const models = new Set<string>();
+		for (const model of entry.models) {
+			if (model.provider !== entry.id) throw new Error(`declare: provider "${entry.id}": model "${model.id}" says its provider is "${model.provider}"; a model's provider is the id it is listed under`);
+			if (models.has(model.id)) throw new Error(`declare: provider "${entry.id}" lists the model "${model.id}" twice`);
+			models.add(model.id);
+		}
+	}
+
+	return parsed.data.map(entry => ({
+		id: entry.id,
+		requiresAuth: entry.requiresAuth,
+		...(entry.apiKeyEnv === undefined ? {} : {apiKeyEnv: entry.apiKeyEnv}),
+		...(entry.baseUrl === undefined ? {} : {baseUrl: entry.baseUrl}),
+		models: entry.models.map(model => ({...model, input: [...new Set(model.input)]})) as CatalogueModel[],
+	}));
+}

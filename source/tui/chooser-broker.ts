@@ -1,0 +1,79 @@
+import {printable} from '../modes/output.js';
+import {OpenQuestion, QuestionLine} from './open-question.js';
+
+/** One line of a chooser: what it answers, how it shows, and a mark (a provider whose key resolves). */
+export interface ChoiceOption {
+	value: string;
+	label: string;
+	description?: string;
+	marked?: boolean;
+}
+
+export interface ChoiceRequest {
+	title: string;
+	options: readonly ChoiceOption[];
+	/** What the mark means, said under the list: `● key ready`. */
+	legend?: string;
+}
+
+export interface PendingChoice {
+	id: string;
+	request: ChoiceRequest;
+	/** The chosen value, or null: cancelled (Esc). */
+	answer(value: string | null): void;
+}
+
+/**
+ * The chat screen's own pickers (/provider, /model, the first-run setup): a
+ * list with a filter field, on the screen's one question line (after an
+ * approval or a dialog that is up). Resolves with the chosen value, or null
+ * when cancelled or when the person leaves.
+ */
+export class ChooserBroker extends OpenQuestion<PendingChoice> {
+	readonly #line: QuestionLine;
+	#count = 0;
+	#cancel: (() => void) | undefined;
+
+	constructor(line: QuestionLine = new QuestionLine()) {
+		super();
+		this.#line = line;
+	}
+
+	async ask(request: ChoiceRequest): Promise<string | null> {
+		const release = this.#line.tryTake() ?? (await this.#line.take());
+		this.#count += 1;
+		try {
+			return await new Promise<string | null>(resolve => {
+				let settled = false;
+				const settle = (value: string | null) => {
+					if (settled) return;
+					settled = true;
+					this.#cancel = undefined;
+					this.show(null);
+					resolve(value);
+				};
+
+				this.#cancel = () => settle(null);
+				this.show({
+					id: `choice-${this.#count}`,
+					// Labels come from catalogues and models.json: shown without control characters, on one line each.
+					request: {...request, options: request.options.map(option => ({...option, label: oneLine(option.label), ...(option.description === undefined ? {} : {description: oneLine(option.description)})}))},
+					answer(value) {
+						settle(value === null || request.options.some(option => option.value === value) ? value : null);
+					},
+				});
+			});
+		} finally {
+			release();
+		}
+	}
+
+	/** The person left: an open chooser closes unanswered. */
+	cancel(): void {
+		this.#cancel?.();
+	}
+}
+
+function oneLine(text: string): string {
+	return printable(text).replaceAll(/\s+/g, ' ');
+}

@@ -1,0 +1,50 @@
+import type {Agent} from '../core/start/setup-agent.js';
+import type {ProviderChoice} from '../core/catalogue/provider-choices.js';
+import type {ChoiceOption, ChooserBroker} from './chooser-broker.js';
+
+/** What a switch asks for: a provider (its first model), a model (bare within a provider, or PROVIDER/MODEL), and how errors name it. */
+export interface ModelTarget {
+	provider: string | undefined;
+	model: string | undefined;
+	origin: string;
+}
+
+/** The marked options' meaning, under each list. */
+const LEGEND = '● key ready';
+
+function providerOption(choice: ProviderChoice): ChoiceOption {
+	const models = `${choice.models.length} model${choice.models.length === 1 ? '' : 's'}`;
+	return {value: choice.id, label: choice.id, description: `${models} · ${choice.ready ? choice.auth : 'no key: i auth login or export its variable'}`, marked: choice.ready};
+}
+
+/** `/provider`: the catalogue's providers, those whose key resolves first and marked; null when cancelled. */
+export async function chooseProvider(agent: Pick<Agent, 'providerChoices' | 'selected'>, chooser: ChooserBroker): Promise<string | null> {
+	const choices = await agent.providerChoices();
+	const current = agent.selected?.provider;
+	return chooser.ask({title: `Provider${current === undefined ? '' : ` (now ${current})`}`, options: choices.map(providerOption), legend: LEGEND});
+}
+
+function price(value: number | undefined): string {
+	return value === undefined ? '?' : `$${value}`;
+}
+
+function modelOption(value: string, model: ProviderChoice['models'][number], ready: boolean): ChoiceOption {
+	const window = model.contextWindow === undefined ? '' : ` · ${Math.round(model.contextWindow / 1000)}k context`;
+	return {value, label: value, description: `${model.name}${window} · in ${price(model.cost.input)} out ${price(model.cost.output)} /M`, marked: ready};
+}
+
+/**
+ * `/model`: the current provider's models; with no catalogue provider in use
+ * (a config that chooses by protocol), every model as `provider/model`,
+ * those whose provider's key resolves first. Null when cancelled.
+ */
+export async function chooseModel(agent: Pick<Agent, 'providerChoices' | 'selected'>, chooser: ChooserBroker): Promise<ModelTarget | null> {
+	const choices = await agent.providerChoices();
+	const current = agent.selected;
+	const own = current === null ? undefined : choices.find(choice => choice.id === current.provider);
+	const options = own ? own.models.map(model => modelOption(model.id, model, own.ready)) : choices.flatMap(choice => choice.models.map(model => modelOption(`${choice.id}/${model.id}`, model, choice.ready)));
+	const title = own ? `Model of ${own.id} (now ${current!.model})` : 'Model (provider/model)';
+	const value = await chooser.ask({title, options, legend: LEGEND});
+	if (value === null) return null;
+	return own ? {provider: own.id, model: value, origin: `/model ${value}`} : {provider: undefined, model: value, origin: `/model ${value}`};
+}

@@ -1,0 +1,29 @@
+// Headless without a model config (issue 16 item 5): -p and line mode print
+// the exact commands that choose a model and exit 2, naming the provider
+// whose key is already set, or how to give one a key.
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {join} from 'node:path';
+import {jsonEvents, makeSandbox, runCli} from '../helpers/cli.js';
+
+test('-p and line mode without config.json: the exact commands, exit 2; the provider whose key is set is the one named', async () => {
+	const box = makeSandbox();
+	const path = join(box.configDir, 'config.json');
+	const ready = await runCli(['-p', 'hi', '-C', box.workspace], {env: {...box.env, DEEPSEEK_API_KEY: 'sk-first-run-1'}});
+	assert.equal(ready.code, 2);
+	assert.match(ready.stderr, new RegExp(`^i: no model config: ${path.replaceAll(/[.*+?^${}()|[\]\\/]/g, '\\$&')} does not exist\\. Choose a model:\\n`));
+	assert.match(ready.stderr, /\n {2}i --list-models\n/);
+	assert.match(ready.stderr, /\n {2}i --model deepseek\/deepseek-chat -p hello\n/);
+	assert.ok(ready.stderr.includes(`printf '%s\\n' '{"provider":"deepseek","model":"deepseek-chat"}' > ${path}`), ready.stderr);
+	assert.match(ready.stderr, /\(deepseek: key from DEEPSEEK_API_KEY\)\. Or write a config by hand \(README, "Configuration"\) and pass --config FILE\.\n$/);
+	assert.doesNotMatch(ready.stderr, /sk-first-run-1|i auth login/);
+
+	// No key anywhere: the first provider with a model, and how to give it a key.
+	const none = await runCli(['-C', box.workspace, '--json'], {env: box.env, input: 'hi\n'});
+	assert.equal(none.code, 2);
+	assert.match(none.stderr, /\n {2}i auth login openai\n/);
+	assert.match(none.stderr, /\(openai has no key yet: export OPENAI_API_KEY=… or run i auth login openai/);
+	const [error] = jsonEvents(none.stdout).filter(event => event.type === 'error');
+	assert.equal(error!.kind, 'usage');
+	assert.match(error!.message, /Choose a model:/);
+});
