@@ -133,12 +133,18 @@ test('the tarball holds the program and its core, built, and nothing the install
 		'docs/extensions/agent.md',
 		'README.md',
 		'package.json',
+		// The provider package that ships with i, built.
+		'providers/package.json',
+		'providers/dist/src/index.js',
+		'providers/dist/src/client/stream-completion.js',
 	]) {
 		assert.ok(files.includes(needed), `${needed} is in the tarball`);
 	}
 
 	// The snapshot only runs on the node that built it (program.ts); the compiled tree, tests and sources stay home.
-	const strays = files.filter(path => /^dist\/(source|test|bench|components|workers|brand)\/|official\.blob|official-snapshot|\.map$|^source\/|^test\/|node_modules/.test(path));
+	const strays = files.filter(path =>
+		/^dist\/(source|test|bench|components|workers|brand)\/|official\.blob|official-snapshot|\.map$|^source\/|^test\/|node_modules|^providers\/(?!package\.json$|dist\/src\/)/.test(path),
+	);
 	assert.deepEqual(strays, []);
 	const manifest = JSON.parse(readFileSync(join(prefix, 'lib', 'node_modules', 'i-agent', 'package.json'), 'utf8')) as Record<string, unknown>;
 	assert.equal(manifest.dependencies, undefined, 'everything the program loads is bundled');
@@ -174,6 +180,17 @@ test('the installed i answers a one-shot against the mock', {skip}, async () => 
 	const answer = await runCli(['-p', 'hi', '-C', box.workspace], {env: {...box.env, PATH: cleanEnv.PATH}, entry: installedBin});
 	assert.equal(answer.code, 0, answer.stderr);
 	assert.equal(answer.stdout, 'Installed and answering.\n');
+});
+
+test('the installed i loads its provider package: --list-models lists its providers from the installed copy', {skip}, async () => {
+	const box = makeSandbox();
+	const listed = await runCli(['--list-models', '--json', '-C', box.workspace], {env: {...box.env, PATH: cleanEnv.PATH}, entry: installedBin});
+	assert.equal(listed.code, 0, listed.stderr);
+	const providers = [...new Set((JSON.parse(listed.stdout) as Array<{provider: string}>).map(row => row.provider))];
+	assert.deepEqual(providers, ['openai', 'anthropic', 'deepseek', 'openrouter', 'llama-cpp']);
+	const shown = await runCli(['extensions', '--json', '-C', box.workspace], {env: {...box.env, PATH: cleanEnv.PATH}, entry: installedBin});
+	const [extension] = JSON.parse(shown.stdout).loaded;
+	assert.equal(extension.path, realpathSync(join(prefix, 'lib', 'node_modules', 'i-agent', 'providers', 'dist', 'src', 'index.js')));
 });
 
 test('the installed docs tool reads the guides of the installed copy', {skip}, async () => {
