@@ -26,7 +26,7 @@ const noSubscription = () => () => {};
 const noQuestion = () => null;
 
 /** Rows kept for the editor, spinner and status line below an open Markdown block: the live area must stay shorter than the screen, or Ink clears it whole. */
-export const LIVE_RESERVED_ROWS = 10;
+const LIVE_RESERVED_ROWS = 10;
 
 /** A second Ctrl-C on an empty, idle prompt within this time leaves. */
 export const EXIT_CONFIRM_MS = 2000;

@@ -8,12 +8,12 @@ import type {WorkerDefinition} from './serve.js';
 import {parseWorkerOptions} from './worker-options.js';
 
 /** Seed §10: the output cap is 1..1024 tokens, 32 unless set. */
-export const MIN_OUTPUT_CAP = 1;
-export const MAX_OUTPUT_CAP = 1024; // seed 000 §10, also the smoke-thinking profile's cap
-export const DEFAULT_OUTPUT_CAP = 32; // seed 000 §10
+const MIN_OUTPUT_CAP = 1;
+const MAX_OUTPUT_CAP = 1024; // seed 000 §10, also the smoke-thinking profile's cap
+const DEFAULT_OUTPUT_CAP = 32; // seed 000 §10
 
 /** Seed §10: the smoke policy's cache observation, relative to the workspace state folder, apart from the cache module's own. */
-export const SMOKE_CACHE_STATS = 'metrics/smoke-cache.json';
+const SMOKE_CACHE_STATS = 'metrics/smoke-cache.json';
 
 /** Observe only (no provider cache field is added), into the smoke file. */
 const smokeCacheConfig: CacheConfig = cacheConfigSchema.parse({mode: 'observe', stats: SMOKE_CACHE_STATS});

@@ -8,7 +8,8 @@ import {test} from 'node:test';
 import type {DeclaredProvider, ExtensionApi, ExtensionStreamingProvider, ProviderRequest} from 'i-agent/extension';
 import {chatBody, reasoningToReplay} from '../src/client/chat-body.js';
 import {ChunkAssembler} from '../src/client/chunk-assembler.js';
-import {readSse} from '../src/client/sse.js';
+import {MAX_SSE_LINE_CHARS, readSse} from '../src/client/sse.js';
+import {streamCompletion} from '../src/client/stream-completion.js';
 import register, {modules} from '../src/index.js';
 import {deepseek} from '../src/modules/deepseek.js';
 import {openrouter} from '../src/modules/openrouter.js';
@@ -101,6 +102,31 @@ test('the SSE reader: a UTF-8 character split across two chunks comes out whole;
 	const events: string[] = [];
 	for await (const event of readSse(body)) events.push(event);
 	assert.deepEqual(events, ['{"t":"世界"}', 'last']);
+});
+
+test(`the SSE reader takes a line of ${MAX_SSE_LINE_CHARS} characters and refuses one longer`, async () => {
+	const stream = (line: string) =>
+		new ReadableStream<Uint8Array>({
+			start(controller) {
+				controller.enqueue(new TextEncoder().encode(line));
+				controller.close();
+			},
+		});
+	const events: string[] = [];
+	for await (const event of readSse(stream(`data: ${'x'.repeat(MAX_SSE_LINE_CHARS - 6)}`))) events.push(event);
+	assert.equal(events[0]?.length, MAX_SSE_LINE_CHARS - 6);
+	await assert.rejects(
+		async () => {
+			for await (const _event of readSse(stream(`data: ${'x'.repeat(MAX_SSE_LINE_CHARS)}`))) {
+			}
+		},
+		new RegExp(`the stream sent a line over ${MAX_SSE_LINE_CHARS} characters`),
+	);
+});
+
+test('a provider without an endpoint (the proxy, until models.json gives it one) fails saying where to set it, before any request', async () => {
+	const io = {emit: () => true, control: {isCancelled: () => false, waitCancelled: async () => false}, signal: new AbortController().signal, fetch: async () => assert.fail('no request may be made')};
+	await assert.rejects(streamCompletion(proxy, request([{role: 'user', content: 'hi'}]), io), /provider "proxy" has no endpoint: set "baseUrl" under providers\.proxy in models\.json/);
 });
 
 test('the bridge: one declare with the four providers, each registered under the id of its catalogue entry; register needs the streaming slot', () => {

@@ -28,7 +28,7 @@ export function nearestName(typed: string, names: readonly string[]): string | u
 }
 
 /** Optimal string alignment distance: insertions, deletions, substitutions and swaps of two neighbours. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
 	const rows = Array.from({length: a.length + 1}, (_, i) => Array.from({length: b.length + 1}, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
 	for (let i = 1; i <= a.length; i++) {
 		for (let j = 1; j <= b.length; j++) {

@@ -31,7 +31,7 @@ const PER_MILLION = 1_000_000;
  */
 export function costOf(usage: Pick<Usage, 'input' | 'output' | 'cacheRead' | 'cacheWrite'>, prices: ModelPrices | undefined): Cost {
 	if (prices === undefined) return {dollars: 0, unknown: true};
-	const uncached = Math.max(0, usage.input - usage.cacheRead - usage.cacheWrite);
+	const uncached = uncachedInput(usage);
 	let dollars = 0;
 	let unknown = false;
 	for (const [tokens, price] of [
@@ -46,6 +46,17 @@ export function costOf(usage: Pick<Usage, 'input' | 'output' | 'cacheRead' | 'ca
 	}
 
 	return {dollars, unknown};
+}
+
+/** The input tokens the input price applies to: `usage.input` counts the whole prompt, cache reads and writes included (usage.ts). */
+export function uncachedInput(usage: Pick<Usage, 'input' | 'cacheRead' | 'cacheWrite'>): number {
+	return Math.max(0, usage.input - usage.cacheRead - usage.cacheWrite);
+}
+
+/** Prices in words: `input $0.28 · output $0.42 · cache read $0.028 · cache write unknown` (per million tokens). */
+export function describePrices(prices: ModelPrices): string {
+	const price = (value: number | undefined) => (value === undefined ? 'unknown' : `$${value}`);
+	return `input ${price(prices.input)} · output ${price(prices.output)} · cache read ${price(prices.cacheRead)} · cache write ${price(prices.cacheWrite)}`;
 }
 
 /** The sum of costs: unknown once any part is. */

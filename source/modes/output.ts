@@ -54,3 +54,8 @@ async function flush(stream: NodeJS.WriteStream, write: (text: string, done: () 
 export function printable(text: string): string {
 	return text.replaceAll(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, '\uFFFD');
 }
+
+/** Text an extension or a catalogue gave, for one row of a widget: its line breaks and tabs become spaces, the rest printable. */
+export function printableLine(text: string): string {
+	return printable(text.replaceAll(/[\r\n\t]+/g, ' '));
+}

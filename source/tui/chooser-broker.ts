@@ -1,4 +1,4 @@
-import {printable} from '../modes/output.js';
+import {printableLine} from '../modes/output.js';
 import {OpenQuestion, QuestionLine} from './open-question.js';
 
 /** One line of a chooser: what it answers, how it shows, and a mark (a provider whose key resolves). */
@@ -57,7 +57,10 @@ export class ChooserBroker extends OpenQuestion<PendingChoice> {
 				this.show({
 					id: `choice-${this.#count}`,
 					// Labels come from catalogues and models.json: shown without control characters, on one line each.
-					request: {...request, options: request.options.map(option => ({...option, label: oneLine(option.label), ...(option.description === undefined ? {} : {description: oneLine(option.description)})}))},
+					request: {
+						...request,
+						options: request.options.map(option => ({...option, label: printableLine(option.label), ...(option.description === undefined ? {} : {description: printableLine(option.description)})})),
+					},
 					answer(value) {
 						settle(value === null || request.options.some(option => option.value === value) ? value : null);
 					},
@@ -72,8 +75,4 @@ export class ChooserBroker extends OpenQuestion<PendingChoice> {
 	cancel(): void {
 		this.#cancel?.();
 	}
-}
-
-function oneLine(text: string): string {
-	return printable(text).replaceAll(/\s+/g, ' ');
 }

@@ -1,5 +1,5 @@
 import type {CoreEvent} from '../core/events.js';
-import {addCost, formatCost, NO_COST, type Cost, type ModelPrices} from '../core/usage-cost.js';
+import {addCost, describePrices, formatCost, NO_COST, uncachedInput, type Cost, type ModelPrices} from '../core/usage-cost.js';
 
 /** Tokens by the kind each is priced as: the uncached input, the output, cache reads, cache writes. */
 export interface TokenCounts {
@@ -34,8 +34,7 @@ function added(tally: Tally, event: UsageEvent, cost: Cost): Tally {
 	const {tokens} = tally;
 	return {
 		tokens: {
-			// usage.input counts the whole prompt; the uncached part is what the input price applies to (usage-cost.ts).
-			input: tokens.input + Math.max(0, usage.input - usage.cacheRead - usage.cacheWrite),
+			input: tokens.input + uncachedInput(usage),
 			output: tokens.output + usage.output,
 			cacheRead: tokens.cacheRead + usage.cacheRead,
 			cacheWrite: tokens.cacheWrite + usage.cacheWrite,
@@ -59,7 +58,6 @@ export function addUsage(state: CostState, event: UsageEvent, newTurn: boolean):
 /** The words of /cost: each tally's cost, its tokens by kind, and the prices used; "unknown" where a price is missing, never $0. */
 export function costReport(state: CostState): string {
 	if (state.session.requests === 0) return 'no model request in this session yet: nothing has cost anything';
-	const price = (value: number | undefined) => (value === undefined ? 'unknown' : `$${value}`);
 	const tokens = (counts: TokenCounts) =>
 		`input ${counts.input.toLocaleString('en-US')} · output ${counts.output.toLocaleString('en-US')} · cache read ${counts.cacheRead.toLocaleString('en-US')} · cache write ${counts.cacheWrite.toLocaleString('en-US')}`;
 	const line = (label: string, tally: Tally) => `${label}: ${formatCost(tally.cost)} over ${tally.requests} request${tally.requests === 1 ? '' : 's'} (tokens: ${tokens(tally.tokens)})`;
@@ -67,7 +65,7 @@ export function costReport(state: CostState): string {
 	const used =
 		prices === null
 			? `prices: unknown (${state.model ?? 'the model'} is not in the catalogue; add its "cost" in models.json)`
-			: `prices for ${state.model ?? 'the model'} per million tokens: input ${price(prices.input)} · output ${price(prices.output)} · cache read ${price(prices.cacheRead)} · cache write ${price(prices.cacheWrite)}`;
+			: `prices for ${state.model ?? 'the model'} per million tokens: ${describePrices(prices)}`;
 	return [...(state.turn ? [line('last turn', state.turn)] : []), line('this session', state.session), used].join('\n');
 }
 

@@ -1,6 +1,6 @@
 import {RuntimeActionError} from '../core/extensions/runtime-link.js';
 import {MAX_INPUT_CHARS, MAX_PENDING_DIALOGS, parseDialogRequest, type DialogAnswer, type DialogBinding, type DialogCancelReason, type DialogRequest} from '../core/extensions/ui-dialog-request.js';
-import {printable} from '../modes/output.js';
+import {printable, printableLine} from '../modes/output.js';
 import {OpenQuestion, QuestionLine} from './open-question.js';
 import type {PromptObserver, UiPrompt, UiPromptAnswer, UiPromptDetail} from './ui-prompt-events.js';
 
@@ -98,7 +98,7 @@ export class DialogBroker extends OpenQuestion<PendingDialog> {
 		closed.addEventListener('abort', onClosed, {once: true});
 		this.show({
 			id,
-			extension: oneLine(extension),
+			extension: printableLine(extension),
 			request: shown(request),
 			answer(given) {
 				const checked = checkedAnswer(request, given);
@@ -136,23 +136,25 @@ function promptEnd(request: DialogRequest, answer: DialogAnswer): [UiPromptAnswe
 }
 
 /** Titles, labels and names on one line, with no control character that would steer the terminal. */
-function oneLine(text: string): string {
-	return printable(text.replaceAll(/[\r\n\t]+/g, ' '));
-}
 
 /** What the widget shows: the extension's strings made safe for the terminal (the values stay as they are: they are what is answered). */
 function shown(request: DialogRequest): DialogRequest {
-	const title = oneLine(request.title);
+	const title = printableLine(request.title);
 	switch (request.type) {
 		case 'select':
 			return {
 				...request,
 				title,
-				options: request.options.map(option => ({value: option.value, label: oneLine(option.label), ...(option.description === undefined ? {} : {description: oneLine(option.description)})})),
+				options: request.options.map(option => ({value: option.value, label: printableLine(option.label), ...(option.description === undefined ? {} : {description: printableLine(option.description)})})),
 			};
 		case 'confirm':
 			return {...request, title, ...(request.message === undefined ? {} : {message: printable(request.message)})};
 		case 'input':
-			return {...request, title, ...(request.placeholder === undefined ? {} : {placeholder: oneLine(request.placeholder)}), ...(request.default === undefined ? {} : {default: oneLine(request.default)})};
+			return {
+				...request,
+				title,
+				...(request.placeholder === undefined ? {} : {placeholder: printableLine(request.placeholder)}),
+				...(request.default === undefined ? {} : {default: printableLine(request.default)}),
+			};
 	}
 }

@@ -3,11 +3,7 @@ import type {ProviderChoice} from '../core/catalogue/provider-choices.js';
 import type {ChoiceOption, ChooserBroker} from './chooser-broker.js';
 
 /** What a switch asks for: a provider (its first model), a model (bare within a provider, or PROVIDER/MODEL), and how errors name it. */
-export interface ModelTarget {
-	provider: string | undefined;
-	model: string | undefined;
-	origin: string;
-}
+export type ModelTarget = Parameters<Agent['switchModel']>[0];
 
 /** The marked options' meaning, under each list. */
 const LEGEND = '● key ready';
@@ -46,5 +42,5 @@ export async function chooseModel(agent: Pick<Agent, 'providerChoices' | 'select
 	const title = own ? `Model of ${own.id} (now ${current!.model})` : 'Model (provider/model)';
 	const value = await chooser.ask({title, options, legend: LEGEND});
 	if (value === null) return null;
-	return own ? {provider: own.id, model: value, origin: `/model ${value}`} : {provider: undefined, model: value, origin: `/model ${value}`};
+	return {provider: own?.id, model: value, origin: `/model ${value}`};
 }

@@ -185,7 +185,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 				}
 
 				const target = word ?? (await pickProvider(agent, chooser));
-				if (target !== null && target !== undefined) await switchTo({provider: target, model: undefined, origin: `/provider ${target}`});
+				if (target !== null) await switchTo({provider: target, model: undefined, origin: `/provider ${target}`});
 				break;
 			}
 
@@ -459,7 +459,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 /** `/model ID`: a bare id within the current provider (when it has one), `PROVIDER/MODEL` or a bare id anywhere otherwise. */
 function modelTarget(agent: Agent, id: string): ModelTarget {
 	const provider = agent.selected?.provider;
-	const own = provider !== undefined && !id.startsWith(`${provider}/`) && !id.includes('/') ? provider : undefined;
+	const own = provider !== undefined && !id.includes('/') ? provider : undefined;
 	return {provider: own, model: id, origin: `/model ${id}`};
 }
 

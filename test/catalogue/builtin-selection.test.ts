@@ -60,3 +60,13 @@ test('the model’s api picks the built-in adapter; models.json moves the endpoi
 	assert.equal(local!.body.model, 'qwen');
 	for (const request of mock.requests.slice(-4)) assert.doesNotMatch(JSON.stringify(request.headers), new RegExp(keys.DEEPSEEK_API_KEY));
 });
+
+test('a catalogue choice refuses an extra_body that sets what its adapter owns, as a protocol config does, before any request', async () => {
+	const box = makeSandbox();
+	writeFileSync(join(box.configDir, 'config.json'), JSON.stringify({provider: 'openai', model: 'gpt-4.1', extra_body: {stream: false, temperature: 0.2}}));
+	const requests = mock.requests.length;
+	const run = await runCli(['-p', 'hi', '-C', box.workspace], {env: {...box.env, OPENAI_API_KEY: 'sk-test'}});
+	assert.equal(run.code, 2, run.stderr);
+	assert.match(run.stderr, /config .*config\.json: field "extra_body" may not set "stream": the openai adapter owns /);
+	assert.equal(mock.requests.length, requests);
+});

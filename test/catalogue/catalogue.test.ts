@@ -13,7 +13,16 @@ import {buildCatalogue, type ExtensionCatalogueEntry} from '../../source/core/ca
 import {checkModelsFile, readModelsFile} from '../../source/core/catalogue/models-file.js';
 import {credentialFor} from '../../source/core/catalogue/credential-for.js';
 import {checkCatalogue} from '../../source/core/extensions/check-catalogue.js';
-import {MAX_MODEL_ID_LENGTH, MAX_MODEL_NAME_LENGTH, MAX_MODELS_PER_PROVIDER, MAX_CATALOGUE_PROVIDERS, MAX_HEADERS} from '../../source/core/catalogue/catalogue-fields.js';
+import {
+	MAX_MODEL_ID_LENGTH,
+	MAX_MODEL_NAME_LENGTH,
+	MAX_MODELS_PER_PROVIDER,
+	MAX_CATALOGUE_PROVIDERS,
+	MAX_HEADERS,
+	MAX_HEADER_VALUE_LENGTH,
+	MAX_PRICE,
+	MAX_TOKEN_COUNT,
+} from '../../source/core/catalogue/catalogue-fields.js';
 import {MAX_CONFIG_BYTES} from '../../source/core/config/load-config.js';
 import {loadExtensions} from '../../source/core/extensions/load-extensions.js';
 
@@ -110,6 +119,11 @@ test('declare({providers}) limits: at each and one past', () => {
 	assert.equal(checkCatalogue([entry({models: [model('m', 'p', {name: 'n'.repeat(MAX_MODEL_NAME_LENGTH)})]})])[0]!.models[0]!.name.length, MAX_MODEL_NAME_LENGTH);
 	assert.throws(() => checkCatalogue([entry({models: [model('m', 'p', {name: 'n'.repeat(MAX_MODEL_NAME_LENGTH + 1)})]})]), /at most 200 characters/);
 	assert.throws(() => checkCatalogue([entry({models: [model('m', 'p', {name: 'two\nlines'})]})]), /must be one line/);
+	assert.equal(checkCatalogue([entry({models: [model('m', 'p', {cost: {input: MAX_PRICE}})]})])[0]!.models[0]!.cost.input, MAX_PRICE);
+	assert.throws(() => checkCatalogue([entry({models: [model('m', 'p', {cost: {output: MAX_PRICE + 1}})]})]), /cost\.output": at most 100000 dollars per million tokens/);
+	assert.equal(checkCatalogue([entry({models: [model('m', 'p', {contextWindow: MAX_TOKEN_COUNT})]})])[0]!.models[0]!.contextWindow, MAX_TOKEN_COUNT);
+	assert.throws(() => checkCatalogue([entry({models: [model('m', 'p', {contextWindow: MAX_TOKEN_COUNT + 1})]})]), /contextWindow": at most 100000000/);
+	assert.throws(() => checkCatalogue([entry({models: [model('m', 'p', {maxTokens: MAX_TOKEN_COUNT + 1})]})]), /maxTokens": at most 100000000/);
 });
 
 function extensionFile(source: string): {path: string; close(): void} {
@@ -227,6 +241,8 @@ test('models.json errors name the file, the provider and the field; a project fi
 	fails({providers: {openai: {apiKey: 'sk-abc def'}}}, /provider "openai": field "providers\.openai\.apiKey": must be the NAME of an environment variable/);
 	fails({providers: {openai: {headers: {'bad name': 'x'}}}}, /provider "openai": .*must be an HTTP header name/);
 	fails({providers: {openai: {headers: {'x-a': 'one\ntwo'}}}}, /must be one line/);
+	assert.doesNotThrow(() => checkModelsFile({providers: {openai: {headers: {'x-a': 'v'.repeat(MAX_HEADER_VALUE_LENGTH)}}}}, '/c/models.json', false));
+	fails({providers: {openai: {headers: {'x-a': 'v'.repeat(MAX_HEADER_VALUE_LENGTH + 1)}}}}, /provider "openai": .*at most 8192 characters/);
 	fails({providers: {openai: {api: 'grpc'}}}, /provider "openai": field "providers\.openai\.api"/);
 	fails({providers: {openai: {models: [{id: 'a'}, {id: 'a'}]}}}, /provider "openai": field "models" lists the model "a" twice/);
 	fails({providers: {openai: {models: [{id: 'a', cost: {input: -2}}]}}}, /must not be negative/);

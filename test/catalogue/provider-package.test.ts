@@ -13,6 +13,7 @@ import {join} from 'node:path';
 import {chunk, done, finishChunk, gate, startGateServer, textChunk, usageChunk, type GateServer} from '../fixtures/gate-server.js';
 import {jsonEvents, makeSandbox, runCli, type Sandbox} from '../helpers/cli.js';
 import {importRecorder} from '../helpers/import-log.js';
+import {startTestProxy} from '../helpers/http-proxy.js';
 
 const DS_KEY = 'sk-deepseek-secret-1111';
 const OR_KEY = 'sk-openrouter-secret-2222';
@@ -81,6 +82,22 @@ test('the package streams: the first delta reaches i before the server sends the
 		assert.equal(request!.body.stream, true);
 		// Nothing secret in what i printed.
 		assert.doesNotMatch(run.stdout + run.stderr, new RegExp(`${DS_KEY}|team-header-value`));
+	});
+});
+
+test('the package’s requests go through the host’s HTTP layer (io.fetch): HTTP_PROXY carries them, as it does the built-in adapters’', async () => {
+	await withServers(1, async ([server]) => {
+		const proxy = await startTestProxy();
+		try {
+			const box = sandbox({deepseek: {baseUrl: server!.baseUrl}});
+			server!.enqueue(reply('proxied'));
+			const run = await runCli(['-p', 'hi', '--model', 'deepseek/deepseek-chat', '-C', box.workspace], {env: env(box, {DEEPSEEK_API_KEY: DS_KEY, HTTP_PROXY: proxy.url})});
+			assert.equal(run.code, 0, run.stderr);
+			assert.equal(run.stdout, 'proxied\n');
+			assert.deepEqual(proxy.forwarded, [`${server!.baseUrl.replace(/\/+$/, '')}/chat/completions`]);
+		} finally {
+			await proxy.close();
+		}
 	});
 });
 

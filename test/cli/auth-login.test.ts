@@ -97,6 +97,18 @@ test('login refuses an unknown provider, a missing one, and a broken auth.json b
 	assert.equal(readFileSync(path, 'utf8'), '{"openai": {"type": "api_key", "key": "sk-kept"');
 });
 
+test('login refuses an anonymous provider (nothing to store) and two providers at once; nothing is written', async () => {
+	const box = makeSandbox();
+	const path = join(box.configDir, 'auth.json');
+	const anonymous = await runCli(['auth', 'login', 'llama-cpp'], {env: box.env, input: 'sk-x\n'});
+	assert.equal(anonymous.code, 2);
+	assert.match(anonymous.stderr, /llama-cpp allows requests without a key \(requiresAuth is false\): its client never sends one, so there is nothing to store/);
+	const two = await runCli(['auth', 'logout', 'openai', 'deepseek'], {env: box.env});
+	assert.equal(two.code, 2);
+	assert.match(two.stderr, /takes one provider, not 2 \(openai deepseek\)/);
+	assert.equal(existsSync(path), false);
+});
+
 test('logout removes the entry and says what still supplies a key; variables and other entries are untouched', async () => {
 	const box = makeSandbox();
 	const path = join(box.configDir, 'auth.json');

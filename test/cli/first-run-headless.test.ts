@@ -3,6 +3,7 @@
 // whose key is already set, or how to give one a key.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
+import {writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {jsonEvents, makeSandbox, runCli} from '../helpers/cli.js';
 
@@ -26,4 +27,12 @@ test('-p and line mode without config.json: the exact commands, exit 2; the prov
 	const [error] = jsonEvents(none.stdout).filter(event => event.type === 'error');
 	assert.equal(error!.kind, 'usage');
 	assert.match(error!.message, /Choose a model:/);
+});
+
+test('without config.json and with a broken models.json, the error says the catalogue could not be read and why, exit 2', async () => {
+	const box = makeSandbox();
+	writeFileSync(join(box.configDir, 'models.json'), '{');
+	const broken = await runCli(['-p', 'hi', '-C', box.workspace], {env: box.env});
+	assert.equal(broken.code, 2);
+	assert.match(broken.stderr, /^i: no model config: .*config\.json does not exist, and the catalogue could not be read \(.*not valid JSON.*\); create the config/);
 });

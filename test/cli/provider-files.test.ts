@@ -167,6 +167,7 @@ test('the remote actions need both authorisations too; a bad action or ID is a u
 		[['delete'], /delete takes one file ID \(got none\)/],
 		[['delete', '../etc'], /"..\/etc" is not a file ID/],
 		[['list', '--confirm-delete'], /--confirm-delete belongs to delete/],
+		[['prune', '--remote'], /--remote belongs to list/],
 	] as const) {
 		const run = await runCli(['--provider-action', ...args, '-C', box.workspace], {env: box.env});
 		assert.equal(run.code, 2, args.join(' '));

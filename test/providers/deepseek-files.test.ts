@@ -288,3 +288,29 @@ test('an upload is retried after a refused connection (nothing reached the serve
 	assert.match(warnings[0]!, /connection failed .*the image goes inline instead \(the file may have been stored all the same/);
 	assert.ok(!warnings[0]!.includes(KEY));
 });
+
+test('a Files answer that is not JSON, not the expected shape, or over the size limit fails naming the call and what was wrong', async t => {
+	const {createServer} = await import('node:http');
+	const {filesRequest, MAX_FILES_RESPONSE_BYTES} = await import('../../source/core/providers/deepseek-files/files-http.js');
+	const {fileListSchema} = await import('../../source/core/providers/deepseek-files/wire.js');
+	let body = '';
+	const server = createServer((_request, response) => {
+		response.writeHead(200, {'content-type': 'application/json'});
+		response.end(body);
+	});
+	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+	t.after(() => new Promise(resolve => server.close(resolve)));
+	const url = `http://127.0.0.1:${(server.address() as {port: number}).port}/files`;
+	const list = async () => filesRequest({method: 'GET', url, headers: {authorization: 'Bearer sk-files-key'}, retry: 'never', what: 'deepseek files: list'}, fileListSchema);
+	for (const [answer, pattern] of [
+		['nope', /deepseek files: list.*the answer is not JSON/],
+		['{"data":[{"id":"../x"}]}', /deepseek files: list.*unexpected answer at data\.0\.id/],
+		['x'.repeat(MAX_FILES_RESPONSE_BYTES + 1), /deepseek files: list.*the answer is larger than the 8 MiB limit/],
+	] as const) {
+		body = answer;
+		await assert.rejects(list(), (error: Error) => pattern.test(error.message) && !error.message.includes('sk-files-key'));
+	}
+
+	body = JSON.stringify({data: []});
+	assert.deepEqual((await list()).data, []);
+});

@@ -4,7 +4,7 @@
 // streamed answer drawn the same as a whole one, each block once.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {createMarkdownRenderer, LONG_PARAGRAPH_LINES} from '../../source/tui/markdown/render-markdown.js';
+import {createMarkdownRenderer, LIVE_SOURCE_FACTOR, LONG_PARAGRAPH_LINES} from '../../source/tui/markdown/render-markdown.js';
 import {hyperlinksSupported, hyperlinkTarget, MAX_HYPERLINK_BYTES} from '../../source/tui/markdown/hyperlinks.js';
 import {markdownOptions} from '../../source/tui/markdown-options.js';
 import stringWidth from '../../source/tui/string-width-fast.js';
@@ -302,4 +302,23 @@ test('the extensions\u2019 transformer sees each finished block of Markdown sour
 	assert.deepEqual(seen, ['This is **important** news.', '- a\n- b']);
 	const items = store.getSnapshot().finished.filter(item => item.kind === 'assistant');
 	assert.equal(stripAnsi(renderer.render((items[0] as {text: string}).text, 100)[0]!), 'This is IMPORTANT news.');
+});
+
+test(`an open block past ${LIVE_SOURCE_FACTOR}× the live rows is drawn from its last lines: the same rows as the whole block's end, a fence still code`, () => {
+	const renderer = createMarkdownRenderer(COLOR);
+	const rows = 5;
+	const lines = Array.from({length: 200}, (_, index) => `line${index}`);
+	for (const source of [`\`\`\`ts\n${lines.join('\n')}`, lines.join('\n')]) {
+		const tail = renderer.renderTail(source, 40, rows);
+		assert.equal(tail.length, rows);
+		assert.deepEqual(tail, renderer.render(source, 40).slice(-rows));
+		assert.ok(
+			tail.some(row => stripAnsi(row).includes('line199')),
+			tail.map(stripAnsi).join('\n'),
+		);
+	}
+
+	// Short enough, it is drawn whole.
+	const short = lines.slice(0, rows * LIVE_SOURCE_FACTOR).join('\n');
+	assert.deepEqual(renderer.renderTail(short, 40, rows), renderer.render(short, 40).slice(-rows));
 });

@@ -30,7 +30,9 @@ export async function streamCompletion(module: ProviderModule, req: ProviderRequ
 	// Null for an anonymous provider (llama.cpp): then no authorization header at all, not an empty one.
 	const key = req.apiKey ?? null;
 	const extraHeaders = req.headers ?? {};
-	const response = await fetch(url, {
+	// The host's HTTP layer when it lends one: it honours HTTPS_PROXY and friends, which the global fetch does not.
+	const send = io.fetch ?? fetch;
+	const response = await send(url, {
 		method: 'POST',
 		headers: {...extraHeaders, 'content-type': 'application/json', accept: 'text/event-stream', ...(key ? {authorization: `Bearer ${key}`} : {})},
 		body: JSON.stringify(chatBody(req, module.quirks)),

@@ -15,8 +15,3 @@ export function addSessionCost(session: Session, cost: Cost): Cost {
 	totals.set(session, total);
 	return total;
 }
-
-/** The session's cost so far (nothing yet: $0, known). */
-export function sessionCost(session: Session): Cost {
-	return totals.get(session) ?? NO_COST;
-}

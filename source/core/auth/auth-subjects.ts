@@ -1,10 +1,11 @@
 import type {LoadedConfig} from '../config/load-config.js';
 import type {AuthSubject} from './resolve-credential.js';
+import {ANTHROPIC_API_KEY_ENV, OPENAI_API_KEY_ENV} from '../catalogue/builtin-providers.js';
 
 /** The providers the core itself knows and the variables they declare; the catalogue (declare({providers})) adds its own. */
 export const builtinAuthSubjects: readonly AuthSubject[] = [
-	{provider: 'openai', apiKeyEnv: 'OPENAI_API_KEY', requiresAuth: true},
-	{provider: 'anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY', requiresAuth: true},
+	{provider: 'openai', apiKeyEnv: OPENAI_API_KEY_ENV, requiresAuth: true},
+	{provider: 'anthropic', apiKeyEnv: ANTHROPIC_API_KEY_ENV, requiresAuth: true},
 	{provider: 'deepseek', apiKeyEnv: 'DEEPSEEK_API_KEY', requiresAuth: true},
 ];
 

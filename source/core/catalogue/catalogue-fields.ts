@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import '../zod-english.js';
+import {apiStylePattern, hasCredentials, isHttpUrl, MAX_API_STYLE_LENGTH, MAX_PROVIDER_ID_LENGTH, providerIdPattern} from './provider-id.js';
 
 /**
  * The catalogue's fields as `declare({providers})` and models.json spell
@@ -8,8 +9,6 @@ import '../zod-english.js';
  * short single lines, and a provider lists a bounded number of models.
  */
 
-/** Lower-case `[a-z0-9][a-z0-9._-]*`: what `--provider` and a config's `provider` name (check-provider.ts has the same rule). */
-export const MAX_CATALOGUE_PROVIDER_ID_LENGTH = 64;
 /** A model id is the server's name for it, `/` allowed (OpenRouter's `deepseek/deepseek-chat`). */
 export const MAX_MODEL_ID_LENGTH = 256;
 export const MAX_MODEL_NAME_LENGTH = 200;
@@ -25,20 +24,13 @@ export const MAX_PRICE = 100_000;
 /** A context window or output cap above this is a typo. */
 export const MAX_TOKEN_COUNT = 100_000_000;
 
-export const providerIdSchema = z
-	.string()
-	.check(
-		z.regex(
-			new RegExp(`^[a-z0-9][a-z0-9._-]{0,${MAX_CATALOGUE_PROVIDER_ID_LENGTH - 1}}$`),
-			`must be 1–${MAX_CATALOGUE_PROVIDER_ID_LENGTH} of lower-case a-z, 0-9, ".", "_" or "-", starting with a letter or digit`,
-		),
-	);
+export const providerIdSchema = z.string().check(z.regex(providerIdPattern, `must be 1–${MAX_PROVIDER_ID_LENGTH} of lower-case a-z, 0-9, ".", "_" or "-", starting with a letter or digit`));
 export const modelIdSchema = z.string().check(z.regex(new RegExp(`^[\\x21-\\x7e]{1,${MAX_MODEL_ID_LENGTH}}$`), `must be 1–${MAX_MODEL_ID_LENGTH} printable ASCII characters without spaces`));
 export const modelNameSchema = z
 	.string()
 	.check(z.minLength(1, 'must not be empty'), z.maxLength(MAX_MODEL_NAME_LENGTH, `at most ${MAX_MODEL_NAME_LENGTH} characters`), z.regex(/^[^\p{Cc}]*$/u, 'must be one line without control characters'));
 export const envNameSchema = z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be the NAME of an environment variable (letters, digits, "_"), not the key itself'));
-export const apiLabelSchema = z.string().check(z.regex(/^[\x21-\x7e]{1,64}$/, 'must be 1–64 printable ASCII characters without spaces, such as "openai-completions"'));
+export const apiLabelSchema = z.string().check(z.regex(apiStylePattern, `must be 1–${MAX_API_STYLE_LENGTH} printable ASCII characters without spaces, such as "openai-completions"`));
 const tokens = z.int().check(z.positive(), z.maximum(MAX_TOKEN_COUNT, `at most ${MAX_TOKEN_COUNT}`));
 const price = z.number().check(z.gte(0, 'must not be negative'), z.lte(MAX_PRICE, `at most ${MAX_PRICE} dollars per million tokens`));
 /** A price left out stays out: the cost feature says "unknown", never 0. */
@@ -49,13 +41,6 @@ export const maxTokensSchema = tokens;
 
 /** An endpoint shown in lists: http or https, no user name or password in it. */
 export const baseUrlSchema = z.string().check(
-	z.refine(value => {
-		try {
-			const url = new URL(value);
-			return url.protocol === 'http:' || url.protocol === 'https:';
-		} catch {
-			return false;
-		}
-	}, 'must be an http:// or https:// URL'),
-	z.refine(value => !/^[a-z]+:\/\/[^/]*@/i.test(value), 'may not hold a user name or password (it is shown); put credentials in an environment variable'),
+	z.refine(isHttpUrl, 'must be an http:// or https:// URL'),
+	z.refine(value => !hasCredentials(value), 'may not hold a user name or password (it is shown); put credentials in an environment variable'),
 );

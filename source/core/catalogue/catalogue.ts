@@ -8,6 +8,8 @@
  * execution bindings (execution-binding.ts), looked up by provider id.
  */
 
+import {editDistance} from '../nearest-name.js';
+
 /** How a model is spoken to: `openai-completions`, `openai-responses`, `anthropic-messages` (the built-in adapters), or an extension provider's own label (`openai-completions` for the provider package). */
 export type ModelApi = string;
 
@@ -152,22 +154,11 @@ export class Catalogue {
 /** The ids closest to `typed`, best first (edit distance, then a shared start), at most MAX_NEAREST_IDS. */
 export function nearest(typed: string, ids: readonly string[]): string[] {
 	const lower = typed.toLowerCase();
-	const scored = [...new Set(ids)].map(id => ({id, score: distance(lower, id.toLowerCase()) - (id.toLowerCase().includes(lower) || lower.includes(id.toLowerCase()) ? 2 : 0)}));
+	const scored = [...new Set(ids)].map(id => ({id, score: editDistance(lower, id.toLowerCase()) - (id.toLowerCase().includes(lower) || lower.includes(id.toLowerCase()) ? 2 : 0)}));
 	return scored
 		.sort((a, b) => a.score - b.score || a.id.localeCompare(b.id))
 		.slice(0, MAX_NEAREST_IDS)
 		.map(entry => entry.id);
-}
-
-function distance(a: string, b: string): number {
-	let previous = Array.from({length: b.length + 1}, (_, j) => j);
-	for (let i = 1; i <= a.length; i++) {
-		const row = [i];
-		for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-		previous = row;
-	}
-
-	return previous[b.length]!;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -177,10 +168,4 @@ function deepFreeze<T>(value: T): T {
 	}
 
 	return value;
-}
-
-/** `input 0.28 · output 0.42 · cache read 0.028 · cache write unknown` ($ per million tokens). */
-export function describeCost(cost: ModelCost): string {
-	const price = (value: number | undefined) => (value === undefined ? 'unknown' : `$${value}`);
-	return `input ${price(cost.input)} · output ${price(cost.output)} · cache read ${price(cost.cacheRead)} · cache write ${price(cost.cacheWrite)}`;
 }

@@ -3,13 +3,14 @@ import type {ModelConfig} from '../config/schema.js';
 import type {OwnedProvider} from '../extensions/extension-provider.js';
 import {createAdapter} from '../providers/index.js';
 import {createHttpCaller, type ModelCaller} from '../providers/model-caller.js';
-import {reservedBodyFields} from '../providers/reserved-fields.js';
+import {checkExtraBody} from '../providers/reserved-fields.js';
 import type {Adapter, Protocol} from '../providers/types.js';
 import type {BuiltCatalogue} from './build-catalogue.js';
 import {CatalogueLookupError, type CatalogueChoice} from './catalogue.js';
 import {credentialFor, type CredentialSources} from './credential-for.js';
 import type {Secrets} from '../tools/run-command.js';
 import type {ModelPrices} from '../usage-cost.js';
+import {providerOfProtocol} from '../auth/auth-subjects.js';
 
 /** What picks the model: `--provider` / `--model` for one run, else the config's `provider` and `model`. */
 export interface Selection {
@@ -83,12 +84,10 @@ export async function selectModel(selection: Selection, built: BuiltCatalogue, e
 
 	const protocol = builtinWires[model.api];
 	if (protocol === undefined) throw new UsageError(`${selection.origin}: model "${provider.id}/${model.id}" speaks "${model.api}", which no built-in adapter or loaded extension speaks`);
-	const reserved = reservedBodyFields[protocol];
-	const clashes = Object.keys(config.extra_body).filter(key => reserved.includes(key));
-	if (clashes.length > 0) throw new UsageError(`${selection.origin}: field "extra_body" may not set ${clashes.map(key => `"${key}"`).join(', ')}: the ${protocol} adapter owns ${reserved.join(', ')}`);
+	checkExtraBody(protocol, config.extra_body, selection.origin);
 	const adapter = createAdapter(protocol, {model: model.id, baseUrl: binding.baseUrl ?? '', ...maxTokens, useMaxTokens: config.use_max_tokens, extraBody: config.extra_body});
 	const caller = createHttpCaller({adapter: withBinding(adapter, binding.headers, credential.apiKey === null), apiKey: credential.apiKey ?? '', model: model.id, http: {maxRetries: config.max_retries}});
-	return {caller: {...caller, protocol: caller.protocol, provider: provider.id, prices: {...model.cost}}, choice, credentialSource: credential.source, secrets};
+	return {caller: {...caller, provider: provider.id, prices: {...model.cost}}, choice, credentialSource: credential.source, secrets};
 }
 
 /**
@@ -98,7 +97,7 @@ export async function selectModel(selection: Selection, built: BuiltCatalogue, e
  * the catalogue has no such model (its cost is then unknown, never $0).
  */
 export function protocolPrices(built: BuiltCatalogue, protocol: string, modelId: string): ModelPrices | undefined {
-	const provider = built.catalogue.provider(protocol === 'responses' ? 'openai' : protocol);
+	const provider = built.catalogue.provider(providerOfProtocol(protocol));
 	const model = provider?.models.find(candidate => candidate.id === modelId);
 	return model ? {...model.cost} : undefined;
 }
@@ -108,8 +107,6 @@ function withBinding(adapter: Adapter, headers: Readonly<Record<string, string>>
 	if (Object.keys(headers).length === 0 && !anonymous) return adapter;
 	return {
 		...adapter,
-		prepare: (messages, tools) => adapter.prepare(messages, tools),
-		createAssembler: emit => adapter.createAssembler(emit),
 		headers(apiKey) {
 			const own = adapter.headers(apiKey);
 			if (anonymous) for (const name of ['authorization', 'x-api-key']) delete own[name];

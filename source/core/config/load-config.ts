@@ -4,7 +4,7 @@ import {readConfigFileSync} from '../fs/read-config-file.js';
 import '../zod-english.js';
 import {modelConfigSchema, type ModelConfig} from './schema.js';
 import {describeIssues} from './describe-issues.js';
-import {reservedBodyFields} from '../providers/reserved-fields.js';
+import {checkExtraBody} from '../providers/reserved-fields.js';
 import {isProtocol} from '../providers/types.js';
 
 /** A config is a small hand-written file; anything bigger is a mistake. */
@@ -66,13 +66,7 @@ export function checkModelConfig(json: unknown, path: string, options: {selected
 	if (!options.selectedByFlags) checkSelection(config, path);
 	else if (typeof config.provider === 'string') checkSelection(config, path);
 
-	if (config.protocol !== undefined && isProtocol(config.protocol)) {
-		const reserved = reservedBodyFields[config.protocol];
-		const clashes = Object.keys(config.extra_body).filter(key => reserved.includes(key));
-		if (clashes.length > 0) {
-			throw new UsageError(`config ${path}: field "extra_body" may not set ${clashes.map(key => `"${key}"`).join(', ')}: ` + `the ${config.protocol} adapter owns ${reserved.join(', ')}`);
-		}
-	}
+	if (config.protocol !== undefined && isProtocol(config.protocol)) checkExtraBody(config.protocol, config.extra_body, `config ${path}`);
 
 	const tooDeep = deeperThan(config.extra_body, MAX_EXTRA_BODY_DEPTH);
 	if (tooDeep !== null) {

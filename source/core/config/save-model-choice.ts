@@ -4,6 +4,7 @@ import {UsageError, errorMessage} from '../errors.js';
 import {writeFileAtomic} from '../fs/atomic-write.js';
 import {readConfigFileSync} from '../fs/read-config-file.js';
 import {MAX_CONFIG_BYTES} from './load-config.js';
+import {jsonIndentation} from '../fs/json-indentation.js';
 
 /** The fields a catalogue choice cannot sit beside (load-config's checkSelection refuses the mix): a switch removes them. */
 export const PROTOCOL_FIELDS = ['protocol', 'base_url', 'api_key_env'] as const;
@@ -55,16 +56,10 @@ export async function saveModelChoice(path: string, choice: {provider: string; m
 		next[key] = key === 'provider' ? choice.provider : key === 'model' ? choice.model : value;
 	}
 
-	const indent = text === undefined ? 2 : indentOf(text);
+	// Two spaces for a new file; a one-line file stays on one line.
+	const indent = text === undefined ? 2 : jsonIndentation(text, text.trim().includes('\n') ? 2 : 0);
 	const trailing = text === undefined || text.endsWith('\n') ? '\n' : '';
 	await mkdir(dirname(path), {recursive: true});
 	await writeFileAtomic(path, `${JSON.stringify(next, null, indent)}${trailing}`);
 	return {path, removed, created: text === undefined};
-}
-
-/** The indentation of the first indented line: a tab, N spaces, or none for a one-line file. */
-function indentOf(text: string): string | number {
-	const match = /\n([ \t]+)\S/.exec(text);
-	if (!match) return text.trim().includes('\n') ? 2 : 0;
-	return match[1]!.startsWith('\t') ? '\t' : match[1]!.length;
 }

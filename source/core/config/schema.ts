@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import {providerIdPattern} from '../catalogue/provider-id.js';
 
 /** Names the seed removed: explicit BPE tokenizers fail instead of silently degrading. */
 export const removedTokenizers: readonly string[] = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'];
@@ -54,9 +55,7 @@ export const modelConfigSchema = z.strictObject({
 	 * A catalogue provider's id (`"deepseek"`: README "Choosing a model"), which supplies the wire, the
 	 * endpoint and the key's variable; or an explicit provider worker binding, which wins over a manifest's.
 	 */
-	provider: z.optional(
-		z.union([z.string().check(z.regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'must be a catalogue provider id (lower-case a-z, 0-9, ".", "_", "-") or a worker binding {exec, cwd?}')), workerBindingSchema]),
-	),
+	provider: z.optional(z.union([z.string().check(z.regex(providerIdPattern, 'must be a catalogue provider id (lower-case a-z, 0-9, ".", "_", "-") or a worker binding {exec, cwd?}')), workerBindingSchema])),
 	io_limit_bytes: z._default(z.int().check(z.positive()), DEFAULT_IO_LIMIT_BYTES),
 	budget: z.optional(budgetSchema),
 	extra_body: z._default(z.record(z.string(), z.unknown()), {}),

@@ -17,9 +17,8 @@ let found: Promise<string | undefined> | undefined;
  * names, so theirs win a name clash. Undefined when this copy of `i` has
  * none (a build that left it out): the run goes on with the built-ins.
  */
-export async function bundledProviderPackage(from: string = fileURLToPath(import.meta.url)): Promise<string | undefined> {
-	if (from !== fileURLToPath(import.meta.url)) return look(from);
-	found ??= look(from);
+export async function bundledProviderPackage(): Promise<string | undefined> {
+	found ??= look(fileURLToPath(import.meta.url));
 	return found;
 }
 

@@ -1,12 +1,8 @@
 import {reservedProviderIds} from '../catalogue/builtin-providers.js';
+import {apiStylePattern, hasCredentials, isHttpUrl, MAX_API_STYLE_LENGTH, MAX_PROVIDER_ID_LENGTH, providerIdPattern} from '../catalogue/provider-id.js';
 import type {ProviderRegistration} from './api.js';
 
-/** A provider id: what a model config names in `protocol`, so short, lower-case and URL-host-safe. */
-export const MAX_PROVIDER_ID_LENGTH = 64;
-const providerIdPattern = new RegExp(`^[a-z0-9][a-z0-9._-]{0,${MAX_PROVIDER_ID_LENGTH - 1}}$`);
-/** `apiStyle` is a label (`openai-completions`), shown by `i extensions`. */
-export const MAX_API_STYLE_LENGTH = 64;
-const apiStylePattern = /^[\x21-\x7e]{1,64}$/;
+export {MAX_API_STYLE_LENGTH, MAX_PROVIDER_ID_LENGTH} from '../catalogue/provider-id.js';
 
 /** One registered provider, checked and copied: an extension changing its object later changes nothing. */
 export interface CheckedProvider {
@@ -37,21 +33,11 @@ export function checkProvider(value: unknown, streaming: boolean): CheckedProvid
 	if (baseUrl !== undefined && !isHttpUrl(baseUrl))
 		throw new Error(`${where}: baseUrl must be an http:// or https:// URL, or absent (got ${JSON.stringify(typeof baseUrl === 'string' ? baseUrl.slice(0, 200) : baseUrl)})`);
 	// baseUrl is shown (i extensions): a credential in it would be shown too.
-	if (baseUrl !== undefined && /^[a-z]+:\/\/[^/]*@/i.test(baseUrl)) throw new Error(`${where}: baseUrl may not hold a user name or password; the provider finds its credentials itself`);
+	if (baseUrl !== undefined && hasCredentials(baseUrl)) throw new Error(`${where}: baseUrl may not hold a user name or password; the provider finds its credentials itself`);
 	if (typeof apiStyle !== 'string' || !apiStylePattern.test(apiStyle)) {
 		throw new Error(`${where}: apiStyle must be 1–${MAX_API_STYLE_LENGTH} printable ASCII characters without spaces, such as "openai-completions" (got ${JSON.stringify(apiStyle)})`);
 	}
 
 	if (typeof request !== 'function') throw new Error(`${where}: request must be a function (req, ${streaming ? '{emit, control, signal}' : '{signal}'}) => message`);
 	return {id, baseUrl, apiStyle, streaming, request: request as CheckedProvider['request']};
-}
-
-function isHttpUrl(value: unknown): value is string {
-	if (typeof value !== 'string') return false;
-	try {
-		const url = new URL(value);
-		return url.protocol === 'http:' || url.protocol === 'https:';
-	} catch {
-		return false;
-	}
 }

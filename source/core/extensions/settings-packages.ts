@@ -4,6 +4,7 @@ import {UsageError} from '../errors.js';
 import {writeFileAtomic} from '../fs/atomic-write.js';
 import {withLock} from '../fs/file-lock.js';
 import {MAX_SETTINGS_ENTRIES, readSettingsJson} from './settings-file.js';
+import {jsonIndentation} from '../fs/json-indentation.js';
 
 /** The two keys that list single extensions: `packages` and its short form `extensions`. */
 export const packageKeys = ['packages', 'extensions'] as const;
@@ -73,16 +74,12 @@ async function updateSettings(path: string, change: (data: Record<string, unknow
 		const read = await readSettingsJson(path);
 		const data = read?.data ?? {};
 		if (!change(data)) return;
-		await writeFileAtomic(path, `${JSON.stringify(data, null, indentation(read?.text))}\n`);
+		// A new or one-line file gets tabs.
+		await writeFileAtomic(path, `${JSON.stringify(data, null, jsonIndentation(read?.text, '\t'))}\n`);
 	});
 }
 
 function listAt(data: Record<string, unknown>, key: PackageKey): string[] {
 	// Checked by readSettingsJson: a list of non-empty strings, or absent.
 	return (data[key] as string[] | undefined) ?? [];
-}
-
-/** The file's own indentation (its first indented line), a tab for a new or one-line file. */
-function indentation(text: string | undefined): string {
-	return /\n([ \t]+)\S/.exec(text ?? '')?.[1] ?? '\t';
 }

@@ -18,7 +18,7 @@ export const HEADERS_TIMEOUT_MS = 120_000;
 export const RELEASE_GRACE_MS = 1000;
 
 /** Statuses worth sending again unchanged: timeouts, conflicts, rate limits, server trouble (529: Anthropic overloaded). */
-function isRetryableStatus(status: number): boolean {
+export function isRetryableStatus(status: number): boolean {
 	return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
@@ -29,7 +29,18 @@ function isRetryableStatus(status: number): boolean {
  * same codes from the hop to a proxy count the same: a proxy that refuses
  * or drops the connection is retried like a server that does.
  */
-const RETRYABLE_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', HEADERS_TIMEOUT]);
+export const RETRYABLE_CODES: ReadonlySet<string> = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'EPIPE',
+	'ETIMEDOUT',
+	'EAI_AGAIN',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+	'UND_ERR_SOCKET',
+	'UND_ERR_CONNECT_TIMEOUT',
+	HEADERS_TIMEOUT,
+]);
 
 export interface HttpOptions extends RetryOptions {
 	retryAfterCapMs?: number;
@@ -280,7 +291,7 @@ function aborted(context: Context): ProviderError {
 }
 
 /** `retry-after-ms` (OpenAI), else `Retry-After` as seconds or an HTTP date; capped. */
-function retryAfter(headers: Record<string, string | string[] | undefined>, capMs: number): number | undefined {
+export function retryAfter(headers: Record<string, string | string[] | undefined>, capMs: number): number | undefined {
 	const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.trim();
 	const ms = first(headers['retry-after-ms']);
 	if (ms && /^\d+(\.\d+)?$/.test(ms)) return Math.min(capMs, Math.round(Number(ms)));

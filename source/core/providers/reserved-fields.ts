@@ -1,3 +1,4 @@
+import {UsageError} from '../errors.js';
 import type {Protocol} from './types.js';
 
 const chat = ['model', 'messages', 'stream', 'stream_options', 'tools', 'max_tokens', 'max_completion_tokens'];
@@ -9,3 +10,10 @@ export const reservedBodyFields: Record<Protocol, readonly string[]> = {
 	anthropic: ['model', 'messages', 'system', 'stream', 'tools', 'max_tokens'],
 	responses: ['model', 'input', 'instructions', 'stream', 'tools', 'max_output_tokens'],
 };
+
+/** Refuses an `extra_body` that sets what the protocol's adapter owns: an error, never a silent override; `where` names the config or the choice. */
+export function checkExtraBody(protocol: Protocol, extraBody: Record<string, unknown>, where: string): void {
+	const reserved = reservedBodyFields[protocol];
+	const clashes = Object.keys(extraBody).filter(key => reserved.includes(key));
+	if (clashes.length > 0) throw new UsageError(`${where}: field "extra_body" may not set ${clashes.map(key => `"${key}"`).join(', ')}: the ${protocol} adapter owns ${reserved.join(', ')}`);
+}

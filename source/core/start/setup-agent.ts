@@ -41,7 +41,6 @@ import type {ProviderChoice} from '../catalogue/provider-choices.js';
 import type {SavedChoice} from '../config/save-model-choice.js';
 import {configPath} from '../config/load-config.js';
 import {providerOfProtocol} from '../auth/auth-subjects.js';
-import {nearestName} from '../nearest-name.js';
 import type {ModelConfig} from '../config/schema.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
@@ -199,20 +198,27 @@ export async function setupAgent(
 			report: message => headEmit({type: 'warning', message}),
 		};
 		const starting = extensions ? extensions.start(extensionContext) : startExtensions(options, extensionContext);
-		// An extension provider's id is known once the extensions loaded; a config naming none of theirs fails like an unclaimed flag.
-		const calling = starting.then(async started => {
+		// One generation's catalogue, models.json over it; `strict`: a broken models.json stops what asked for it.
+		const catalogueFor = async (source: StartedExtensions, strict: boolean) => catalogueOf(source, {configDir: dirs.config_dir, workspace, strict});
+		/**
+		 * The caller a generation of extensions gives, with that generation's catalogue: a catalogue selection
+		 * is made (its key resolved, the shell tool told to hide it); a config that chooses by protocol keeps the
+		 * built-in caller or its extension provider, priced from the catalogue (a broken models.json is then only a warning).
+		 */
+		const bindModel = async (started: StartedExtensions) => {
 			if (selection) {
-				const catalogue = await catalogueOf(started, {configDir: dirs.config_dir, workspace, strict: true});
+				const catalogue = await catalogueFor(started, true);
 				const chosen = await chooseModel(selection, catalogue.built, started.providers, config, credentialSources);
-				addSecrets(secrets, chosen.secrets);
-				return {caller: chosen.caller, catalogue, selected: {provider: chosen.choice.provider.id, model: chosen.choice.model.id}};
+				return {caller: chosen.caller, catalogue, selected: {provider: chosen.choice.provider.id, model: chosen.choice.model.id}, secrets: chosen.secrets};
 			}
 
 			const caller = builtin ?? (await extensionCaller(loaded, started.providers));
-			// The prices of a protocol's model come from the catalogue too (a broken models.json is then only a warning).
-			const catalogue = await catalogueOf(started, {configDir: dirs.config_dir, workspace, strict: false});
-			return {caller: await withProtocolPrices(caller, catalogue, config), catalogue, selected: null};
-		});
+			const catalogue = await catalogueFor(started, false);
+			return {caller: await withProtocolPrices(caller, catalogue, config), catalogue, selected: null, secrets: undefined};
+		};
+
+		// An extension provider's id is known once the extensions loaded; a config naming none of theirs fails like an unclaimed flag.
+		const calling = starting.then(bindModel);
 		const [loadedExtensions, opened, first] = await Promise.all([starting, opening, calling]).catch(async (error: unknown) => {
 			// One of the two failed: a session that did open is released again (its lock above all).
 			await opening.then(
@@ -222,9 +228,10 @@ export async function setupAgent(
 			throw error;
 		});
 		session = opened;
+		if (first.secrets) addSecrets(secrets, first.secrets);
 		let caller = first.caller;
-		// This generation's catalogue; `catalogueOf` reads it from this generation's extensions.
-		let catalogue: GenerationCatalogue | undefined = first.catalogue;
+		// The loaded generation's catalogue, and the extensions it came from.
+		let catalogue = first.catalogue;
 		let catalogueSource: StartedExtensions = loadedExtensions;
 		let selected = first.selected;
 		const events = loadedExtensions.events;
@@ -235,7 +242,7 @@ export async function setupAgent(
 		let generation = 0;
 		let runtime: RuntimeLink = loadedExtensions.runtime;
 		const services: RuntimeServices = {};
-		for (const message of [...loadedExtensions.warnings, ...(catalogue?.warnings ?? [])]) emit({type: 'warning', message});
+		for (const message of [...loadedExtensions.warnings, ...catalogue.warnings]) emit({type: 'warning', message});
 		const tools = [...coreTools, ...loadedExtensions.tools];
 		// The caller, tools and session now: /reload and a session switch (switchSession) replace them, as the head does its own.
 		let live: LiveAgent = {caller, tools, session};
@@ -327,27 +334,15 @@ export async function setupAgent(
 				if (next.failed > 0) return {ok: false, problems: next.warnings};
 				// The config's extension provider is the new generation's; one that is gone keeps the old generation too.
 				// A catalogue selection is made again: providers, keys, endpoints and the catalogue are bound afresh (seed appendix "认证与重载").
-				let nextCaller = caller;
-				let nextCatalogue: GenerationCatalogue | undefined;
-				let nextSelected = selected;
-				let nextSecrets: Secrets | undefined;
+				let bound: Awaited<ReturnType<typeof bindModel>>;
 				try {
-					if (selection) {
-						nextCatalogue = await catalogueOf(next, {configDir: dirs.config_dir, workspace, strict: true});
-						const chosen = await chooseModel(selection, nextCatalogue.built, next.providers, config, credentialSources);
-						nextCaller = chosen.caller;
-						nextSelected = {provider: chosen.choice.provider.id, model: chosen.choice.model.id};
-						nextSecrets = chosen.secrets;
-					} else {
-						nextCatalogue = await catalogueOf(next, {configDir: dirs.config_dir, workspace, strict: false});
-						nextCaller = await withProtocolPrices(builtin ?? (await extensionCaller(loaded, next.providers)), nextCatalogue, config);
-					}
+					bound = await bindModel(next);
 				} catch (error) {
 					return {ok: false, problems: [...next.warnings, errorMessage(error)]};
 				}
 
 				// Added, not replaced: a command may still hold the old key in its output.
-				if (nextSecrets) addSecrets(secrets, nextSecrets);
+				if (bound.secrets) addSecrets(secrets, bound.secrets);
 
 				// The new generation is taken: the old one's children go with it (its handles are gone, its actions refuse as stale).
 				await children.cleanUp('the extensions were reloaded', task => task.owner !== CORE_OWNER);
@@ -363,15 +358,15 @@ export async function setupAgent(
 				const nextEmit = await withObservers(current, headEmit);
 				delivery.emitTo(nextEmit);
 				// The skill and prompt folders are found again (settings, discover handlers) and reach the modules from the next request on.
-				const warnings = [...next.warnings, ...(nextCatalogue?.warnings ?? [])];
+				const warnings = [...next.warnings, ...bound.catalogue.warnings];
 				const found = await loadResources('reload', options, {workspace, settings: next.settings, discoverers: next.discoverers, events: current, report: message => warnings.push(message)});
 				warnings.push(...found.warnings);
 				pool?.setResources(found.folders);
 				await current?.advisory('SessionStart', {reason: 'reload', sessionId: request.sessionId, path: request.sessionPath, cwd: workspace});
-				caller = nextCaller;
-				catalogue = nextCatalogue;
+				caller = bound.caller;
+				catalogue = bound.catalogue;
 				catalogueSource = next;
-				selected = nextSelected;
+				selected = bound.selected;
 				const nextTools = [...coreTools, ...next.tools];
 				live = {...live, caller, tools: nextTools};
 				if (parent) parent = {...parent, extensionEvents: current, beforeAgentStart: next.beforeAgentStart, emit: nextEmit};
@@ -393,78 +388,34 @@ export async function setupAgent(
 				};
 			},
 			async loadCatalogue() {
-				if (!catalogue) {
-					const source = catalogueSource;
-					const built = await catalogueOf(source, {configDir: dirs.config_dir, workspace, strict: false});
-					for (const message of built.warnings) emit({type: 'warning', message});
-					// A reload while it was built made another generation's: that one is built on the next call.
-					if (source !== catalogueSource) return built.built.catalogue;
-					catalogue = built;
-				}
-
 				return catalogue.built.catalogue;
 			},
 			get selected() {
 				return selected;
 			},
 			async providerChoices() {
-				const built = catalogue ?? (await catalogueOf(catalogueSource, {configDir: dirs.config_dir, workspace, strict: false}));
-				return (await import('../catalogue/provider-choices.js')).providerChoices(built.built, {configDir: dirs.config_dir});
+				return (await import('../catalogue/provider-choices.js')).providerChoices(catalogue.built, {configDir: dirs.config_dir});
 			},
 			async removeProvider(id) {
 				if (selected?.provider === id) return {ok: false, message: `${id} is the provider this session uses: switch to another (/provider) before removing it`};
-				const global = join(dirs.config_dir, 'models.json');
-				const project = join(workspace, '.i', 'models.json');
-				const {removeModelsEntry} = await import('../catalogue/remove-models-entry.js');
-				let removed: boolean;
-				try {
-					removed = await removeModelsEntry(global, id);
-				} catch (error) {
-					return {ok: false, message: errorMessage(error)};
-				}
-
-				const before = catalogue ?? (await catalogueOf(catalogueSource, {configDir: dirs.config_dir, workspace, strict: false}));
-				const entry = before.built.catalogue.provider(id);
-				const inProject = entry?.overriddenBy?.includes(project) === true || (entry?.source.kind === 'models-file' && entry.source.path === project);
-				// The catalogue is built again, so the pickers no longer offer what was removed.
-				catalogue = await catalogueOf(catalogueSource, {configDir: dirs.config_dir, workspace, strict: false});
-				const still = catalogue.built.catalogue.provider(id);
-				const project_ = inProject ? `; the project's ${project} still has an entry for it: edit that file to remove it there` : '';
-				if (removed) {
-					const left =
-						still === undefined
-							? 'it is no longer in the catalogue'
-							: still.source.kind === 'models-file'
-								? `the project's entry remains`
-								: `the ${describeSource(still.source)} provider of that id remains, without your changes`;
-					return {ok: true, message: `removed providers.${id} from ${global}: ${left}${project_}`};
-				}
-
-				if (!entry) {
-					const ids = before.built.catalogue.providers().map(provider => provider.id);
-					const guess = nearestName(id, ids);
-					return {ok: false, message: `no provider "${id}"${guess === undefined ? '' : ` (did you mean ${guess}?)`}; /provider lists them`};
-				}
-
-				if (entry.source.kind === 'builtin') return {ok: false, message: `${id} is built into i and cannot be removed; ${global} has no entry for it${project_}`};
-				if (entry.source.kind === 'extension') {
-					return {
-						ok: false,
-						message:
-							`${id} comes from extension ${entry.source.extension}, not from models.json, so there is no entry to remove; an extension's providers go with the extension ` +
-							`(the provider package: "providerPackage": false in settings.json, see README "The provider package"; another: i uninstall or --no-extensions)${project_}`,
-					};
-				}
-
-				return {ok: false, message: `${global} has no entry for ${id}${project_}`};
+				const {removeProvider} = await import('../catalogue/remove-models-entry.js');
+				return removeProvider(id, {
+					global: join(dirs.config_dir, 'models.json'),
+					project: join(workspace, '.i', 'models.json'),
+					before: catalogue.built.catalogue,
+					// The catalogue is built again, so the pickers no longer offer what was removed.
+					async rebuild() {
+						catalogue = await catalogueFor(catalogueSource, false);
+						return catalogue.built.catalogue;
+					},
+				});
 			},
 			async switchModel(target) {
-				// The catalogue of the loaded generation; a broken models.json stops the switch (it may be what routes the key).
-				let built: GenerationCatalogue;
+				// The catalogue of the loaded generation.
+				const built = catalogue;
 				let chosen: Awaited<ReturnType<typeof chooseModel>>;
 				const next: Selection = {provider: target.provider, model: target.model, origin: target.origin};
 				try {
-					built = catalogue ?? (await catalogueOf(catalogueSource, {configDir: dirs.config_dir, workspace, strict: true}));
 					const {resolveSelection} = await import('../catalogue/select-model.js');
 					const provider = resolveSelection(next, built.built).provider.id;
 					chosen = await chooseModel(next, built.built, catalogueSource.providers, config, {...credentialSources, apiKeyFlag: provider === flagProvider ? options.apiKey : undefined});
@@ -613,10 +564,6 @@ async function withProtocolPrices(caller: ModelCaller, catalogue: GenerationCata
 	const {protocolPrices} = await import('../catalogue/select-model.js');
 	const prices = config.protocol === undefined || config.model === undefined ? undefined : protocolPrices(catalogue.built, config.protocol, config.model);
 	return prices ? {...caller, prices} : caller;
-}
-
-function describeSource(source: import('../catalogue/catalogue.js').CatalogueSource): string {
-	return source.kind === 'builtin' ? 'built-in' : source.kind === 'extension' ? `extension ${source.extension}'s` : `${source.path}'s`;
 }
 
 /** Adds what `more` hides to what the shell tool hides, once each. */

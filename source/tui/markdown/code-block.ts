@@ -77,7 +77,7 @@ const SCOPES: Record<string, Style> = {
 };
 
 /** Whether highlight.js knows the language (a name or an alias); the label shows it either way. */
-export function knownLanguage(language: string): boolean {
+function knownLanguage(language: string): boolean {
 	return language !== '' && lowlight.registered(language);
 }
 

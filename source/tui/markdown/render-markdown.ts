@@ -114,12 +114,13 @@ function splitBlocks(text: string): {finished: string[]; open: string} {
 	const starts: Array<{token: Token; at: number}> = [];
 	let at = 0;
 	for (const token of tokens) {
+		// The lexer's blocks must be the text's own pieces to cut it there; if not (a lexer change), nothing is cut before the end.
+		if (!text.startsWith(token.raw, at)) return {finished: [], open: text};
 		if (token.type !== 'space') starts.push({token, at});
 		at += token.raw.length;
 	}
 
-	// The lexer's blocks must be the text's own pieces to cut it there; if not (a lexer change), nothing is cut before the end.
-	if (at !== text.length || tokens.map(token => token.raw).join('') !== text) return {finished: [], open: text};
+	if (at !== text.length) return {finished: [], open: text};
 	if (starts.length < 2) return {finished: [], open: text};
 	const last = starts.at(-1)!;
 	const keep = text.includes('\n', last.at) ? starts.length - 1 : starts.length - 2;

@@ -40,6 +40,10 @@ export interface FilesChannelOptions {
 
 export class DeepSeekFilesChannel {
 	readonly #options: FilesChannelOptions;
+	/** The workspace's registry, found once (a failure is tried again at the next request). */
+	#registry: Promise<FileRegistry> | undefined;
+	/** Each image's digest by its data URL: the history carries the same images into every request. */
+	readonly #digests = new Map<string, string>();
 
 	constructor(options: FilesChannelOptions) {
 		this.#options = options;
@@ -51,7 +55,11 @@ export class DeepSeekFilesChannel {
 		// Image data URL → the file ID that stands for it in this request.
 		const references = new Map<string, string>();
 		if (images.length === 0) return references;
-		const registry = await this.#options.registry();
+		this.#registry ??= this.#options.registry().catch((error: unknown) => {
+			this.#registry = undefined;
+			throw error;
+		});
+		const registry = await this.#registry;
 		const known = await registry.entries();
 		const now = this.#now();
 		// By digest: the same image twice in one history is one file.
@@ -61,14 +69,23 @@ export class DeepSeekFilesChannel {
 			const match = DATA_URL.exec(url);
 			if (!match) continue;
 			const [, mediaType, data] = match as unknown as [string, string, string];
-			const bytes = Buffer.from(data, 'base64');
-			const hash = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
-			if (!done.has(hash)) done.set(hash, await this.#fileFor({hash, bytes, mediaType, known, registry, now, signal}));
+			const hash = this.#digest(url, data);
+			if (!done.has(hash)) done.set(hash, await this.#fileFor({hash, bytes: Buffer.from(data, 'base64'), mediaType, known, registry, now, signal}));
 			const id = done.get(hash);
 			if (id) references.set(url, id);
 		}
 
 		return references;
+	}
+
+	#digest(url: string, data: string): string {
+		let hash = this.#digests.get(url);
+		if (hash === undefined) {
+			hash = `sha256:${createHash('sha256').update(Buffer.from(data, 'base64')).digest('hex')}`;
+			this.#digests.set(url, hash);
+		}
+
+		return hash;
 	}
 
 	async #fileFor(image: {hash: string; bytes: Buffer; mediaType: string; known: RegistryEntry[]; registry: FileRegistry; now: number; signal: AbortSignal | undefined}): Promise<string | null> {

@@ -16,7 +16,7 @@
  */
 import {Buffer} from 'node:buffer';
 import type * as z from 'zod/mini';
-import {BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS, RETRY_AFTER_CAP_MS} from '../http.js';
+import {BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS, isRetryableStatus, RETRY_AFTER_CAP_MS, RETRYABLE_CODES, retryAfter} from '../http.js';
 import {postRaw, ProxyFailure, type RawResponse} from '../http-request.js';
 import {ProviderError, describeError, errorCode, formatBytes, providerMessage, quote, redact, secretsOf} from '../errors.js';
 import {createRetrier, type RetryOptions} from '../retry.js';
@@ -39,12 +39,10 @@ export interface FilesRequest {
 	options?: RetryOptions & {headersTimeoutMs?: number; bodyTimeoutMs?: number};
 }
 
-const RETRYABLE_CONNECTION = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT']);
-
 function retryableStatus(status: number, policy: RetryPolicy): boolean {
 	if (policy === 'never') return false;
 	if (policy === 'upload') return status === 429;
-	return status === 408 || status === 409 || status === 429 || status >= 500;
+	return isRetryableStatus(status);
 }
 
 function retryableConnection(error: unknown, policy: RetryPolicy): boolean {
@@ -52,7 +50,7 @@ function retryableConnection(error: unknown, policy: RetryPolicy): boolean {
 	const code = errorCode(error) ?? '';
 	// An upload may have reached the server on every failure but a refused connection.
 	if (policy === 'upload') return code === 'ECONNREFUSED';
-	return RETRYABLE_CONNECTION.has(code);
+	return RETRYABLE_CODES.has(code);
 }
 
 /** Sends one Files API call (retried as its policy allows) and returns its JSON, checked against `schema`. */
@@ -99,7 +97,7 @@ export async function filesRequest<T>(request: FilesRequest, schema: z.ZodMiniTy
 			const reason = `HTTP ${status}${through}: ${providerMessage(text)}`;
 			const failure = fail(reason, {kind: 'http', status, retryable: retryableStatus(status, request.retry)});
 			if (!failure.retryable) throw failure;
-			await retrier.wait(failure, redact(reason, secrets), retryAfter(response.headers));
+			await retrier.wait(failure, redact(reason, secrets), retryAfter(response.headers, RETRY_AFTER_CAP_MS));
 			continue;
 		}
 
@@ -141,11 +139,4 @@ async function readBody(response: RawResponse, request: FilesRequest, fail: (mes
 	}
 
 	return Buffer.concat(chunks).toString('utf8');
-}
-
-function retryAfter(headers: RawResponse['headers']): number | undefined {
-	const value = headers['retry-after'];
-	const first = (Array.isArray(value) ? value[0] : value)?.trim();
-	if (!first || !/^\d+(\.\d+)?$/.test(first)) return undefined;
-	return Math.min(RETRY_AFTER_CAP_MS, Math.round(Number(first) * 1000));
 }
