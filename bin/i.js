@@ -52,23 +52,6 @@ function mayOpenChatScreen() {
 /** Every other run: the one-file CommonJS bundle, with its compiled code kept between runs (node's cache, or bin/code-cache.js where node has none). */
 function runHeadless(compileCache) {
 	const bundle = join(__dirname, '..', 'dist', 'bundle', 'headless.cjs');
-	// A code cache is valid only under the V8 flags it was made with. The model
-	// transport keeps undici's HTTP parser at WebAssembly's baseline tier by
-	// turning a flag on for its first request (undici-transport.ts), which
-	// would make every cache written at exit one the next run refuses. Turned
-	// on here, before anything is compiled, it stays on for the run, the same
-	// in the run that makes the cache and in every run that reads it. Node 24
-	// reads that flag only at start: there nothing turns it on.
-	if (compileCache && Number(process.versions.node.split('.')[0]) < 24 && wasmTierFlagFree()) {
-		require('node:v8').setFlagsFromString('--liftoff-only');
-		process[Symbol.for('i-agent.wasm-baseline-tier')] = true;
-	}
-
 	const loaded = module_.enableCompileCache || !compileCache ? require(bundle) : require('./code-cache.js').requireWithCodeCache(bundle, compileCache);
 	loaded.run(argv);
-}
-
-/** Whether node was started without a WebAssembly tier flag of its own, which would be left alone. */
-function wasmTierFlagFree() {
-	return !/liftoff|wasm-tier/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`);
 }

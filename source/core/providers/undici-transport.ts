@@ -79,18 +79,25 @@ export function createDispatcher(proxies: ProxySettings | undefined): Dispatcher
  * same time), so the parser is compiled with the baseline tier only: the
  * flag is on until the first response arrives (the parser is compiled by
  * then, and keeps the tier it was compiled with) and off again for any
- * other WebAssembly. Left alone when node was started with a tier flag of its own,
- * or when bin/i.js set the flag for the whole run before compiling anything.
+ * other WebAssembly. Left alone when node was started with a tier flag of its own.
  * Node 24's V8 takes the flag only at start: there the parser tiers up as V8
  * likes, and node:v8 (with the modules it loads) is not loaded for nothing.
+ *
+ * Turning it off restores every flag it implied (`--liftoff-only` also turns
+ * off `--wasm-tier-up` and `--wasm-dynamic-tiering`, both on by default):
+ * V8 accepts compiled code only under the flags it was made with, so a flag
+ * left changed makes node's own compiled built-in modules, bin/code-cache.js's
+ * cache and the module compile cache useless for the rest of the run (every
+ * built-in loaded after it compiled from source: 2.5 times as long), and the
+ * caches written at exit ones the next run refuses.
  */
 // Required, not imported: on Node 24 an ES import of node:http reads every one of its exports, and some load node:tls and node:http2.
 const builtin = createRequire(import.meta.url);
 const {STATUS_CODES} = builtin('node:http') as typeof import('node:http');
-// bin/i.js marks a run it started at the baseline tier already (to keep its code cache valid, bin/code-cache.js).
-const startedAtBaseline = (process as unknown as Record<symbol, unknown>)[Symbol.for('i-agent.wasm-baseline-tier')] === true;
-const setsTier = Number(process.versions.node.split('.')[0]) < 24 && !startedAtBaseline && !/liftoff|wasm-tier/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`);
+const setsTier = Number(process.versions.node.split('.')[0]) < 24 && !/liftoff|wasm-tier/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`);
 const setFlagsFromString: (flags: string) => void = setsTier ? (builtin('node:v8') as typeof import('node:v8')).setFlagsFromString : () => {};
+/** `--no-liftoff-only` and the defaults `--liftoff-only` turned off: V8's flags as they were (checked in test/providers/parser-tier.test.ts). */
+const BASELINE_TIER_OFF = '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering';
 let parserCompiled = false;
 
 export async function send(url: string, options: RawRequestOptions, via: Shared = sharedDispatcher()): Promise<RawResponse> {
@@ -115,7 +122,7 @@ export async function send(url: string, options: RawRequestOptions, via: Shared 
 		const failure = errorCode(error) === HEADERS_TIMEOUT ? coded(`no response headers within ${options.headersTimeoutMs} ms`, HEADERS_TIMEOUT, error) : error;
 		throw proxy ? proxyFailure(failure, proxy, target) : failure;
 	} finally {
-		if (baselineTier) setFlagsFromString('--no-liftoff-only');
+		if (baselineTier) setFlagsFromString(BASELINE_TIER_OFF);
 	}
 }
 
