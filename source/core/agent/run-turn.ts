@@ -92,6 +92,8 @@ export async function runTurn(input: UserContent | null, context: TurnContext): 
  */
 async function runDeliveringTurn(input: UserContent | null, context: TurnContext): Promise<TurnOutcome> {
 	const {session, emit, signal, caller} = context;
+	// Loads what the request needs while the turn's first hooks are answered.
+	caller.warmUp?.();
 	const delivery = context.delivery ?? null;
 	const events = context.extensionEvents ?? null;
 	const hooks = withSignal(context.hooks ?? emptyHookChain, signal);

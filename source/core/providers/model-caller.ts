@@ -1,6 +1,7 @@
 import type {ModelPrices} from '../usage-cost.js';
 import type {Message} from '../messages.js';
 import type {Adapter, FileReferences, ModelReply, PreparedRequest, Protocol, StreamEvent, ToolSchema} from './types.js';
+import {warmTransport} from './http-request.js';
 import {sendRequest, type HeadersHook, type HttpOptions, type RetryNotice} from './index.js';
 
 export interface SendIo {
@@ -39,6 +40,8 @@ export interface ModelCaller {
 	referenceFiles?(messages: Message[], signal: AbortSignal): Promise<FileReferences>;
 	prepare(messages: Message[], tools: ToolSchema[], references?: FileReferences): PreparedRequest;
 	send(request: PreparedRequest, io: SendIo): Promise<ModelReply>;
+	/** Starts loading what `send` will need, without waiting; a turn calls it before its hooks run. Absent: nothing to load. */
+	warmUp?(): void;
 }
 
 /** What the HTTP caller asks of a Files channel. */
@@ -53,6 +56,7 @@ export function createHttpCaller(options: {adapter: Adapter; apiKey: string; mod
 		model: options.model,
 		...(files ? {referenceFiles: async (messages: Message[], signal: AbortSignal) => files.reference(messages, signal)} : {}),
 		prepare: (messages, tools, references) => adapter.prepare(messages, tools, references),
+		warmUp: warmTransport,
 		send: async (request, io) =>
 			sendRequest(
 				{

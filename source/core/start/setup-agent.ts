@@ -266,6 +266,8 @@ export async function setupAgent(
 			resumed_messages: session.messages.length,
 			dropped: session.dropped,
 		});
+		// The start hooks wait for the worker host's first answers: time in which the transport can load.
+		if (hooks.has('system_prompt') || hooks.has('session_load')) caller.warmUp?.();
 		const systemPrompt = await startHooks(hooks, session, workspace, signal);
 		const resumed = session.messages.length > 0;
 		// Before SessionStart, so its handlers can use them. appendEntry and sendMessage (seed 004 §3): the core queues and commits; a head that can start a run lends its RunStarter.
