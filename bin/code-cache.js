@@ -1,9 +1,12 @@
 'use strict';
-// Runs a CommonJS file with V8's compiled code of it kept between runs, for
-// a node without a module compile cache (Node 20: `module.enableCompileCache`
-// came with 22.1). The headless bundle is one file of about 2 MB; compiling
-// what a one-shot runs of it is most of what is left of `i -p`'s start-up,
-// and a code cache made at the end of one run lets the next one skip it.
+// Runs a CommonJS file with V8's compiled code of it kept between runs. The
+// headless bundle is one file of about 2 MB; compiling what a one-shot runs
+// of it is most of what is left of `i -p`'s start-up, and a code cache made
+// at the end of one run lets the next one skip it. Node 20 has no module
+// compile cache (`module.enableCompileCache` came with 22.1); the one of
+// later nodes makes its cache when the file is compiled, before the
+// functions a run calls are, so it is used for the rest (chunks, extensions)
+// and this for the bundle.
 //
 // The cache file is named for the bundle (path, size, mtime) and the node
 // that made it, so a rebuilt bundle or another node never reads another's
