@@ -213,3 +213,38 @@ test('a config folder that cannot be written: the screen names the file and the 
 		await run.close();
 	}
 });
+
+test('with an extension listed: the setup comes first, then the extension loads and hears BeforeTuiStart once before the chat starts (a veto then still stops it, exit 3)', async () => {
+	for (const veto of [false, true]) {
+		const box = firstRunBox();
+		const log = join(box.root, 'before-tui.log');
+		writeFileSync(log, '');
+		const extension = join(box.root, 'watch.mjs');
+		writeFileSync(
+			extension,
+			`import {appendFileSync} from 'node:fs';\nexport default function register(api) { api.registerEventHandler('BeforeTuiStart', () => { appendFileSync(${JSON.stringify(log)}, 'start\\n'); return ${veto ? "{abort: true, reason: 'not today'}" : 'undefined'}; }); }\n`,
+		);
+		const run = runInTerminal(['-C', box.workspace, '--extension', extension], {env: {...box.env, MOCKY_KEY}, cwd: box.workspace, cols: 160, rows: 40});
+		try {
+			await providerList(run);
+			assert.equal(readFileSync(log, 'utf8'), '', 'BeforeTuiStart waits for a config');
+			run.type('mocky\r');
+			await run.waitFor(screen => screen.includes('2 of 3'), 'the model list');
+			run.type('\r');
+			await run.waitFor(screen => screen.includes('3 of 3'), 'the key sources');
+			run.type('\r');
+			if (veto) {
+				const {exitCode} = await run.exit();
+				assert.equal(exitCode, 3);
+				assert.match(flat(run.lines().join('\n')), /stopped the start before the chat screen \(BeforeTuiStart\): not today/);
+				assertConfigured(box, 'mock-one');
+			} else {
+				await answers(run, MOCKY_KEY, 'mock-one');
+			}
+
+			assert.equal(readFileSync(log, 'utf8'), 'start\n');
+		} finally {
+			await run.close();
+		}
+	}
+});
