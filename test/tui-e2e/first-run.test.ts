@@ -10,13 +10,14 @@
 // "try again" once it is fixed).
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {existsSync, readFileSync, statSync, writeFileSync} from 'node:fs';
-import {join} from 'node:path';
+import {existsSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
+import {dirname, join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {makeSandbox, type Sandbox} from '../helpers/cli.js';
+import {cliPath, makeSandbox, type Sandbox} from '../helpers/cli.js';
+import {importRecorder} from '../helpers/import-log.js';
 import {runInTerminal, type TerminalRun} from '../helpers/pty.js';
 import {makeUnwritable} from '../helpers/unwritable.js';
-import {stripEscapes} from './chat.js';
+import {startChat, stripEscapes} from './chat.js';
 
 let mock: MockProvider;
 before(async () => {
@@ -246,5 +247,39 @@ test('with an extension listed: the setup comes first, then the extension loads 
 		} finally {
 			await run.close();
 		}
+	}
+});
+
+test('a configured run pays nothing for the setup: its code is a chunk of its own, outside what the first frame imports statically, and never loaded', async () => {
+	const bundle = dirname(cliPath);
+	const chunks = readdirSync(bundle);
+	const setupChunk = chunks.find(name => /^first-run-setup-[A-Z0-9]+\.js$/.test(name));
+	assert.ok(setupChunk, chunks.join(', '));
+	const runTui = chunks.find(name => /^run-tui-[A-Z0-9]+\.js$/.test(name))!;
+	const seen = new Set<string>();
+	const visit = (name: string) => {
+		if (seen.has(name)) return;
+		seen.add(name);
+		const code = readFileSync(join(bundle, name), 'utf8');
+		for (const match of code.matchAll(/^import\s*(?:[^'"()]*?from\s*)?["']\.\/([^"']+)["']/gm)) visit(match[1]!);
+	};
+
+	visit('cli.js');
+	visit(runTui);
+	assert.ok(!seen.has(setupChunk), [...seen].join(', '));
+	for (const name of seen) assert.ok(!readFileSync(join(bundle, name), 'utf8').includes('1 of 3: a provider'), `${name} holds the setup's flow`);
+
+	const box = makeSandbox();
+	const log = join(box.root, 'imports.log');
+	const {run} = await startChat(mock, {box, env: {NODE_OPTIONS: `--import=${importRecorder}`, I_TEST_IMPORT_LOG: log}});
+	try {
+		const loaded = readFileSync(log, 'utf8').split('\n');
+		assert.ok(
+			loaded.some(url => url.includes('/bundle/run-tui-')),
+			'the log records the chat screen',
+		);
+		assert.ok(!loaded.some(url => url.includes('/bundle/first-run-setup-')), 'the setup chunk was loaded by a configured run');
+	} finally {
+		await run.close();
 	}
 });
