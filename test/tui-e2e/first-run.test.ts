@@ -283,3 +283,23 @@ test('a configured run pays nothing for the setup: its code is a chunk of its ow
 		await run.close();
 	}
 });
+
+test('a config.json written by someone else while the setup runs is kept, said so, and the chat starts with it', async () => {
+	const box = firstRunBox();
+	const run = start(box, {MOCKY_KEY});
+	try {
+		await providerList(run);
+		const theirs = {protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'their-model', api_key_env: 'TEST_API_KEY', max_retries: 0};
+		writeFileSync(join(box.configDir, 'config.json'), JSON.stringify(theirs));
+		run.type('mocky\r');
+		await run.waitFor(screen => screen.includes('2 of 3'), 'the model list');
+		run.type('\r');
+		await run.waitFor(screen => screen.includes('3 of 3'), 'the key sources');
+		run.type('\r');
+		await answers(run, box.env.TEST_API_KEY!, 'their-model');
+		assert.match(flat(run.buffer().join('\n')), /config\.json appeared while the setup ran \(another i\?\); it is used as it is, and mocky\/mock-one was not saved in it/);
+		assert.deepEqual(JSON.parse(readFileSync(join(box.configDir, 'config.json'), 'utf8')), theirs);
+	} finally {
+		await run.close();
+	}
+});
