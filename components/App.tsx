@@ -6,6 +6,8 @@ import type {TrustBroker} from '../source/tui/trust-broker.js';
 import type {DialogBroker} from '../source/tui/dialog-broker.js';
 import type {ChooserBroker} from '../source/tui/chooser-broker.js';
 import {ChoiceList} from './ChoiceList.js';
+import {KeyField} from './KeyField.js';
+import type {KeyBroker} from '../source/tui/key-broker.js';
 import {slashCompletions} from '../source/tui/slash-commands.js';
 import {Approval} from './Approval.js';
 import {AssistantText} from './AssistantText.js';
@@ -40,6 +42,8 @@ export interface AppProps {
 	dialogs?: DialogBroker;
 	/** The screen's own pickers (/provider, /model, the first run); absent: none is shown. */
 	chooser?: ChooserBroker;
+	/** The field for an API key (the first-run setup); absent: none is shown. */
+	keys?: KeyBroker;
 	history: string[];
 	onSubmit(text: string): void;
 	onInterrupt(): void;
@@ -52,12 +56,15 @@ export interface AppProps {
  * question or the editor, and the status line. The UI renders the store and
  * sends the person's actions back; it never talks to the core itself.
  */
-export function App({store, broker, trust, dialogs, chooser, history, onSubmit, onInterrupt, onExit}: AppProps) {
+export function App({store, broker, trust, dialogs, chooser, keys, history, onSubmit, onInterrupt, onExit}: AppProps) {
 	const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
 	const pending = useSyncExternalStore(broker.subscribe, broker.getSnapshot);
 	const trustPending = useSyncExternalStore(trust?.subscribe ?? noSubscription, trust?.getSnapshot ?? noQuestion);
 	const dialog = useSyncExternalStore(dialogs?.subscribe ?? noSubscription, dialogs?.getSnapshot ?? noQuestion);
 	const choice = useSyncExternalStore(chooser?.subscribe ?? noSubscription, chooser?.getSnapshot ?? noQuestion);
+	const keyPending = useSyncExternalStore(keys?.subscribe ?? noSubscription, keys?.getSnapshot ?? noQuestion);
+	// While the agent starts (the first-run setup asks then), Ctrl-C in a chooser or the key field leaves as it does elsewhere.
+	const leaveWhileStarting = state.starting ? onInterrupt : undefined;
 	const {columns, rows, generation} = useTerminalSize();
 	const [draft, setDraft] = useState('');
 	const lastCtrlC = useRef(0);
@@ -116,17 +123,18 @@ export function App({store, broker, trust, dialogs, chooser, history, onSubmit, 
 				<ChildAgents items={state.children} />
 				{trustPending ? (
 					<TrustPrompt pending={trustPending} onLeave={onInterrupt} />
-				) : state.starting ? (
+				) : state.starting && !choice && !keyPending ? (
 					<Spinner label="starting — Ctrl-C to leave" />
 				) : state.busy && !pending && !dialog && !choice ? (
 					<Spinner label="working — Esc to stop" />
 				) : null}
 				{pending ? <Approval pending={pending} maxDetailLines={Math.max(3, Math.min(MAX_DETAIL_LINES, rows - 12))} /> : null}
 				{dialog ? <ExtensionDialog key={dialog.id} pending={dialog} maxVisible={rows - 10} onLeave={onInterrupt} /> : null}
-				{choice && !pending && !dialog ? <ChoiceList key={choice.id} pending={choice} maxVisible={rows - 12} /> : null}
+				{choice && !pending && !dialog ? <ChoiceList key={choice.id} pending={choice} maxVisible={rows - 12} onLeave={leaveWhileStarting} /> : null}
+				{keyPending && !pending && !dialog ? <KeyField key={keyPending.id} pending={keyPending} onLeave={leaveWhileStarting} /> : null}
 				<InputEditor
 					width={columns}
-					isActive={pending === null && trustPending === null && dialog === null && choice === null}
+					isActive={pending === null && trustPending === null && dialog === null && choice === null && keyPending === null}
 					history={history}
 					placeholder={state.busy ? 'the model is working…' : 'Ask i anything; /help for keys and commands'}
 					onSubmit={submit}

@@ -25,6 +25,11 @@ export async function loadTextInput(): Promise<ComponentType<TextInputProps>> {
 	return loading;
 }
 
+/** ink-text-input when it is loaded already: a widget shown after the first one draws its field in its first frame. */
+export function loadedTextInput(): ComponentType<TextInputProps> | undefined {
+	return textInput;
+}
+
 export interface ExtensionDialogProps {
 	pending: PendingDialog;
 	/** Options shown at once (the terminal's height may allow fewer than MAX_VISIBLE_OPTIONS). */

@@ -1,4 +1,5 @@
 import {dirname} from 'node:path';
+import type {BuiltCatalogue} from '../core/catalogue/build-catalogue.js';
 import {providerChoices} from '../core/catalogue/provider-choices.js';
 import {checkedDirs} from '../core/config/checked-dirs.js';
 import {errorMessage, UsageError} from '../core/errors.js';
@@ -15,12 +16,14 @@ function quoted(word: string): string {
  * exist" (issue 16 item 5): the exact commands that choose a model, for the
  * catalogue's first provider whose key resolves (else its first with a
  * model): one run with --model, the config that saves it, and where its key
- * can come from. A UsageError (exit 2).
+ * can come from. A UsageError (exit 2). `loaded`: the catalogue, when the
+ * caller read it already.
  */
-export async function firstRunError(path: string, options: ExtensionOptions & {cwd?: string | undefined}): Promise<UsageError> {
+export async function firstRunError(path: string, options: ExtensionOptions & {cwd?: string | undefined}, loaded?: BuiltCatalogue): Promise<UsageError> {
 	let choice: {provider: string; model: string; ready: boolean; auth: string; variable: string | undefined} | undefined;
 	try {
-		const built = await loadRunCatalogue(options, () => {});
+		// The chat screen's setup, left, passes the catalogue it read.
+		const built = loaded ?? (await loadRunCatalogue(options, () => {}));
 		const choices = providerChoices(built, {configDir: checkedDirs().config_dir});
 		// A provider whose key is there first; else one that needs a key (an anonymous local server may not be running).
 		const usable = choices.filter(candidate => candidate.models.length > 0);

@@ -11,6 +11,7 @@ import {nearestName} from '../core/nearest-name.js';
 import {authHelpText, helpOutput} from '../help.js';
 import {writeErr as writeStderr, writeOut as writeStdout} from '../modes/output.js';
 import {readSecret, type SecretInput, MAX_SECRET_BYTES} from './read-secret.js';
+import {checkTypedKey} from './typed-key.js';
 
 const checkFlags = {
 	config: {type: 'string'},
@@ -177,10 +178,9 @@ async function login(args: string[], io: Io): Promise<number> {
 	}
 
 	if (read.kind === 'too-long') throw new UsageError(`the key is longer than ${MAX_SECRET_BYTES} bytes, which is no API key; nothing was stored`);
-	const key = read.value.trim();
-	if (key === '') throw new UsageError(`no key was given (the input was empty); nothing was stored`);
-	// A header cannot carry these, and a key never holds them: a paste of more than the key.
-	if (/[\s\u0000-\u001F\u007F]/.test(key)) throw new UsageError(`the key holds spaces or control characters, which no API key does (a paste of more than the key?); nothing was stored`);
+	const typed = checkTypedKey(read.value);
+	if (!typed.ok) throw new UsageError(typed.reason);
+	const {key} = typed;
 	const previous = await store.store(provider, {type: 'api_key', key});
 	const replaced = previous === undefined ? '' : ` (replacing the ${describeEntry(previous)} stored before)`;
 	const mode = AUTH_FILE_MODE.toString(8).padStart(4, '0');

@@ -31,16 +31,9 @@ export async function runCommand(args: string[]): Promise<number> {
 
 	try {
 		const dir = resolveDirs().config_dir;
-		await mkdir(dir, {recursive: true});
-		const files: Array<[string, unknown]> = [
-			[SELECTION_FILE, defaultSelection],
-			[BINDINGS_FILE, {}],
-			[BUILTIN_FILE, defaultBuiltinDescriptor],
-		];
-		for (const [name, content] of files) await createOnce(join(dir, name), content);
-
+		await writeProfileFiles(dir, line => writeOut(`${line}\n`));
 		const config = configPath(undefined, dir);
-		if (await createOnce(config, {plugins: [BUILTIN_FILE]})) {
+		if (await createOnce(config, {plugins: [BUILTIN_FILE]}, line => writeOut(`${line}\n`))) {
 			const width = Math.max(...modelFields.map(([name]) => name.length)) + 2;
 			writeOut(
 				`\nFill in the model in ${config} before running i:\n` +
@@ -60,10 +53,31 @@ export async function runCommand(args: string[]): Promise<number> {
 	}
 }
 
+/** The plugin files of the init profile (seed §1), by name, with what a fresh one holds. */
+export const PROFILE_FILES: ReadonlyArray<readonly [string, unknown]> = [
+	[SELECTION_FILE, defaultSelection],
+	[BINDINGS_FILE, {}],
+	[BUILTIN_FILE, defaultBuiltinDescriptor],
+];
+
+/**
+ * The part of `i --runtime init` a caller in the same process can run (the
+ * chat screen's first-run setup): the plugin files in `dir`, each created
+ * only when missing (never overwritten), one line each to `report`.
+ * Resolves with the paths it created; a failure (the folder cannot be
+ * written) rejects with the file system's error, the files made before it kept.
+ */
+export async function writeProfileFiles(dir: string, report: (line: string) => void = () => {}): Promise<string[]> {
+	await mkdir(dir, {recursive: true});
+	const created: string[] = [];
+	for (const [name, content] of PROFILE_FILES) if (await createOnce(join(dir, name), content, report)) created.push(join(dir, name));
+	return created;
+}
+
 /** Writes `content` as JSON unless `path` exists; says which it did. Returns whether it wrote. */
-async function createOnce(path: string, content: unknown): Promise<boolean> {
+async function createOnce(path: string, content: unknown, report: (line: string) => void): Promise<boolean> {
 	if (await exists(path)) {
-		writeOut(`kept    ${path} (it exists)\n`);
+		report(`kept    ${path} (it exists)`);
 		return false;
 	}
 
@@ -72,11 +86,11 @@ async function createOnce(path: string, content: unknown): Promise<boolean> {
 		await writeFileAtomic(path, `${JSON.stringify(content, null, 2)}\n`, {exclusive: true});
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-		writeOut(`kept    ${path} (it exists)\n`);
+		report(`kept    ${path} (it exists)`);
 		return false;
 	}
 
-	writeOut(`created ${path}\n`);
+	report(`created ${path}`);
 	return true;
 }
 

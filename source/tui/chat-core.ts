@@ -9,3 +9,4 @@ export {openSession} from '../core/agent/session-store.js';
 export {setupAgent, sessionPath} from '../core/start/setup-agent.js';
 export {reportSetupError} from '../modes/report-setup-error.js';
 export {resolveDirs} from '../core/config/dirs.js';
+export {NoModelConfigError} from '../core/config/load-config.js';

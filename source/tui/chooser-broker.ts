@@ -14,6 +14,8 @@ export interface ChoiceRequest {
 	options: readonly ChoiceOption[];
 	/** What the mark means, said under the list: `● key ready`. */
 	legend?: string;
+	/** What Esc does, said under the list: `cancel` by default (the first-run setup: `go back`, `leave`). */
+	escape?: string;
 }
 
 export interface PendingChoice {

@@ -24,7 +24,8 @@ function price(value: number | undefined): string {
 	return value === undefined ? '?' : `$${value}`;
 }
 
-function modelOption(value: string, model: ProviderChoice['models'][number], ready: boolean): ChoiceOption {
+/** A model as a chooser line: its name, context window and prices per million tokens (`?`: unknown). */
+export function modelOption(value: string, model: ProviderChoice['models'][number], ready: boolean): ChoiceOption {
 	const window = model.contextWindow === undefined ? '' : ` · ${Math.round(model.contextWindow / 1000)}k context`;
 	return {value, label: value, description: `${model.name}${window} · in ${price(model.cost.input)} out ${price(model.cost.output)} /M`, marked: ready};
 }

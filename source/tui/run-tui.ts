@@ -1,3 +1,4 @@
+import {dirname} from 'node:path';
 import {createElement} from 'react';
 import {render} from 'ink';
 import type {CliOptions} from '../run-cli.js';
@@ -24,6 +25,7 @@ import {reportExtensionRejections} from '../modes/extension-rejections.js';
 import {TrustBroker} from './trust-broker.js';
 import {DialogBroker} from './dialog-broker.js';
 import {ChooserBroker} from './chooser-broker.js';
+import {KeyBroker} from './key-broker.js';
 import {chooseModel as pickModel, chooseProvider as pickProvider, type ModelTarget} from './model-picker.js';
 import {QuestionLine} from './open-question.js';
 import {uiPromptEvents} from './ui-prompt-events.js';
@@ -55,6 +57,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	const trust = new TrustBroker(prompts, line);
 	const dialogs = new DialogBroker(prompts, line);
 	const chooser = new ChooserBroker(line);
+	const keys = new KeyBroker(line);
 	// Signals from outside (kill, a closing terminal): raw mode turns Ctrl-C into a key, so these are not the person's.
 	const setupController = new AbortController();
 	const interrupts = handleInterrupts(setupController);
@@ -66,18 +69,26 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	// without, the screen comes first and the agent is set up behind it: a person sees the chat at once.
 	const early = beforeScreen(setupOptions, {report: message => store.notice('warning', message), columns: process.stdout.columns, rows: process.stdout.rows});
 	let before: BeforeScreen;
+	/** No model config (the first run): found before the screen when extensions are listed, else by the set-up behind it. */
+	let noConfig: {path: string} | null = null;
 	try {
 		before = await unlessAborted(early, setupController.signal);
 	} catch (error) {
-		interrupts.dispose();
-		if (setupController.signal.aborted) {
-			// Left while an extension loads: the workers started meanwhile are stopped once it is done.
-			early.then(async result => (result.kind === 'ready' ? (await result.started).pool?.close() : undefined)).catch(() => {});
-			return interrupts.exitCode() ?? exitCodes.interrupted;
+		if (setupController.signal.aborted || !(await isNoModelConfig(error))) {
+			interrupts.dispose();
+			if (setupController.signal.aborted) {
+				// Left while an extension loads: the workers started meanwhile are stopped once it is done.
+				early.then(async result => (result.kind === 'ready' ? (await result.started).pool?.close() : undefined)).catch(() => {});
+				return interrupts.exitCode() ?? exitCodes.interrupted;
+			}
+
+			writeNotices(store);
+			return reportSetupError(error, () => {}, false);
 		}
 
-		writeNotices(store);
-		return reportSetupError(error, () => {}, false);
+		// The setup screen needs the screen: the extensions load and hear BeforeTuiStart once it wrote the config (below).
+		noConfig = error as {path: string};
+		before = {kind: 'screen-first', extensions: undefined};
 	}
 
 	if (before.kind === 'vetoed') {
@@ -85,10 +96,11 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		// The screen never came: what the extensions said so far goes where a headless run puts it.
 		for (const warning of before.warnings) writeErr(`${printable(`i: ${warning}`)}\n`);
 		writeNotices(store);
-		const why = `extension ${before.extension} stopped the start before the chat screen (BeforeTuiStart)`;
-		return reportSetupError(new StartVetoError(before.reason === null ? why : `${why}: ${before.reason}`), () => {}, false);
+		return reportSetupError(vetoError(before), () => {}, false);
 	}
 
+	/** What was loaded before the screen; after a first-run setup, what was loaded once it wrote the config. */
+	let ready: Exclude<BeforeScreen, {kind: 'vetoed'}> = before;
 	events = before.extensions?.events ?? null;
 	// Set once setup succeeded; the screen refuses messages and commands until then.
 	let agent!: Agent;
@@ -340,7 +352,14 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		command(slash.name, 'args' in slash ? slash.args : '').catch((error: unknown) => store.notice('error', (error as Error).message));
 	};
 
+	/** Set while the first-run setup asks: Ctrl-C (or Esc outside its lists) leaves it. */
+	let leaveSetup: AbortController | null = null;
 	const onInterrupt = () => {
+		if (leaveSetup) {
+			leaveSetup.abort();
+			return;
+		}
+
 		if (store.getSnapshot().starting) {
 			// Ctrl-C or Esc while the plugins start: leave, as a signal would.
 			setupController.abort();
@@ -350,7 +369,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		interrupt();
 	};
 
-	const instance = render(createElement(App, {store, broker, trust, dialogs, chooser, history, onSubmit: submit, onInterrupt, onExit: () => finish(exitCodes.ok)}), {
+	const instance = render(createElement(App, {store, broker, trust, dialogs, chooser, keys, history, onSubmit: submit, onInterrupt, onExit: () => finish(exitCodes.ok)}), {
 		exitOnCtrlC: false,
 		patchConsole: false,
 		maxFps: 30,
@@ -372,7 +391,53 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			return broker.askPerson(request, signal);
 		};
 		core = await import('./chat-core.js');
-		agent = await core.setupAgent(setupOptions, event => store.apply(event), askPerson, setupController.signal, before.kind === 'ready' ? before.started : undefined, before.extensions);
+		const setUp = async () => core.setupAgent(setupOptions, event => store.apply(event), askPerson, setupController.signal, ready.kind === 'ready' ? ready.started : undefined, ready.extensions);
+		const found = noConfig;
+		let missing = noConfig;
+		if (!missing) {
+			try {
+				agent = await setUp();
+			} catch (error) {
+				if (setupController.signal.aborted || !(error instanceof core.NoModelConfigError)) throw error;
+				missing = error;
+			}
+		}
+
+		if (missing) {
+			// The first run: the setup screen, then the chat with the model it saved, in this same process.
+			const leave = new AbortController();
+			leaveSetup = leave;
+			const outcome = await firstRunSetup(missing.path, options, {store, chooser, keys, signal: AbortSignal.any([leave.signal, setupController.signal])}).finally(() => {
+				leaveSetup = null;
+			});
+			if (outcome.kind === 'left') {
+				instance.clear();
+				closeScreen();
+				interrupts.dispose();
+				if (setupController.signal.aborted) return interrupts.exitCode() ?? exitCodes.interrupted;
+				writeErr(`i: the setup was left; ${outcome.written.length === 0 ? 'nothing was written' : `written before: ${outcome.written.join(', ')}`}\n`);
+				const {firstRunError} = await import('../modes/first-run-commands.js');
+				return reportSetupError(await firstRunError(missing.path, options, outcome.built), () => {}, false);
+			}
+
+			if (found) {
+				// Extensions are listed: they load and hear BeforeTuiStart now, before the chat starts, and may still veto it.
+				const after = await beforeScreen(setupOptions, {report: message => store.notice('warning', message), columns: process.stdout.columns, rows: process.stdout.rows});
+				if (after.kind === 'vetoed') {
+					instance.clear();
+					closeScreen();
+					interrupts.dispose();
+					for (const warning of after.warnings) writeErr(`${printable(`i: ${warning}`)}\n`);
+					return reportSetupError(vetoError(after), () => {}, false);
+				}
+
+				ready = after;
+				events = after.extensions?.events ?? null;
+			}
+
+			agent = await setUp();
+		}
+
 		events = agent.extensionEvents ?? null;
 		// /reload and /clear replace the agent's fields here: the execution context reads this agent.
 	} catch (error) {
@@ -487,4 +552,57 @@ function isPromptTemplate(agent: Agent, text: string): boolean {
 	} catch {
 		return false;
 	}
+}
+
+/** A BeforeTuiStart veto as the start's error (exit 3). */
+function vetoError(before: Extract<BeforeScreen, {kind: 'vetoed'}>): StartVetoError {
+	const why = `extension ${before.extension} stopped the start before the chat screen (BeforeTuiStart)`;
+	return new StartVetoError(before.reason === null ? why : `${why}: ${before.reason}`);
+}
+
+/** Whether `error` is load-config's "no model config" (its module is loaded only when set-up ran, so only then is it imported here). */
+async function isNoModelConfig(error: unknown): Promise<boolean> {
+	if (!(error instanceof Error) || error.name !== 'UsageError') return false;
+	return error instanceof (await import('../core/config/load-config.js')).NoModelConfigError;
+}
+
+/**
+ * The first-run setup on this screen (first-run-setup.ts, loaded only now):
+ * the catalogue as a run here would have it, the screen's chooser and key
+ * field, the transcript for what went wrong. Aborting `signal` closes what
+ * is open and leaves.
+ */
+async function firstRunSetup(
+	configPath: string,
+	options: CliOptions,
+	screen: {store: ChatStore; chooser: ChooserBroker; keys: KeyBroker; signal: AbortSignal},
+): Promise<import('./first-run-setup.js').FirstRunOutcome> {
+	const {store, chooser, keys, signal} = screen;
+	signal.addEventListener(
+		'abort',
+		() => {
+			chooser.cancel();
+			keys.cancel();
+		},
+		{once: true},
+	);
+	const [{runFirstRunSetup}, {loadRunCatalogue}] = await Promise.all([import('./first-run-setup.js'), import('../runtime/run-catalogue.js')]);
+	const outcome = await runFirstRunSetup(
+		{
+			configPath,
+			configDir: dirname(configPath),
+			env: process.env,
+			signal,
+			// Its extensions' warnings are said by the start that follows; here only the catalogue counts. Project code needs the trust question, which that start asks.
+			loadCatalogue: async () => loadRunCatalogue({...options, askTrust: undefined}, () => {}),
+		},
+		{choose: async request => chooser.ask(request), askKey: async request => keys.ask(request), notice: (level, text) => store.notice(level, text)},
+	);
+	if (outcome.kind === 'configured') {
+		const others = outcome.written.filter(path => path !== configPath);
+		const saved = outcome.config === 'written' ? `saved ${outcome.provider}/${outcome.model} as the default in ${configPath}` : `using ${configPath} as it is`;
+		store.notice('info', `set up: ${saved}${others.length === 0 ? '' : `; also wrote ${others.join(', ')}`}`);
+	}
+
+	return outcome;
 }
