@@ -29,6 +29,8 @@ export interface WalkedFile {
 export interface WalkResult {
 	/** Sorted by relative path. */
 	files: WalkedFile[];
+	/** The folders walked into (relative, `/`-separated, the root left out), in the order they were found. */
+	directories: string[];
 	/** Which limit stopped the walk early, if any. */
 	stoppedBy: 'files' | 'entries' | null;
 }
@@ -40,8 +42,19 @@ export interface WalkResult {
  * The skip rules apply below the root only, so asking for a skipped folder
  * by name walks it.
  */
-export async function walkFiles(root: string, signal: AbortSignal): Promise<WalkResult> {
+export interface WalkOptions {
+	/**
+	 * Names to pass over besides the built-in rules (a folder passed over is not walked into): the @ picker's
+	 * `.gitignore` rules (gitignore-filter.ts). Asked only for names the built-in rules keep; every name still counts
+	 * toward MAX_WALK_ENTRIES, so a filter never makes a walk read more.
+	 */
+	skip?: (relative: string, isDirectory: boolean) => boolean;
+}
+
+export async function walkFiles(root: string, signal: AbortSignal, options: WalkOptions = {}): Promise<WalkResult> {
 	const files: WalkedFile[] = [];
+	const directories: string[] = [];
+	const skip = options.skip ?? (() => false);
 	const queue: Array<{absolute: string; relative: string}> = [{absolute: root, relative: ''}];
 	let entries = 0;
 	let stoppedBy: WalkResult['stoppedBy'] = null;
@@ -80,10 +93,11 @@ export async function walkFiles(root: string, signal: AbortSignal): Promise<Walk
 			const absolute = path.join(next.absolute, entry.name);
 			const relative = next.relative === '' ? entry.name : `${next.relative}/${entry.name}`;
 			if (entry.isDirectory()) {
-				if (!SKIPPED_DIRECTORIES.has(entry.name)) {
+				if (!SKIPPED_DIRECTORIES.has(entry.name) && !skip(relative, true)) {
 					queue.push({absolute, relative});
+					directories.push(relative);
 				}
-			} else if (entry.isFile()) {
+			} else if (entry.isFile() && !skip(relative, false)) {
 				if (files.length === MAX_WALK_FILES) {
 					stoppedBy = 'files';
 					break;
@@ -95,7 +109,7 @@ export async function walkFiles(root: string, signal: AbortSignal): Promise<Walk
 	}
 
 	files.sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
-	return {files, stoppedBy};
+	return {files, directories, stoppedBy};
 }
 
 /** The sentence a tool adds when a walk stopped early, or null. */
