@@ -14,6 +14,9 @@ import {MAX_DETAIL_LINES} from './ApprovalDetail.js';
 import {ExtensionDialog} from './ExtensionDialog.js';
 import {InputEditor} from './InputEditor.js';
 import {SlashMenu} from './SlashMenu.js';
+import {MentionPicker} from './MentionPicker.js';
+import {useMentionPicker} from './use-mention-picker.js';
+import {UserBash} from './UserBash.js';
 import {Spinner} from './Spinner.js';
 import {StatusLine} from './StatusLine.js';
 import {ThinkingSummary} from './ThinkingSummary.js';
@@ -60,6 +63,8 @@ export function App({store, broker, trust, dialogs, chooser, history, onSubmit, 
 	const choice = useSyncExternalStore(chooser?.subscribe ?? noSubscription, chooser?.getSnapshot ?? noQuestion);
 	const {columns, rows, generation} = useTerminalSize();
 	const [draft, setDraft] = useState('');
+	const [caret, setCaret] = useState({text: '', at: 0});
+	const picker = useMentionPicker(state.starting ? '' : state.status.workspace, caret.text, caret.at);
 	const lastCtrlC = useRef(0);
 
 	const submit = (text: string): boolean => {
@@ -114,11 +119,12 @@ export function App({store, broker, trust, dialogs, chooser, history, onSubmit, 
 					<ToolCall key={tool.key} tool={tool} />
 				))}
 				<ChildAgents items={state.children} />
+				{state.bash ? <UserBash command={state.bash.command} output={state.bash.output} /> : null}
 				{trustPending ? (
 					<TrustPrompt pending={trustPending} onLeave={onInterrupt} />
 				) : state.starting ? (
 					<Spinner label="starting — Ctrl-C to leave" />
-				) : state.busy && !pending && !dialog && !choice ? (
+				) : state.busy && !pending && !dialog && !choice && !state.bash ? (
 					<Spinner label="working — Esc to stop" />
 				) : null}
 				{pending ? <Approval pending={pending} maxDetailLines={Math.max(3, Math.min(MAX_DETAIL_LINES, rows - 12))} /> : null}
@@ -131,10 +137,13 @@ export function App({store, broker, trust, dialogs, chooser, history, onSubmit, 
 					placeholder={state.busy ? 'the model is working…' : 'Ask i anything; /help for keys and commands'}
 					onSubmit={submit}
 					onChange={setDraft}
+					onCaret={(text, at) => setCaret({text, at})}
+					onListKey={picker.open ? picker.onKey : undefined}
 					onTab={text => slashCompletions(text.trim(), state.commands)[0]?.name}
 					onInterrupt={() => (state.busy || state.starting) && onInterrupt()}
 					onCtrlC={ctrlC}
 				/>
+				<MentionPicker picker={picker} />
 				<SlashMenu draft={draft} commands={state.commands} />
 				<StatusLine status={state.status} busy={state.busy} />
 			</Box>

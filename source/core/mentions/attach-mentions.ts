@@ -71,7 +71,9 @@ export async function promptContent(prompt: string, workspace: string): Promise<
 		seen.add(target.canonical);
 		const name = `@${mention.path}`;
 		if (!target.inside) {
-			notices.push(`${name} is outside the workspace${target.canonical === target.absolute ? '' : ` (it leads to ${target.canonical})`}: not attached; the model can read it with the read tool, which asks first`);
+			notices.push(
+				`${name} is outside the workspace${target.canonical === target.absolute ? '' : ` (it leads to ${target.canonical})`}: not attached; the model can read it with the read tool, which asks first`,
+			);
 			continue;
 		}
 
@@ -101,7 +103,11 @@ export async function promptContent(prompt: string, workspace: string): Promise<
 		const mediaType = sniffImageType(head);
 		if (mediaType) {
 			if (stats.size > MAX_IMAGE_BYTES) {
-				return {ok: false, error: `${name} is ${formatBytes(stats.size)} (${stats.size} bytes), over the ${formatBytes(MAX_IMAGE_BYTES)} image limit: the message is not sent; remove the mention or use a smaller image`, notices};
+				return {
+					ok: false,
+					error: `${name} is ${formatBytes(stats.size)} (${stats.size} bytes), over the ${formatBytes(MAX_IMAGE_BYTES)} image limit: the message is not sent; remove the mention or use a smaller image`,
+					notices,
+				};
 			}
 
 			if (++images > MAX_IMAGES_PER_BATCH) {

@@ -28,6 +28,15 @@ export function userBashMessage(run: UserBashRun): UserBashMessage {
 	return {role: 'user', content: text, _user_bash: {command: run.command, status: run.status, shown: lastLines(run.output, SHOWN_BASH_LINES)}};
 }
 
+/**
+ * Adds a `!` command to the session at once (the person runs them only
+ * while no turn runs): the next request carries it before the next prompt.
+ * A new session's first step begins with its system prompt, as a turn's does.
+ */
+export async function recordUserBash(session: {messages: readonly Message[]; appendStep(step: Message[]): Promise<void>}, systemPrompt: string, message: UserBashMessage): Promise<void> {
+	await session.appendStep(session.messages.length === 0 ? [{role: 'system', content: systemPrompt}, message] : [message]);
+}
+
 /** A message's `!` command record, when it is one (checked: a session file is outside input). */
 export function userBashOf(message: Message): UserBashRecord | null {
 	if (message.role !== 'user') return null;
