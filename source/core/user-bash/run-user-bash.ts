@@ -55,7 +55,15 @@ export async function runUserBash(command: string, options: UserBashOptions): Pr
 		return {command, output: truncateOutput(output, USER_BASH_OUTPUT_CHARS), status: `answered by extension ${extension} (exit code ${exitCode})`, exitCode, cancelled: false, replacedBy: extension};
 	}
 
-	const result = await runCommand(command, {cwd: options.workspace, timeoutSeconds: USER_BASH_TIMEOUT_SECONDS, signal: options.signal, ...(options.onOutput ? {onOutput: options.onOutput} : {})});
+	let result;
+	try {
+		result = await runCommand(command, {cwd: options.workspace, timeoutSeconds: USER_BASH_TIMEOUT_SECONDS, signal: options.signal, ...(options.onOutput ? {onOutput: options.onOutput} : {})});
+	} catch (error) {
+		// Stopped before the shell started (Esc while the handlers ran or the process module loaded): cancelled, not failed.
+		if (!options.signal.aborted) throw error;
+		result = {output: '', end: {kind: 'aborted'} as const, outputHeldOpen: false};
+	}
+
 	const held = result.outputHeldOpen ? '\n[processes the command left running still hold its output open; their later output is not captured]' : '';
 	return {
 		command,
