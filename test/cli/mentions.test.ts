@@ -1,6 +1,6 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {mkdirSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {makeSandbox, runCli} from '../helpers/cli.js';
@@ -104,5 +104,26 @@ test('line mode attaches mentions on each line too', async () => {
 	assert.deepEqual(lastUser(second).content, [
 		{type: 'text', text: 'see @b.txt'},
 		{type: 'text', text: '==> b.txt <==\nbee\n'},
+	]);
+});
+
+test('an Input handler sees the typed text of a message with attachments and replaces it; the attachment stays', async () => {
+	const box = sandbox();
+	writeFileSync(join(box.workspace, 'a.txt'), 'alpha\n');
+	const extension = join(box.root, 'shout.mjs');
+	const log = join(box.root, 'input.log');
+	writeFileSync(
+		extension,
+		`import {appendFileSync} from 'node:fs';
+		export default api => api.registerEventHandler('Input', event => { appendFileSync(${JSON.stringify(log)}, JSON.stringify(event) + '\\n'); return {text: event.text.toUpperCase()}; });`,
+	);
+	mock.enqueue({text: 'ok'});
+	const before = mock.requests.length;
+	const run = await runCli(['-p', 'look at @a.txt', '--extension', extension, '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	assert.deepEqual(JSON.parse(readFileSync(log, 'utf8')), {text: 'look at @a.txt'});
+	assert.deepEqual(lastUser(mock.requests[before]!.body).content, [
+		{type: 'text', text: 'LOOK AT @A.TXT'},
+		{type: 'text', text: '==> a.txt <==\nalpha\n'},
 	]);
 });

@@ -121,7 +121,7 @@ test('@image.png picked and sent reaches the request as an image part; the trans
 	mkdirSync(join(box.workspace, 'shots'));
 	writeFileSync(join(box.workspace, 'shots', 'image.png'), PNG);
 	writeFileSync(join(box.workspace, 'notes.txt'), 'remember the milk\n');
-	const {run} = await startChat(mock, {box});
+	const {run} = await startChat(mock, {box, args: ['--session', 'chat.json']});
 	try {
 		run.type('compare @imag');
 		await run.waitFor(screen => screen.includes('› shots/image.png'), 'the picker offers the image');
@@ -140,7 +140,16 @@ test('@image.png picked and sent reaches the request as an image part; the trans
 			{type: 'image_url', image_url: {url: `data:image/png;base64,${PNG.toString('base64')}`}},
 			{type: 'text', text: '==> notes.txt <==\nremember the milk\n'},
 		]);
+		await idle(run);
 	} finally {
 		await run.close();
+	}
+
+	const again = await startChat(mock, {box, args: ['--session', 'chat.json']});
+	try {
+		await again.run.waitFor(screen => screen.includes('attached 2 files'), 'the attachments shown again');
+		assert.match(text(again.run), /› compare @shots\/image\.png with @notes\.txt attached 2 files: shots\/image\.png \(image, 16 bytes\), notes\.txt \(18 bytes\)/);
+	} finally {
+		await again.run.close();
 	}
 });
