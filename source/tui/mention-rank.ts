@@ -26,9 +26,11 @@ export function rankEntries(entries: readonly PickerEntry[], query: string, limi
 	}
 
 	const needle = query.toLowerCase();
-	const scored: Array<{entry: PickerEntry; tier: number; runs: number}> = [];
-	for (const entry of entries) {
-		const path = entry.path.toLowerCase();
+	const lowered = loweredPaths(entries);
+	// Only the best `limit` are kept, in order: one pass with no sort of the whole list, however many match.
+	const best: Scored[] = [];
+	for (const [index, entry] of entries.entries()) {
+		const path = lowered[index]!;
 		const name = path.slice(path.lastIndexOf('/') + 1);
 		let tier: number;
 		let runs = 0;
@@ -42,11 +44,38 @@ export function rankEntries(entries: readonly PickerEntry[], query: string, limi
 			tier = 4;
 		}
 
-		scored.push({entry, tier, runs});
+		const scored = {entry, tier, runs};
+		if (best.length === limit && better(best.at(-1)!, scored)) continue;
+		let at = best.length;
+		while (at > 0 && better(scored, best[at - 1]!)) at--;
+		best.splice(at, 0, scored);
+		if (best.length > limit) best.pop();
 	}
 
-	scored.sort((a, b) => a.tier - b.tier || a.runs - b.runs || a.entry.path.length - b.entry.path.length || compare(a.entry.path, b.entry.path));
-	return scored.slice(0, limit).map(item => item.entry);
+	return best.map(item => item.entry);
+}
+
+interface Scored {
+	entry: PickerEntry;
+	tier: number;
+	runs: number;
+}
+
+/** Whether `a` ranks before `b`: tier, fewer runs, shorter path, then alphabetical. */
+function better(a: Scored, b: Scored): boolean {
+	return (a.tier - b.tier || a.runs - b.runs || a.entry.path.length - b.entry.path.length || compare(a.entry.path, b.entry.path)) < 0;
+}
+
+/** The entries' paths in lower case, made once per list (the picker keeps its list while it is open), not once per key. */
+const lowerCache = new WeakMap<readonly PickerEntry[], string[]>();
+function loweredPaths(entries: readonly PickerEntry[]): string[] {
+	let lowered = lowerCache.get(entries);
+	if (!lowered) {
+		lowered = entries.map(entry => entry.path.toLowerCase());
+		lowerCache.set(entries, lowered);
+	}
+
+	return lowered;
 }
 
 /** How many separate runs the needle's characters take in the haystack, matched greedily from the left; 0 when they do not all appear in order. */

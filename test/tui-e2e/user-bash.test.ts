@@ -54,6 +54,7 @@ test('!ls shows its output; the next request carries the command and its output;
 		assert.match(users[0]!, /^I ran a shell command in the workspace myself[^\n]*\n\$ ls \*\.txt\n```\nalpha\.txt\nbeta\.txt\n```\nexit code 0$/);
 		assert.equal(users[1], 'what do you see?');
 		assert.ok(!JSON.stringify(messages).includes('not-for-the-model'), '!! stays out of the context');
+		assert.ok(!JSON.stringify(messages).includes('_user_bash'), 'the local record never goes out');
 		await idle(run);
 	} finally {
 		await run.close();

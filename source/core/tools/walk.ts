@@ -5,8 +5,10 @@ import path from 'node:path';
 export const MAX_WALK_FILES = 10_000;
 /** … and visits at most 20000 directory entries (every name read from a folder counts). */
 export const MAX_WALK_ENTRIES = 20_000;
-/** Folders read between two turns of the event loop. */
+/** Folders read between two turns of the event loop … */
 const YIELD_EVERY_FOLDERS = 32;
+/** … or fewer when they take longer than this (large folders, a busy machine): the chat screen's keys wait no longer. */
+const YIELD_AFTER_MS = 16;
 
 /** The next entry of a folder, or null at its end or when it cannot be read further. */
 function readEntry(folder: Dir): Dirent | null {
@@ -60,11 +62,16 @@ export async function walkFiles(root: string, signal: AbortSignal, options: Walk
 	let stoppedBy: WalkResult['stoppedBy'] = null;
 
 	let folders = 0;
+	let yielded = performance.now();
 	for (let next = queue.shift(); next && !stoppedBy; next = queue.shift()) {
 		signal.throwIfAborted();
 		// Folders are read synchronously (an entry at a time, so a huge one stops at the limit without being
 		// listed whole); every few folders the event loop runs, so a screen stays live and an abort lands.
-		if (++folders % YIELD_EVERY_FOLDERS === 0) await new Promise(resolve => setImmediate(resolve));
+		if (++folders % YIELD_EVERY_FOLDERS === 0 || performance.now() - yielded > YIELD_AFTER_MS) {
+			await new Promise(resolve => setImmediate(resolve));
+			yielded = performance.now();
+		}
+
 		let folder: Dir;
 		try {
 			folder = opendirSync(next.absolute);
