@@ -134,7 +134,7 @@ export function App({store, broker, trust, dialogs, chooser, history, onSubmit, 
 					width={columns}
 					isActive={pending === null && trustPending === null && dialog === null && choice === null}
 					history={history}
-					placeholder={state.busy ? 'the model is working…' : 'Ask i anything; /help for keys and commands'}
+					placeholder={state.bash ? 'a command is running…' : state.busy ? 'the model is working…' : 'Ask i anything; /help for keys and commands'}
 					onSubmit={submit}
 					onChange={setDraft}
 					onCaret={(text, at) => setCaret({text, at})}

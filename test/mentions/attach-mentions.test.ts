@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {mkdir, symlink, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {test} from 'node:test';
-import {MAX_ATTACHED_FILES, MAX_ATTACHED_IMAGES, MAX_ATTACHED_TEXT_BYTES, MAX_IMAGE_BYTES, describeAttachments, promptContent} from '../../source/core/mentions/attach-mentions.js';
+import {MAX_ATTACHED_FILES, MAX_ATTACHED_IMAGES, MAX_ATTACHED_TEXT_BYTES, MAX_IMAGE_BYTES, MAX_MENTIONS_CHECKED, describeAttachments, promptContent} from '../../source/core/mentions/attach-mentions.js';
 import {attachmentsOf} from '../../source/core/mentions/attachment-parts.js';
 import type {TextPart, UserContent} from '../../source/core/messages.js';
 import {tempDir} from '../tools/helpers.js';
@@ -185,4 +185,16 @@ test('an escaped \\@ is sent as a plain @ and attaches nothing', async t => {
 	await writeFile(join(dir, 'a.txt'), 'a');
 	const result = ok(await promptContent('type \\@a.txt literally', dir));
 	assert.equal(result.content, 'type @a.txt literally');
+});
+
+test('100 mentions are looked up; past that the rest stay plain text, with a notice', async t => {
+	const dir = await tempDir(t);
+	await writeFile(join(dir, 'late.txt'), 'late');
+	const words = Array.from({length: MAX_MENTIONS_CHECKED}, (_, index) => `@Decorator${index}`).join(' ');
+	const within = ok(await promptContent(`${words.split(' ').slice(1).join(' ')} @late.txt`, dir));
+	assert.equal(within.attachments.length, 1);
+	assert.deepEqual(within.notices, []);
+	const past = ok(await promptContent(`${words} @late.txt`, dir));
+	assert.deepEqual(past.attachments, []);
+	assert.match(past.notices[0]!, /the message has 101 @ words; only the first 100 were looked up/);
 });

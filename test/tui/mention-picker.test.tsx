@@ -127,3 +127,18 @@ test('an @ inside a word (an e-mail address) opens nothing', async t => {
 		view.unmount();
 	}
 });
+
+test('past the walk limit the picker says so; keys typed while it walks are kept', async t => {
+	const dir = await tempDir(t, 'i-picker-big-');
+	await mkdir(join(dir, 'many'));
+	await Promise.all(Array.from({length: 10_001}, async (_, index) => writeFile(join(dir, 'many', `f${index}.txt`), '')));
+	const {type, frame, view} = await chat(dir);
+	try {
+		await type('@', 'f', '9', '9', '9', '9');
+		await frame(text => text.includes('› @f9999'), 'every key reached the editor');
+		const shown = await frame(text => text.includes('only the first 10000 files are listed'), 'the limit note');
+		assert.ok(shown.includes('many/f9999.txt'), shown);
+	} finally {
+		view.unmount();
+	}
+});

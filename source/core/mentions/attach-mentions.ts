@@ -20,6 +20,13 @@ export const MAX_ATTACHED_FILES = MAX_READ_FILES;
 /** Seed §5: 8 images per message, at most 8 MiB each (images.ts). */
 export {MAX_IMAGES_PER_BATCH as MAX_ATTACHED_IMAGES, MAX_IMAGE_BYTES} from '../tools/images.js';
 
+/**
+ * Mentions looked up in one message: each costs a few file-system calls, and
+ * a pasted text full of `@decorators` must not cost thousands. Later ones
+ * stay plain text, with a notice.
+ */
+export const MAX_MENTIONS_CHECKED = 100;
+
 /** Bytes read to tell an image by its signature (WebP's is the longest: 12). */
 const SIGNATURE_BYTES = 16;
 
@@ -57,7 +64,11 @@ export async function promptContent(prompt: string, workspace: string): Promise<
 	const parts: Array<TextPart | ImagePart> = [];
 	const seen = new Set<string>();
 	let images = 0;
-	for (const mention of mentions) {
+	if (mentions.length > MAX_MENTIONS_CHECKED) {
+		notices.push(`the message has ${mentions.length} @ words; only the first ${MAX_MENTIONS_CHECKED} were looked up as files, the rest stay plain text`);
+	}
+
+	for (const mention of mentions.slice(0, MAX_MENTIONS_CHECKED)) {
 		const target = await resolvePath(workspace, mention.path);
 		if (seen.has(target.canonical)) continue;
 		let stats;

@@ -1,6 +1,6 @@
 import {realpath} from 'node:fs/promises';
 import {gitignoreFilter} from '../tools/gitignore-filter.js';
-import {describeWalkLimit, walkFiles} from '../tools/walk.js';
+import {MAX_WALK_ENTRIES, MAX_WALK_FILES, walkFiles} from '../tools/walk.js';
 
 export interface WorkspaceEntries {
 	/** Folders, then files, relative to the workspace and `/`-separated. */
@@ -20,6 +20,9 @@ export async function workspaceEntries(workspace: string, signal: AbortSignal): 
 	const walk = await walkFiles(root, signal, {skip: gitignoreFilter(root)});
 	return {
 		entries: [...walk.directories.map(path => ({path, directory: true})), ...walk.files.map(file => ({path: file.relative, directory: false}))],
-		limit: describeWalkLimit(walk.stoppedBy),
+		limit:
+			walk.stoppedBy === null
+				? null
+				: `only the first ${walk.stoppedBy === 'files' ? `${MAX_WALK_FILES} files` : `${MAX_WALK_ENTRIES} folder entries`} are listed, shallowest first (the glob tool's limit); a deeper file can still be typed as @path`,
 	};
 }
