@@ -8,7 +8,7 @@ export function UserBash({command, output, status, context = true}: {command: st
 		<Box flexDirection="column" marginTop={1}>
 			<Text>
 				<Text color="magenta" bold>
-					{context ? '! ' : '!! '}
+					{'! '}
 				</Text>
 				<Text>{command}</Text>
 			</Text>
@@ -18,7 +18,7 @@ export function UserBash({command, output, status, context = true}: {command: st
 			) : (
 				<Text dimColor>
 					{status}
-					{context ? ' · added to the context of your next message' : ' · not added to the context (!!)'}
+					{context ? ' · added to the context of your next message' : ' · not added to the context'}
 				</Text>
 			)}
 		</Box>

@@ -24,7 +24,7 @@ export type TranscriptItem =
 	| {kind: 'logo'; key: string}
 	/** `attachments`: what its @-mentions attached, one line (attach-mentions.ts `describeAttachments`). */
 	| {kind: 'user'; key: string; text: string; attachments?: string}
-	/** A `!` command the person ran: its last output lines and how it ended; `context` false for `!!` (not added to the context). */
+	/** A `!` command the person ran: its last output lines and how it ended; `context` false when it was not added to the context (`!!`, or its save failed). */
 	| {kind: 'bash'; key: string; command: string; output: string; status: string; context: boolean}
 	/** Answer text: one finished Markdown block (`gap`: a blank row above it, for every block of an answer but its first), or plain lines. */
 	| {kind: 'assistant'; key: string; text: string; markdown: boolean; gap: boolean}

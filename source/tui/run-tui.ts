@@ -151,8 +151,17 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 					});
 					const message = core.userBashMessage(run);
 					// Saved before it is shown as added: a failed write says so, and the screen does not claim otherwise.
-					if (!excludeFromContext) await core.recordUserBash(agent.session, agent.systemPrompt, message);
-					store.endBash({command, output: message._user_bash.shown, status: run.status, context: !excludeFromContext});
+					let saved = !excludeFromContext;
+					if (saved) {
+						try {
+							await core.recordUserBash(agent.session, agent.systemPrompt, message);
+						} catch (error) {
+							saved = false;
+							store.notice('error', `the command's output was not added to the context: ${(error as Error).message}`);
+						}
+					}
+
+					store.endBash({command, output: message._user_bash.shown, status: run.status, context: saved});
 				} catch (error) {
 					store.endBash({command, output: '', status: `failed: ${(error as Error).message}`, context: false});
 				}

@@ -198,3 +198,11 @@ test('100 mentions are looked up; past that the rest stay plain text, with a not
 	assert.deepEqual(past.attachments, []);
 	assert.match(past.notices[0]!, /the message has 101 @ words; only the first 100 were looked up/);
 });
+
+test('an unreadable file is not attached, with a notice; the message still goes', {skip: process.getuid?.() === 0 ? 'root reads any file' : false}, async t => {
+	const dir = await tempDir(t);
+	await writeFile(join(dir, 'locked.txt'), 'x', {mode: 0o000});
+	const result = ok(await promptContent('@locked.txt', dir));
+	assert.deepEqual(result.attachments, []);
+	assert.match(result.notices[0]!, /@locked\.txt: permission denied: not attached/);
+});

@@ -41,8 +41,8 @@ test('!ls shows its output; the next request carries the command and its output;
 		await run.waitFor(screen => screen.includes('exit code 0 · added to the context of your next message'), 'the command ended');
 		assert.match(text(run), /! ls \*\.txt alpha\.txt beta\.txt exit code 0/);
 		run.type('!!echo not-for-the-model\r');
-		await run.waitFor(screen => screen.includes('not added to the context (!!)'), 'the !! command ended');
-		assert.match(text(run), /!! echo not-for-the-model not-for-the-model exit code 0/);
+		await run.waitFor(screen => screen.includes('not added to the context'), 'the !! command ended');
+		assert.match(text(run), /! echo not-for-the-model not-for-the-model exit code 0 · not added to the context/);
 		assert.equal(mock.requests.length, sent, 'no model turn was started');
 
 		mock.enqueue({text: 'I see two text files.'});

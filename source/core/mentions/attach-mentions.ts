@@ -103,13 +103,18 @@ export async function promptContent(prompt: string, workspace: string): Promise<
 		}
 
 		const display = target.display;
-		let head: Buffer;
-		try {
-			head = await readStart(target.canonical, SIGNATURE_BYTES);
-		} catch (error) {
-			notices.push(`${describeFileError(error, name)}: not attached`);
-			continue;
-		}
+		// Unreadable (permissions, gone since the stat): a notice, the message still goes.
+		const read = async (limit: number): Promise<Buffer | null> => {
+			try {
+				return await readStart(target.canonical, limit);
+			} catch (error) {
+				notices.push(`${describeFileError(error, name)}: not attached`);
+				return null;
+			}
+		};
+
+		const head = await read(SIGNATURE_BYTES);
+		if (!head) continue;
 
 		const mediaType = sniffImageType(head);
 		if (mediaType) {
@@ -125,14 +130,16 @@ export async function promptContent(prompt: string, workspace: string): Promise<
 				return {ok: false, error: `the message mentions more than ${MAX_IMAGES_PER_BATCH} images (the limit per message): not sent; mention at most ${MAX_IMAGES_PER_BATCH}`, notices};
 			}
 
-			const bytes = await readStart(target.canonical, MAX_IMAGE_BYTES + 1);
+			const bytes = await read(MAX_IMAGE_BYTES + 1);
+			if (!bytes) continue;
 			if (bytes.length > MAX_IMAGE_BYTES) return {ok: false, error: `${name} grew past the ${formatBytes(MAX_IMAGE_BYTES)} image limit while it was read: not sent`, notices};
 			parts.push(...imageAttachmentParts(display, mediaType, bytes.length, toDataUrl(mediaType, bytes)));
 			attachments.push({path: display, kind: 'image', bytes: bytes.length, mediaType});
 			continue;
 		}
 
-		const bytes = await readStart(target.canonical, MAX_ATTACHED_TEXT_BYTES + 1);
+		const bytes = await read(MAX_ATTACHED_TEXT_BYTES + 1);
+		if (!bytes) continue;
 		if (looksBinary(bytes)) {
 			notices.push(`${name} is a binary file (not a PNG, JPEG, GIF or WebP image): not attached`);
 			continue;
