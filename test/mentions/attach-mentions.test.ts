@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
 import {mkdir, symlink, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {test} from 'node:test';
@@ -205,4 +206,12 @@ test('an unreadable file is not attached, with a notice; the message still goes'
 	const result = ok(await promptContent('@locked.txt', dir));
 	assert.deepEqual(result.attachments, []);
 	assert.match(result.notices[0]!, /@locked\.txt: permission denied: not attached/);
+});
+
+test('a FIFO is not read (it would block): not a regular file, with a notice', async t => {
+	const dir = await tempDir(t);
+	execFileSync('mkfifo', [join(dir, 'pipe')]);
+	const result = ok(await promptContent('@pipe', dir));
+	assert.deepEqual(result.attachments, []);
+	assert.match(result.notices[0]!, /@pipe is not a regular file: not attached/);
 });
