@@ -16,6 +16,9 @@ import {MAX_DETAIL_LINES} from './ApprovalDetail.js';
 import {ExtensionDialog} from './ExtensionDialog.js';
 import {InputEditor} from './InputEditor.js';
 import {SlashMenu} from './SlashMenu.js';
+import {MentionPicker} from './MentionPicker.js';
+import {useMentionPicker} from './use-mention-picker.js';
+import {UserBash} from './UserBash.js';
 import {Spinner} from './Spinner.js';
 import {StatusLine} from './StatusLine.js';
 import {ThinkingSummary} from './ThinkingSummary.js';
@@ -67,6 +70,8 @@ export function App({store, broker, trust, dialogs, chooser, keys, history, onSu
 	const leaveWhileStarting = state.starting ? onInterrupt : undefined;
 	const {columns, rows, generation} = useTerminalSize();
 	const [draft, setDraft] = useState('');
+	const [caret, setCaret] = useState({text: '', at: 0});
+	const picker = useMentionPicker(state.starting ? '' : state.status.workspace, caret.text, caret.at);
 	const lastCtrlC = useRef(0);
 
 	const submit = (text: string): boolean => {
@@ -121,11 +126,12 @@ export function App({store, broker, trust, dialogs, chooser, keys, history, onSu
 					<ToolCall key={tool.key} tool={tool} />
 				))}
 				<ChildAgents items={state.children} />
+				{state.bash ? <UserBash command={state.bash.command} output={state.bash.output} /> : null}
 				{trustPending ? (
 					<TrustPrompt pending={trustPending} onLeave={onInterrupt} />
 				) : state.starting && !choice && !keyPending ? (
 					<Spinner label="starting — Ctrl-C to leave" />
-				) : state.busy && !pending && !dialog && !choice ? (
+				) : state.busy && !pending && !dialog && !choice && !state.bash ? (
 					<Spinner label="working — Esc to stop" />
 				) : null}
 				{pending ? <Approval pending={pending} maxDetailLines={Math.max(3, Math.min(MAX_DETAIL_LINES, rows - 12))} /> : null}
@@ -136,13 +142,16 @@ export function App({store, broker, trust, dialogs, chooser, keys, history, onSu
 					width={columns}
 					isActive={pending === null && trustPending === null && dialog === null && choice === null && keyPending === null}
 					history={history}
-					placeholder={state.busy ? 'the model is working…' : 'Ask i anything; /help for keys and commands'}
+					placeholder={state.bash ? 'a command is running…' : state.busy ? 'the model is working…' : 'Ask i anything; /help for keys and commands'}
 					onSubmit={submit}
 					onChange={setDraft}
+					onCaret={(text, at) => setCaret({text, at})}
+					onListKey={picker.open ? picker.onKey : undefined}
 					onTab={text => slashCompletions(text.trim(), state.commands)[0]?.name}
 					onInterrupt={() => (state.busy || state.starting) && onInterrupt()}
 					onCtrlC={ctrlC}
 				/>
+				<MentionPicker picker={picker} />
 				<SlashMenu draft={draft} commands={state.commands} />
 				<StatusLine status={state.status} busy={state.busy} />
 			</Box>

@@ -4,7 +4,7 @@ import stringWidth from 'string-width';
 import type {EditorText} from '../source/tui/editor-text.js';
 import type {EditorAction} from '../source/tui/key-decoder.js';
 import {type View, rowText, viewport} from '../source/tui/editor-layout.js';
-import {type EditorState, createEditor, deleteForward, insert, moveDown, moveUp, setText, submit, textOf} from '../source/tui/editor-model.js';
+import {type EditorState, createEditor, deleteForward, insert, moveDown, moveUp, replaceRange, setText, submit, textOf} from '../source/tui/editor-model.js';
 import {applyEditKey} from '../source/tui/editor-actions.js';
 import {useRawInput} from './use-raw-input.js';
 
@@ -32,7 +32,18 @@ export interface InputEditorProps {
 	onCtrlD?(): void;
 	/** Tab, with the text; a string returned replaces the text (completion). */
 	onTab?(text: string): string | undefined;
+	/** The text or the caret moved (the @ picker follows the word at the caret). */
+	onCaret?(text: string, caret: number): void;
+	/**
+	 * While a list under the editor is open (the @ picker), it sees these keys
+	 * first: `{from, to, text}` replaces that range (caret after it), true
+	 * takes the key without an edit, false passes it to the editor.
+	 */
+	onListKey?(key: ListKey, text: string, caret: number): {from: number; to: number; text: string} | boolean;
 }
+
+export type ListKey = 'up' | 'down' | 'tab' | 'submit' | 'escape';
+const listKeys: ReadonlySet<string> = new Set<ListKey>(['up', 'down', 'tab', 'submit', 'escape']);
 
 /** The editor's row within Ink's live output: its own top plus its ancestors' (a yoga layout walk). */
 function rowInOutput(node: DOMElement): number {
@@ -43,6 +54,12 @@ function rowInOutput(node: DOMElement): number {
 
 function step(state: EditorState, action: EditorAction, props: InputEditorProps, promptWidth: number): EditorState {
 	const geometry = {width: props.width, promptWidth};
+	if (props.onListKey && listKeys.has(action.type)) {
+		const taken = props.onListKey(action.type as ListKey, textOf(state), state.caret);
+		if (taken === true) return state;
+		if (taken !== false) return replaceRange(state, taken.from, taken.to, taken.text);
+	}
+
 	switch (action.type) {
 		case 'newline':
 			return insert(state, '\n');
@@ -144,6 +161,7 @@ export function InputEditor(props: InputEditorProps) {
 		current.current = next;
 		setState(next);
 		if (next.text !== before.text) props.onChange?.(textOf(next));
+		if (next.text !== before.text || next.caret !== before.caret) props.onCaret?.(textOf(next), next.caret);
 	}, []);
 	useRawInput(onActions, isActive);
 

@@ -6,6 +6,7 @@ import {Notice} from './Notice.js';
 import {ThinkingSummary} from './ThinkingSummary.js';
 import {ToolCall} from './ToolCall.js';
 import {UserMessage} from './UserMessage.js';
+import {UserBash} from './UserBash.js';
 import {Welcome} from './Welcome.js';
 
 /** One finished transcript item, as it is written once to the scrollback. */
@@ -16,7 +17,11 @@ export function TranscriptItemView({item, width, markdown}: {item: TranscriptIte
 		}
 
 		case 'user': {
-			return <UserMessage text={item.text} />;
+			return <UserMessage text={item.text} attachments={item.attachments} />;
+		}
+
+		case 'bash': {
+			return <UserBash command={item.command} output={item.output} status={item.status} context={item.context} />;
 		}
 
 		case 'assistant': {

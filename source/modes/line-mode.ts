@@ -14,6 +14,7 @@ import {reportSetupError} from './report-setup-error.js';
 import {NoModelConfigError} from '../core/config/load-config.js';
 import {writeErr} from './output.js';
 import {reportExtensionRejections} from './extension-rejections.js';
+import {headlessPrompt} from './headless-prompt.js';
 
 /**
  * Line mode: each line of standard input is a user turn, answered in plain
@@ -66,7 +67,15 @@ export async function runLineMode(options: CliOptions, started?: Promise<Started
 			}
 
 			if (triggered) await triggered;
-			const outcome = await runTurn(line, {...agent, signal: controller.signal});
+			const content = await headlessPrompt(line, agent.workspace, emit, 'line mode');
+			if (content === null) {
+				// Refused (a ! command, an image past the limits): like a failed turn, the next line still runs.
+				failed = true;
+				prompt();
+				continue;
+			}
+
+			const outcome = await runTurn(content, {...agent, signal: controller.signal});
 			if (outcome.reason === 'interrupted') break;
 			if (turnExitCode(outcome) !== exitCodes.ok) failed = true;
 			prompt();

@@ -11,6 +11,8 @@ import {turnExitCode} from './exit-code.js';
 import {reportSetupError} from './report-setup-error.js';
 import {NoModelConfigError} from '../core/config/load-config.js';
 import {reportExtensionRejections} from './extension-rejections.js';
+import {headlessPrompt} from './headless-prompt.js';
+import {exitCodes} from '../core/errors.js';
 
 /** `i -p`: one turn, the answer on stdout, exit. */
 export async function runPrintMode(options: CliOptions, started?: Promise<StartedPlugins>): Promise<number> {
@@ -35,7 +37,9 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 
 		const stopReporting = reportExtensionRejections(agent.extensionFiles, emit);
 		try {
-			const outcome = await runTurn(prompt, {...agent, signal: controller.signal});
+			const content = await headlessPrompt(prompt, agent.workspace, emit, 'i -p');
+			if (content === null) return exitCodes.usage;
+			const outcome = await runTurn(content, {...agent, signal: controller.signal});
 			return interrupts.exitCode() ?? turnExitCode(outcome);
 		} finally {
 			await agent.close();

@@ -10,3 +10,7 @@ export {setupAgent, sessionPath} from '../core/start/setup-agent.js';
 export {reportSetupError} from '../modes/report-setup-error.js';
 export {resolveDirs} from '../core/config/dirs.js';
 export {NoModelConfigError} from '../core/config/load-config.js';
+export {promptContent, describeAttachments} from '../core/mentions/attach-mentions.js';
+export {runUserBash} from '../core/user-bash/run-user-bash.js';
+export {recordUserBash, userBashMessage} from '../core/user-bash/user-bash-message.js';
+export {showResumedInputs} from './resumed-inputs.js';

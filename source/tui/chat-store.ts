@@ -22,7 +22,10 @@ export type ToolStatus = 'pending' | 'asking' | 'running' | 'done' | 'failed' | 
 
 export type TranscriptItem =
 	| {kind: 'logo'; key: string}
-	| {kind: 'user'; key: string; text: string}
+	/** `attachments`: what its @-mentions attached, one line (attach-mentions.ts `describeAttachments`). */
+	| {kind: 'user'; key: string; text: string; attachments?: string}
+	/** A `!` command the person ran: its last output lines and how it ended; `context` false when it was not added to the context (`!!`, or its save failed). */
+	| {kind: 'bash'; key: string; command: string; output: string; status: string; context: boolean}
 	/** Answer text: one finished Markdown block (`gap`: a blank row above it, for every block of an answer but its first), or plain lines. */
 	| {kind: 'assistant'; key: string; text: string; markdown: boolean; gap: boolean}
 	| {kind: 'thinking'; key: string; lines: number}
@@ -67,6 +70,8 @@ export interface ChatState {
 	tools: ToolItem[];
 	/** Child agents still running (delegate_task, an extension's childAgent). */
 	children: ChildItem[];
+	/** The `!` command running, its output's tail as it comes. */
+	bash?: {command: string; output: string} | null;
 	busy: boolean;
 	/** The agent is being set up behind the first frame: the screen shows, nothing can be sent yet. */
 	starting: boolean;
@@ -74,6 +79,9 @@ export interface ChatState {
 	/** The extensions' slash commands, after the screen's own in completions and /help. */
 	commands: readonly SlashCommand[];
 }
+
+/** The running `!` command's output the live area keeps (its tail). */
+const LIVE_BASH_CHARS = 4096;
 
 export class ChatStore {
 	#state: ChatState;
@@ -121,10 +129,34 @@ export class ChatStore {
 		return () => this.#listeners.delete(listener);
 	};
 
-	/** A person's message, shown at once. */
-	addUser(text: string): void {
-		this.#finish([{kind: 'user', key: this.#key(), text: shown(text)}], true);
+	/** A person's message, shown at once, with what its @-mentions attached. */
+	addUser(text: string, attachments: string | null = null): void {
+		this.#finish([{kind: 'user', key: this.#key(), text: shown(text), ...(attachments === null ? {} : {attachments: shown(attachments)})}], true);
 		this.#update({busy: true}, true);
+	}
+
+	/** A resumed session's message with attachments, shown again (the screen stays idle). */
+	resumedUser(text: string, attachments: string): void {
+		this.#finish([{kind: 'user', key: this.#key(), text: shown(text), attachments: shown(attachments)}], true);
+	}
+
+	/** A `!` command starts: the screen is busy (Esc stops it) and shows its output live. */
+	startBash(command: string): void {
+		this.#update({busy: true, bash: {command: shown(command), output: ''}}, true);
+	}
+
+	/** More of the running `!` command's output; the live view keeps its tail only. */
+	bashOutput(text: string): void {
+		const bash = this.#state.bash;
+		if (!bash) return;
+		const output = (bash.output + text).slice(-LIVE_BASH_CHARS);
+		this.#update({bash: {...bash, output}}, false);
+	}
+
+	/** The `!` command ended: written to the transcript once, with its last lines. */
+	endBash(item: {command: string; output: string; status: string; context: boolean}): void {
+		this.#update({bash: null}, false);
+		this.#finish([{kind: 'bash', key: this.#key(), command: shown(item.command), output: shown(item.output), status: shown(item.status), context: item.context}], true);
 	}
 
 	notice(level: 'info' | 'warning' | 'error', text: string): void {

@@ -231,3 +231,9 @@ export function setText(state: EditorState, text: string): EditorState {
 	const content = EditorText.of(text);
 	return edited(state, content, content.length);
 }
+
+/** Replaces offsets `from`–`to` with `text`, the caret after it (the @ picker's choice). */
+export function replaceRange(state: EditorState, from: number, to: number, text: string): EditorState {
+	const content = state.text.replace(from, to, text);
+	return edited(state, content, boundaryAtOrAfter(content, from + text.length));
+}

@@ -30,6 +30,7 @@ import {chooseModel as pickModel, chooseProvider as pickProvider, type ModelTarg
 import {QuestionLine} from './open-question.js';
 import {uiPromptEvents} from './ui-prompt-events.js';
 import {findPromptTemplate, parseTemplateCommand} from '../core/resources/prompt-template-file.js';
+import {parseBangPrompt} from '../core/user-bash/bang-prompt.js';
 
 /**
  * The full-screen chat, when stdin and stdout are terminals. The core runs
@@ -119,10 +120,66 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	};
 
 	const startTurn = (text: string) => {
-		store.addUser(text);
 		turn = new AbortController();
 		const controller = turn;
-		running = settleTurn(core.runTurn(text, {...agent, signal: controller.signal}), controller);
+		store.setBusy(true);
+		running = settleTurn(sendPrompt(text, controller), controller);
+	};
+
+	/** The @-mentions attached (attach-mentions.ts), then the turn; a message past the attachment limits is not sent, and says why. */
+	const sendPrompt = async (text: string, controller: AbortController): Promise<void> => {
+		const prepared = await core.promptContent(text, agent.workspace);
+		// Esc while the files were read: nothing is sent.
+		if (controller.signal.aborted) return;
+		for (const notice of prepared.notices) store.notice('warning', notice);
+		if (!prepared.ok) {
+			store.notice('error', `${prepared.error} (↑ brings the message back to edit)`);
+			return;
+		}
+
+		store.addUser(prepared.text, core.describeAttachments(prepared.attachments));
+		await core.runTurn(prepared.content, {...agent, signal: controller.signal});
+	};
+
+	/** `!command` (`!!command`: not added to the context): the person's own, run at once with no approval; Esc stops it. */
+	const runBang = (command: string, excludeFromContext: boolean) => {
+		if (command === '') {
+			store.notice('warning', 'usage: !COMMAND runs it in the workspace and adds its output to the context of your next message; !!COMMAND runs it without adding it');
+			return;
+		}
+
+		turn = new AbortController();
+		const controller = turn;
+		store.startBash(command);
+		running = settleTurn(
+			(async () => {
+				try {
+					const run = await core.runUserBash(command, {
+						workspace: agent.workspace,
+						signal: controller.signal,
+						events: agent.extensionEvents ?? null,
+						excludeFromContext,
+						onOutput: text => store.bashOutput(text),
+					});
+					const message = core.userBashMessage(run);
+					// Saved before it is shown as added: a failed write says so, and the screen does not claim otherwise.
+					let saved = !excludeFromContext;
+					if (saved) {
+						try {
+							await core.recordUserBash(agent.session, agent.systemPrompt, message);
+						} catch (error) {
+							saved = false;
+							store.notice('error', `the command's output was not added to the context: ${(error as Error).message}`);
+						}
+					}
+
+					store.endBash({command, output: message._user_bash.shown, status: run.status, context: saved});
+				} catch (error) {
+					store.endBash({command, output: '', status: `failed: ${(error as Error).message}`, context: false});
+				}
+			})(),
+			controller,
+		);
 	};
 
 	/** A run's end: its failure a notice, the screen idle again, the turn no longer the one Esc stops. */
@@ -323,7 +380,9 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		history.push(text);
 		const slash = parseSlashCommand(text, store.getSnapshot().commands);
 		if (slash === null) {
-			startTurn(text);
+			const bang = parseBangPrompt(text);
+			if (bang.kind === 'command') runBang(bang.command, bang.excludeFromContext);
+			else startTurn(bang.text);
 			return;
 		}
 
@@ -466,6 +525,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	showExtensions();
 	// A resumed session's extension messages and rendered entries, as they were shown when they came.
 	showDeliveredHistory(agent.session, event => store.delivered(event));
+	// And what the person attached with @-mentions and ran with ! there.
+	core.showResumedInputs(agent.session.messages, store);
 	agent.delivery.provideStarter({canStart: () => !leaving && turn?.signal.aborted !== true, start: startTriggeredTurn});
 	// An unhandled rejection from extension code is a notice naming the extension, never a crash (EXTENSIONS.md).
 	stopReporting = reportExtensionRejections(agent.extensionFiles, event => store.apply(event));

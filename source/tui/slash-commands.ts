@@ -54,6 +54,7 @@ export function keysHelp(extra: ReadonlyArray<SlashCommand & {extension?: string
 	return [
 		'Enter sends · Alt+Enter or Ctrl-J starts a new line · ↑/↓ history · Ctrl-←/→ word jumps',
 		'Esc or Ctrl-C stops a running turn · Ctrl-C twice on an empty prompt leaves',
+		'@path attaches a file (@ opens a picker: ↑/↓, Tab or Enter, Esc) · !command runs it and adds its output to your next message · !! runs without adding',
 		'Approvals: y allow once · a allow the tool for this session · n deny with a reason · Esc deny',
 		...slashCommands.map(command => `${command.name.padEnd(9)} ${command.description}`),
 		...extra.map(command => `${command.name.padEnd(9)} ${command.description}${command.extension === undefined ? '' : ` (extension ${command.extension})`}`),

@@ -48,3 +48,25 @@ test('walkFiles stops when the signal is aborted', async t => {
 	controller.abort();
 	await assert.rejects(walkFiles(dir, controller.signal), {name: 'AbortError'});
 });
+
+test('walkFiles lists the folders it walked into and asks skip only about names its own rules keep', async t => {
+	const dir = await tempDir(t);
+	for (const name of ['keep/a.txt', 'drop/b.txt', 'node_modules/c.js', '.hidden/d.txt', 'e.log', 'f.txt']) {
+		await mkdir(dirname(join(dir, name)), {recursive: true});
+		await writeFile(join(dir, name), '');
+	}
+
+	const asked: string[] = [];
+	const result = await walkFiles(dir, new AbortController().signal, {
+		skip(relative, isDirectory) {
+			asked.push(`${relative}${isDirectory ? '/' : ''}`);
+			return relative === 'drop' || relative.endsWith('.log');
+		},
+	});
+	assert.deepEqual(
+		result.files.map(file => file.relative),
+		['f.txt', 'keep/a.txt'],
+	);
+	assert.deepEqual(result.directories, ['keep']);
+	assert.deepEqual(asked.sort(), ['drop/', 'e.log', 'f.txt', 'keep/', 'keep/a.txt']);
+});

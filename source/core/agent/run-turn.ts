@@ -210,7 +210,15 @@ function emitUsage(emit: EmitEvent, caller: ModelCaller, session: Session, usage
 async function userInput(input: UserContent, events: EventBus | null, hooks: HookChain): Promise<UserContent> {
 	let content = input;
 	// Extension transforms run before the worker hooks of the same moment (EXTENSIONS.md).
-	if (events?.has('Input') && typeof content === 'string') content = (await events.transform('Input', {text: content}, readInputAnswer)).text;
+	if (events?.has('Input')) {
+		// With @-mentions attached, the first part is what the person typed: Input sees and replaces that (attach-mentions.ts).
+		const typed = typeof content === 'string' ? content : content[0]?.type === 'text' ? content[0].text : null;
+		if (typed !== null) {
+			const text = (await events.transform('Input', {text: typed}, readInputAnswer)).text;
+			content = typeof content === 'string' ? text : [{type: 'text', text}, ...content.slice(1)];
+		}
+	}
+
 	if (hooks.has('user_input')) content = readUserInput(await hooks.run('user_input', {content}));
 	return content;
 }

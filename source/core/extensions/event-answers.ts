@@ -84,3 +84,30 @@ export function readTrustAnswer(answer: unknown): {allow: boolean; reason: strin
 	if (typeof value.trusted !== 'boolean') throw new Error('"trusted" must be true or false');
 	return {allow: value.trusted, reason: typeof value.reason === 'string' && value.reason.length > 0 ? value.reason : null};
 }
+
+/** The output a `UserBash` answer may give: a command's own output is kept to the same bound (run-command.ts `MAX_COMMAND_OUTPUT_BYTES`). */
+export const MAX_USER_BASH_ANSWER_CHARS = 1024 * 1024;
+
+/** What `UserBash` carries: the command, and once a handler answered, the result that replaces running it. */
+export interface UserBashValue {
+	command: string;
+	cwd: string;
+	excludeFromContext: boolean;
+	result: {output: string; exitCode: number; extension: string} | null;
+}
+
+/** `UserBash`: `{result: {output, exitCode?}}` replaces running the command (exitCode defaults to 0); anything else keeps it. */
+export function readUserBashAnswer(answer: unknown, previous: UserBashValue, extension: string): UserBashValue | undefined {
+	const value = fields(answer);
+	if (value?.result === undefined) return undefined;
+	const result = value.result;
+	if (result === null || typeof result !== 'object' || Array.isArray(result)) throw new Error('"result" must be an object {output, exitCode?}');
+	const {output, exitCode} = result as Record<string, unknown>;
+	if (typeof output !== 'string') throw new Error('"result.output" must be a string');
+	if (output.length > MAX_USER_BASH_ANSWER_CHARS) throw new Error(`"result.output" is ${output.length} characters, over the ${MAX_USER_BASH_ANSWER_CHARS} limit`);
+	if (exitCode !== undefined && (typeof exitCode !== 'number' || !Number.isInteger(exitCode) || exitCode < 0 || exitCode > 255)) {
+		throw new Error('"result.exitCode" must be an integer from 0 to 255');
+	}
+
+	return {...previous, result: {output, exitCode: exitCode ?? 0, extension}};
+}

@@ -1,3 +1,4 @@
+import {StringDecoder} from 'node:string_decoder';
 import {HeadTailBuffer} from './head-tail-buffer.js';
 import {ToolRunError} from './types.js';
 
@@ -33,6 +34,8 @@ export interface CommandOptions {
 	timeoutSeconds: number;
 	signal: AbortSignal;
 	secrets?: Secrets;
+	/** Each piece of output as it comes, decoded (a `!` command shows it live); what is kept is still the head and tail. */
+	onOutput?: (text: string) => void;
 }
 
 /**
@@ -73,8 +76,10 @@ export async function runCommand(command: string, options: CommandOptions): Prom
 		let heldTimer: NodeJS.Timeout | undefined;
 		let killTimer: NodeJS.Timeout | undefined;
 
+		const decoder = options.onOutput ? new StringDecoder('utf8') : null;
 		subprocess.all?.on('data', (chunk: Buffer) => {
 			output.push(chunk);
+			if (decoder) options.onOutput?.(decoder.write(chunk));
 		});
 
 		const terminate = (reason: 'timeout' | 'aborted') => {

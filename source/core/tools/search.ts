@@ -81,7 +81,7 @@ function escapeRegExp(text: string): string {
 const PARALLEL_FILES = 2000;
 
 async function search(input: SearchInput, regex: RegExp, root: ResolvedPath, isFolder: boolean, inScope: (relative: string) => boolean, context: ToolContext): Promise<ToolResult> {
-	const walk: WalkResult = isFolder ? await walkFiles(root.canonical, context.signal) : {files: [{absolute: root.canonical, relative: path.basename(root.canonical)}], stoppedBy: null};
+	const walk: WalkResult = isFolder ? await walkFiles(root.canonical, context.signal) : {files: [{absolute: root.canonical, relative: path.basename(root.canonical)}], directories: [], stoppedBy: null};
 	const files = walk.files.filter(file => inScope(file.relative));
 	const pattern: ScanPattern = {source: regex.source, flags: regex.flags, literal: input.regex ? null : input.pattern};
 	const pause = async () => {
