@@ -46,6 +46,7 @@ export const helpText = `
     --skill DIR                Search this folder of skills too (repeatable)
     --prompt-template DIR      Find prompt templates (/name) in this folder too (repeatable)
     --trust-project            Load the workspace's own extensions this once without asking
+    --no-agents-md             Give the model no AGENTS.md (global, repository root down to the workspace)
     -v, --version              Print the version
     -h, --help                 Print this help
 

@@ -14,6 +14,7 @@ import {beforeScreen, type BeforeScreen} from './before-screen.js';
 import {ChatStore} from './chat-store.js';
 import {consoleToNotices} from './console-notices.js';
 import {keysHelp, parseSlashCommand} from './slash-commands.js';
+import {INIT_PROMPT} from './init-prompt.js';
 import {costReport, emptyCost} from './cost-tally.js';
 import {chainMarkdownTransformers} from './markdown-transform.js';
 import {markdownOptions} from './markdown-options.js';
@@ -106,8 +107,9 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		turn?.abort();
 	};
 
-	const startTurn = (text: string) => {
-		store.addUser(text);
+	/** A turn; `shownAs` is what the transcript shows of it (/init's line instead of its long prompt). */
+	const startTurn = (text: string, shownAs = text) => {
+		store.addUser(shownAs);
 		turn = new AbortController();
 		const controller = turn;
 		running = settleTurn(core.runTurn(text, {...agent, signal: controller.signal}), controller);
@@ -218,6 +220,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 				await agent.session.close();
 				agent = {...agent, session: next};
 				store.setSession(next.id);
+				// A new session starts with the AGENTS.md files as they are now.
+				await readInstructions();
 				store.notice('info', `new session ${next.id} (${next.path}); the previous one stays saved`);
 				break;
 			}
@@ -245,10 +249,24 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 				store.setBusy(true);
 				try {
 					await reload();
+					const {changed, instructions} = await readInstructions();
+					const count = instructions.files.length;
+					if (instructions.enabled)
+						store.notice('info', `AGENTS.md: ${count === 0 ? 'none found' : `${count} file${count === 1 ? '' : 's'} read`}${changed ? "; the session's system prompt now holds them" : ''}`);
 				} finally {
 					store.setBusy(false);
 				}
 
+				break;
+			}
+
+			case '/context': {
+				store.notice('info', await (await import('./context-command.js')).contextNotice(agent));
+				break;
+			}
+
+			case '/init': {
+				startTurn(INIT_PROMPT, '/init');
 				break;
 			}
 
@@ -257,6 +275,14 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 				break;
 			}
 		}
+	};
+
+	/** Reads the AGENTS.md files again into the session's system prompt and the next session's (/reload, /clear). */
+	const readInstructions = async () => {
+		const result = await agent.reloadInstructions();
+		agent = {...agent, systemPrompt: result.systemPrompt, instructions: result.instructions};
+		for (const message of result.notices) store.notice('warning', message);
+		return result;
 	};
 
 	/** Stops reporting the loaded extensions' unhandled rejections (replaced at each reload). */
