@@ -15,6 +15,7 @@ import {ChatStore} from './chat-store.js';
 import {consoleToNotices} from './console-notices.js';
 import {keysHelp, parseSlashCommand} from './slash-commands.js';
 import {INIT_PROMPT} from './init-prompt.js';
+import {Notifier} from './notify/notifier.js';
 import {costReport, emptyCost} from './cost-tally.js';
 import {chainMarkdownTransformers} from './markdown-transform.js';
 import {markdownOptions} from './markdown-options.js';
@@ -56,6 +57,9 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	const trust = new TrustBroker(prompts, line);
 	const dialogs = new DialogBroker(prompts, line);
 	const chooser = new ChooserBroker(line);
+	// The bell or a desktop notification when a turn ends or an approval waits while the person looks elsewhere; off until the settings are read.
+	const notifier = new Notifier(bytes => process.stdout.write(bytes));
+	let stopFocusReporting = () => {};
 	// Signals from outside (kill, a closing terminal): raw mode turns Ctrl-C into a key, so these are not the person's.
 	const setupController = new AbortController();
 	const interrupts = handleInterrupts(setupController);
@@ -110,16 +114,19 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	/** A turn; `shownAs` is what the transcript shows of it (/init's line instead of its long prompt). */
 	const startTurn = (text: string, shownAs = text) => {
 		store.addUser(shownAs);
+		notifier.turnStarted();
 		turn = new AbortController();
 		const controller = turn;
 		running = settleTurn(core.runTurn(text, {...agent, signal: controller.signal}), controller);
 	};
 
 	/** A run's end: its failure a notice, the screen idle again, the turn no longer the one Esc stops. */
-	const settleTurn = async (run: Promise<unknown>, controller: AbortController): Promise<void> =>
+	const settleTurn = async (run: Promise<{reason: string} | undefined>, controller: AbortController): Promise<void> =>
 		run
 			.then(
-				() => {},
+				outcome => {
+					if (outcome) notifier.turnEnded(outcome.reason);
+				},
 				(error: unknown) => store.notice('error', (error as Error).message),
 			)
 			.finally(() => {
@@ -142,7 +149,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 				if (leaving) return;
 				turn = controller;
 				store.setBusy(true);
-				await core.runTurn(null, {...agent, signal: controller.signal});
+				notifier.turnStarted();
+				return core.runTurn(null, {...agent, signal: controller.signal});
 			}),
 			controller,
 		);
@@ -376,7 +384,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		interrupt();
 	};
 
-	const instance = render(createElement(App, {store, broker, trust, dialogs, chooser, history, onSubmit: submit, onInterrupt, onExit: () => finish(exitCodes.ok)}), {
+	const onFocus = (focused: boolean) => notifier.focusChanged(focused);
+	const instance = render(createElement(App, {store, broker, trust, dialogs, chooser, history, onSubmit: submit, onInterrupt, onExit: () => finish(exitCodes.ok), onFocus}), {
 		exitOnCtrlC: false,
 		patchConsole: false,
 		maxFps: 30,
@@ -395,6 +404,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	try {
 		const askPerson: AskPerson = async (request, signal) => {
 			store.asking(request.id);
+			notifier.approvalWaiting(request.ask.title);
 			return broker.askPerson(request, signal);
 		};
 		core = await import('./chat-core.js');
@@ -458,6 +468,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		}
 	}
 
+	// Loaded behind the first frame: the settings reader is the core's.
+	stopFocusReporting = await (await import('./notify/start-notifications.js')).startNotifications(notifier, {env: process.env, configDir: core.resolveDirs().config_dir, isTTY: process.stdout.isTTY === true});
 	store.started({model: agent.caller.model, workspace: agent.workspace, window: agent.budget?.window ?? null});
 	// A signal from outside ends the chat like /exit, after the running turn saved its last complete step.
 	setupController.signal.addEventListener('abort', () => {
@@ -476,6 +488,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	interrupt();
 	// The interrupted turn saves its last complete step before the session closes.
 	await running;
+	stopFocusReporting();
 	closeScreen();
 	await agent.close();
 	interrupts.dispose();
