@@ -1,4 +1,4 @@
-import {notificationStyles} from '../../core/extensions/settings-file.js';
+import type {notificationStyles} from '../../core/extensions/settings-file.js';
 
 /**
  * How the chat screen tells a person who looked away that it needs them
