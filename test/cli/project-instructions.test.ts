@@ -105,3 +105,16 @@ test('a resumed session keeps the instructions it started with; a file that cann
 	assert.match(run.stderr, /AGENTS\.md was not read: it is a symbolic link to .*target\.md, outside the repository/);
 	assert.ok(!(mock.requests.at(-1)!.body.messages[0].content as string).includes('outside'));
 });
+
+test('line mode and --json give the model the same instructions as -p', async () => {
+	const p = project();
+	mock.enqueue({text: 'one'}, {text: 'two'});
+	const sent = mock.requests.length;
+	const run = await runCli(['--json', '-C', p.workspace], {env: p.box.env, input: 'first\nsecond\n'});
+	assert.equal(run.code, 0, run.stderr);
+	const systems = mock.requests.slice(sent).map(request => request.body.messages[0].content as string);
+	assert.equal(systems.length, 2);
+	assert.equal(systems[0], systems[1], 'every request of the session sends the same prompt');
+	assertInOrder(systems[0]!, ['GLOBAL: answer briefly.', 'ROOT: run npm test', 'MIDDLE: services', 'WORKSPACE: the API uses zod.']);
+	assert.ok(!run.stdout.includes('\u0007'), 'no bell outside the chat screen');
+});
