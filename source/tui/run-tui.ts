@@ -437,6 +437,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	showExtensions();
 	// A resumed session's extension messages and rendered entries, as they were shown when they came.
 	showDeliveredHistory(agent.session, event => store.delivered(event));
+	if (agent.instructions.enabled && !agent.instructions.inSession) store.notice('info', 'AGENTS.md changed since this session started: it keeps the instructions it started with until /reload reads them again');
 	agent.delivery.provideStarter({canStart: () => !leaving && turn?.signal.aborted !== true, start: startTriggeredTurn});
 	// An unhandled rejection from extension code is a notice naming the extension, never a crash (EXTENSIONS.md).
 	stopReporting = reportExtensionRejections(agent.extensionFiles, event => store.apply(event));

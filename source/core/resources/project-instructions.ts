@@ -63,22 +63,21 @@ export async function instructionFolders(workspace: string): Promise<string[]> {
 export async function readProjectInstructions(where: {workspace: string; configDir: string}): Promise<ProjectInstructions> {
 	const folders = await instructionFolders(where.workspace);
 	const root = await realpathOr(folders[0]!);
-	const notices: string[] = [];
 	const candidates = [
 		{path: join(where.configDir, INSTRUCTIONS_FILE), scope: 'global' as const, within: null},
 		...folders.map(folder => ({path: join(folder, INSTRUCTIONS_FILE), scope: 'project' as const, within: root})),
 	];
+	// Read at once, reported in the files' order.
 	const read = await Promise.all(
 		candidates.map(async candidate => {
 			try {
-				return await readInstructionFile(candidate.path, candidate.scope, candidate.within);
+				return {file: await readInstructionFile(candidate.path, candidate.scope, candidate.within)};
 			} catch (error) {
-				notices.push(`${candidate.path} was not read: ${errorMessage(error)}`);
-				return undefined;
+				return {notice: `${candidate.path} was not read: ${errorMessage(error)}`};
 			}
 		}),
 	);
-	return {files: read.filter(file => file !== undefined), notices};
+	return {files: read.flatMap(entry => (entry.file ? [entry.file] : [])), notices: read.flatMap(entry => (entry.notice === undefined ? [] : [entry.notice]))};
 }
 
 /** One file; undefined when it is missing or empty. Throws, with a reason for the notice, when it cannot be used. */
