@@ -5,7 +5,9 @@
 // all off, and the reports never reach the editor as text.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {writeFileSync} from 'node:fs';
+import {readFileSync, writeFileSync} from 'node:fs';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {TYPEAHEAD_GUARD_MS} from '../../components/Approval.js';
 import {join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {makeSandbox} from '../helpers/cli.js';
@@ -89,5 +91,53 @@ test('the settings choose OSC 777; I_NO_NOTIFY=1 sends nothing and asks for no f
 		assert.ok(!quiet.run.output().includes(FOCUS_ON), 'no focus reports asked for');
 	} finally {
 		await quiet.run.close();
+	}
+});
+
+test('an approval waiting while focus is out rings the bell; focus reports typed into the reason field are not text', async () => {
+	const {run, box} = await startChat(mock);
+	try {
+		await run.waitForOutput(output => output.includes(FOCUS_ON), 'focus reporting asked for');
+		writeFileSync(join(box.workspace, 'notes.txt'), 'hello old world\n');
+		mock.enqueue({toolCalls: [{id: 'call_edit', name: 'edit', arguments: JSON.stringify({path: 'notes.txt', old_text: 'old', new_text: 'new'})}]}, {text: 'Leaving it.'});
+		run.type('\u001B[O');
+		const from = run.output().length;
+		run.type('change it\r');
+		await run.waitFor(screen => screen.includes('Allow? Edit notes.txt') && screen.includes('[y] allow once'), 'the approval question');
+		await run.waitForOutput(output => output.slice(from).includes(BEL), 'the bell for the waiting approval');
+		await sleep(TYPEAHEAD_GUARD_MS + 150);
+		run.type('\u001B[I');
+		run.type('n');
+		await run.waitFor(screen => screen.includes('Reason for the model'), 'the reason field');
+		run.type('\u001B[O');
+		run.type('keep');
+		run.type('\u001B[I');
+		run.type(' it');
+		await run.waitFor(screen => screen.includes('keep it'), 'the typed reason');
+		assert.ok(!run.screen().some(row => row.includes('[I') || row.includes('[O')), run.screen().join('\n'));
+		run.type('\r');
+		await run.waitFor(screen => screen.includes('Leaving it.'), 'the answer after the denial');
+		assert.equal(readFileSync(join(box.workspace, 'notes.txt'), 'utf8'), 'hello old world\n');
+	} finally {
+		await run.close();
+	}
+});
+
+test('suspended (SIGTSTP), the screen turns focus reporting off and stops; continued (SIGCONT), on again', async () => {
+	const {run} = await startChat(mock);
+	try {
+		await run.waitForOutput(output => output.includes(FOCUS_ON), 'focus reporting asked for');
+		const offs = run.output().split(FOCUS_OFF).length;
+		process.kill(run.pid, 'SIGTSTP');
+		await run.waitForOutput(output => output.split(FOCUS_OFF).length > offs, 'reporting off on suspend');
+		const state = () => readFileSync(`/proc/${run.pid}/stat`, 'utf8').slice(readFileSync(`/proc/${run.pid}/stat`, 'utf8').lastIndexOf(')') + 2)[0];
+		await run.waitUntil(() => state() === 'T', 'the process stopped');
+		const ons = run.output().split(FOCUS_ON).length;
+		process.kill(run.pid, 'SIGCONT');
+		await run.waitForOutput(output => output.split(FOCUS_ON).length > ons, 'reporting on again');
+		run.type('/exit\r');
+		assert.equal((await run.exit()).exitCode, 0);
+	} finally {
+		await run.close();
 	}
 });
