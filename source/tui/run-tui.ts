@@ -59,7 +59,6 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	const chooser = new ChooserBroker(line);
 	// The bell or a desktop notification when a turn ends or an approval waits while the person looks elsewhere; off until the settings are read.
 	const notifier = new Notifier(bytes => process.stdout.write(bytes));
-	let stopFocusReporting = () => {};
 	// Signals from outside (kill, a closing terminal): raw mode turns Ctrl-C into a key, so these are not the person's.
 	const setupController = new AbortController();
 	const interrupts = handleInterrupts(setupController);
@@ -469,8 +468,13 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		}
 	}
 
-	// Loaded behind the first frame: the settings reader is the core's.
-	stopFocusReporting = await (await import('./notify/start-notifications.js')).startNotifications(notifier, {env: process.env, configDir: core.resolveDirs().config_dir, isTTY: process.stdout.isTTY === true});
+	// Behind the first frame, not waited for (the settings reader is the core's); the end waits for it, so reporting never stays on.
+	const notifications = import('./notify/start-notifications.js')
+		.then(async ({startNotifications}) => startNotifications(notifier, {env: process.env, configDir: core.resolveDirs().config_dir, isTTY: process.stdout.isTTY === true}))
+		.catch((error: unknown) => {
+			store.notice('warning', `notifications are off: ${(error as Error).message}`);
+			return () => {};
+		});
 	store.started({model: agent.caller.model, workspace: agent.workspace, window: agent.budget?.window ?? null});
 	// A signal from outside ends the chat like /exit, after the running turn saved its last complete step.
 	setupController.signal.addEventListener('abort', () => {
@@ -489,7 +493,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	interrupt();
 	// The interrupted turn saves its last complete step before the session closes.
 	await running;
-	stopFocusReporting();
+	(await notifications)();
 	closeScreen();
 	await agent.close();
 	interrupts.dispose();
