@@ -255,11 +255,12 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			case '/reload': {
 				store.setBusy(true);
 				try {
-					await reload();
+					// The instructions first: the extensions' notice is the reload's last word, as before.
 					const {changed, instructions} = await readInstructions();
 					const count = instructions.files.length;
-					if (instructions.enabled)
-						store.notice('info', `AGENTS.md: ${count === 0 ? 'none found' : `${count} file${count === 1 ? '' : 's'} read`}${changed ? "; the session's system prompt now holds them" : ''}`);
+					if (count > 0 || changed)
+						store.notice('info', `AGENTS.md: ${count === 0 ? 'none now' : `${count} file${count === 1 ? '' : 's'} read`}${changed ? "; the session's system prompt now holds them" : ''}`);
+					await reload();
 				} finally {
 					store.setBusy(false);
 				}

@@ -79,7 +79,7 @@ test('/reload sends the edited AGENTS.md, /clear starts with it; /context adds u
 		assert.ok(run.lines().some(line => line.includes('no context window is known')));
 
 		run.type('/reload\r');
-		await run.waitFor(screen => screen.includes("AGENTS.md: 1 file read; the session's system prompt now holds them"), 'the reload notice');
+		await run.waitFor(screen => screen.includes("AGENTS.md: 1 file read; the session's system prompt now holds them") && /reloaded \d+ extension/.test(screen), 'the reload notices');
 		const reloaded = await send(run, 'third', 'answer three');
 		assert.ok(reloaded.includes(`## ${file}\n\nRULE TWO: spaces.`) && !reloaded.includes('RULE ONE'), reloaded);
 
