@@ -118,3 +118,14 @@ test('line mode and --json give the model the same instructions as -p', async ()
 	assertInOrder(systems[0]!, ['GLOBAL: answer briefly.', 'ROOT: run npm test', 'MIDDLE: services', 'WORKSPACE: the API uses zod.']);
 	assert.ok(!run.stdout.includes('\u0007'), 'no bell outside the chat screen');
 });
+
+test('a 64 KiB AGENTS.md reaches the request whole; one byte more is cut with the note', async () => {
+	const p = project();
+	const limit = 64 * 1024;
+	writeFileSync(join(p.workspace, 'AGENTS.md'), 'w'.repeat(limit));
+	const whole = await ask(p);
+	assert.ok(whole.includes(`${'w'.repeat(limit)}`) && !whole.includes('[cut:'));
+	writeFileSync(join(p.workspace, 'AGENTS.md'), 'w'.repeat(limit + 1));
+	const cut = await ask(p);
+	assert.ok(cut.endsWith(`\n\n${'w'.repeat(limit)}\n\n[cut: this file is ${limit + 1} bytes; only its first ${limit} bytes are given]`), cut.slice(-200));
+});
