@@ -26,6 +26,7 @@ import {ToolCall} from './ToolCall.js';
 import {TranscriptItemView} from './TranscriptItemView.js';
 import {TrustPrompt} from './TrustPrompt.js';
 import {useTerminalSize} from './use-terminal-size.js';
+import {useFocusReports} from './use-focus-reports.js';
 
 const noSubscription = () => () => {};
 const noQuestion = () => null;
@@ -51,6 +52,8 @@ export interface AppProps {
 	onSubmit(text: string): void;
 	onInterrupt(): void;
 	onExit(): void;
+	/** The terminal's focus reports (focus-report.ts), which never reach the editor or any field as text. */
+	onFocus?(focused: boolean): void;
 }
 
 /**
@@ -59,7 +62,8 @@ export interface AppProps {
  * question or the editor, and the status line. The UI renders the store and
  * sends the person's actions back; it never talks to the core itself.
  */
-export function App({store, broker, trust, dialogs, chooser, keys, history, onSubmit, onInterrupt, onExit}: AppProps) {
+export function App({store, broker, trust, dialogs, chooser, keys, history, onSubmit, onInterrupt, onExit, onFocus}: AppProps) {
+	useFocusReports(onFocus);
 	const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
 	const pending = useSyncExternalStore(broker.subscribe, broker.getSnapshot);
 	const trustPending = useSyncExternalStore(trust?.subscribe ?? noSubscription, trust?.getSnapshot ?? noQuestion);

@@ -46,6 +46,7 @@ export const helpText = `
     --skill DIR                Search this folder of skills too (repeatable)
     --prompt-template DIR      Find prompt templates (/name) in this folder too (repeatable)
     --trust-project            Load the workspace's own extensions this once without asking
+    --no-agents-md             Give the model no AGENTS.md (global, repository root down to the workspace)
     -v, --version              Print the version
     -h, --help                 Print this help
 
@@ -77,6 +78,7 @@ export const helpText = `
     NO_COLOR                                           no colours
     I_MARKDOWN=0                                       the chat screen shows answers as the model wrote them, not as Markdown
     I_HYPERLINKS=0|1                                   links as OSC 8 hyperlinks or not, whatever the terminal seems to support
+    I_NO_NOTIFY=1                                      the chat screen never rings the bell or sends a notification
 `;
 
 /** What `i auth --help` prints. */

@@ -32,6 +32,8 @@ export const mainFlags = {
 	// A switch for its --no- form: --no-extensions.
 	extensions: {type: 'boolean', default: true},
 	trustProject: {type: 'boolean', default: false},
+	// A switch for its --no- form: --no-agents-md.
+	agentsMd: {type: 'boolean', default: true},
 	provider: {type: 'string'},
 	model: {type: 'string'},
 	listModels: {type: 'boolean', default: false},
@@ -92,6 +94,7 @@ export function parseFlags(argv: readonly string[]): MainCommandLine {
 			promptTemplates: flags.promptTemplate,
 			noExtensions: !flags.extensions,
 			trustProject: flags.trustProject,
+			agentsMd: flags.agentsMd,
 			provider: flags.provider,
 			model: flags.model,
 			listModels: flags.listModels,

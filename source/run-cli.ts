@@ -27,6 +27,8 @@ export interface CliOptions {
 	promptTemplates: string[];
 	noExtensions: boolean;
 	trustProject: boolean;
+	/** False with `--no-agents-md`: no AGENTS.md goes into the system prompt. */
+	agentsMd?: boolean | undefined;
 	/** `--provider ID`: a catalogue provider for this run. */
 	provider?: string | undefined;
 	/** `--model ID` or `provider/model`: a catalogue model for this run. */

@@ -12,6 +12,8 @@
  * `ESC[13;2u`, xterm modifyOtherKeys `ESC[27;2;13~`).
  */
 
+import {withoutFocusReports} from './notify/focus-report.js';
+
 export type KeyName =
 	| 'submit'
 	| 'newline'
@@ -139,14 +141,16 @@ export function createKeyDecoder(): KeyDecoder {
 			return push(input.slice(PASTE_START.length));
 		}
 
-		if (input === '') return [];
-		if (input.startsWith('\u001B')) {
-			const key = decodeSequence(input);
+		// Focus reports (focus-report.ts) are the terminal's, never typed text; use-focus-reports.ts takes them first.
+		const keys = withoutFocusReports(input);
+		if (keys === '') return [];
+		if (keys.startsWith('\u001B')) {
+			const key = decodeSequence(keys);
 			return key ? [{type: key}] : [];
 		}
 
 		const actions: EditorAction[] = [];
-		decodeText(input, actions);
+		decodeText(keys, actions);
 		return actions;
 	};
 

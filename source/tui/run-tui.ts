@@ -15,6 +15,8 @@ import {beforeScreen, type BeforeScreen} from './before-screen.js';
 import {ChatStore} from './chat-store.js';
 import {consoleToNotices} from './console-notices.js';
 import {keysHelp, parseSlashCommand} from './slash-commands.js';
+import {INIT_PROMPT} from './init-prompt.js';
+import {Notifier} from './notify/notifier.js';
 import {costReport, emptyCost} from './cost-tally.js';
 import {chainMarkdownTransformers} from './markdown-transform.js';
 import {markdownOptions} from './markdown-options.js';
@@ -59,6 +61,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	const dialogs = new DialogBroker(prompts, line);
 	const chooser = new ChooserBroker(line);
 	const keys = new KeyBroker(line);
+	// The bell or a desktop notification when a turn ends or an approval waits while the person looks elsewhere; off until the settings are read.
+	const notifier = new Notifier(bytes => process.stdout.write(bytes));
 	// Signals from outside (kill, a closing terminal): raw mode turns Ctrl-C into a key, so these are not the person's.
 	const setupController = new AbortController();
 	const interrupts = handleInterrupts(setupController);
@@ -119,26 +123,28 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		turn?.abort();
 	};
 
-	const startTurn = (text: string) => {
+	/** A turn; `shownAs` is what the transcript shows of it (/init's line instead of its long prompt). */
+	const startTurn = (text: string, shownAs?: string) => {
+		notifier.turnStarted();
 		turn = new AbortController();
 		const controller = turn;
 		store.setBusy(true);
-		running = settleTurn(sendPrompt(text, controller), controller);
+		running = settleTurn(sendPrompt(text, controller, shownAs), controller);
 	};
 
 	/** The @-mentions attached (attach-mentions.ts), then the turn; a message past the attachment limits is not sent, and says why. */
-	const sendPrompt = async (text: string, controller: AbortController): Promise<void> => {
+	const sendPrompt = async (text: string, controller: AbortController, shownAs: string | undefined): Promise<{reason: string} | undefined> => {
 		const prepared = await core.promptContent(text, agent.workspace);
 		// Esc while the files were read: nothing is sent.
-		if (controller.signal.aborted) return;
+		if (controller.signal.aborted) return undefined;
 		for (const notice of prepared.notices) store.notice('warning', notice);
 		if (!prepared.ok) {
 			store.notice('error', `${prepared.error} (↑ brings the message back to edit)`);
-			return;
+			return undefined;
 		}
 
-		store.addUser(prepared.text, core.describeAttachments(prepared.attachments));
-		await core.runTurn(prepared.content, {...agent, signal: controller.signal});
+		store.addUser(shownAs ?? prepared.text, core.describeAttachments(prepared.attachments));
+		return core.runTurn(prepared.content, {...agent, signal: controller.signal});
 	};
 
 	/** `!command` (`!!command`: not added to the context): the person's own, run at once with no approval; Esc stops it. */
@@ -183,10 +189,12 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	};
 
 	/** A run's end: its failure a notice, the screen idle again, the turn no longer the one Esc stops. */
-	const settleTurn = async (run: Promise<unknown>, controller: AbortController): Promise<void> =>
+	const settleTurn = async (run: Promise<{reason: string} | undefined | void>, controller: AbortController): Promise<void> =>
 		run
 			.then(
-				() => {},
+				outcome => {
+					if (outcome) notifier.turnEnded(outcome.reason);
+				},
 				(error: unknown) => store.notice('error', (error as Error).message),
 			)
 			.finally(() => {
@@ -209,7 +217,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 				if (leaving) return;
 				turn = controller;
 				store.setBusy(true);
-				await core.runTurn(null, {...agent, signal: controller.signal});
+				notifier.turnStarted();
+				return core.runTurn(null, {...agent, signal: controller.signal});
 			}),
 			controller,
 		);
@@ -287,6 +296,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 				await agent.session.close();
 				agent = {...agent, session: next};
 				store.setSession(next.id);
+				// A new session starts with the AGENTS.md files as they are now.
+				await readInstructions();
 				store.notice('info', `new session ${next.id} (${next.path}); the previous one stays saved`);
 				break;
 			}
@@ -313,6 +324,11 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			case '/reload': {
 				store.setBusy(true);
 				try {
+					// The instructions first: the extensions' notice is the reload's last word, as before.
+					const {changed, instructions} = await readInstructions();
+					const count = instructions.files.length;
+					if (count > 0 || changed)
+						store.notice('info', `AGENTS.md: ${count === 0 ? 'none now' : `${count} file${count === 1 ? '' : 's'} read`}${changed ? "; the session's system prompt now holds them" : ''}`);
 					await reload();
 				} finally {
 					store.setBusy(false);
@@ -321,11 +337,29 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 				break;
 			}
 
+			case '/context': {
+				store.notice('info', await (await import('./context-command.js')).contextNotice(agent));
+				break;
+			}
+
+			case '/init': {
+				startTurn(INIT_PROMPT, '/init');
+				break;
+			}
+
 			case '/exit': {
 				finish(exitCodes.ok);
 				break;
 			}
 		}
+	};
+
+	/** Reads the AGENTS.md files again into the session's system prompt and the next session's (/reload, /clear). */
+	const readInstructions = async () => {
+		const result = await agent.reloadInstructions();
+		agent = {...agent, systemPrompt: result.systemPrompt, instructions: result.instructions};
+		for (const message of result.notices) store.notice('warning', message);
+		return result;
 	};
 
 	/** Stops reporting the loaded extensions' unhandled rejections (replaced at each reload). */
@@ -428,7 +462,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		interrupt();
 	};
 
-	const instance = render(createElement(App, {store, broker, trust, dialogs, chooser, keys, history, onSubmit: submit, onInterrupt, onExit: () => finish(exitCodes.ok)}), {
+	const onFocus = (focused: boolean) => notifier.focusChanged(focused);
+	const instance = render(createElement(App, {store, broker, trust, dialogs, chooser, keys, history, onSubmit: submit, onInterrupt, onExit: () => finish(exitCodes.ok), onFocus}), {
 		exitOnCtrlC: false,
 		patchConsole: false,
 		maxFps: 30,
@@ -447,6 +482,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	try {
 		const askPerson: AskPerson = async (request, signal) => {
 			store.asking(request.id);
+			notifier.approvalWaiting(request.ask.title);
 			return broker.askPerson(request, signal);
 		};
 		core = await import('./chat-core.js');
@@ -527,6 +563,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	showDeliveredHistory(agent.session, event => store.delivered(event));
 	// And what the person attached with @-mentions and ran with ! there.
 	core.showResumedInputs(agent.session.messages, store);
+	if (agent.instructions.enabled && !agent.instructions.inSession) store.notice('info', 'AGENTS.md changed since this session started: it keeps the instructions it started with until /reload reads them again');
 	agent.delivery.provideStarter({canStart: () => !leaving && turn?.signal.aborted !== true, start: startTriggeredTurn});
 	// An unhandled rejection from extension code is a notice naming the extension, never a crash (EXTENSIONS.md).
 	stopReporting = reportExtensionRejections(agent.extensionFiles, event => store.apply(event));
@@ -558,6 +595,13 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		}
 	}
 
+	// Behind the first frame, not waited for (the settings reader is the core's); the end waits for it, so reporting never stays on.
+	const notifications = import('./notify/start-notifications.js')
+		.then(async ({startNotifications}) => startNotifications(notifier, {env: process.env, configDir: core.resolveDirs().config_dir, isTTY: process.stdout.isTTY === true}))
+		.catch((error: unknown) => {
+			store.notice('warning', `notifications are off: ${(error as Error).message}`);
+			return () => {};
+		});
 	store.started({model: agent.caller.model, workspace: agent.workspace, window: agent.budget?.window ?? null});
 	// A signal from outside ends the chat like /exit, after the running turn saved its last complete step.
 	setupController.signal.addEventListener('abort', () => {
@@ -576,6 +620,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	interrupt();
 	// The interrupted turn saves its last complete step before the session closes.
 	await running;
+	(await notifications)();
 	closeScreen();
 	await agent.close();
 	interrupts.dispose();

@@ -14,7 +14,9 @@ export const slashCommands = [
 	{name: '/model', description: 'choose a model of the provider (/model ID or PROVIDER/MODEL switches)'},
 	{name: '/cost', description: "the last turn's and this session's cost, tokens and prices"},
 	{name: '/compact', description: 'compact the history now (needs a compaction plugin)'},
-	{name: '/reload', description: 'load every extension again (i dev: build first)'},
+	{name: '/reload', description: 'load every extension and AGENTS.md again (i dev: build first)'},
+	{name: '/context', description: 'what the next request holds, in estimated tokens and share of the window'},
+	{name: '/init', description: 'ask the model to write or improve AGENTS.md for this project'},
 	{name: '/exit', description: 'leave i'},
 ] as const;
 

@@ -70,6 +70,7 @@ test('the main flags: defaults, --no-logo, the alias of --yolo, typed --max-step
 		promptTemplates: [],
 		noExtensions: false,
 		trustProject: false,
+		agentsMd: true,
 		provider: undefined,
 		model: undefined,
 		listModels: false,

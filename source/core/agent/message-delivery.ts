@@ -38,7 +38,7 @@ export const atStopModes: ReadonlySet<DeliveryMode> = new Set(['steer', 'followU
 export class MessageDelivery {
 	#session: Session;
 	#emit: EmitEvent;
-	readonly #systemPrompt: string;
+	#systemPrompt: string;
 	#running = 0;
 	#starter: RunStarter | undefined;
 	/** Commits one after another: two reading the same pending items at once would commit them twice. */
@@ -53,6 +53,11 @@ export class MessageDelivery {
 	/** A new session (/clear): deliveries go there from now on. */
 	switchSession(session: Session): void {
 		this.#session = session;
+	}
+
+	/** The system prompt a new session starts with, after the project instructions were read again (/reload, /clear). */
+	setSystemPrompt(systemPrompt: string): void {
+		this.#systemPrompt = systemPrompt;
 	}
 
 	/** The emit of the loaded extension generation (/reload). */

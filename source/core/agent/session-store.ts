@@ -53,9 +53,10 @@ export interface Session {
 	/** Commits entries (one line each, fsynced); one that was pending stops being so. */
 	commitEntries(entries: readonly SessionEntry[]): Promise<void>;
 	/**
-	 * Commits a compaction: `messages` become the whole history, written as
-	 * one step like any other, so the steps before it stay in the file as
-	 * the backup of the original history.
+	 * Commits a compaction (or /reload's new AGENTS.md block in the system
+	 * prompt): `messages` become the whole history, written as one step like
+	 * any other, so the steps before it stay in the file as the backup of
+	 * the original history.
 	 */
 	replaceHistory(messages: Message[]): Promise<void>;
 	close(): Promise<void>;

@@ -30,6 +30,7 @@ export async function openSession(options: OpenSessionOptions = {}): Promise<Ses
 			session: options.sessionFile,
 			maxSteps: options.maxSteps,
 			yolo: options.yolo,
+			agentsMd: options.agentsMd,
 			// The official workers are started by this package's `i`, not by the script that embeds it.
 			packageProgram: packageProgramArgv,
 		},
@@ -57,6 +58,7 @@ function checkOptions(options: OpenSessionOptions): void {
 	}
 
 	if (approve !== undefined && typeof approve !== 'function') throw new UsageError('openSession: approve must be a function');
+	if (options.agentsMd !== undefined && typeof options.agentsMd !== 'boolean') throw new UsageError('openSession: agentsMd must be true or false');
 }
 
 /** The running turn: how to stop it, and its end. */

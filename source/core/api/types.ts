@@ -94,6 +94,14 @@ export interface OpenSessionOptions {
 	 */
 	yolo?: boolean;
 
+	/**
+	 * Read the AGENTS.md files (`<config folder>/AGENTS.md`, then the
+	 * repository root down to the workspace) into the system prompt, like
+	 * `i`; `false` is `i --no-agents-md`.
+	 * @default true
+	 */
+	agentsMd?: boolean;
+
 	/** Receives the start's events: `session` and any `warning`. */
 	onEvent?: (event: CoreEvent) => void;
 

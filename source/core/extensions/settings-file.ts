@@ -25,6 +25,9 @@ export interface Settings {
 	providerPackage?: boolean;
 }
 
+/** The global settings' `notifications`: how the chat screen notifies (source/tui/notify/notify-style.ts). */
+export const notificationStyles = ['bell', 'osc9', 'osc777', 'off'] as const;
+
 /** Seed 000 §11's bound for every list a person writes by hand. */
 export const MAX_SETTINGS_ENTRIES = 256;
 
@@ -57,6 +60,7 @@ export const settingsSchema = z.looseObject({
 	promptDirs: paths,
 	prompts: paths,
 	providerPackage: z.optional(z.boolean()),
+	notifications: z.optional(z.enum(notificationStyles)),
 });
 
 /** One settings file as written: its text, its JSON, and the known keys read from it. */

@@ -42,6 +42,8 @@ import type {SavedChoice} from '../config/save-model-choice.js';
 import {configPath} from '../config/load-config.js';
 import {providerOfProtocol} from '../auth/auth-subjects.js';
 import type {ModelConfig} from '../config/schema.js';
+import {readInstructions, sessionHolds, type InstructionsReload, type SessionInstructions} from './session-instructions.js';
+import {replaceInstructions, withInstructions} from '../resources/instructions-block.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
 export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOptions {
@@ -55,6 +57,8 @@ export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOp
 	yolo?: boolean | undefined;
 	/** `--api-key`: the key for the provider the config selects, this run only (never stored, never shown). */
 	apiKey?: string | undefined;
+	/** False (`--no-agents-md`): no AGENTS.md is read into the system prompt (project-instructions.ts). */
+	agentsMd?: boolean | undefined;
 }
 
 /** What a head needs to run turns: everything but the input and the signal, and a way to end. */
@@ -116,6 +120,16 @@ export type Agent = Omit<TurnContext, 'signal' | 'delivery'> & {
 	switchModel(target: {provider: string | undefined; model: string | undefined; origin: string}): Promise<ModelSwitch>;
 	/** `/provider remove ID`: removes the person's models.json entry for ID (never the one in use) and builds the catalogue again; `message` says what happened or why not. */
 	removeProvider(id: string): Promise<{ok: boolean; message: string}>;
+	/** The AGENTS.md files in this session's system prompt (session-instructions.ts), for /context. */
+	instructions: SessionInstructions;
+	/**
+	 * Reads the AGENTS.md files again (/reload, and /clear for the new
+	 * session): the session's saved system prompt gets the new block in place
+	 * of the old one (saved, so a resume keeps it; one cache miss, asked for),
+	 * and new sessions start with it. The head puts `systemPrompt` and
+	 * `instructions` in place of its own.
+	 */
+	reloadInstructions(): Promise<InstructionsReload>;
 	/** Ends the children and the workers and releases the session. */
 	close(): Promise<void>;
 };
@@ -268,7 +282,14 @@ export async function setupAgent(
 		});
 		// The start hooks wait for the worker host's first answers: time in which the transport can load.
 		if (hooks.has('system_prompt') || hooks.has('session_load')) caller.warmUp?.();
-		const systemPrompt = await startHooks(hooks, session, workspace, signal);
+		// The AGENTS.md files are read while the start hooks run; a file that cannot be used is a notice, never a failed start.
+		const instructionsWhere = {enabled: options.agentsMd !== false, workspace, configDir: dirs.config_dir};
+		const reading = readInstructions(instructionsWhere);
+		const basePrompt = await startHooks(hooks, session, workspace, signal);
+		const read = await reading;
+		for (const message of read.notices) emit({type: 'warning', message});
+		let systemPrompt = withInstructions(basePrompt, read.block);
+		let instructions: SessionInstructions = {files: read.files, block: read.block, inSession: sessionHolds(session, read.block), enabled: instructionsWhere.enabled};
 		const resumed = session.messages.length > 0;
 		// Before SessionStart, so its handlers can use them. appendEntry and sendMessage (seed 004 §3): the core queues and commits; a head that can start a run lends its RunStarter.
 		const delivery = new MessageDelivery({session, emit, systemPrompt});
@@ -320,6 +341,26 @@ export async function setupAgent(
 			emit,
 			workspace,
 			systemPrompt,
+			instructions,
+			async reloadInstructions() {
+				const again = await readInstructions(instructionsWhere);
+				const {session: current} = live;
+				const first = current.messages[0];
+				let changed = false;
+				if (first?.role === 'system') {
+					const next = replaceInstructions(first.content, again.block, instructions.block);
+					if (next !== first.content) {
+						await current.replaceHistory([{...first, content: next}, ...current.messages.slice(1)]);
+						changed = true;
+					}
+				}
+
+				systemPrompt = withInstructions(basePrompt, again.block);
+				instructions = {files: again.files, block: again.block, inSession: true, enabled: instructionsWhere.enabled};
+				delivery.setSystemPrompt(systemPrompt);
+				if (parent) parent = {...parent, systemPrompt};
+				return {systemPrompt, instructions, notices: again.notices, changed};
+			},
 			budget: config.budget ?? null,
 			maxTokens: config.max_tokens ?? null,
 			maxSteps: options.maxSteps ?? config.max_steps,

@@ -1,0 +1,33 @@
+import type {Agent} from '../core/start/setup-agent.js';
+import {contextReport, formatContextReport, type ContextReport} from './context-report.js';
+
+/**
+ * /context: what the next request holds, as a notice (never sent to the
+ * model). The shares are of the window the budget plugin works with (the
+ * config's `budget.window`); without one, of the model's context window
+ * from the catalogue; the notice says which.
+ */
+export async function contextNotice(agent: Agent): Promise<string> {
+	const report = contextReport({
+		messages: agent.session.messages,
+		systemPrompt: agent.systemPrompt,
+		tools: agent.tools,
+		instructions: agent.instructions,
+		window: await contextWindow(agent),
+		imageTokens: agent.budget?.image_tokens ?? null,
+	});
+	return formatContextReport(report);
+}
+
+async function contextWindow(agent: Agent): Promise<ContextReport['window']> {
+	if (agent.budget) return {tokens: agent.budget.window, source: 'the budget window (the config\'s "budget.window")'};
+	const catalogue = await agent.loadCatalogue();
+	const model = agent.selected
+		? catalogue.model(agent.selected.provider, agent.selected.model)
+		: catalogue
+				.providers()
+				.flatMap(provider => provider.models)
+				.find(candidate => candidate.id === agent.caller.model);
+	if (model?.contextWindow === undefined) return null;
+	return {tokens: model.contextWindow, source: `the context window of ${model.provider}/${model.id} in the model catalogue (no budget is configured)`};
+}

@@ -1,0 +1,38 @@
+import {writeSync} from 'node:fs';
+import {FOCUS_REPORTING_OFF, FOCUS_REPORTING_ON} from './focus-report.js';
+
+/**
+ * Asks the terminal for focus reports while the chat screen runs, and
+ * turns them off again whenever the screen lets the terminal go: at the end
+ * (also an exit the screen did not plan, written synchronously), and while
+ * the process is suspended (SIGTSTP: off, then stopped; SIGCONT: on again),
+ * so a shell never receives `ESC [ I` as typed text. Returns the undo.
+ */
+export function enableFocusReporting(fd = 1): () => void {
+	const write = (bytes: string) => {
+		try {
+			writeSync(fd, bytes);
+		} catch {
+			// The terminal is gone: nothing to turn off.
+		}
+	};
+
+	const off = () => write(FOCUS_REPORTING_OFF);
+	const onSuspend = () => {
+		off();
+		// A SIGTSTP listener replaces the default stop: stop as it would have.
+		process.kill(process.pid, 'SIGSTOP');
+	};
+
+	const onResume = () => write(FOCUS_REPORTING_ON);
+	write(FOCUS_REPORTING_ON);
+	process.on('exit', off);
+	process.on('SIGTSTP', onSuspend);
+	process.on('SIGCONT', onResume);
+	return () => {
+		process.off('exit', off);
+		process.off('SIGTSTP', onSuspend);
+		process.off('SIGCONT', onResume);
+		off();
+	};
+}
