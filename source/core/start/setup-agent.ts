@@ -42,6 +42,8 @@ import type {SavedChoice} from '../config/save-model-choice.js';
 import {configPath} from '../config/load-config.js';
 import {providerOfProtocol} from '../auth/auth-subjects.js';
 import type {ModelConfig} from '../config/schema.js';
+import {startMcp} from '../mcp/start-mcp.js';
+import {McpHandle} from '../mcp/mcp-handle.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
 export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOptions {
@@ -116,7 +118,9 @@ export type Agent = Omit<TurnContext, 'signal' | 'delivery'> & {
 	switchModel(target: {provider: string | undefined; model: string | undefined; origin: string}): Promise<ModelSwitch>;
 	/** `/provider remove ID`: removes the person's models.json entry for ID (never the one in use) and builds the catalogue again; `message` says what happened or why not. */
 	removeProvider(id: string): Promise<{ok: boolean; message: string}>;
-	/** Ends the children and the workers and releases the session. */
+	/** The MCP servers of the run (`/mcp`, prompt commands, `@server:uri`); their tools reach turns through `moreTools`. */
+	mcp: McpHandle;
+	/** Ends the children, the workers and the MCP servers and releases the session. */
 	close(): Promise<void>;
 };
 
@@ -235,6 +239,18 @@ export async function setupAgent(
 		let catalogueSource: StartedExtensions = loadedExtensions;
 		let selected = first.selected;
 		const events = loadedExtensions.events;
+		// The MCP servers start in the background: neither the first frame nor a turn that does not use them waits (README "MCP servers").
+		const mcp = new McpHandle(
+			startMcp({
+				workspace,
+				dirs,
+				trustProject: options.trustProject,
+				events,
+				takenToolNames: new Map([...extensionContext.takenToolNames, ...loadedExtensions.tools.map(tool => [tool.name, 'an extension tool'] as const)]),
+				clientVersion: (await import('../../version.js')).version(),
+				report: message => headEmit({type: 'warning', message}),
+			}),
+		);
 		// With extension handlers, the head's events also reach the observers (MessageUpdate, ToolExecution*).
 		const emit = await withObservers(events, headEmit);
 		// The generation the heads' events and the shutdown go to: /reload replaces it.
@@ -301,6 +317,8 @@ export async function setupAgent(
 			delivery,
 			caller,
 			tools,
+			moreTools: () => mcp.tools(),
+			mcp,
 			session,
 			extensionFiles: loadedExtensions.files,
 			extensionUi: loadedExtensions.ui,
@@ -461,7 +479,7 @@ export async function setupAgent(
 
 				runtime.close();
 
-				await Promise.all([opened.close(), pool?.close()]);
+				await Promise.all([opened.close(), pool?.close(), mcp.close()]);
 			},
 		};
 	} catch (error) {

@@ -1,0 +1,63 @@
+import type {PlatformDirs} from '../config/dirs.js';
+import {errorMessage} from '../errors.js';
+import type {EventBus} from '../extensions/event-bus.js';
+import {readMcpConfig, readServerEntries, mcpConfigFiles} from './mcp-config.js';
+import type {McpServers} from './mcp-servers.js';
+
+export interface StartMcpOptions {
+	workspace: string;
+	dirs: PlatformDirs;
+	/** `--trust-project`. */
+	trustProject: boolean | undefined;
+	/** The extensions' ProjectTrust gate, asked as for project extensions (decide-trust.ts). */
+	events: EventBus | null;
+	takenToolNames: ReadonlyMap<string, string>;
+	clientVersion: string;
+	report(message: string): void;
+	environment?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Reads the MCP configuration and starts its servers in the background;
+ * null when none is configured (nothing of the SDK is then loaded). A
+ * configuration error is reported, naming the file and the server, and the
+ * session goes on without MCP servers. Project entries need a trusted
+ * workspace, decided as for project extensions without asking (the chat
+ * screen's question, when it asked one, was remembered before this runs).
+ */
+export async function startMcp(options: StartMcpOptions): Promise<McpServers | null> {
+	try {
+		const project = mcpConfigFiles(options.workspace, options.dirs.config_dir).filter(file => file.source !== 'global-settings');
+		const listed = await Promise.all(project.map(async file => readServerEntries(file.path).catch(() => undefined)));
+		const needsTrust = listed.some(entries => entries !== undefined && Object.keys(entries).length > 0);
+		const trusted =
+			needsTrust &&
+			(await decide(
+				options,
+				project.map(file => file.path),
+			));
+		const config = await readMcpConfig({workspace: options.workspace, configDir: options.dirs.config_dir, trusted, ...(options.environment ? {environment: options.environment} : {})});
+		for (const message of config.warnings) options.report(message);
+		if (config.servers.length === 0 && config.disabled.length === 0) return null;
+		const {McpServers} = await import('./mcp-servers.js');
+		const servers = new McpServers({
+			config,
+			dirs: options.dirs,
+			clientVersion: options.clientVersion,
+			takenToolNames: options.takenToolNames,
+			report: options.report,
+			...(options.environment ? {environment: options.environment} : {}),
+		});
+		void servers.start();
+		return servers;
+	} catch (error) {
+		options.report(`MCP servers were not started: ${errorMessage(error)}`);
+		return null;
+	}
+}
+
+async function decide(options: StartMcpOptions, files: string[]): Promise<boolean> {
+	const {decideTrust} = await import('../start/decide-trust.js');
+	const outcome = await decideTrust({trustProject: options.trustProject, canAsk: false}, {workspace: options.workspace, dirs: options.dirs, events: options.events}, files);
+	return 'trusted' in outcome && outcome.trusted;
+}
