@@ -35,6 +35,13 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 
 		const stopReporting = reportExtensionRejections(agent.extensionFiles, emit);
 		try {
+			// `@server:uri` resources are read from their MCP servers (a server still starting is waited for: this prompt needs it).
+			if (prompt.includes('@') && (await agent.mcp.ready) !== null) {
+				const attached = await (await import('../core/mcp/resource-mentions.js')).attachResources(prompt, agent.mcp, controller.signal);
+				for (const problem of attached.problems) emit({type: 'warning', message: problem});
+				prompt = attached.text;
+			}
+
 			const outcome = await runTurn(prompt, {...agent, signal: controller.signal});
 			return interrupts.exitCode() ?? turnExitCode(outcome);
 		} finally {

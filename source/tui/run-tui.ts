@@ -14,6 +14,7 @@ import {beforeScreen, type BeforeScreen} from './before-screen.js';
 import {ChatStore} from './chat-store.js';
 import {consoleToNotices} from './console-notices.js';
 import {keysHelp, parseSlashCommand} from './slash-commands.js';
+import type {McpPromptCommand} from '../core/mcp/mcp-servers.js';
 import {costReport, emptyCost} from './cost-tally.js';
 import {chainMarkdownTransformers} from './markdown-transform.js';
 import {markdownOptions} from './markdown-options.js';
@@ -110,7 +111,38 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		store.addUser(text);
 		turn = new AbortController();
 		const controller = turn;
-		running = settleTurn(core.runTurn(text, {...agent, signal: controller.signal}), controller);
+		running = settleTurn(
+			withResources(text, controller.signal).then(async input => core.runTurn(input, {...agent, signal: controller.signal})),
+			controller,
+		);
+	};
+
+	/** The message with its `@server:uri` resources attached for the model (the transcript shows it as typed). */
+	const withResources = async (text: string, signal: AbortSignal): Promise<string> => {
+		if (!text.includes('@') || agent.mcp.servers === null) return text;
+		const {attachResources} = await import('../core/mcp/resource-mentions.js');
+		const attached = await attachResources(text, agent.mcp, signal);
+		for (const problem of attached.problems) store.notice('warning', problem);
+		return attached.text;
+	};
+
+	/** `/mcp__<server>__<prompt> ARGS`: the prompt's arguments checked, its messages fetched and sent as the turn. */
+	const runMcpPrompt = async (prompt: McpPromptCommand, args: string) => {
+		const {parsePromptArguments, promptText} = await import('../core/mcp/mcp-prompt.js');
+		let text: string;
+		store.setBusy(true);
+		try {
+			const values = parsePromptArguments(args, prompt);
+			const connection = agent.mcp.servers?.connection(prompt.server);
+			if (!connection) throw new Error(`MCP server ${prompt.server} is gone`);
+			text = promptText(await connection.getPrompt(prompt.prompt, values));
+		} catch (error) {
+			store.setBusy(false);
+			store.notice('warning', (error as Error).message);
+			return;
+		}
+
+		startTurn(text);
 	};
 
 	/** A run's end: its failure a notice, the screen idle again, the turn no longer the one Esc stops. */
@@ -252,6 +284,13 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 				break;
 			}
 
+			case '/mcp': {
+				const {mcpSlash} = await import('./mcp-slash.js');
+				const notice = await mcpSlash(agent.mcp, args);
+				store.notice(notice.level, notice.text);
+				break;
+			}
+
 			case '/exit': {
 				finish(exitCodes.ok);
 				break;
@@ -268,7 +307,11 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	const showExtensions = () => {
 		const {commands, markdownTransformers} = agent.extensionUi;
 		store.extend({
-			commands: [...commands].map(([name, command]) => ({name: `/${name}`, description: command.description, extension: command.extension})),
+			commands: [
+				...[...commands].map(([name, command]) => ({name: `/${name}`, description: command.description, extension: command.extension})),
+				// The MCP servers' prompts, as their servers list them now (showExtensions runs again on each change).
+				...(agent.mcp.servers?.prompts() ?? []).map(prompt => ({name: `/${prompt.command}`, description: `${prompt.description} (MCP server ${prompt.server})`})),
+			],
 			transform: markdownTransformers.length === 0 ? (text: string) => text : chainMarkdownTransformers(markdownTransformers, message => store.notice('warning', message)),
 			rendering: customRendering(agent.extensionUi, message => store.notice('warning', message)),
 		});
@@ -324,7 +367,12 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 
 		if ('extension' in slash) {
 			const command = agent.extensionUi.commands.get(slash.extension);
-			if (!command) return;
+			if (!command) {
+				const prompt = agent.mcp.servers?.prompts().find(candidate => candidate.command === slash.extension);
+				if (prompt) runMcpPrompt(prompt, slash.args).catch((error: unknown) => store.notice('error', (error as Error).message));
+				return;
+			}
+
 			store.setBusy(true);
 			// Esc stops it as it stops a turn: the command's signal aborts, and the screen does not wait for a command that ignores it.
 			turn = new AbortController();
@@ -399,6 +447,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	// The screen is the one head that can ask the person (api.runtime.uiDialog); kept across /reload.
 	agent.provideRuntime({uiDialog: dialogs.ask});
 	showExtensions();
+	// The MCP servers' prompts join the commands as their servers become ready (and leave when one fails).
+	void agent.mcp.ready.then(servers => servers?.subscribe(showExtensions));
 	// A resumed session's extension messages and rendered entries, as they were shown when they came.
 	showDeliveredHistory(agent.session, event => store.delivered(event));
 	agent.delivery.provideStarter({canStart: () => !leaving && turn?.signal.aborted !== true, start: startTriggeredTurn});

@@ -15,13 +15,14 @@ export const slashCommands = [
 	{name: '/cost', description: "the last turn's and this session's cost, tokens and prices"},
 	{name: '/compact', description: 'compact the history now (needs a compaction plugin)'},
 	{name: '/reload', description: 'load every extension again (i dev: build first)'},
+	{name: '/mcp', description: 'MCP servers: state, tools, last error (/mcp reconnect NAME starts one again)'},
 	{name: '/exit', description: 'leave i'},
 ] as const;
 
 export type SlashCommandName = (typeof slashCommands)[number]['name'];
 
 /** The screen's commands that take words after them; the others take none. */
-const takesArguments: ReadonlySet<string> = new Set(['/provider', '/model']);
+const takesArguments: ReadonlySet<string> = new Set(['/provider', '/model', '/mcp']);
 
 /** The commands a draft could be completing: only while it is a single word starting with `/`. */
 export function slashCompletions(draft: string, extra: readonly SlashCommand[] = []): readonly SlashCommand[] {

@@ -194,11 +194,18 @@ test('notifications/tools/list_changed brings a new list; a list taken before st
 	assert.match((await grown.result).output, /grown answers/);
 });
 
+/** Whether the process runs: a zombie (killed, not yet reaped by whoever adopted it) does not. */
 function alive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
-		return true;
 	} catch {
 		return false;
+	}
+
+	try {
+		return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+	} catch {
+		// No /proc (macOS): the signal's answer is all there is.
+		return true;
 	}
 }

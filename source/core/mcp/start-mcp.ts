@@ -15,6 +15,8 @@ export interface StartMcpOptions {
 	clientVersion: string;
 	report(message: string): void;
 	environment?: NodeJS.ProcessEnv;
+	/** A configuration error throws (`i mcp list`) instead of being reported (a run, which goes on without MCP servers). */
+	strict?: boolean;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function startMcp(options: StartMcpOptions): Promise<McpServers | n
 		void servers.start();
 		return servers;
 	} catch (error) {
+		if (options.strict) throw error;
 		options.report(`MCP servers were not started: ${errorMessage(error)}`);
 		return null;
 	}
