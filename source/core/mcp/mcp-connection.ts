@@ -215,7 +215,14 @@ export class McpConnection {
 	}
 
 	#describeError(error: unknown): string {
-		const message = error instanceof Error ? error.message : String(error);
+		let message = error instanceof Error ? error.message : String(error);
+		// The SDK's HTTP errors carry the status as their code.
+		const status = (error as {code?: unknown}).code;
+		if (!(error instanceof McpError) && typeof status === 'number' && status >= 400 && status < 600) {
+			message = `HTTP ${status}: ${message}`;
+			if (status === 401 || status === 403) message += ' (the server wants credentials: give the entry "headers": {"Authorization": "Bearer $TOKEN"}; OAuth sign-in is not supported yet)';
+		}
+
 		const transport = this.#transport;
 		if (transport instanceof GroupStdioTransport) {
 			const exit = transport.exit === undefined ? '' : `; the server ${transport.exit}`;

@@ -36,17 +36,23 @@ function withHeaders(headers: Record<string, string>) {
  * then the legacy SSE transport, to which that first message (initialize)
  * is sent again. Once a message went through, the choice is final.
  */
-class FallbackTransport implements Transport {
+export class FallbackTransport implements Transport {
 	onclose?: () => void;
 	onerror?: (error: Error) => void;
 	onmessage?: (message: JSONRPCMessage) => void;
 	readonly #legacy: () => Transport;
 	#current: Transport;
 	#decided = false;
+	#fellBack = false;
 
 	constructor(modern: () => Transport, legacy: () => Transport) {
 		this.#legacy = legacy;
 		this.#current = this.#wire(modern());
+	}
+
+	/** Whether the server turned out to speak the legacy HTTP+SSE transport only. */
+	get legacy(): boolean {
+		return this.#fellBack;
 	}
 
 	get sessionId(): string | undefined {
@@ -71,12 +77,14 @@ class FallbackTransport implements Transport {
 			this.#decided = true;
 		} catch (error) {
 			const status = (error as {code?: unknown}).code;
-			if (typeof status !== 'number' || status < 400 || status >= 500) throw error;
+			// 401 and 403 are about the credentials, which the old transport would be refused for just the same.
+			if (typeof status !== 'number' || status < 400 || status >= 500 || status === 401 || status === 403) throw error;
 			const modern = this.#current;
 			modern.onclose = undefined;
 			await modern.close().catch(() => {});
 			this.#current = this.#wire(this.#legacy());
 			this.#decided = true;
+			this.#fellBack = true;
 			await this.#current.start();
 			await this.#current.send(message, options);
 		}
