@@ -12,6 +12,11 @@ import {reportSetupError} from './report-setup-error.js';
 import {NoModelConfigError} from '../core/config/load-config.js';
 import {reportExtensionRejections} from './extension-rejections.js';
 
+/** Whether a prompt may name an `@server:uri` resource: only then are the servers started before the turn. */
+function mentionsResource(prompt: string): boolean {
+	return /(?:^|\s)@[A-Za-z0-9_-]+:\S/.test(prompt);
+}
+
 /** `i -p`: one turn, the answer on stdout, exit. */
 export async function runPrintMode(options: CliOptions, started?: Promise<StartedPlugins>): Promise<number> {
 	const emit = options.json ? createJsonRenderer() : createTextRenderer({announceSession: false});
@@ -25,7 +30,8 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 			// Flags left for the extensions may take words of the prompt as their values: the prompt is known once they loaded.
 			const deferred = options.commandLine.pending;
 			prompt = deferred ? '' : options.print === '' || options.print === undefined ? await readPromptFromStdin() : options.print;
-			agent = await setupAgent(options, emit, undefined, controller.signal, started);
+			// One turn: its MCP servers start once its model asks for a tool, so a one-shot that answers at once pays nothing for them.
+			agent = await setupAgent({...options, mcpStart: 'first-tool-call'}, emit, undefined, controller.signal, started);
 			// No screen: an extension's dialog is refused, never answered in the person's name.
 			agent.provideRuntime({uiDialog: headlessDialog(options.json ? 'i -p --json' : 'i -p')});
 			if (deferred) prompt = options.commandLine.input().join(' ') || (await readPromptFromStdin());
@@ -36,7 +42,7 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 		const stopReporting = reportExtensionRejections(agent.extensionFiles, emit);
 		try {
 			// `@server:uri` resources are read from their MCP servers (a server still starting is waited for: this prompt needs it).
-			if (prompt.includes('@') && (await agent.mcp.ready) !== null) {
+			if (mentionsResource(prompt) && (await agent.mcp.ready) !== null) {
 				const attached = await (await import('../core/mcp/resource-mentions.js')).attachResources(prompt, agent.mcp, controller.signal);
 				for (const problem of attached.problems) emit({type: 'warning', message: problem});
 				prompt = attached.text;

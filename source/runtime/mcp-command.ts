@@ -102,7 +102,7 @@ async function add(args: string[]): Promise<number> {
 		if (flags.transport !== undefined && flags.transport !== 'http' && flags.transport !== 'sse') throw new UsageError(`--transport is http or sse (got ${JSON.stringify(flags.transport)})`);
 		entry.type = flags.transport ?? 'http';
 		entry.url = flags.url;
-		if (flags.header.length > 0) entry.headers = Object.fromEntries(flags.header.map(header => pair(header, ':', '--header "Authorization: Bearer $TOKEN"')));
+		if (flags.header.length > 0) entry.headers = Object.fromEntries(flags.header.map(header => pair(header, ':', `--header "Authorization: Bearer \${TOKEN}"`)));
 	} else {
 		if (command.length === 0) throw new UsageError(`name the server's command after --, or its --url: ${usage}`);
 		if (flags.header.length > 0) throw new UsageError('--header is for a remote server (--url); a command takes --env');

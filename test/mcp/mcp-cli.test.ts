@@ -3,7 +3,7 @@
 // project servers without trust, configuration errors, and the `i mcp` commands.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
@@ -54,7 +54,7 @@ function alive(pid: number): boolean {
 	}
 }
 
-test('a one-shot with three servers that never answer: the turn does not wait for them, and none outlives i', async () => {
+test('a one-shot answered at once starts no server; one whose model calls a tool starts them behind it, waits for none, and leaves none running', async () => {
 	const box = sandbox();
 	const pids = [1, 2, 3].map(index => join(box.root, `silent-${index}.pids`));
 	globalSettings(box, {mcpServers: Object.fromEntries(pids.map((file, index) => [`silent${index}`, {command: process.execPath, args: [silentServer, file]}]))});
@@ -63,20 +63,23 @@ test('a one-shot with three servers that never answer: the turn does not wait fo
 	const run = await runCli(['-p', 'hello'], {env: box.env, cwd: box.workspace, timeoutMs: 30_000});
 	assert.equal(run.code, 0, run.stderr);
 	assert.match(run.stdout, /answered at once/);
-	// The default timeout is 60 s: a run that waited for initialize would not have finished.
 	assert.doesNotMatch(run.stderr, /MCP/);
 	const tools = (mock.requests[sent]!.body.tools ?? []).map((tool: any) => tool.function?.name ?? tool.name);
 	assert.ok(!tools.some((name: string) => name.startsWith('mcp__')), tools.join(', '));
-	for (const file of pids) {
-		let text = '';
-		try {
-			text = readFileSync(file, 'utf8');
-		} catch {
-			// Killed before it wrote its PIDs: nothing of it is left either.
-			continue;
-		}
+	assert.ok(
+		pids.every(file => !existsSync(file)),
+		'no server was started',
+	);
 
-		for (const pid of text.trim().split(' ').map(Number)) await until(() => !alive(pid), `process ${pid} of ${file} to end with i`);
+	// The model asks for a tool: the servers start while it runs. They never answer initialize (the default timeout is 60 s), and the turn does not wait for them.
+	mock.enqueue({toolCalls: [{id: 'call_sleep', name: 'shell', arguments: JSON.stringify({command: `node -e "setTimeout(() => {}, 1500)"`})}]}, {text: 'done after a tool'});
+	const second = await runCli(['-p', '--yolo', 'work a little'], {env: box.env, cwd: box.workspace, timeoutMs: 30_000});
+	assert.equal(second.code, 0, second.stderr);
+	assert.match(second.stdout, /done after a tool/);
+	assert.doesNotMatch(second.stderr, /MCP/);
+	for (const file of pids) {
+		assert.ok(existsSync(file), `${file}: the server was started during the tool call`);
+		for (const pid of readFileSync(file, 'utf8').trim().split(' ').map(Number)) await until(() => !alive(pid), `process ${pid} of ${file} to end with i`);
 	}
 });
 

@@ -220,7 +220,7 @@ export class McpConnection {
 		const status = (error as {code?: unknown}).code;
 		if (!(error instanceof McpError) && typeof status === 'number' && status >= 400 && status < 600) {
 			message = `HTTP ${status}: ${message}`;
-			if (status === 401 || status === 403) message += ' (the server wants credentials: give the entry "headers": {"Authorization": "Bearer $TOKEN"}; OAuth sign-in is not supported yet)';
+			if (status === 401 || status === 403) message += ` (the server wants credentials: give the entry "headers": {"Authorization": "Bearer \${TOKEN}"}; OAuth sign-in is not supported yet)`;
 		}
 
 		const transport = this.#transport;

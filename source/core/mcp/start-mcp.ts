@@ -1,7 +1,7 @@
 import type {PlatformDirs} from '../config/dirs.js';
 import {errorMessage} from '../errors.js';
 import type {EventBus} from '../extensions/event-bus.js';
-import {readMcpConfig, readServerEntries, mcpConfigFiles} from './mcp-config.js';
+import {readMcpConfig, readServerEntries, mcpConfigFiles, type McpConfig} from './mcp-config.js';
 import type {McpServers} from './mcp-servers.js';
 
 export interface StartMcpOptions {
@@ -21,13 +21,26 @@ export interface StartMcpOptions {
 
 /**
  * Reads the MCP configuration and starts its servers in the background;
- * null when none is configured (nothing of the SDK is then loaded). A
- * configuration error is reported, naming the file and the server, and the
- * session goes on without MCP servers. Project entries need a trusted
- * workspace, decided as for project extensions without asking (the chat
- * screen's question, when it asked one, was remembered before this runs).
+ * null when none is configured (nothing of the SDK is then loaded). See
+ * `prepareMcp` for the errors and trust.
  */
 export async function startMcp(options: StartMcpOptions): Promise<McpServers | null> {
+	const start = await prepareMcp(options);
+	return start ? start() : null;
+}
+
+/**
+ * Reads the MCP configuration now (cheap: the files only, so what it says,
+ * skipped project servers above all, is said at start) and returns what
+ * starts the servers, loading the SDK then; null when no server is
+ * configured. A configuration error is reported, naming the file and the
+ * server, and the session goes on without MCP servers (with `strict` it
+ * throws). Project entries need a trusted workspace, decided as for
+ * project extensions without asking (the chat screen's question, when it
+ * asked one, was remembered before this runs).
+ */
+export async function prepareMcp(options: StartMcpOptions): Promise<(() => Promise<McpServers>) | null> {
+	let config: McpConfig;
 	try {
 		const project = mcpConfigFiles(options.workspace, options.dirs.config_dir).filter(file => file.source !== 'global-settings');
 		const listed = await Promise.all(project.map(async file => readServerEntries(file.path).catch(() => undefined)));
@@ -38,9 +51,16 @@ export async function startMcp(options: StartMcpOptions): Promise<McpServers | n
 				options,
 				project.map(file => file.path),
 			));
-		const config = await readMcpConfig({workspace: options.workspace, configDir: options.dirs.config_dir, trusted, ...(options.environment ? {environment: options.environment} : {})});
-		for (const message of config.warnings) options.report(message);
-		if (config.servers.length === 0 && config.disabled.length === 0) return null;
+		config = await readMcpConfig({workspace: options.workspace, configDir: options.dirs.config_dir, trusted, ...(options.environment ? {environment: options.environment} : {})});
+	} catch (error) {
+		if (options.strict) throw error;
+		options.report(`MCP servers were not started: ${errorMessage(error)}`);
+		return null;
+	}
+
+	for (const message of config.warnings) options.report(message);
+	if (config.servers.length === 0 && config.disabled.length === 0) return null;
+	return async () => {
 		const {McpServers} = await import('./mcp-servers.js');
 		const servers = new McpServers({
 			config,
@@ -52,11 +72,7 @@ export async function startMcp(options: StartMcpOptions): Promise<McpServers | n
 		});
 		void servers.start();
 		return servers;
-	} catch (error) {
-		if (options.strict) throw error;
-		options.report(`MCP servers were not started: ${errorMessage(error)}`);
-		return null;
-	}
+	};
 }
 
 async function decide(options: StartMcpOptions, files: string[]): Promise<boolean> {

@@ -42,7 +42,7 @@ import type {SavedChoice} from '../config/save-model-choice.js';
 import {configPath} from '../config/load-config.js';
 import {providerOfProtocol} from '../auth/auth-subjects.js';
 import type {ModelConfig} from '../config/schema.js';
-import {startMcp} from '../mcp/start-mcp.js';
+import {prepareMcp} from '../mcp/start-mcp.js';
 import {McpHandle} from '../mcp/mcp-handle.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
@@ -57,6 +57,12 @@ export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOp
 	yolo?: boolean | undefined;
 	/** `--api-key`: the key for the provider the config selects, this run only (never stored, never shown). */
 	apiKey?: string | undefined;
+	/**
+	 * When the MCP servers start: at session start (the default), or when the
+	 * model first asks for a tool (a one-shot: one answered at once never
+	 * loads the SDK or starts a server; README "MCP servers").
+	 */
+	mcpStart?: 'session' | 'first-tool-call' | undefined;
 }
 
 /** What a head needs to run turns: everything but the input and the signal, and a way to end. */
@@ -241,7 +247,7 @@ export async function setupAgent(
 		const events = loadedExtensions.events;
 		// The MCP servers start in the background: neither the first frame nor a turn that does not use them waits (README "MCP servers").
 		const mcp = new McpHandle(
-			startMcp({
+			prepareMcp({
 				workspace,
 				dirs,
 				trustProject: options.trustProject,
@@ -251,8 +257,17 @@ export async function setupAgent(
 				report: message => headEmit({type: 'warning', message}),
 			}),
 		);
+		if (options.mcpStart !== 'first-tool-call') mcp.begin();
+		// A one-shot's servers start with its first tool call, behind the model's first answer.
+		const toHead: EmitEvent =
+			options.mcpStart === 'first-tool-call'
+				? event => {
+						if (event.type === 'tool_call') mcp.begin();
+						headEmit(event);
+					}
+				: headEmit;
 		// With extension handlers, the head's events also reach the observers (MessageUpdate, ToolExecution*).
-		const emit = await withObservers(events, headEmit);
+		const emit = await withObservers(events, toHead);
 		// The generation the heads' events and the shutdown go to: /reload replaces it.
 		let current = events;
 		let generation = 0;
@@ -373,7 +388,7 @@ export async function setupAgent(
 				runtime.close();
 				runtime = next.runtime;
 				runtime.provide(services);
-				const nextEmit = await withObservers(current, headEmit);
+				const nextEmit = await withObservers(current, toHead);
 				delivery.emitTo(nextEmit);
 				// The skill and prompt folders are found again (settings, discover handlers) and reach the modules from the next request on.
 				const warnings = [...next.warnings, ...bound.catalogue.warnings];
