@@ -126,7 +126,7 @@ export const mcpHelpText = `
     -g, --global               add/remove: $I_CONFIG_DIR/settings.json (every workspace) instead of the project's .i/settings.json
     --env KEY=VALUE            add: a variable of the server's environment (repeatable; \${VAR} is read from i's at start)
     --header "K: V"            add: a request header of a remote server (repeatable; \${VAR} as for --env)
-    --timeout SECONDS          add: how long a call (and initialize) may take (default 60)
+    --timeout SECONDS          add: how long a call may take (default 60; "startTimeout" in the file bounds the start)
     --force                    add: replace a server of that name
     --trust-project            list/get: start the project's servers though the workspace was not trusted before
     --json                     One JSON object on stdout

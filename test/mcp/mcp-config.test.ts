@@ -47,6 +47,7 @@ test('the three files, first named wins, with stdio, http and sse entries and th
 	assert.deepEqual([...a.alwaysAllow], ['x']);
 	assert.ok(b?.transport === 'http');
 	assert.equal(b.timeoutMs, 60_000, 'the default timeout');
+	assert.equal(a.startTimeoutMs, 60_000, 'the start has its own');
 	assert.deepEqual(b.headers, {Authorization: 'Bearer tok-1'});
 	assert.deepEqual(config.disabled, [{name: 'd', file: at.global}]);
 	assert.match(config.warnings.join('\n'), new RegExp(`MCP server "a" of ${at.mcpJson} is not used: ${at.project} names a server "a" first`));
@@ -90,6 +91,7 @@ test('every field is checked: the error names the file, the server and the field
 		[{command: 'x', env: {A: 1}}, /MCP server "s": field "env.A"/],
 		[{command: 'x', timeout: 0}, /field "timeout": must be a positive number of seconds/],
 		[{command: 'x', timeout: MAX_MCP_TIMEOUT_SECONDS + 1}, /field "timeout": at most 3600 seconds/],
+		[{command: 'x', startTimeout: -1}, /field "startTimeout": must be a positive number of seconds/],
 		[{command: 'x', extra: true}, /MCP server "s": unknown field "extra"/],
 		[{type: 'http'}, /MCP server "s": missing field "url"/],
 		[{type: 'http', url: 'not a url'}, /MCP server "s": "url" is not a URL/],

@@ -147,13 +147,13 @@ test('a server that dies in the middle of a call: the call fails with its stderr
 test('a server that never answers initialize: it times out, is reported, its whole group is killed, the rest goes on', async () => {
 	const pids = join(root, 'silent.pids');
 	const {servers, reports} = await serversOf({
-		silent: {command: process.execPath, args: [silentServer, pids], timeout: 0.5},
+		silent: {command: process.execPath, args: [silentServer, pids], startTimeout: 0.5},
 		everything: {command: process.execPath, args: [everythingServer, 'stdio']},
 	});
 	await servers.start();
 	const silent = servers.status().find(status => status.name === 'silent');
 	assert.equal(silent?.state, 'failed');
-	assert.match(silent?.lastError ?? '', /did not answer within 0.5 s \(initialize\)/);
+	assert.match(silent?.lastError ?? '', /did not answer within 0.5 s \(initialize; the server.s "startTimeout"\)/);
 	assert.equal(reports.length, 1);
 	assert.match(reports[0]!, /MCP server silent did not answer within 0.5 s/);
 	assert.ok(servers.tools().some(tool => tool.name === 'mcp__everything__echo'));

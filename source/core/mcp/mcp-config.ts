@@ -6,7 +6,7 @@ import {readConfigFile} from '../fs/read-config-file.js';
 import {MAX_PLUGIN_FILE_BYTES} from '../plugins/read-json-file.js';
 import {expandVariables} from './expand-variables.js';
 
-/** A call that has not answered in this long fails (README "MCP servers"); per server `timeout`, in seconds. */
+/** A call, and a start, that has not answered in this long fails (README "MCP servers"); per server `timeout` and `startTimeout`, in seconds. */
 export const DEFAULT_MCP_TIMEOUT_SECONDS = 60;
 /** Upper bound of `timeout`: a tool call that may take an hour should say so in its own protocol, not here. */
 export const MAX_MCP_TIMEOUT_SECONDS = 3600;
@@ -20,8 +20,10 @@ const serverNamePattern = /^[A-Za-z0-9_-]+$/;
 
 const list = z.array(z.string()).check(z.maxLength(MAX_MCP_LIST_ENTRIES, `at most ${MAX_MCP_LIST_ENTRIES} entries`));
 const stringMap = z.record(z.string(), z.string()).check(z.refine(value => Object.keys(value).length <= MAX_MCP_LIST_ENTRIES, `at most ${MAX_MCP_LIST_ENTRIES} entries`));
+const seconds = z.optional(z.number().check(z.positive('must be a positive number of seconds'), z.maximum(MAX_MCP_TIMEOUT_SECONDS, `at most ${MAX_MCP_TIMEOUT_SECONDS} seconds`)));
 const common = {
-	timeout: z.optional(z.number().check(z.positive('must be a positive number of seconds'), z.maximum(MAX_MCP_TIMEOUT_SECONDS, `at most ${MAX_MCP_TIMEOUT_SECONDS} seconds`))),
+	startTimeout: seconds,
+	timeout: seconds,
 	alwaysAllow: z.optional(list),
 	disabled: z.optional(z.boolean()),
 };
@@ -53,8 +55,10 @@ interface Common {
 	/** The file it came from, for every message about it. */
 	file: string;
 	source: McpSource;
-	/** Per call (and for initialize), in milliseconds. */
+	/** Per call (tools, prompts, resources), in milliseconds. */
 	timeoutMs: number;
+	/** For the start (initialize and the first lists), in milliseconds: `npx` may fetch the server first. */
+	startTimeoutMs: number;
 	alwaysAllow: ReadonlySet<string>;
 }
 
@@ -190,6 +194,7 @@ export function checkServerEntry(name: string, value: unknown, context: EntryCon
 		file: context.file,
 		source: context.source,
 		timeoutMs: (entry.timeout ?? DEFAULT_MCP_TIMEOUT_SECONDS) * 1000,
+		startTimeoutMs: (entry.startTimeout ?? DEFAULT_MCP_TIMEOUT_SECONDS) * 1000,
 		alwaysAllow: new Set(entry.alwaysAllow ?? []),
 	};
 	if ('command' in entry) {

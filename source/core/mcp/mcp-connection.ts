@@ -127,24 +127,24 @@ export class McpConnection {
 		};
 
 		try {
-			await client.connect(transport, {timeout: this.config.timeoutMs});
+			await client.connect(transport, {timeout: this.config.startTimeoutMs});
 			const capabilities = client.getServerCapabilities() ?? {};
 			const [tools, prompts, resources] = await Promise.all([
 				capabilities.tools
 					? this.#list(
-							async cursor => client.listTools(cursor === undefined ? {} : {cursor}, {timeout: this.config.timeoutMs}),
+							async cursor => client.listTools(cursor === undefined ? {} : {cursor}, {timeout: this.config.startTimeoutMs}),
 							result => result.tools,
 						)
 					: [],
 				capabilities.prompts
 					? this.#list(
-							async cursor => client.listPrompts(cursor === undefined ? {} : {cursor}, {timeout: this.config.timeoutMs}),
+							async cursor => client.listPrompts(cursor === undefined ? {} : {cursor}, {timeout: this.config.startTimeoutMs}),
 							result => result.prompts,
 						)
 					: [],
 				capabilities.resources
 					? this.#list(
-							async cursor => client.listResources(cursor === undefined ? {} : {cursor}, {timeout: this.config.timeoutMs}),
+							async cursor => client.listResources(cursor === undefined ? {} : {cursor}, {timeout: this.config.startTimeoutMs}),
 							result => result.resources,
 						)
 					: [],
@@ -159,7 +159,7 @@ export class McpConnection {
 		} catch (error) {
 			if (!current()) return;
 			const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
-			this.#fail(timedOut ? `did not answer within ${this.config.timeoutMs / 1000} s (initialize)` : `could not start: ${this.#describeError(error)}`);
+			this.#fail(timedOut ? `did not answer within ${this.config.startTimeoutMs / 1000} s (initialize; the server's "startTimeout")` : `could not start: ${this.#describeError(error)}`);
 		}
 	}
 
