@@ -88,7 +88,7 @@ test('tool results: text, images by type, resources, links, audio, structuredCon
 	assert.deepEqual(mapToolResult({content: [], isError: true}), {output: 'Error: the server reported an error without a message', isError: true});
 });
 
-test('${VAR} expansion: set, unset with a fallback, unset without one, and an empty value counting as unset', () => {
+test('VAR expansion: set, unset with a fallback, unset without one, and an empty value counting as unset', () => {
 	// biome-ignore lint/suspicious/noTemplateCurlyInString: the MCP configuration's own ${VAR} syntax
 	assert.equal(expandVariables('a${A}b${B:-dflt}c$NOT{x}', {A: '1'}, 'here'), 'a1bdfltc$NOT{x}');
 	// biome-ignore lint/suspicious/noTemplateCurlyInString: the MCP configuration's own ${VAR} syntax
