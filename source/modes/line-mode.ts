@@ -66,7 +66,9 @@ export async function runLineMode(options: CliOptions, started?: Promise<Started
 			}
 
 			if (triggered) await triggered;
-			const outcome = await runTurn(line, {...agent, signal: controller.signal});
+			// `@server:uri` resources, read from their MCP servers (resource-mentions.ts, loaded only for a line that may name one).
+			const input = line.includes('@') ? await (await import('../core/mcp/resource-mentions.js')).withResources(line, agent.mcp, controller.signal, message => emit({type: 'warning', message})) : line;
+			const outcome = await runTurn(input, {...agent, signal: controller.signal});
 			if (outcome.reason === 'interrupted') break;
 			if (turnExitCode(outcome) !== exitCodes.ok) failed = true;
 			prompt();

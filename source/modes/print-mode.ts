@@ -12,8 +12,8 @@ import {reportSetupError} from './report-setup-error.js';
 import {NoModelConfigError} from '../core/config/load-config.js';
 import {reportExtensionRejections} from './extension-rejections.js';
 
-/** Whether a prompt may name an `@server:uri` resource: only then are the servers started before the turn. */
-function mentionsResource(prompt: string): boolean {
+/** Whether a prompt may name an `@server:uri` resource: only then are the servers started before the turn (resource-mentions.ts has the same test). */
+function mayMentionResource(prompt: string): boolean {
 	return /(?:^|\s)@[A-Za-z0-9_-]+:\S/.test(prompt);
 }
 
@@ -42,12 +42,7 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 		const stopReporting = reportExtensionRejections(agent.extensionFiles, emit);
 		try {
 			// `@server:uri` resources are read from their MCP servers (a server still starting is waited for: this prompt needs it).
-			if (mentionsResource(prompt) && (await agent.mcp.ready) !== null) {
-				const attached = await (await import('../core/mcp/resource-mentions.js')).attachResources(prompt, agent.mcp, controller.signal);
-				for (const problem of attached.problems) emit({type: 'warning', message: problem});
-				prompt = attached.text;
-			}
-
+			if (mayMentionResource(prompt)) prompt = await (await import('../core/mcp/resource-mentions.js')).withResources(prompt, agent.mcp, controller.signal, message => emit({type: 'warning', message}));
 			const outcome = await runTurn(prompt, {...agent, signal: controller.signal});
 			return interrupts.exitCode() ?? turnExitCode(outcome);
 		} finally {

@@ -93,6 +93,11 @@ test('@server:uri in a -p prompt attaches the resource (the server is waited for
 	const text = lastUser(mock.requests[sent]!.body);
 	assert.match(text, /^summarise @every:demo:\/\/resource\/dynamic\/text\/1, please; and @nobody:x stays\n\n<resource server="every" uri="demo:\/\/resource\/dynamic\/text\/1">\n.*Resource 1/s);
 	assert.match(text, /<\/resource>$/);
+	// Line mode attaches them too.
+	mock.enqueue({text: 'line one'});
+	const lines = await runCli(['-C', box.workspace], {env: box.env, cwd: box.workspace, input: 'look at @every:demo://resource/dynamic/text/3\n', timeoutMs: 30_000});
+	assert.equal(lines.code, 0, lines.stderr);
+	assert.match(lastUser(mock.requests[sent + 1]!.body), /<resource server="every" uri="demo:\/\/resource\/dynamic\/text\/3">/);
 	// A missing resource is said, and the turn goes on.
 	mock.enqueue({text: 'ok'});
 	const missing = await runCli(['-p', 'see @every:demo://no/such/thing'], {env: box.env, cwd: box.workspace, timeoutMs: 30_000});

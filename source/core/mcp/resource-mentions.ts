@@ -31,6 +31,23 @@ export function findResourceMentions(text: string, servers: readonly string[]): 
 	return found;
 }
 
+/** Whether a message may name an `@server:uri` resource (cheap, before the servers are asked). */
+export function mayMentionResource(text: string): boolean {
+	return /(?:^|\s)@[A-Za-z0-9_-]+:\S/.test(text);
+}
+
+/**
+ * A headless head's message with its resources attached (`-p`, line mode):
+ * the servers are started when the message may name one, and each problem
+ * goes to `warn`.
+ */
+export async function withResources(text: string, mcp: McpHandle, signal: AbortSignal, warn: (message: string) => void): Promise<string> {
+	if (!mayMentionResource(text) || (await mcp.ready) === null) return text;
+	const attached = await attachResources(text, mcp, signal);
+	for (const problem of attached.problems) warn(problem);
+	return attached.text;
+}
+
 export interface AttachedResources {
 	/** The message with each resource's contents after it; `text` itself when it mentions none. */
 	text: string;
