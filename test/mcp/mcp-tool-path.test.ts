@@ -4,6 +4,7 @@
 // server's per-call timeout; against the fixture server (the SDK's McpServer).
 import {test, after} from 'node:test';
 import assert from 'node:assert/strict';
+import {getEventListeners} from 'node:events';
 import {mkdirSync, mkdtempSync, realpathSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -116,4 +117,12 @@ test('wrong arguments are refused by the server’s schema before anything is se
 	const outcome = await runToolCall(call('mcp__fx__big', {chars: 'many'}), context(servers));
 	assert.equal(outcome.message._is_error, true);
 	assert.match(outcome.message.content, /mcp__fx__big: chars must be a number/);
+});
+
+test('calls leave no listener on the turn’s signal (a long turn makes many)', async () => {
+	const servers = await fixture();
+	const turn = new AbortController();
+	const ctx = context(servers, {yolo: true, signal: turn.signal});
+	for (let index = 0; index < 20; index++) assert.equal((await runToolCall(call('mcp__fx__big', {chars: 1}), ctx)).message.content, 'b');
+	assert.equal(getEventListeners(turn.signal, 'abort').length, 0);
 });

@@ -243,8 +243,10 @@ export class McpConnection {
 		const client = this.#readyClient(`the call of ${name}`);
 		const transport = this.#transport;
 		let result: CallToolResult;
+		// The SDK never removes the abort listener it adds to a request's signal: each call gets a signal of its own, linked to the turn's, so a long turn's signal does not collect one per call.
+		const call = linkedSignal(signal);
 		try {
-			result = (await client.callTool({name, arguments: args}, undefined, {signal, timeout: this.config.timeoutMs})) as CallToolResult;
+			result = (await client.callTool({name, arguments: args}, undefined, {signal: call.signal, timeout: this.config.timeoutMs})) as CallToolResult;
 		} catch (error) {
 			if (signal.aborted) throw signal.reason;
 			if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
@@ -252,16 +254,38 @@ export class McpConnection {
 			if (transport instanceof GroupStdioTransport && transport.exit !== undefined)
 				throw new ToolRunError(`MCP server ${this.name} stopped during the call of ${name}: the server ${transport.exit}${transport.stderr.describe()}`);
 			throw new ToolRunError(`MCP server ${this.name}: ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+		} finally {
+			call.unlink();
 		}
 
 		return mapToolResult(result);
 	}
 
 	async getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
-		return this.#readyClient(`the prompt ${name}`).getPrompt({name, arguments: args}, {timeout: this.config.timeoutMs, ...(signal ? {signal} : {})});
+		const call = linkedSignal(signal);
+		try {
+			return await this.#readyClient(`the prompt ${name}`).getPrompt({name, arguments: args}, {timeout: this.config.timeoutMs, signal: call.signal});
+		} finally {
+			call.unlink();
+		}
 	}
 
 	async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-		return this.#readyClient(`reading ${uri}`).readResource({uri}, {timeout: this.config.timeoutMs, ...(signal ? {signal} : {})});
+		const call = linkedSignal(signal);
+		try {
+			return await this.#readyClient(`reading ${uri}`).readResource({uri}, {timeout: this.config.timeoutMs, signal: call.signal});
+		} finally {
+			call.unlink();
+		}
 	}
+}
+
+/** A signal that aborts with `parent` (when given) until `unlink`, which takes its listener off `parent` again. */
+function linkedSignal(parent: AbortSignal | undefined): {signal: AbortSignal; unlink(): void} {
+	const controller = new AbortController();
+	if (!parent) return {signal: controller.signal, unlink() {}};
+	if (parent.aborted) controller.abort(parent.reason);
+	const forward = () => controller.abort(parent.reason);
+	parent.addEventListener('abort', forward, {once: true});
+	return {signal: controller.signal, unlink: () => parent.removeEventListener('abort', forward)};
 }
