@@ -1,7 +1,8 @@
 // MCP servers in the chat screen, in a real pseudo-terminal: a turn where the
 // model lists and reads a file through @modelcontextprotocol/server-filesystem
 // on a temp folder, with the approval asked and given; an image result under
-// alwaysAllow; /mcp, a prompt as a slash command and /mcp reconnect.
+// alwaysAllow; /mcp, a prompt as a slash command, a child agent given an
+// MCP tool, and /mcp reconnect.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {mkdirSync, writeFileSync} from 'node:fs';
@@ -100,6 +101,18 @@ test('an image result under alwaysAllow reaches the model as an image; a prompt 
 		run.type('/mcp__every__args-prompt city=Paris\r');
 		await run.waitFor(screen => screen.includes('Sunny in Paris.'), 'the prompt turn');
 		assert.match(lastUserText(mock.requests.at(-1)!.body), /weather in Paris/);
+
+		// A child agent started now gets the ready servers' tools with the parent's.
+		const beforeChild = mock.requests.length;
+		mock.enqueue(
+			{toolCalls: [{id: 'call_child', name: 'delegate_task', arguments: JSON.stringify({task: 'Echo hi.', role: 'echoer', tools: ['mcp__every__echo'], maxTurns: 2})}]},
+			{text: 'child says hi'},
+			{text: 'The child said hi.'},
+		);
+		run.type('ask a child\r');
+		await run.waitFor(screen => screen.includes('The child said hi.'), 'the parent after its child');
+		const childTools = mock.requests[beforeChild + 1]!.body.tools.map((tool: any) => tool.function.name);
+		assert.deepEqual(childTools, ['mcp__every__echo']);
 
 		run.type('/mcp reconnect every\r');
 		await run.waitFor(screen => /MCP server every is connected: \d+ tools/.test(screen), 'the reconnect');

@@ -192,7 +192,8 @@ export async function setupAgent(
 		const children = new ChildAgents(() => {
 			if (!parent) throw new Error('a child agent was started before the agent was set up');
 			const {caller, tools, session} = live;
-			return {...parent, caller, tools, session};
+			// The MCP servers' tools ready when the child starts join the parent's (a child's own list does not change while it runs).
+			return {...parent, caller, tools: [...tools, ...mcp.tools()], session};
 		});
 		// What the shell tool hides, read at each command: a catalogue selection adds its provider's once its key is resolved.
 		const secrets = {names: [...(credential?.secrets.names ?? [])], values: [...(credential?.secrets.values ?? [])]};
