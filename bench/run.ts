@@ -4,7 +4,8 @@
 // host (bench/extensions.ts); a delegate_task round trip (bench/children.ts); then the
 // resident worker pool against spawn-per-call (bench/pool.ts), hooks,
 // skills, the input editor, the budget, the chat screen streaming 100k
-// tokens (bench/tui.ts), the prompt cache, web_fetch and search.
+// tokens (bench/tui.ts), the prompt cache, web_fetch, search and MCP servers
+// (bench/mcp.ts).
 import module from 'node:module';
 import {cpus, totalmem} from 'node:os';
 import {mkdtempSync, mkdirSync, writeFileSync, realpathSync} from 'node:fs';
@@ -19,6 +20,7 @@ import {benchProviders} from './providers.js';
 import {benchChildren} from './children.js';
 import {benchEditor} from './editor.js';
 import {benchHooks} from './hooks.js';
+import {benchMcp} from './mcp.js';
 import {benchBudget} from './budget.js';
 import {benchPool} from './pool.js';
 import {benchSearch} from './search.js';
@@ -43,6 +45,7 @@ const sections: Array<[string, () => Promise<void> | void]> = [
 	['cache', benchCache],
 	['web', benchWebFetch],
 	['search', benchSearch],
+	['mcp', benchMcp],
 ];
 const only = process.env.BENCH_ONLY?.split(',')
 	.map(name => name.trim())

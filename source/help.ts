@@ -22,6 +22,9 @@ export const helpText = `
     $ i auth check [PROVIDER]  say which credential a run would use (local state only): exit 0 ready, 1 missing, 2 configuration error
     $ i auth login PROVIDER    store an API key, typed without echo (or the first line of stdin), in $I_CONFIG_DIR/auth.json (mode 0600)
     $ i auth logout PROVIDER   remove it from auth.json (environment variables and models.json are untouched); i auth --help
+    $ i mcp list | get NAME    the MCP servers a run here starts, each started to show its state and tools; i mcp --help
+    $ i mcp add NAME -- CMD …  add an MCP server to .i/settings.json (--global: every workspace; --url URL for a remote one)
+    $ i mcp remove NAME        remove it (--global for the global settings)
 
   Options
     -p, --print [TEXT]         Run one turn and exit; without TEXT the prompt is read from stdin
@@ -105,6 +108,33 @@ export const authHelpText = `
   Exit codes
     check: 0 ready · 1 missing credentials · 2 configuration error (unknown provider, broken auth.json or config)
     login, logout: 0 done · 2 usage or configuration error · 130 cancelled
+`;
+
+export const mcpHelpText = `
+  i mcp — Model Context Protocol servers
+
+  Usage
+    $ i mcp list               each server a run here starts (.i/settings.json, .mcp.json, $I_CONFIG_DIR/settings.json),
+                               started to show its state, transport, tools, prompts and resources, then stopped
+    $ i mcp get NAME           one server in full: its command or URL, its tools and prompts, its last error
+    $ i mcp add NAME -- COMMAND ARGS…
+                               add a stdio server (its environment: PATH, HOME and i's folders, plus --env KEY=VALUE)
+    $ i mcp add NAME --url URL [--header "Authorization: Bearer \${TOKEN}"] [--transport sse]
+                               add a remote server: Streamable HTTP, falling back to the legacy SSE transport
+    $ i mcp remove NAME        remove a server from the settings file
+
+  Options
+    -C, --cwd DIR              Workspace folder (default: the current folder)
+    -g, --global               add/remove: $I_CONFIG_DIR/settings.json (every workspace) instead of the project's .i/settings.json
+    --env KEY=VALUE            add: a variable of the server's environment (repeatable; \${VAR} is read from i's at start)
+    --header "K: V"            add: a request header of a remote server (repeatable; \${VAR} as for --env)
+    --timeout SECONDS          add: how long a call may take (default 60; "startTimeout" in the file bounds the start)
+    --force                    add: replace a server of that name
+    --trust-project            list/get: start the project's servers though the workspace was not trusted before
+    --json                     One JSON object on stdout
+
+  Project servers (.i/settings.json, .mcp.json) start only in a trusted workspace. Exit codes: 0 done · 1 a server
+  failed to start (list, get) · 2 usage or configuration error
 `;
 
 /** What --help prints: the text without its surrounding blank lines. meow keeps `help` as `\n` + text + `\n`. */

@@ -127,6 +127,10 @@ async function runCommand(command: (typeof commandNames)[number] | undefined, ar
 			return runAuth(args, {catalogue: async selected => catalogueAuth(await loadRunCatalogue({}, report))(selected)});
 		}
 
+		case 'mcp': {
+			return (await import('./runtime/mcp-command.js')).runMcp(args);
+		}
+
 		case undefined: {
 			return (await import('./runtime/run-runtime.js')).runRuntime(args);
 		}

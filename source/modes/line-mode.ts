@@ -67,7 +67,7 @@ export async function runLineMode(options: CliOptions, started?: Promise<Started
 			}
 
 			if (triggered) await triggered;
-			const content = await headlessPrompt(line, agent.workspace, emit, 'line mode');
+			const content = await headlessPrompt(line, agent.workspace, emit, 'line mode', {mcp: agent.mcp, signal: controller.signal});
 			if (content === null) {
 				// Refused (a ! command, an image past the limits): like a failed turn, the next line still runs.
 				failed = true;

@@ -27,7 +27,8 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 			// Flags left for the extensions may take words of the prompt as their values: the prompt is known once they loaded.
 			const deferred = options.commandLine.pending;
 			prompt = deferred ? '' : options.print === '' || options.print === undefined ? await readPromptFromStdin() : options.print;
-			agent = await setupAgent(options, emit, undefined, controller.signal, started);
+			// One turn: its MCP servers start once its model asks for a tool, so a one-shot that answers at once pays nothing for them.
+			agent = await setupAgent({...options, mcpStart: 'first-tool-call'}, emit, undefined, controller.signal, started);
 			// No screen: an extension's dialog is refused, never answered in the person's name.
 			agent.provideRuntime({uiDialog: headlessDialog(options.json ? 'i -p --json' : 'i -p')});
 			if (deferred) prompt = options.commandLine.input().join(' ') || (await readPromptFromStdin());
@@ -37,7 +38,7 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 
 		const stopReporting = reportExtensionRejections(agent.extensionFiles, emit);
 		try {
-			const content = await headlessPrompt(prompt, agent.workspace, emit, 'i -p');
+			const content = await headlessPrompt(prompt, agent.workspace, emit, 'i -p', {mcp: agent.mcp, signal: controller.signal});
 			if (content === null) return exitCodes.usage;
 			const outcome = await runTurn(content, {...agent, signal: controller.signal});
 			return interrupts.exitCode() ?? turnExitCode(outcome);

@@ -17,6 +17,7 @@ import {consoleToNotices} from './console-notices.js';
 import {keysHelp, parseSlashCommand} from './slash-commands.js';
 import {INIT_PROMPT} from './init-prompt.js';
 import {Notifier} from './notify/notifier.js';
+import type {McpPromptCommand} from '../core/mcp/mcp-servers.js';
 import {costReport, emptyCost} from './cost-tally.js';
 import {chainMarkdownTransformers} from './markdown-transform.js';
 import {markdownOptions} from './markdown-options.js';
@@ -124,16 +125,24 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	};
 
 	/** A turn; `shownAs` is what the transcript shows of it (/init's line instead of its long prompt). */
-	const startTurn = (text: string, shownAs?: string) => {
+	const startTurn = (text: string, shownAs?: string, from: 'person' | 'server' = 'person') => {
 		notifier.turnStarted();
 		turn = new AbortController();
 		const controller = turn;
 		store.setBusy(true);
-		running = settleTurn(sendPrompt(text, controller, shownAs), controller);
+		running = settleTurn(sendPrompt(text, controller, shownAs, from), controller);
 	};
 
-	/** The @-mentions attached (attach-mentions.ts), then the turn; a message past the attachment limits is not sent, and says why. */
-	const sendPrompt = async (text: string, controller: AbortController, shownAs: string | undefined): Promise<{reason: string} | undefined> => {
+	/**
+	 * The @-mentions attached (attach-mentions.ts), then the turn; a message past the attachment limits is not sent, and says why.
+	 * A server's text (an MCP prompt) is sent as it is: an `@path` in it attaches no file of the workspace.
+	 */
+	const sendPrompt = async (text: string, controller: AbortController, shownAs: string | undefined, from: 'person' | 'server'): Promise<{reason: string} | undefined> => {
+		if (from === 'server') {
+			store.addUser(shownAs ?? text);
+			return core.runTurn(text, {...agent, signal: controller.signal});
+		}
+
 		const prepared = await core.promptContent(text, agent.workspace);
 		// Esc while the files were read: nothing is sent.
 		if (controller.signal.aborted) return undefined;
@@ -144,7 +153,12 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		}
 
 		store.addUser(shownAs ?? prepared.text, core.describeAttachments(prepared.attachments));
-		return core.runTurn(prepared.content, {...agent, signal: controller.signal});
+		// `@server:uri` resources read into the text for the model (the transcript shows it as typed).
+		const content =
+			prepared.text.includes('@') && agent.mcp.servers !== null
+				? await (await import('../core/mcp/resource-mentions.js')).contentWithResources(prepared.content, prepared.text, agent.mcp, controller.signal, problem => store.notice('warning', problem))
+				: prepared.content;
+		return core.runTurn(content, {...agent, signal: controller.signal});
 	};
 
 	/** `!command` (`!!command`: not added to the context): the person's own, run at once with no approval; Esc stops it. */
@@ -186,6 +200,25 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			})(),
 			controller,
 		);
+	};
+
+	/** `/mcp__<server>__<prompt> ARGS`: the prompt's arguments checked, its messages fetched and sent as the turn. */
+	const runMcpPrompt = async (prompt: McpPromptCommand, args: string) => {
+		const {parsePromptArguments, promptText} = await import('../core/mcp/mcp-prompt.js');
+		let text: string;
+		store.setBusy(true);
+		try {
+			const values = parsePromptArguments(args, prompt);
+			const connection = agent.mcp.servers?.connection(prompt.server);
+			if (!connection) throw new Error(`MCP server ${prompt.server} is gone`);
+			text = promptText(await connection.getPrompt(prompt.prompt, values));
+		} catch (error) {
+			store.setBusy(false);
+			store.notice('warning', (error as Error).message);
+			return;
+		}
+
+		startTurn(text, undefined, 'server');
 	};
 
 	/** A run's end: its failure a notice, the screen idle again, the turn no longer the one Esc stops. */
@@ -347,6 +380,13 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 				break;
 			}
 
+			case '/mcp': {
+				const {mcpSlash} = await import('./mcp-slash.js');
+				const notice = await mcpSlash(agent.mcp, args);
+				store.notice(notice.level, notice.text);
+				break;
+			}
+
 			case '/exit': {
 				finish(exitCodes.ok);
 				break;
@@ -371,7 +411,11 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	const showExtensions = () => {
 		const {commands, markdownTransformers} = agent.extensionUi;
 		store.extend({
-			commands: [...commands].map(([name, command]) => ({name: `/${name}`, description: command.description, extension: command.extension})),
+			commands: [
+				...[...commands].map(([name, command]) => ({name: `/${name}`, description: command.description, extension: command.extension})),
+				// The MCP servers' prompts, as their servers list them now (showExtensions runs again on each change).
+				...(agent.mcp.servers?.prompts() ?? []).map(prompt => ({name: `/${prompt.command}`, description: `${prompt.description} (MCP server ${prompt.server})`})),
+			],
 			transform: markdownTransformers.length === 0 ? (text: string) => text : chainMarkdownTransformers(markdownTransformers, message => store.notice('warning', message)),
 			rendering: customRendering(agent.extensionUi, message => store.notice('warning', message)),
 		});
@@ -429,7 +473,12 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 
 		if ('extension' in slash) {
 			const command = agent.extensionUi.commands.get(slash.extension);
-			if (!command) return;
+			if (!command) {
+				const prompt = agent.mcp.servers?.prompts().find(candidate => candidate.command === slash.extension);
+				if (prompt) runMcpPrompt(prompt, slash.args).catch((error: unknown) => store.notice('error', (error as Error).message));
+				return;
+			}
+
 			store.setBusy(true);
 			// Esc stops it as it stops a turn: the command's signal aborts, and the screen does not wait for a command that ignores it.
 			turn = new AbortController();
@@ -559,6 +608,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	// The screen is the one head that can ask the person (api.runtime.uiDialog); kept across /reload.
 	agent.provideRuntime({uiDialog: dialogs.ask});
 	showExtensions();
+	// The MCP servers' prompts join the commands as their servers become ready (and leave when one fails).
+	void agent.mcp.ready.then(servers => servers?.subscribe(showExtensions));
 	// A resumed session's extension messages and rendered entries, as they were shown when they came.
 	showDeliveredHistory(agent.session, event => store.delivered(event));
 	// And what the person attached with @-mentions and ran with ! there.

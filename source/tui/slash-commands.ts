@@ -17,13 +17,14 @@ export const slashCommands = [
 	{name: '/reload', description: 'load every extension and AGENTS.md again (i dev: build first)'},
 	{name: '/context', description: 'what the next request holds, in estimated tokens and share of the window'},
 	{name: '/init', description: 'ask the model to write or improve AGENTS.md for this project'},
+	{name: '/mcp', description: 'MCP servers: state, tools, last error (/mcp reconnect NAME starts one again)'},
 	{name: '/exit', description: 'leave i'},
 ] as const;
 
 export type SlashCommandName = (typeof slashCommands)[number]['name'];
 
 /** The screen's commands that take words after them; the others take none. */
-const takesArguments: ReadonlySet<string> = new Set(['/provider', '/model']);
+const takesArguments: ReadonlySet<string> = new Set(['/provider', '/model', '/mcp']);
 
 /** The commands a draft could be completing: only while it is a single word starting with `/`. */
 export function slashCompletions(draft: string, extra: readonly SlashCommand[] = []): readonly SlashCommand[] {

@@ -30,6 +30,12 @@ import {addSessionCost} from './session-cost.js';
 export interface TurnContext {
 	caller: ModelCaller;
 	tools: Tool[];
+	/**
+	 * Tools whose list changes while the session runs (the MCP servers':
+	 * one becomes ready, a list_changed refresh, one dies), read once per
+	 * model request: a change lands between requests, never within one.
+	 */
+	moreTools?: (() => readonly Tool[]) | null;
 	session: Session;
 	gate: ApprovalGate;
 	hooks?: HookChain;
@@ -97,8 +103,14 @@ async function runDeliveringTurn(input: UserContent | null, context: TurnContext
 	const delivery = context.delivery ?? null;
 	const events = context.extensionEvents ?? null;
 	const hooks = withSignal(context.hooks ?? emptyHookChain, signal);
-	const toolMap = new Map(context.tools.map(tool => [tool.name, tool]));
-	const schemas: ToolSchema[] = context.tools.map(({name, description, parameters}) => ({name, description, parameters}));
+	const fixedTools = {toolMap: new Map(context.tools.map(tool => [tool.name, tool])), schemas: toolSchemas(context.tools)};
+	// The tools of this request: those that change are read here, so the schemas sent and the tools run are one list.
+	const toolsNow = () => {
+		const more = context.moreTools?.() ?? [];
+		if (more.length === 0) return fixedTools;
+		const all = [...context.tools, ...more];
+		return {toolMap: new Map(all.map(tool => [tool.name, tool])), schemas: toolSchemas(all)};
+	};
 	let steps = 0;
 	const done = async (reason: DoneReason, error?: Error): Promise<TurnOutcome> => {
 		if (error) emit({type: 'error', message: error.message, kind: errorKind(error)});
@@ -137,6 +149,7 @@ async function runDeliveringTurn(input: UserContent | null, context: TurnContext
 			steps++;
 			events?.observe('TurnStart', {step: steps, sessionId: session.id});
 			events?.observe('MessageStart', {step: steps, role: 'assistant'});
+			const {toolMap, schemas} = toolsNow();
 			const reply = await callModel(context, hooks, schemas, systemPrompt);
 			if (reply.usage) emitUsage(emit, caller, session, reply.usage);
 			events?.observe('AfterProviderResponse', {model: caller.model, finishReason: reply.finishReason, usage: reply.usage ?? null});
@@ -344,6 +357,10 @@ async function toolResultLimit(context: TurnContext, hooks: HookChain, schemas: 
 	return share === null ? limit : Math.min(limit, share);
 }
 
+function toolSchemas(tools: readonly Tool[]): ToolSchema[] {
+	return tools.map(({name, description, parameters}) => ({name, description, parameters}));
+}
+
 function describeBudget(answer: Record<string, unknown>): string {
 	const {estimate, limit} = answer;
 	return typeof estimate === 'number' && typeof limit === 'number' ? `about ${estimate} tokens against a limit of ${limit}` : 'no figures given';
@@ -375,7 +392,7 @@ function compactionIo(context: TurnContext, hooks: HookChain, schemas: ToolSchem
 export async function compactNow(context: TurnContext): Promise<'compacted' | string> {
 	const hooks = withSignal(context.hooks ?? emptyHookChain, context.signal);
 	if (!hooks.has('compact_plan')) return 'compaction needs a compaction plugin (the compact module, or a worker bound to it in bindings.json); none is configured';
-	const schemas: ToolSchema[] = context.tools.map(({name, description, parameters}) => ({name, description, parameters}));
+	const schemas = toolSchemas([...context.tools, ...(context.moreTools?.() ?? [])]);
 	try {
 		await compactHistory(compactionIo(context, hooks, schemas, 'manual'), {fits: false, requested: true});
 	} catch (error) {

@@ -68,7 +68,7 @@ export async function removePackageEntries(path: string, matches: (entry: Packag
  * indentation. `change` edits the JSON in place and says whether it did;
  * an unchanged file is not rewritten.
  */
-async function updateSettings(path: string, change: (data: Record<string, unknown>) => boolean): Promise<void> {
+export async function updateSettings(path: string, change: (data: Record<string, unknown>) => boolean): Promise<void> {
 	await mkdir(dirname(path), {recursive: true});
 	await withLock(`${path}.lock`, async () => {
 		const read = await readSettingsJson(path);

@@ -44,6 +44,8 @@ import {providerOfProtocol} from '../auth/auth-subjects.js';
 import type {ModelConfig} from '../config/schema.js';
 import {readInstructions, sessionHolds, type InstructionsReload, type SessionInstructions} from './session-instructions.js';
 import {replaceInstructions, withInstructions} from '../resources/instructions-block.js';
+import {prepareMcp} from '../mcp/start-mcp.js';
+import {McpHandle} from '../mcp/mcp-handle.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
 export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOptions {
@@ -59,6 +61,12 @@ export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOp
 	apiKey?: string | undefined;
 	/** False (`--no-agents-md`): no AGENTS.md is read into the system prompt (project-instructions.ts). */
 	agentsMd?: boolean | undefined;
+	/**
+	 * When the MCP servers start: at session start (the default), or when the
+	 * model first asks for a tool (a one-shot: one answered at once never
+	 * loads the SDK or starts a server; README "MCP servers").
+	 */
+	mcpStart?: 'session' | 'first-tool-call' | undefined;
 }
 
 /** What a head needs to run turns: everything but the input and the signal, and a way to end. */
@@ -130,7 +138,9 @@ export type Agent = Omit<TurnContext, 'signal' | 'delivery'> & {
 	 * `instructions` in place of its own.
 	 */
 	reloadInstructions(): Promise<InstructionsReload>;
-	/** Ends the children and the workers and releases the session. */
+	/** The MCP servers of the run (`/mcp`, prompt commands, `@server:uri`); their tools reach turns through `moreTools`. */
+	mcp: McpHandle;
+	/** Ends the children, the workers and the MCP servers and releases the session. */
 	close(): Promise<void>;
 };
 
@@ -196,7 +206,8 @@ export async function setupAgent(
 		const children = new ChildAgents(() => {
 			if (!parent) throw new Error('a child agent was started before the agent was set up');
 			const {caller, tools, session} = live;
-			return {...parent, caller, tools, session};
+			// The MCP servers' tools ready when the child starts join the parent's (a child's own list does not change while it runs).
+			return {...parent, caller, tools: [...tools, ...mcp.tools()], session};
 		});
 		// What the shell tool hides, read at each command: a catalogue selection adds its provider's once its key is resolved.
 		const secrets = {names: [...(credential?.secrets.names ?? [])], values: [...(credential?.secrets.values ?? [])]};
@@ -249,8 +260,29 @@ export async function setupAgent(
 		let catalogueSource: StartedExtensions = loadedExtensions;
 		let selected = first.selected;
 		const events = loadedExtensions.events;
+		// The MCP servers start in the background: neither the first frame nor a turn that does not use them waits (README "MCP servers").
+		const mcp = new McpHandle(
+			prepareMcp({
+				workspace,
+				dirs,
+				trustProject: options.trustProject,
+				events,
+				takenToolNames: new Map([...extensionContext.takenToolNames, ...loadedExtensions.tools.map(tool => [tool.name, 'an extension tool'] as const)]),
+				clientVersion: (await import('../../version.js')).version(),
+				report: message => headEmit({type: 'warning', message}),
+			}),
+		);
+		if (options.mcpStart !== 'first-tool-call') mcp.begin();
+		// A one-shot's servers start with its first tool call, behind the model's first answer.
+		const toHead: EmitEvent =
+			options.mcpStart === 'first-tool-call'
+				? event => {
+						if (event.type === 'tool_call') mcp.begin();
+						headEmit(event);
+					}
+				: headEmit;
 		// With extension handlers, the head's events also reach the observers (MessageUpdate, ToolExecution*).
-		const emit = await withObservers(events, headEmit);
+		const emit = await withObservers(events, toHead);
 		// The generation the heads' events and the shutdown go to: /reload replaces it.
 		let current = events;
 		let generation = 0;
@@ -324,6 +356,8 @@ export async function setupAgent(
 			delivery,
 			caller,
 			tools,
+			moreTools: () => mcp.tools(),
+			mcp,
 			session,
 			extensionFiles: loadedExtensions.files,
 			extensionUi: loadedExtensions.ui,
@@ -398,7 +432,7 @@ export async function setupAgent(
 				runtime.close();
 				runtime = next.runtime;
 				runtime.provide(services);
-				const nextEmit = await withObservers(current, headEmit);
+				const nextEmit = await withObservers(current, toHead);
 				delivery.emitTo(nextEmit);
 				// The skill and prompt folders are found again (settings, discover handlers) and reach the modules from the next request on.
 				const warnings = [...next.warnings, ...bound.catalogue.warnings];
@@ -504,7 +538,7 @@ export async function setupAgent(
 
 				runtime.close();
 
-				await Promise.all([opened.close(), pool?.close()]);
+				await Promise.all([opened.close(), pool?.close(), mcp.close()]);
 			},
 		};
 	} catch (error) {

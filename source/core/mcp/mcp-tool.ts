@@ -1,0 +1,52 @@
+import {compileJsonSchema, describeSchemaErrors} from '../plugins/json-schema.js';
+import {ToolInputError, ToolRunError, type Tool, type ToolResult} from '../tools/types.js';
+
+/** A tool as a server lists it, with the name the model calls it by. */
+export interface McpToolInfo {
+	/** `mcp__<server>__<tool>` (mcp-tool-name.ts). */
+	name: string;
+	/** The server's own name for it: what `tools/call` is sent. */
+	serverToolName: string;
+	description: string;
+	parameters: Record<string, unknown>;
+}
+
+/** What a tool needs of its server: the call itself, with the turn's signal. */
+export interface McpCaller {
+	readonly server: string;
+	/** Where the server is configured, for the approval. */
+	readonly describe: string;
+	callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult>;
+}
+
+/**
+ * A server's tool as a core tool: its JSON Schema checks the arguments
+ * (ajv, as for external tools), the approval asks unless the server's
+ * `alwaysAllow` lists it (or --yolo), and the call goes through the whole
+ * tool path (before_tool, after_tool, the output budget, the image checks).
+ */
+export function createMcpTool(info: McpToolInfo, server: McpCaller, alwaysAllow: boolean): Tool {
+	let validator: ReturnType<typeof compileJsonSchema> | undefined;
+	return {
+		name: info.name,
+		description: info.description,
+		parameters: info.parameters,
+		// Listed in alwaysAllow: the person's own setting waives the ask, as for a native tool that needs none.
+		...(alwaysAllow ? {} : {external: true}),
+		async plan(args, context) {
+			validator ??= compileJsonSchema(info.parameters);
+			let validate;
+			try {
+				validate = await validator;
+			} catch (error) {
+				throw new ToolRunError(`${info.name}: the MCP server ${server.server} lists a "inputSchema" that is not a valid JSON Schema (${(error as Error).message})`);
+			}
+
+			if (!validate(args)) throw new ToolInputError(`${info.name}: ${describeSchemaErrors(validate.errors ?? [], 'arguments')}`);
+			return {
+				ask: alwaysAllow ? null : {title: `Run ${info.serverToolName} (MCP server ${server.server})`, detail: `${JSON.stringify(args, null, 2)}\n\nMCP server: ${server.describe}`},
+				run: async () => server.callTool(info.serverToolName, args, context.signal),
+			};
+		},
+	};
+}

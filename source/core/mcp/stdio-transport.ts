@@ -1,0 +1,132 @@
+import {spawn, spawnSync, type ChildProcessWithoutNullStreams} from 'node:child_process';
+import {ReadBuffer, serializeMessage} from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js';
+import type {JSONRPCMessage} from '@modelcontextprotocol/sdk/types.js';
+import {StderrTail} from '../pool/stderr-tail.js';
+
+/** A server's stderr kept for the message that explains its failure: the end of it, in bounded memory (seed 000 §2's drained stderr). */
+export const MCP_STDERR_TAIL_BYTES = 16 * 1024;
+/** One JSON-RPC line from a server; a longer one ends the connection rather than growing memory without bound. */
+export const MAX_MCP_MESSAGE_BYTES = 32 * 1024 * 1024;
+
+export interface StdioServer {
+	command: string;
+	args: readonly string[];
+	/** The whole environment: workerEnvironment() plus the entry's `env`, nothing else. */
+	env: Record<string, string>;
+	cwd: string;
+}
+
+/** Every group still running, killed when `i` exits however it exits: a detached server would outlive it. */
+const running = new Set<number>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+	if (exitHookInstalled) return;
+	exitHookInstalled = true;
+	process.once('exit', () => {
+		for (const pid of running) killGroup(pid);
+	});
+}
+
+/**
+ * The SDK's Transport over a server's stdin and stdout, with the SDK's own
+ * framing (ReadBuffer, serializeMessage). Not the SDK's
+ * StdioClientTransport: that one keeps the server in `i`'s process group
+ * and adds its own list of inherited variables (USER, SHELL, TERM…) to the
+ * environment. Here the server runs in a group of its own (detached), so a
+ * kill on timeout, reconnect or exit reaches everything it started; its
+ * environment is exactly the one given; its stderr is drained into a
+ * bounded tail for error messages, never printed over the screen.
+ */
+export class GroupStdioTransport implements Transport {
+	onclose?: () => void;
+	onerror?: (error: Error) => void;
+	onmessage?: (message: JSONRPCMessage) => void;
+	readonly stderr = new StderrTail(MCP_STDERR_TAIL_BYTES);
+	readonly #server: StdioServer;
+	readonly #buffer = new ReadBuffer({maxBufferSize: MAX_MCP_MESSAGE_BYTES});
+	#child: ChildProcessWithoutNullStreams | undefined;
+	#exit: string | undefined;
+
+	constructor(server: StdioServer) {
+		this.#server = server;
+	}
+
+	get pid(): number | undefined {
+		return this.#child?.pid;
+	}
+
+	/** How the process ended (`exited with code 1`, `was killed by SIGKILL`); undefined while it runs. */
+	get exit(): string | undefined {
+		return this.#exit;
+	}
+
+	async start(): Promise<void> {
+		if (this.#child) throw new Error('the transport was started already');
+		installExitHook();
+		const child = spawn(this.#server.command, [...this.#server.args], {cwd: this.#server.cwd, env: this.#server.env, detached: true, stdio: 'pipe', windowsHide: true});
+		this.#child = child;
+		await new Promise<void>((resolve, reject) => {
+			child.once('spawn', () => {
+				if (child.pid !== undefined) running.add(child.pid);
+				resolve();
+			});
+			child.once('error', error => {
+				this.#exit ??= `could not be started: ${error.message}`;
+				reject(new Error(`could not start ${JSON.stringify(this.#server.command)}: ${error.message}`));
+			});
+		});
+		child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
+		child.stdout.on('data', (chunk: Buffer) => {
+			try {
+				this.#buffer.append(chunk);
+				for (let message = this.#buffer.readMessage(); message !== null; message = this.#buffer.readMessage()) this.onmessage?.(message);
+			} catch (error) {
+				this.onerror?.(error as Error);
+				void this.close();
+			}
+		});
+		for (const stream of [child.stdin, child.stdout, child.stderr]) stream.on('error', error => this.onerror?.(error));
+		child.once('exit', (code, signal) => {
+			this.#exit ??= code === null ? `was killed by ${signal}` : `exited with code ${code}`;
+			if (child.pid !== undefined) running.delete(child.pid);
+			// The server's children go with it: nothing it started outlives the connection.
+			killGroup(child.pid);
+			this.onclose?.();
+		});
+	}
+
+	async send(message: JSONRPCMessage): Promise<void> {
+		const child = this.#child;
+		if (!child || this.#exit !== undefined) throw new Error(`the server ${this.#exit ?? 'is not running'}`);
+		if (!child.stdin.write(serializeMessage(message))) await new Promise<void>(resolve => child.stdin.once('drain', resolve));
+	}
+
+	/** Kills the whole group at once: a server is a program we started, with nothing of ours to save, and `i` exiting must not wait for it. */
+	async close(): Promise<void> {
+		const child = this.#child;
+		this.#buffer.clear();
+		if (!child || child.exitCode !== null || child.signalCode !== null) return;
+		this.#exit ??= 'was stopped';
+		const exited = new Promise<void>(resolve => child.once('exit', () => resolve()));
+		child.stdin.end();
+		killGroup(child.pid);
+		await exited;
+	}
+}
+
+/** SIGKILL to the server's group; on Windows, which has no groups, taskkill walks the tree (as pool/worker-process.ts does). */
+function killGroup(pid: number | undefined): void {
+	if (pid === undefined) return;
+	if (process.platform === 'win32') {
+		spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], {stdio: 'ignore', windowsHide: true});
+		return;
+	}
+
+	try {
+		process.kill(-pid, 'SIGKILL');
+	} catch {
+		// ESRCH: the group is gone already.
+	}
+}

@@ -1,0 +1,124 @@
+// MCP servers in the chat screen, in a real pseudo-terminal: a turn where the
+// model lists and reads a file through @modelcontextprotocol/server-filesystem
+// on a temp folder, with the approval asked and given; an image result under
+// alwaysAllow; /mcp, a prompt as a slash command, a child agent given an
+// MCP tool, and /mcp reconnect.
+import {test, before, after} from 'node:test';
+import assert from 'node:assert/strict';
+import {mkdirSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {fileURLToPath} from 'node:url';
+import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
+import {TYPEAHEAD_GUARD_MS} from '../../components/Approval.js';
+import {makeSandbox, type Sandbox} from '../helpers/cli.js';
+import {lastUserText, startChat, toolResults} from './chat.js';
+
+const filesystemServer = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url));
+const everythingServer = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+
+let mock: MockProvider;
+before(async () => {
+	mock = await startMockProvider();
+});
+after(async () => mock.close());
+
+/** /mcp until it shows the server ready: it says each server's state when asked, and servers start behind the first frame. */
+async function waitForServer(run: Awaited<ReturnType<typeof startChat>>['run'], name: string): Promise<void> {
+	const ready = new RegExp(`${name}: ready \\(stdio\\)`);
+	for (let attempt = 0; attempt < 40; attempt++) {
+		run.type('/mcp\r');
+		try {
+			await run.waitFor(screen => ready.test(screen), `${name} ready in /mcp`, {timeoutMs: 500});
+			return;
+		} catch {
+			// Still starting: ask again.
+		}
+	}
+
+	throw new Error(`MCP server ${name} did not become ready:\n${run.screen().join('\n')}`);
+}
+
+function withServers(servers: Record<string, unknown>): Sandbox {
+	const box = makeSandbox();
+	writeFileSync(join(box.configDir, 'settings.json'), JSON.stringify({mcpServers: servers}));
+	return box;
+}
+
+test('the model lists and reads a file through server-filesystem, each call approved in the screen', async () => {
+	const box = makeSandbox();
+	const shared = join(box.root, 'shared');
+	mkdirSync(shared);
+	writeFileSync(join(shared, 'plan.txt'), 'step one: write the MCP client\n');
+	writeFileSync(join(box.configDir, 'settings.json'), JSON.stringify({mcpServers: {fs: {command: process.execPath, args: [filesystemServer, shared]}}}));
+	const {run} = await startChat(mock, {box});
+	try {
+		await waitForServer(run, 'fs');
+		const sent = mock.requests.length;
+		mock.enqueue(
+			{toolCalls: [{id: 'call_list', name: 'mcp__fs__list_directory', arguments: JSON.stringify({path: shared})}]},
+			{toolCalls: [{id: 'call_read', name: 'mcp__fs__read_text_file', arguments: JSON.stringify({path: join(shared, 'plan.txt')})}]},
+			{text: 'The plan is to write the MCP client.'},
+		);
+		run.type('what is the plan?\r');
+		await run.waitFor(screen => screen.includes('Allow? Run list_directory (MCP server fs)') && screen.includes('[y] allow once'), 'the first approval');
+		await sleep(TYPEAHEAD_GUARD_MS + 150);
+		run.type('y');
+		await run.waitFor(screen => screen.includes('Allow? Run read_text_file (MCP server fs)') && screen.includes('[y] allow once'), 'the second approval');
+		await sleep(TYPEAHEAD_GUARD_MS + 150);
+		run.type('y');
+		await run.waitFor(screen => screen.includes('The plan is to write the MCP client.'), 'the answer');
+		const first = mock.requests[sent]!.body;
+		const offered = first.tools.map((tool: any) => tool.function.name);
+		assert.ok(offered.includes('mcp__fs__read_text_file'), offered.join(', '));
+		const readTool = first.tools.find((tool: any) => tool.function.name === 'mcp__fs__read_text_file');
+		assert.equal(readTool.function.parameters.type, 'object');
+		assert.ok('path' in readTool.function.parameters.properties);
+		assert.match(toolResults(mock.requests[sent + 1]!.body).get('call_list') ?? '', /\[FILE\] plan\.txt/);
+		assert.match(toolResults(mock.requests[sent + 2]!.body).get('call_read') ?? '', /step one: write the MCP client/);
+	} finally {
+		await run.close();
+	}
+});
+
+test('an image result under alwaysAllow reaches the model as an image; a prompt runs as a slash command; /mcp reconnect', async () => {
+	const box = withServers({every: {command: process.execPath, args: [everythingServer, 'stdio'], alwaysAllow: ['get-tiny-image']}});
+	const {run} = await startChat(mock, {box});
+	try {
+		await waitForServer(run, 'every');
+		const sent = mock.requests.length;
+		mock.enqueue({toolCalls: [{id: 'call_image', name: 'mcp__every__get-tiny-image', arguments: '{}'}]}, {text: 'A tiny logo.'});
+		run.type('show me the image\r');
+		await run.waitFor(screen => screen.includes('A tiny logo.'), 'the answer, with no approval asked');
+		const body = mock.requests[sent + 1]!.body;
+		const images = body.messages.filter((message: any) => message.role === 'user' && Array.isArray(message.content)).flatMap((message: any) => message.content.filter((part: any) => part.type === 'image_url'));
+		assert.equal(images.length, 1);
+		assert.match(images[0].image_url.url, /^data:image\/png;base64,/);
+
+		mock.enqueue({text: 'Sunny in Paris.'});
+		run.type('/mcp__every__args-prompt\r');
+		await run.waitFor(screen => screen.includes('/mcp__every__args-prompt needs city'), 'the missing argument');
+		run.type('/mcp__every__args-prompt city=Paris\r');
+		await run.waitFor(screen => screen.includes('Sunny in Paris.'), 'the prompt turn');
+		assert.match(lastUserText(mock.requests.at(-1)!.body), /weather in Paris/);
+
+		// A child agent started now gets the ready servers' tools with the parent's.
+		const beforeChild = mock.requests.length;
+		mock.enqueue(
+			{toolCalls: [{id: 'call_child', name: 'delegate_task', arguments: JSON.stringify({task: 'Echo hi.', role: 'echoer', tools: ['mcp__every__echo'], maxTurns: 2})}]},
+			{text: 'child says hi'},
+			{text: 'The child said hi.'},
+		);
+		run.type('ask a child\r');
+		await run.waitFor(screen => screen.includes('The child said hi.'), 'the parent after its child');
+		const childTools = mock.requests[beforeChild + 1]!.body.tools.map((tool: any) => tool.function.name);
+		assert.deepEqual(childTools, ['mcp__every__echo']);
+
+		run.type('/mcp reconnect every\r');
+		await run.waitFor(screen => /MCP server every is connected: \d+ tools/.test(screen), 'the reconnect');
+		run.type('/mcp reconnect nobody\r');
+		await run.waitFor(screen => screen.includes('there is no MCP server named "nobody"; configured: every'), 'the unknown name');
+	} finally {
+		await run.close();
+	}
+});
