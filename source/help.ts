@@ -28,8 +28,10 @@ export const helpText = `
     --json                     With -p or in line mode: one JSON event per stdout line
     --config FILE              Model/API config (default: $I_CONFIG_DIR/config.json, ~/.i/config/config.json)
     -C, --cwd DIR              Workspace folder (default: the current folder)
-    --session FILE             Save to / resume from this session file
-    --session-name NAME        Save to / resume <workspace>/.i/sessions/NAME.json
+    --session FILE             Save to / resume from this session file (any file: the old $I_DATA_DIR/sessions/ ones too)
+    --session-name NAME        Save to / resume <workspace>/.i/sessions/NAME.json (a namespace apart from the chat's sessions)
+    -c, --continue             Resume this workspace's latest session (also with -p); with none, a new one starts and says so
+    --resume                   Chat screen: start with the picker of this workspace's sessions (type to filter, Enter opens)
     --max-steps N              Model requests one turn may make (default: max_steps in the config, 50)
     --api-key KEY              The API key for the selected provider (config, --provider or --model), this run only; never stored
                                or shown, but other users of this machine can see it in the process list: prefer i auth login

@@ -25,7 +25,7 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 			// Flags left for the extensions may take words of the prompt as their values: the prompt is known once they loaded.
 			const deferred = options.commandLine.pending;
 			prompt = deferred ? '' : options.print === '' || options.print === undefined ? await readPromptFromStdin() : options.print;
-			agent = await setupAgent(options, emit, undefined, controller.signal, started);
+			agent = await setupAgent(deferred ? options : {...options, firstMessage: prompt}, emit, undefined, controller.signal, started);
 			// No screen: an extension's dialog is refused, never answered in the person's name.
 			agent.provideRuntime({uiDialog: headlessDialog(options.json ? 'i -p --json' : 'i -p')});
 			if (deferred) prompt = options.commandLine.input().join(' ') || (await readPromptFromStdin());
