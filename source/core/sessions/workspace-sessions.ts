@@ -86,7 +86,7 @@ async function indexSession(session: Session, folder: string): Promise<void> {
 	await updateSessionIndex(folder, sessions => {
 		const before = sessions[name];
 		// The first message's words stay what they were: a compaction replaces the history, not what the session began with.
-		const title = before?.id === session.id ? before.title : first === null ? '' : titleOf(first);
+		const title = before?.id === session.id && before.title !== '' ? before.title : first === null ? '' : titleOf(first);
 		sessions[name] = {id: session.id, title, messages: session.messages.length, updated: new Date().toISOString(), size};
 	});
 }
