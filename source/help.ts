@@ -10,6 +10,8 @@ export const helpText = `
     $ i                        chat; each line of input is a turn when stdout is not a terminal
     $ i -p TEXT                one turn: print the answer and exit
     $ echo TEXT | i -p         one turn, the prompt read from standard input
+    $ i -c                     continue this workspace's latest session (i -p -c TEXT: one more turn of it)
+    $ i --resume               pick one of this workspace's sessions to open (/resume in the chat does the same)
     $ i logo                   print the logo (--plain, --ascii, --svg): the same as i --runtime logo
     $ i extensions             list the extensions a run here loads, where from, and what each registered (-C DIR, --json)
     $ i install SPEC           install an extension package with npm (a name, name@version, a tarball or a folder) for this
@@ -54,6 +56,8 @@ export const helpText = `
     Each flag may be given once (--extension, --extensions-dir, --skill and --prompt-template collect every value). An unknown flag or a missing or bad value is a usage error (exit 2).
     Extensions may add flags of their own (i extensions lists them); a flag that neither i nor a loaded extension has is a usage error once they loaded.
     After --, every word is part of the prompt, even one that starts with -.
+    Sessions: new ones are saved in $I_DATA_DIR/workspaces/<id>/sessions/, named after their first message (/rename NAME renames,
+    /fork copies, /clear starts another); -c, --resume, --session and --session-name each choose one: give at most one of them.
 
   Runtime commands
     $ i --runtime init                  write plugins.json, bindings.json, builtin.json (never overwrites)
