@@ -46,6 +46,14 @@ async function typeFilter(run: TerminalRun, text: string, shown: (screen: string
 	}
 }
 
+/** `text` is on the screen and the turn is over (the status line offers /help again, not Esc). */
+async function answered(run: TerminalRun, text: string): Promise<void> {
+	await run.waitUntil(() => {
+		const rows = run.screen();
+		return rows.some(row => row.includes(text)) && rows.some(row => row.startsWith(`${MODEL} · `) && row.endsWith('/help'));
+	}, `${text} and the turn's end`);
+}
+
 async function exitChat(run: TerminalRun): Promise<void> {
 	run.type('/exit\r');
 	const {exitCode} = await run.exit();
@@ -58,7 +66,7 @@ test('a conversation, quit, i --continue shows it and the next turn carries it',
 	const first = await startChat(mock, {box});
 	try {
 		first.run.type('Remember the word banana\r');
-		await first.run.waitFor(screen => screen.includes('noted: banana'), 'the answer');
+		await answered(first.run, 'noted: banana');
 		await exitChat(first.run);
 	} finally {
 		await first.run.close();
@@ -72,7 +80,7 @@ test('a conversation, quit, i --continue shows it and the next turn carries it',
 		mock.enqueue({text: 'it was banana'});
 		const from = mock.requests.length;
 		second.run.type('Which word?\r');
-		await second.run.waitFor(screen => screen.includes('it was banana'), 'the answer');
+		await answered(second.run, 'it was banana');
 		assert.deepEqual(sentMessages(from), [
 			['user', 'Remember the word banana'],
 			['assistant', 'noted: banana'],
@@ -119,7 +127,7 @@ test('/resume filters and opens another session; /fork then a turn leaves the or
 		mock.enqueue({text: 'fork answer'});
 		const from = mock.requests.length;
 		run.type('only in the fork\r');
-		await run.waitFor(screen => screen.includes('fork answer'), 'the answer in the fork');
+		await answered(run, 'fork answer');
 		assert.deepEqual(sentMessages(from), [
 			['user', 'alpha topic'],
 			['assistant', 'alpha answer'],
@@ -135,7 +143,7 @@ test('/resume filters and opens another session; /fork then a turn leaves the or
 		assert.equal(existsSync(join(folder, 'alpha-topic-fork.json')), false);
 		mock.enqueue({text: 'after the rename'});
 		run.type('still here?\r');
-		await run.waitFor(screen => screen.includes('after the rename'), 'a turn after the rename');
+		await answered(run, 'after the rename');
 		assert.ok(readFileSync(join(folder, 'release-plan.json'), 'utf8').includes('still here?'));
 		await exitChat(run);
 	} finally {

@@ -72,12 +72,18 @@ export interface OpenSessionOptions {
 	path: string;
 	workspace: string;
 	/**
-	 * Called after each step is saved, inside the write queue (the next step
-	 * waits for it): the workspace sessions name a new session by its first
-	 * message here and keep their summary index. A throw is passed to `warn`;
-	 * the step stays saved.
+	 * Called after each write (a step, a queued or entry line), inside the
+	 * write queue (the next write and the turn wait for it): the workspace
+	 * sessions name a new session after its first message here. A throw is
+	 * passed to `warn`; the write stays saved.
 	 */
 	onSaved?: ((session: Session) => Promise<void>) | undefined;
+	/**
+	 * Called after `onSaved`, outside the write queue, one call at a time
+	 * (close waits for the last): the summary index, which the turn need
+	 * not wait for. A throw is passed to `warn`.
+	 */
+	afterSaved?: ((session: Session) => Promise<void>) | undefined;
 	/** A file this open created and nothing was written to is deleted at close (a chat that never got a message leaves no file). */
 	discardIfEmpty?: boolean | undefined;
 	warn?: ((message: string) => void) | undefined;
@@ -129,7 +135,7 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
 			created = true;
 		}
 		const loaded = await loadSessionFile(handle, path, options.workspace);
-		return new FileSession({...loaded, path, created, handle, lock, onSaved: options.onSaved, discardIfEmpty: options.discardIfEmpty === true, warn: options.warn});
+		return new FileSession({...loaded, path, created, handle, lock, onSaved: options.onSaved, afterSaved: options.afterSaved, discardIfEmpty: options.discardIfEmpty === true, warn: options.warn});
 	} catch (error) {
 		await handle?.close().catch(() => {});
 		lock.release();
@@ -179,6 +185,11 @@ class FileSession implements Session {
 	readonly #handle: FileHandle;
 	#lock: SessionLock;
 	readonly #onSaved: OpenSessionOptions['onSaved'];
+	readonly #afterSaved: OpenSessionOptions['afterSaved'];
+	/** The afterSaved calls, chained; never rejects. */
+	#background: Promise<void> = Promise.resolve();
+	/** Set once the handle is closed: a move before that (by afterSaved during close) is still fine. */
+	#closed = false;
 	readonly #warn: (message: string) => void;
 	/** Deleted at close when this is still the size it was created with. */
 	readonly #discardAt: number | null;
@@ -191,10 +202,22 @@ class FileSession implements Session {
 	/** Set when a failed write could not be rolled back: the file may end in a partial line. */
 	#broken: Error | null = null;
 
-	constructor(init: LoadedSession & {path: string; created: boolean; handle: FileHandle; lock: SessionLock; onSaved: OpenSessionOptions['onSaved']; discardIfEmpty: boolean; warn: OpenSessionOptions['warn']}) {
+	constructor(
+		init: LoadedSession & {
+			path: string;
+			created: boolean;
+			handle: FileHandle;
+			lock: SessionLock;
+			onSaved: OpenSessionOptions['onSaved'];
+			afterSaved: OpenSessionOptions['afterSaved'];
+			discardIfEmpty: boolean;
+			warn: OpenSessionOptions['warn'];
+		},
+	) {
 		this.id = init.header.id;
 		this.#path = init.path;
 		this.#onSaved = init.onSaved;
+		this.#afterSaved = init.afterSaved;
 		this.#warn = init.warn ?? (() => {});
 		this.#discardAt = init.discardIfEmpty && init.created && init.steps === 0 ? init.size : null;
 		this.workspace = init.header.workspace;
@@ -225,7 +248,7 @@ class FileSession implements Session {
 	}
 
 	async moveTo(target: string): Promise<void> {
-		if (this.#closing) throw new Error(`session ${this.#path} is closed; open it again to move it`);
+		if (this.#closed) throw new Error(`session ${this.#path} is closed; open it again to move it`);
 		const to = resolve(target);
 		if (to === this.#path) return;
 		// The new name's lock first: another i opening that name meanwhile must find it taken.
@@ -317,8 +340,10 @@ class FileSession implements Session {
 
 	close(): Promise<void> {
 		this.#closing ??= this.#queue.then(async () => {
+			await this.#background;
 			try {
 				await this.#handle.close();
+				this.#closed = true;
 				if (this.#discardAt !== null && this.#steps === 0 && this.#size === this.#discardAt) await unlink(this.#path).catch(() => {});
 			} finally {
 				this.#lock.release();
@@ -351,13 +376,24 @@ class FileSession implements Session {
 		await this.#saved();
 	}
 
-	/** Tells `onSaved` of a write; its failure is a warning, the write stays. */
+	/** Tells `onSaved` of a write, then queues `afterSaved`; their failures are warnings, the write stays. */
 	async #saved(): Promise<void> {
-		if (!this.#onSaved) return;
-		try {
-			await this.#onSaved(this);
-		} catch (error) {
-			this.#warn(`session ${this.#path}: ${errorMessage(error)}`);
+		if (this.#onSaved) {
+			try {
+				await this.#onSaved(this);
+			} catch (error) {
+				this.#warn(`session ${this.#path}: ${errorMessage(error)}`);
+			}
+		}
+		const after = this.#afterSaved;
+		if (after) {
+			this.#background = this.#background.then(async () => {
+				try {
+					await after(this);
+				} catch (error) {
+					this.#warn(`session ${this.#path}: ${errorMessage(error)}`);
+				}
+			});
 		}
 	}
 

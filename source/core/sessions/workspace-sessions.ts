@@ -56,9 +56,13 @@ export async function openWorkspaceSession(options: {path: string; workspace: st
 		workspace: options.workspace,
 		discardIfEmpty: options.discardIfEmpty ?? isProvisional(options.path),
 		warn: options.warn,
+		// The name first, in the write queue: a second step must not be saved under the provisional name.
 		async onSaved(session) {
 			const first = firstUserText(session.messages);
 			if (isProvisional(session.path) && first !== null) await moveToFreeName(session, folder, slugOf(first));
+		},
+		// The index behind the turn: the answer is not held up by its lock and writes.
+		async afterSaved(session) {
 			await indexSession(session, folder);
 		},
 	});
