@@ -136,3 +136,23 @@ test('--session FILE of the previous layout (<data_dir>/sessions/) loads, and -c
 	assert.equal(continued.code, 0, continued.stderr);
 	assert.deepEqual(sent(next), [['user', 'again']], 'the workspace folder had no session: -c started a new one');
 });
+
+test('line mode names a new session by the time at once (its session event names the final path); one with no input leaves no file', async () => {
+	const box = sandbox();
+	const idle = await runCli(['--json', '-C', box.workspace], {env: box.env, input: ''});
+	assert.equal(idle.code, 0, idle.stderr);
+	const folder = sessionsFolder(box);
+	assert.deepEqual(
+		readdirSync(folder).filter(name => !name.startsWith('.index')),
+		[],
+		'an empty session leaves nothing',
+	);
+
+	mock.enqueue({text: 'line answer'});
+	const run = await runCli(['--json', '-C', box.workspace], {env: box.env, input: 'a line\n'});
+	assert.equal(run.code, 0, run.stderr);
+	const opened = jsonEvents(run.stdout)[0]!;
+	assert.match(opened.path, /\/session-\d{8}-\d{6}\.json$/);
+	assert.ok(readFileSync(opened.path, 'utf8').includes('line answer'));
+	assert.deepEqual(sessionFiles(folder), [opened.path.slice(folder.length + 1)]);
+});
