@@ -213,7 +213,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			}
 
 			case '/clear': {
-				const next = await core.openWorkspaceSession({path: core.provisionalSessionPath(folderOf(agent)), workspace: agent.workspace, warn: sessionWarning});
+				const next = await core.openWorkspaceSession({path: core.provisionalSessionPath(agent.sessionFolder), workspace: agent.workspace, warn: sessionWarning});
 				await switchSession(next);
 				store.notice('info', `new session ${next.id}: it is named after its first message; the previous one stays saved`);
 				break;
@@ -225,14 +225,14 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			}
 
 			case '/fork': {
-				const outcome = await core.forkSession(agent.session, folderOf(agent), agent.extensionEvents ?? null, sessionWarning);
+				const outcome = await core.forkSession(agent.session, agent.sessionFolder, agent.extensionEvents ?? null, sessionWarning);
 				if (!outcome.ok) {
 					store.notice('warning', `extension ${outcome.by} refused the fork (SessionBeforeFork)${outcome.reason === null ? '' : `: ${outcome.reason}`}; this session goes on`);
 					break;
 				}
 
 				const from = agent.session.path;
-				await switchSession(outcome.fork);
+				await switchSession(outcome.fork, {showHistory: false});
 				store.notice('info', `forked into ${sessionName(outcome.fork.path)} (${outcome.fork.messages.length} messages); ${sessionName(from)} stays as it was`);
 				break;
 			}
@@ -293,19 +293,19 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 
 	const sessionWarning = (message: string) => store.notice('warning', message);
 
-	/** Puts `next` in place of the running session (the old one is saved and closed) and shows its history. */
-	const switchSession = async (next: Session) => {
+	/** Puts `next` in place of the running session (the old one is saved and closed) and shows its history, unless it is on the screen already (a fork). */
+	const switchSession = async (next: Session, options: {showHistory: boolean} = {showHistory: true}) => {
 		// The children of the old session end with it; new ones' sessions go beside the new one.
 		await agent.switchSession(next);
 		await agent.session.close();
 		agent = {...agent, session: next};
 		store.setSession(next.id);
-		if (next.messages.length > 0) core.showSessionHistory(next, store);
+		if (options.showHistory && next.messages.length > 0) core.showSessionHistory(next, store);
 	};
 
 	/** /resume and --resume: the picker of the workspace's sessions; the one chosen replaces the running session. */
 	const resume = async (atStart: boolean) => {
-		const folder = folderOf(agent);
+		const folder = agent.sessionFolder;
 		const current = agent.session.path;
 		const summaries = await core.listSessions(folder);
 		if (summaries.every(summary => summary.path === current)) {
@@ -529,11 +529,6 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	await agent.close();
 	interrupts.dispose();
 	return code;
-}
-
-/** The workspace's sessions folder, where /clear, /fork and /resume work. */
-function folderOf(agent: Agent): string {
-	return agent.sessionFolder;
 }
 
 /** A session's name: its file's, without `.json`. */

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import {randomUUID} from 'node:crypto';
 import {existsSync} from 'node:fs';
-import {mkdir, readdir, readFile, stat, utimes, writeFile} from 'node:fs/promises';
+import {mkdir, readdir, readFile, stat, symlink, utimes, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {test} from 'node:test';
 import {openSession} from '../../source/core/agent/session-store.js';
@@ -13,7 +13,7 @@ import {latestSession, listSessions} from '../../source/core/sessions/list-sessi
 import {readSessionIndex, SESSION_INDEX_FILE} from '../../source/core/sessions/session-index.js';
 import {checkSessionName, FALLBACK_SESSION_NAME, MAX_SESSION_NAME_CHARS, MAX_SLUG_CHARS, slugOf, unusedName, withSuffix} from '../../source/core/sessions/session-name.js';
 import {stampName} from '../../source/core/sessions/start-session.js';
-import {openWorkspaceSession, provisionalSessionPath, renameWorkspaceSession} from '../../source/core/sessions/workspace-sessions.js';
+import {openWorkspaceSession, provisionalSessionPath, renameWorkspaceSession, workspaceSessionsFolder} from '../../source/core/sessions/workspace-sessions.js';
 import type {Message} from '../../source/core/messages.js';
 import {tempWorkspace} from './helpers.js';
 
@@ -269,4 +269,22 @@ test('/fork copies the history into <name>-fork (then -fork-2), leaves the origi
 	assert.equal(index['plan-the-release-fork']!.messages, 4);
 	assert.equal(index['plan-the-release-fork']!.title, 'plan the release');
 	assert.equal(index['plan-the-release-fork']!.size, (await stat(fork.path)).size);
+});
+
+test('the sessions folder is <data_dir>/workspaces/<id>/sessions by its real path, made owner-only, through a symlinked data folder too', async t => {
+	const root = await tempWorkspace(t);
+	const workspace = join(root, 'project');
+	await mkdir(workspace);
+	await mkdir(join(root, 'real-data'));
+	await symlink(join(root, 'real-data'), join(root, 'data'));
+	const dirs = {config_dir: join(root, 'config'), data_dir: join(root, 'data'), cache_dir: join(root, 'cache'), runtime_dir: join(root, 'runtime')};
+	const folder = await workspaceSessionsFolder(workspace, dirs);
+	const registry = JSON.parse(await readFile(join(root, 'real-data', 'workspaces.json'), 'utf8')) as {workspaces: Record<string, string>};
+	assert.equal(folder, join(root, 'real-data', 'workspaces', Object.values(registry.workspaces)[0]!, 'sessions'));
+	assert.equal((await stat(folder)).mode & 0o777, 0o700);
+	assert.equal(await workspaceSessionsFolder(workspace, dirs), folder, 'the same workspace, the same folder');
+	// A session opened there reports a path in this folder, so the chat knows it as one of its own (/rename).
+	const session = await openWorkspaceSession({path: provisionalSessionPath(folder), workspace});
+	assert.equal(join(session.path, '..'), folder);
+	await session.close();
 });

@@ -124,6 +124,7 @@ test('/resume filters and opens another session; /fork then a turn leaves the or
 		const before = readFileSync(original, 'utf8');
 		run.type('/fork\r');
 		await run.waitFor(screen => screen.includes('forked into alpha-topic-fork (3 messages); alpha-topic stays as it was'), 'the fork');
+		assert.equal(run.screen().join('\n').split('alpha answer').length, 2, 'the fork does not show the conversation a second time');
 		mock.enqueue({text: 'fork answer'});
 		const from = mock.requests.length;
 		run.type('only in the fork\r');

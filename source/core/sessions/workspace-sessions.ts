@@ -1,9 +1,9 @@
 import {randomBytes} from 'node:crypto';
-import {lstat} from 'node:fs/promises';
+import {lstat, mkdir, realpath} from 'node:fs/promises';
 import {basename, dirname, join} from 'node:path';
 import type {PlatformDirs} from '../config/dirs.js';
 import {workspaceId, workspaceStateDir} from '../config/workspace-registry.js';
-import {UsageError} from '../errors.js';
+import {errorMessage, UsageError} from '../errors.js';
 import {openSession, type Session} from '../agent/session-store.js';
 import {checkSessionName, firstUserText, slugOf, unusedName, withSuffix} from './session-name.js';
 import {titleOf, updateSessionIndex} from './session-index.js';
@@ -17,9 +17,19 @@ import {titleOf, updateSessionIndex} from './session-index.js';
  */
 export const PROVISIONAL_PREFIX = '.new-';
 
-/** The sessions folder of the workspace, registering it if it is new. */
+/**
+ * The sessions folder of the workspace, registering it if it is new; made
+ * and given by its real path, as sessions report theirs (a data folder
+ * behind a symlink, macOS's /var, must still be known as this folder).
+ */
 export async function workspaceSessionsFolder(workspace: string, dirs: PlatformDirs): Promise<string> {
-	return join(workspaceStateDir(dirs, await workspaceId(workspace, dirs)), 'sessions');
+	const folder = join(workspaceStateDir(dirs, await workspaceId(workspace, dirs)), 'sessions');
+	try {
+		await mkdir(folder, {recursive: true, mode: 0o700});
+		return await realpath(folder);
+	} catch (error) {
+		throw new UsageError(`cannot create the sessions folder ${folder}: ${errorMessage(error)}`, {cause: error});
+	}
 }
 
 export function isProvisional(path: string): boolean {
