@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import {randomUUID} from 'node:crypto';
 import {existsSync} from 'node:fs';
+import {hostname} from 'node:os';
 import {mkdir, readdir, readFile, stat, symlink, utimes, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {test} from 'node:test';
@@ -13,7 +14,7 @@ import {latestSession, listSessions} from '../../source/core/sessions/list-sessi
 import {readSessionIndex, SESSION_INDEX_FILE} from '../../source/core/sessions/session-index.js';
 import {checkSessionName, FALLBACK_SESSION_NAME, MAX_SESSION_NAME_CHARS, MAX_SLUG_CHARS, slugOf, unusedName, withSuffix} from '../../source/core/sessions/session-name.js';
 import {stampName} from '../../source/core/sessions/start-session.js';
-import {openWorkspaceSession, provisionalSessionPath, renameWorkspaceSession, workspaceSessionsFolder} from '../../source/core/sessions/workspace-sessions.js';
+import {openWorkspaceSession, provisionalSessionPath, pruneProvisional, renameWorkspaceSession, workspaceSessionsFolder} from '../../source/core/sessions/workspace-sessions.js';
 import type {Message} from '../../source/core/messages.js';
 import {tempWorkspace} from './helpers.js';
 
@@ -287,4 +288,28 @@ test('the sessions folder is <data_dir>/workspaces/<id>/sessions by its real pat
 	const session = await openWorkspaceSession({path: provisionalSessionPath(folder), workspace});
 	assert.equal(join(session.path, '..'), folder);
 	await session.close();
+});
+
+test('pruneProvisional: a header-only provisional file no one holds goes; one held, one with a step and anything else stay', async t => {
+	const workspace = await tempWorkspace(t);
+	const folder = join(workspace, 'sessions');
+	await mkdir(folder);
+	const header = `${JSON.stringify({type: 'i-session', version: 1, id: randomUUID(), workspace, created: new Date().toISOString()})}\n`;
+	const left = join(folder, '.new-2025-01-01T00-00-00-000Z-aaaaaaaa.json');
+	await writeFile(left, header);
+	// A lock whose process is gone counts as free.
+	await writeFile(`${left}.lock`, `${JSON.stringify({pid: 2 ** 22 + 17, hostname: hostname(), created: new Date().toISOString()})}\n`);
+	const withStep = join(folder, '.new-2025-01-01T00-00-00-000Z-bbbbbbbb.json');
+	await writeFile(withStep, `${header}${JSON.stringify({type: 'step', n: 1, messages: turn('kept')})}\n`);
+	const named = join(folder, 'named.json');
+	await writeFile(named, header);
+	const held = await openWorkspaceSession({path: provisionalSessionPath(folder), workspace});
+	await pruneProvisional(folder);
+	assert.equal(existsSync(left), false);
+	assert.equal(existsSync(`${left}.lock`), false);
+	assert.ok(existsSync(withStep));
+	assert.ok(existsSync(named));
+	assert.ok(existsSync(held.path), 'a running chat keeps its file');
+	await held.close();
+	await pruneProvisional(join(workspace, 'none'));
 });

@@ -2,7 +2,7 @@ import {dirname, resolve} from 'node:path';
 import type {PlatformDirs} from '../config/dirs.js';
 import {openSession, sessionPathForName, type Session} from '../agent/session-store.js';
 import {latestSession} from './list-sessions.js';
-import {openNewNamedSession, openWorkspaceSession, provisionalSessionPath, workspaceSessionsFolder} from './workspace-sessions.js';
+import {openNewNamedSession, openWorkspaceSession, provisionalSessionPath, pruneProvisional, workspaceSessionsFolder} from './workspace-sessions.js';
 import {slugOf} from './session-name.js';
 
 /** Which session a start opens: `--session FILE`, `--session-name NAME`, `--continue`, or a new one. */
@@ -57,7 +57,7 @@ export async function openStartSession(choice: SessionChoice, workspace: string,
 		first !== ''
 			? await openNewNamedSession(folder, slugOf(first), workspace, warn)
 			: choice.nameLater === true
-				? await openWorkspaceSession({path: provisionalSessionPath(folder), workspace, warn})
+				? await openProvisional(folder, workspace, warn)
 				: await openNewNamedSession(folder, stampName(new Date()), workspace, warn, {discardIfEmpty: true});
 	return {session, folder, notice};
 }
@@ -66,4 +66,10 @@ export async function openStartSession(choice: SessionChoice, workspace: string,
 export function stampName(date: Date): string {
 	const iso = date.toISOString();
 	return `session-${iso.slice(0, 10).replaceAll('-', '')}-${iso.slice(11, 19).replaceAll(':', '')}`;
+}
+
+/** A new chat session under a provisional name, once what killed runs left of theirs is gone. */
+async function openProvisional(folder: string, workspace: string, warn: (message: string) => void): Promise<Session> {
+	await pruneProvisional(folder);
+	return openWorkspaceSession({path: provisionalSessionPath(folder), workspace, warn});
 }

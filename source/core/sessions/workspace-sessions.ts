@@ -1,10 +1,12 @@
 import {randomBytes} from 'node:crypto';
-import {lstat, mkdir, realpath} from 'node:fs/promises';
+import {lstat, mkdir, readdir, readFile, realpath, unlink} from 'node:fs/promises';
 import {basename, dirname, join} from 'node:path';
 import type {PlatformDirs} from '../config/dirs.js';
 import {workspaceId, workspaceStateDir} from '../config/workspace-registry.js';
 import {errorMessage, UsageError} from '../errors.js';
 import {openSession, type Session} from '../agent/session-store.js';
+import {sessionHeaderSchema} from '../agent/session-schema.js';
+import {lockHolder} from '../fs/file-lock.js';
 import {checkSessionName, firstUserText, slugOf, unusedName, withSuffix} from './session-name.js';
 import {titleOf, updateSessionIndex} from './session-index.js';
 
@@ -34,6 +36,40 @@ export async function workspaceSessionsFolder(workspace: string, dirs: PlatformD
 
 export function isProvisional(path: string): boolean {
 	return basename(path).startsWith(PROVISIONAL_PREFIX);
+}
+
+/** A provisional file bigger than this has more than a header: it is never pruned. */
+const MAX_PRUNED_BYTES = 4096;
+
+/**
+ * Deletes the provisional files a killed `i` left (its close never ran):
+ * those no live process holds whose whole content is one header line. One
+ * that holds more (a first step whose naming failed) stays.
+ */
+export async function pruneProvisional(folder: string): Promise<void> {
+	let names: string[];
+	try {
+		names = await readdir(folder);
+	} catch {
+		return;
+	}
+	const present = new Set(names);
+	for (const name of names) {
+		if (!name.startsWith(PROVISIONAL_PREFIX) || !name.endsWith('.json')) continue;
+		const path = join(folder, name);
+		try {
+			if (present.has(`${name}.lock`) && (await lockHolder(`${path}.lock`)) !== null) continue;
+			if ((await lstat(path)).size > MAX_PRUNED_BYTES) continue;
+			const text = await readFile(path, 'utf8');
+			const lines = text.split('\n');
+			if (lines.length !== 2 || lines[1] !== '' || !sessionHeaderSchema.safeParse(JSON.parse(lines[0]!)).success) continue;
+			await unlink(path);
+			// The dead process's lock: no one else ever opens a provisional name.
+			if (present.has(`${name}.lock`)) await unlink(`${path}.lock`).catch(() => {});
+		} catch {
+			// Changed or gone meanwhile, or not ours to judge: left as it is.
+		}
+	}
 }
 
 /** A fresh provisional path in `folder`. */
