@@ -4,7 +4,7 @@
 // host (bench/extensions.ts); a delegate_task round trip (bench/children.ts); then the
 // resident worker pool against spawn-per-call (bench/pool.ts), hooks,
 // skills, the input editor, the budget, the chat screen streaming 100k
-// tokens (bench/tui.ts), the prompt cache, web_fetch, search and MCP servers
+// tokens (bench/tui.ts), the resume picker with 1000 sessions (bench/sessions.ts), the prompt cache, web_fetch, search and MCP servers
 // (bench/mcp.ts).
 import module from 'node:module';
 import {cpus, totalmem} from 'node:os';
@@ -27,6 +27,7 @@ import {benchSearch} from './search.js';
 import {benchSkills} from './skills.js';
 import {benchStartup} from './startup.js';
 import {benchMarkdown, benchTui} from './tui.js';
+import {benchSessions} from './sessions.js';
 import {benchWebFetch} from './web.js';
 
 // BENCH_ONLY=startup,pool runs those tables after the first one; by default every table runs.
@@ -42,6 +43,7 @@ const sections: Array<[string, () => Promise<void> | void]> = [
 	['budget', benchBudget],
 	['tui', benchTui],
 	['markdown', benchMarkdown],
+	['sessions', benchSessions],
 	['cache', benchCache],
 	['web', benchWebFetch],
 	['search', benchSearch],

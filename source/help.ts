@@ -10,6 +10,8 @@ export const helpText = `
     $ i                        chat; each line of input is a turn when stdout is not a terminal
     $ i -p TEXT                one turn: print the answer and exit
     $ echo TEXT | i -p         one turn, the prompt read from standard input
+    $ i -c                     continue this workspace's latest session (i -p -c TEXT: one more turn of it)
+    $ i --resume               pick one of this workspace's sessions to open (/resume in the chat does the same)
     $ i logo                   print the logo (--plain, --ascii, --svg): the same as i --runtime logo
     $ i extensions             list the extensions a run here loads, where from, and what each registered (-C DIR, --json)
     $ i install SPEC           install an extension package with npm (a name, name@version, a tarball or a folder) for this
@@ -31,8 +33,10 @@ export const helpText = `
     --json                     With -p or in line mode: one JSON event per stdout line
     --config FILE              Model/API config (default: $I_CONFIG_DIR/config.json, ~/.i/config/config.json)
     -C, --cwd DIR              Workspace folder (default: the current folder)
-    --session FILE             Save to / resume from this session file
-    --session-name NAME        Save to / resume <workspace>/.i/sessions/NAME.json
+    --session FILE             Save to / resume from this session file (any file: the old $I_DATA_DIR/sessions/ ones too)
+    --session-name NAME        Save to / resume <workspace>/.i/sessions/NAME.json (a namespace apart from the chat's sessions)
+    -c, --continue             Resume this workspace's latest session (also with -p); with none, a new one starts and says so
+    --resume                   Chat screen: start with the picker of this workspace's sessions (type to filter, Enter opens)
     --max-steps N              Model requests one turn may make (default: max_steps in the config, 50)
     --api-key KEY              The API key for the selected provider (config, --provider or --model), this run only; never stored
                                or shown, but other users of this machine can see it in the process list: prefer i auth login
@@ -56,6 +60,8 @@ export const helpText = `
     Each flag may be given once (--extension, --extensions-dir, --skill and --prompt-template collect every value). An unknown flag or a missing or bad value is a usage error (exit 2).
     Extensions may add flags of their own (i extensions lists them); a flag that neither i nor a loaded extension has is a usage error once they loaded.
     After --, every word is part of the prompt, even one that starts with -.
+    Sessions: new ones are saved in $I_DATA_DIR/workspaces/<id>/sessions/, named after their first message (/rename NAME renames,
+    /fork copies, /clear starts another); -c, --resume, --session and --session-name each choose one: give at most one of them.
 
   Runtime commands
     $ i --runtime init                  write plugins.json, bindings.json, builtin.json (never overwrites)

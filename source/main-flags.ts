@@ -21,6 +21,8 @@ export const mainFlags = {
 	cwd: {type: 'string', shortFlag: 'C'},
 	session: {type: 'string'},
 	sessionName: {type: 'string'},
+	continue: {type: 'boolean', shortFlag: 'c', default: false},
+	resume: {type: 'boolean', default: false},
 	maxSteps: {type: 'number'},
 	apiKey: {type: 'string'},
 	yolo: {type: 'boolean', aliases: ['dangerously-skip-permissions'], default: false},
@@ -63,6 +65,7 @@ export function parseFlags(argv: readonly string[]): MainCommandLine {
 			throw new UsageError(`${flag} needs a value: ${flag === '--provider' ? 'a provider id such as deepseek' : 'a model id, or provider/model'} (i --list-models lists them)`);
 	}
 
+	sessionFlagConflicts(flags);
 	if (flags.listModels && flags.print) throw new UsageError('--list-models lists the catalogue and exits; it does not run a turn: drop -p');
 	if (flags.maxSteps !== undefined && !(Number.isInteger(flags.maxSteps) && flags.maxSteps >= MIN_STEPS && flags.maxSteps <= MAX_STEPS)) {
 		throw new UsageError(`--max-steps must be a whole number from ${MIN_STEPS} to ${MAX_STEPS} (got ${flags.maxSteps})`);
@@ -84,6 +87,8 @@ export function parseFlags(argv: readonly string[]): MainCommandLine {
 			cwd: flags.cwd,
 			session: flags.session,
 			sessionName: flags.sessionName,
+			continueLatest: flags.continue,
+			resume: flags.resume,
 			maxSteps: flags.maxSteps,
 			apiKey: flags.apiKey,
 			yolo: flags.yolo,
@@ -101,4 +106,13 @@ export function parseFlags(argv: readonly string[]): MainCommandLine {
 			commandLine: new ExtensionFlags({flags: unclaimed, input, takesInput: flags.print, reserved: longFlagNames(mainFlags)}),
 		},
 	};
+}
+
+/** `-c`, `--resume`, `--session` and `--session-name` each say which session to open: at most one of them. */
+function sessionFlagConflicts(flags: {continue: boolean; resume: boolean; session?: string | undefined; sessionName?: string | undefined; print: boolean}): void {
+	const given = [flags.continue ? '--continue' : null, flags.resume ? '--resume' : null, flags.session === undefined ? null : '--session', flags.sessionName === undefined ? null : '--session-name'].filter(
+		flag => flag !== null,
+	);
+	if (given.length > 1 && (flags.continue || flags.resume)) throw new UsageError(`${given.join(' and ')} each choose the session to open; pass one of them`);
+	if (flags.resume && flags.print) throw new UsageError('--resume opens a picker in the chat screen; with -p, use --continue (the latest session) or --session FILE');
 }

@@ -12,6 +12,10 @@ export interface CliOptions {
 	cwd: string | undefined;
 	session: string | undefined;
 	sessionName: string | undefined;
+	/** `-c`, `--continue`: this workspace's latest session. */
+	continueLatest?: boolean | undefined;
+	/** `--resume`: the chat screen starts with the picker of this workspace's sessions. */
+	resume?: boolean | undefined;
 	maxSteps: number | undefined;
 	/** `--api-key KEY`: for the provider the config selects, this run only; never stored or shown. */
 	apiKey: string | undefined;
@@ -173,6 +177,10 @@ export async function runHead(options: CliOptions): Promise<number> {
 
 	if (options.listModels) return (await import('./runtime/list-models.js')).runListModels(options);
 	if (tui) return tui.runTui(options);
+	if (options.resume === true) {
+		process.stderr.write('i: --resume opens a picker in the chat screen, which needs a terminal on stdin and stdout; use --continue (the latest session) or --session FILE\n');
+		return exitCodes.usage;
+	}
 	const {keepStdoutForContent} = await import('./modes/output.js');
 	// The config and the manifests first, then the head's own modules, which load while the workers
 	// start (issue 11). Not concurrently: loading and running the head's modules would hold up the

@@ -28,7 +28,7 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 			const deferred = options.commandLine.pending;
 			prompt = deferred ? '' : options.print === '' || options.print === undefined ? await readPromptFromStdin() : options.print;
 			// One turn: its MCP servers start once its model asks for a tool, so a one-shot that answers at once pays nothing for them.
-			agent = await setupAgent({...options, mcpStart: 'first-tool-call'}, emit, undefined, controller.signal, started);
+			agent = await setupAgent({...(deferred ? options : {...options, firstMessage: prompt}), mcpStart: 'first-tool-call'}, emit, undefined, controller.signal, started);
 			// No screen: an extension's dialog is refused, never answered in the person's name.
 			agent.provideRuntime({uiDialog: headlessDialog(options.json ? 'i -p --json' : 'i -p')});
 			if (deferred) prompt = options.commandLine.input().join(' ') || (await readPromptFromStdin());

@@ -5,12 +5,15 @@
  * for them to see the screen.
  */
 export {compactNow, runTurn} from '../core/agent/run-turn.js';
-export {openSession} from '../core/agent/session-store.js';
-export {setupAgent, sessionPath} from '../core/start/setup-agent.js';
+export {setupAgent} from '../core/start/setup-agent.js';
+export {openWorkspaceSession, provisionalSessionPath, renameWorkspaceSession} from '../core/sessions/workspace-sessions.js';
+export {listSessions} from '../core/sessions/list-sessions.js';
+export {forkSession} from '../core/sessions/fork-session.js';
+export {sessionPickerRequest, cannotOpen} from './session-picker.js';
+export {showSessionHistory} from './resumed-history.js';
 export {reportSetupError} from '../modes/report-setup-error.js';
 export {resolveDirs} from '../core/config/dirs.js';
 export {NoModelConfigError} from '../core/config/load-config.js';
 export {promptContent, describeAttachments} from '../core/mentions/attach-mentions.js';
 export {runUserBash} from '../core/user-bash/run-user-bash.js';
 export {recordUserBash, userBashMessage} from '../core/user-bash/user-bash-message.js';
-export {showResumedInputs} from './resumed-inputs.js';

@@ -36,6 +36,15 @@ export type TranscriptItem =
 
 export type ToolItem = Extract<TranscriptItem, {kind: 'tool'}>;
 
+/** What a resumed session's history shows (resumed-history.ts reads it from the messages). */
+export type HistoryItem =
+	/** `attachments`: the line saying what its @-mentions attached (describeAttachments), when they did. */
+	| {kind: 'user'; text: string; attachments?: string}
+	| {kind: 'assistant'; text: string}
+	| {kind: 'tool'; id: string; name: string; arguments: string}
+	/** A `!` command whose output went to the context. */
+	| {kind: 'bash'; command: string; output: string; status: string};
+
 /** A running child agent as the live area shows it: its role, turns so far and last activity. */
 export interface ChildItem {
 	id: string;
@@ -135,11 +144,6 @@ export class ChatStore {
 		this.#update({busy: true}, true);
 	}
 
-	/** A resumed session's message with attachments, shown again (the screen stays idle). */
-	resumedUser(text: string, attachments: string): void {
-		this.#finish([{kind: 'user', key: this.#key(), text: shown(text), attachments: shown(attachments)}], true);
-	}
-
 	/** A `!` command starts: the screen is busy (Esc stops it) and shows its output live. */
 	startBash(command: string): void {
 		this.#update({busy: true, bash: {command: shown(command), output: ''}}, true);
@@ -204,6 +208,24 @@ export class ChatStore {
 		if (!view) return;
 		this.#endText();
 		this.#finish([{kind: 'custom', key: this.#key(), label: shown(view.label), text: shown(view.text)}], true);
+	}
+
+	/**
+	 * A resumed session's conversation (--continue, /resume, --session),
+	 * written to the transcript once as it would have been shown: the
+	 * person's messages, the answers (as Markdown when it is on), each tool
+	 * call as one finished line. Deliveries go through `delivered`.
+	 */
+	showHistory(items: readonly HistoryItem[]): void {
+		this.#endText();
+		const markdown = this.#state.markdown !== null;
+		const shownItems = items.map((item): TranscriptItem => {
+			if (item.kind === 'user') return {kind: 'user', key: this.#key(), text: shown(item.text), ...(item.attachments === undefined ? {} : {attachments: shown(item.attachments)})};
+			if (item.kind === 'bash') return {kind: 'bash', key: this.#key(), command: shown(item.command), output: shown(item.output), status: shown(item.status), context: true};
+			if (item.kind === 'assistant') return {kind: 'assistant', key: this.#key(), text: shown(markdown ? this.#transform(item.text) : item.text), markdown, gap: false};
+			return {kind: 'tool', key: this.#key(), id: item.id, name: shown(item.name), summary: shown(summariseArguments(item.arguments)), status: 'done', result: null, note: null};
+		});
+		if (shownItems.length > 0) this.#finish(shownItems, true);
 	}
 
 	/** Marks a tool as waiting for the person's answer. */

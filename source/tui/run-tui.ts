@@ -1,4 +1,4 @@
-import {dirname} from 'node:path';
+import {basename, dirname} from 'node:path';
 import {createElement} from 'react';
 import {render} from 'ink';
 import type {CliOptions} from '../run-cli.js';
@@ -22,7 +22,7 @@ import {costReport, emptyCost} from './cost-tally.js';
 import {chainMarkdownTransformers} from './markdown-transform.js';
 import {markdownOptions} from './markdown-options.js';
 import {customRendering} from './custom-rendering.js';
-import {showDeliveredHistory} from './delivered-history.js';
+import type {Session} from '../core/agent/session-store.js';
 import {runExtensionCommand} from './extension-command.js';
 import {reportExtensionRejections} from '../modes/extension-rejections.js';
 import {TrustBroker} from './trust-broker.js';
@@ -69,7 +69,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	const interrupts = handleInterrupts(setupController);
 	// Leaving while the trust question is open answers nothing: the start ends, and it is asked next time.
 	setupController.signal.addEventListener('abort', () => trust.cancel(), {once: true});
-	const setupOptions = {...options, askTrust: trust.ask};
+	const setupOptions = {...options, askTrust: trust.ask, nameLater: true};
 
 	// With extensions listed, BeforeTuiStart may veto the screen, so it fires before the terminal is touched;
 	// without, the screen comes first and the agent is set up behind it: a person sees the chat at once.
@@ -323,15 +323,46 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			}
 
 			case '/clear': {
-				const next = await core.openSession({path: core.sessionPath({...options, session: undefined, sessionName: undefined}, agent.workspace, core.resolveDirs().data_dir), workspace: agent.workspace});
-				// The children of the old session end with it; new ones' sessions go beside the new one.
-				await agent.switchSession(next);
-				await agent.session.close();
-				agent = {...agent, session: next};
-				store.setSession(next.id);
+				const next = await core.openWorkspaceSession({path: core.provisionalSessionPath(agent.sessionFolder), workspace: agent.workspace, warn: sessionWarning});
+				await switchSession(next);
 				// A new session starts with the AGENTS.md files as they are now.
 				await readInstructions();
-				store.notice('info', `new session ${next.id} (${next.path}); the previous one stays saved`);
+				store.notice('info', `new session ${next.id}: it is named after its first message; the previous one stays saved`);
+				break;
+			}
+
+			case '/resume': {
+				await resume(false);
+				break;
+			}
+
+			case '/fork': {
+				const outcome = await core.forkSession(agent.session, agent.sessionFolder, agent.extensionEvents ?? null, sessionWarning);
+				if (!outcome.ok) {
+					store.notice('warning', `extension ${outcome.by} refused the fork (SessionBeforeFork)${outcome.reason === null ? '' : `: ${outcome.reason}`}; this session goes on`);
+					break;
+				}
+
+				const from = agent.session.path;
+				await switchSession(outcome.fork, {showHistory: false});
+				store.notice('info', `forked into ${sessionName(outcome.fork.path)} (${outcome.fork.messages.length} messages); ${sessionName(from)} stays as it was`);
+				break;
+			}
+
+			case '/rename': {
+				if (args === '' || /\s/.test(args)) {
+					store.notice('warning', 'usage: /rename NAME (letters, digits, ".", "_" and "-")');
+					break;
+				}
+
+				if (dirname(agent.session.path) !== agent.sessionFolder) {
+					store.notice('warning', `/rename renames the chat's own sessions; this one is ${agent.session.path} (--session or --session-name names it)`);
+					break;
+				}
+
+				const before = sessionName(agent.session.path);
+				await core.renameWorkspaceSession(agent.session, args);
+				store.notice('info', `renamed ${before} to ${sessionName(agent.session.path)}`);
 				break;
 			}
 
@@ -400,6 +431,47 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		agent = {...agent, systemPrompt: result.systemPrompt, instructions: result.instructions};
 		for (const message of result.notices) store.notice('warning', message);
 		return result;
+	};
+
+	const sessionWarning = (message: string) => store.notice('warning', message);
+
+	/** Puts `next` in place of the running session (the old one is saved and closed) and shows its history, unless it is on the screen already (a fork). */
+	const switchSession = async (next: Session, options: {showHistory: boolean} = {showHistory: true}) => {
+		// The children of the old session end with it; new ones' sessions go beside the new one.
+		await agent.switchSession(next);
+		await agent.session.close();
+		agent = {...agent, session: next};
+		store.setSession(next.id);
+		if (options.showHistory && next.messages.length > 0) core.showSessionHistory(next, store);
+	};
+
+	/** /resume and --resume: the picker of the workspace's sessions; the one chosen replaces the running session. */
+	const resume = async (atStart: boolean) => {
+		const folder = agent.sessionFolder;
+		const current = agent.session.path;
+		const summaries = await core.listSessions(folder);
+		if (summaries.every(summary => summary.path === current)) {
+			store.notice('info', `no saved session in this workspace yet (${folder})${atStart ? ': this is a new one' : ''}`);
+			return;
+		}
+
+		const chosen = await chooser.ask(core.sessionPickerRequest(summaries, new Date(), current));
+		const summary = summaries.find(candidate => candidate.name === chosen);
+		if (!summary) {
+			if (atStart) store.notice('info', 'no session chosen: this is a new one');
+			return;
+		}
+
+		const why = core.cannotOpen(summary, current);
+		if (why) {
+			store.notice('warning', why);
+			return;
+		}
+
+		const next = await core.openWorkspaceSession({path: summary.path, workspace: agent.workspace, warn: sessionWarning});
+		store.notice('info', `resumed ${summary.name} (${next.messages.length} messages)`);
+		await switchSession(next);
+		if (next.dropped) store.notice('warning', `session repaired: dropped ${next.dropped.lines} line(s) (${next.dropped.reason}), kept in ${next.dropped.savedTo}`);
 	};
 
 	/** Stops reporting the loaded extensions' unhandled rejections (replaced at each reload). */
@@ -610,11 +682,6 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	showExtensions();
 	// The MCP servers' prompts join the commands as their servers become ready (and leave when one fails).
 	void agent.mcp.ready.then(servers => servers?.subscribe(showExtensions));
-	// A resumed session's extension messages and rendered entries, as they were shown when they came.
-	showDeliveredHistory(agent.session, event => store.delivered(event));
-	// And what the person attached with @-mentions and ran with ! there.
-	core.showResumedInputs(agent.session.messages, store);
-	if (agent.instructions.enabled && !agent.instructions.inSession) store.notice('info', 'AGENTS.md changed since this session started: it keeps the instructions it started with until /reload reads them again');
 	agent.delivery.provideStarter({canStart: () => !leaving && turn?.signal.aborted !== true, start: startTriggeredTurn});
 	// An unhandled rejection from extension code is a notice naming the extension, never a crash (EXTENSIONS.md).
 	stopReporting = reportExtensionRejections(agent.extensionFiles, event => store.apply(event));
@@ -653,7 +720,12 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			store.notice('warning', `notifications are off: ${(error as Error).message}`);
 			return () => {};
 		});
+	// A resumed session (--continue, --session) shows its conversation, its extensions' messages and entries as they were shown, drawn as Markdown when it is on.
+	if (agent.session.messages.length > 0 || agent.session.entries.length > 0) core.showSessionHistory(agent.session, store);
+	if (agent.instructions.enabled && !agent.instructions.inSession) store.notice('info', 'AGENTS.md changed since this session started: it keeps the instructions it started with until /reload reads them again');
 	store.started({model: agent.caller.model, workspace: agent.workspace, window: agent.budget?.window ?? null});
+	// --resume: the picker comes once the screen is ready; the person may type meanwhile, as with any picker.
+	if (options.resume === true) running = resume(true).catch((error: unknown) => store.notice('error', (error as Error).message));
 	// A signal from outside ends the chat like /exit, after the running turn saved its last complete step.
 	setupController.signal.addEventListener('abort', () => {
 		interrupt();
@@ -676,6 +748,11 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	await agent.close();
 	interrupts.dispose();
 	return code;
+}
+
+/** A session's name: its file's, without `.json`. */
+function sessionName(path: string): string {
+	return basename(path, '.json');
 }
 
 /** `/model ID`: a bare id within the current provider (when it has one), `PROVIDER/MODEL` or a bare id anywhere otherwise. */

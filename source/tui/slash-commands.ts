@@ -9,6 +9,9 @@ export interface SlashCommand {
 export const slashCommands = [
 	{name: '/help', description: 'keys and commands'},
 	{name: '/clear', description: 'start a new session (the old one stays saved)'},
+	{name: '/resume', description: "open another of this workspace's sessions (a picker: type to filter)"},
+	{name: '/fork', description: 'continue in a copy of this session (the original stays as it is)'},
+	{name: '/rename', description: 'rename this session: /rename NAME'},
 	{name: '/session', description: 'this session: its ID, file and size'},
 	{name: '/provider', description: 'choose a provider (/provider ID switches, /provider remove ID removes a models.json entry)'},
 	{name: '/model', description: 'choose a model of the provider (/model ID or PROVIDER/MODEL switches)'},
@@ -24,7 +27,7 @@ export const slashCommands = [
 export type SlashCommandName = (typeof slashCommands)[number]['name'];
 
 /** The screen's commands that take words after them; the others take none. */
-const takesArguments: ReadonlySet<string> = new Set(['/provider', '/model', '/mcp']);
+const takesArguments: ReadonlySet<string> = new Set(['/provider', '/model', '/rename', '/mcp']);
 
 /** The commands a draft could be completing: only while it is a single word starting with `/`. */
 export function slashCompletions(draft: string, extra: readonly SlashCommand[] = []): readonly SlashCommand[] {
@@ -44,7 +47,7 @@ export function parseSlashCommand(text: string, extra: readonly SlashCommand[] =
 	const word = trimmed.split(/\s/, 1)[0]!;
 	const args = trimmed.slice(word.length).trim();
 	const command = slashCommands.find(candidate => candidate.name === word);
-	// The screen's own commands take no arguments but /provider's and /model's, and a message of several lines is a message.
+	// The screen's own commands take no arguments but /provider's, /model's and /rename's, and a message of several lines is a message.
 	if (command && args === '') return {name: command.name};
 	if (command && takesArguments.has(command.name) && !args.includes('\n')) return {name: command.name, args};
 	if (extra.some(candidate => candidate.name === word)) return {extension: word.slice(1), args};

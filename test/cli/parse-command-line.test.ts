@@ -60,6 +60,8 @@ test('the main flags: defaults, --no-logo, the alias of --yolo, typed --max-step
 		cwd: undefined,
 		session: undefined,
 		sessionName: undefined,
+		continueLatest: false,
+		resume: false,
 		maxSteps: undefined,
 		apiKey: undefined,
 		yolo: false,

@@ -35,7 +35,12 @@ test('the headless bundle asked for the chat screen hands the run to the ES modu
 		const {exitCode} = await run.exit();
 		assert.equal(exitCode, 0, run.output());
 		// One session: the headless run opened none of its own before it handed over.
-		assert.equal(readdirSync(join(box.env.I_DATA_DIR!, 'sessions')).filter(name => name.endsWith('.json')).length, 1);
+		const workspaces = join(box.env.I_DATA_DIR!, 'workspaces');
+		const [id] = readdirSync(workspaces);
+		assert.deepEqual(
+			readdirSync(join(workspaces, id!, 'sessions')).filter(name => name.endsWith('.json') && !name.startsWith('.')),
+			['hello.json'],
+		);
 	} finally {
 		await run.close();
 	}

@@ -1,6 +1,6 @@
 import {randomUUID} from 'node:crypto';
 import {constants} from 'node:fs';
-import {mkdir, open, realpath, type FileHandle} from 'node:fs/promises';
+import {link, lstat, mkdir, open, realpath, rename, unlink, type FileHandle} from 'node:fs/promises';
 import {basename, dirname, join, resolve} from 'node:path';
 import {errorMessage, TurnError, UsageError} from '../errors.js';
 import {writeFileAtomic} from '../fs/atomic-write.js';
@@ -34,6 +34,7 @@ export interface SessionDropped {
 
 export interface Session {
 	readonly id: string;
+	/** Where the file is now: moveTo changes it. */
 	readonly path: string;
 	readonly workspace: string;
 	/** True when this open created the file. */
@@ -59,7 +60,34 @@ export interface Session {
 	 * the original history.
 	 */
 	replaceHistory(messages: Message[]): Promise<void>;
+	/**
+	 * Moves the file (and its lock) to `path` in the same folder tree, never
+	 * replacing a file there: a taken path is a UsageError and nothing moves.
+	 * Writes go on to the same file throughout (the handle follows it).
+	 */
+	moveTo(path: string): Promise<void>;
 	close(): Promise<void>;
+}
+
+export interface OpenSessionOptions {
+	path: string;
+	workspace: string;
+	/**
+	 * Called after each write (a step, a queued or entry line), inside the
+	 * write queue (the next write and the turn wait for it): the workspace
+	 * sessions name a new session after its first message here. A throw is
+	 * passed to `warn`; the write stays saved.
+	 */
+	onSaved?: ((session: Session) => Promise<void>) | undefined;
+	/**
+	 * Called after `onSaved`, outside the write queue, one call at a time
+	 * (close waits for the last): the summary index, which the turn need
+	 * not wait for. A throw is passed to `warn`.
+	 */
+	afterSaved?: ((session: Session) => Promise<void>) | undefined;
+	/** A file this open created and nothing was written to is deleted at close (a chat that never got a message leaves no file). */
+	discardIfEmpty?: boolean | undefined;
+	warn?: ((message: string) => void) | undefined;
 }
 
 const sessionNamePattern = /^(?!\.)[A-Za-z0-9._-]{1,64}$/;
@@ -69,6 +97,11 @@ const sessionFileMode = 0o600;
 // path is canonical, so a symlink there appeared after it was resolved and may lead
 // to a file that another process locks under its own name.
 const openFlags = constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW;
+
+/** The rule of `--session-name`: portable on every file system, so the project's `.i/sessions` can be shared. */
+export function isSessionName(name: string): boolean {
+	return sessionNamePattern.test(name);
+}
 
 export function sessionPathForName(workspace: string, name: string): string {
 	if (!sessionNamePattern.test(name)) {
@@ -82,7 +115,7 @@ export function sessionPathForName(workspace: string, name: string): string {
  * under a lock held until close() or process exit. `workspace` must be the
  * canonical workspace path; a session from another workspace is refused.
  */
-export async function openSession(options: {path: string; workspace: string}): Promise<Session> {
+export async function openSession(options: OpenSessionOptions): Promise<Session> {
 	const given = resolve(options.path);
 	try {
 		await mkdir(dirname(given), {recursive: true});
@@ -103,7 +136,7 @@ export async function openSession(options: {path: string; workspace: string}): P
 			created = true;
 		}
 		const loaded = await loadSessionFile(handle, path, options.workspace);
-		return new FileSession({...loaded, path, created, handle, lock});
+		return new FileSession({...loaded, path, created, handle, lock, onSaved: options.onSaved, afterSaved: options.afterSaved, discardIfEmpty: options.discardIfEmpty === true, warn: options.warn});
 	} catch (error) {
 		await handle?.close().catch(() => {});
 		lock.release();
@@ -141,7 +174,7 @@ async function openExisting(path: string): Promise<FileHandle | undefined> {
 
 class FileSession implements Session {
 	readonly id: string;
-	readonly path: string;
+	#path: string;
 	readonly workspace: string;
 	readonly created: boolean;
 	readonly messages: Message[];
@@ -151,7 +184,16 @@ class FileSession implements Session {
 	/** Delivery IDs committed so far (in a step or as an entry). */
 	readonly #delivered: Set<string>;
 	readonly #handle: FileHandle;
-	readonly #lock: SessionLock;
+	#lock: SessionLock;
+	readonly #onSaved: OpenSessionOptions['onSaved'];
+	readonly #afterSaved: OpenSessionOptions['afterSaved'];
+	/** The afterSaved calls, chained; never rejects. */
+	#background: Promise<void> = Promise.resolve();
+	/** Set once the handle is closed: a move before that (by afterSaved during close) is still fine. */
+	#closed = false;
+	readonly #warn: (message: string) => void;
+	/** Deleted at close when this is still the size it was created with. */
+	readonly #discardAt: number | null;
 	readonly #shape: HistoryShape;
 	#steps: number;
 	#size: number;
@@ -161,9 +203,24 @@ class FileSession implements Session {
 	/** Set when a failed write could not be rolled back: the file may end in a partial line. */
 	#broken: Error | null = null;
 
-	constructor(init: LoadedSession & {path: string; created: boolean; handle: FileHandle; lock: SessionLock}) {
+	constructor(
+		init: LoadedSession & {
+			path: string;
+			created: boolean;
+			handle: FileHandle;
+			lock: SessionLock;
+			onSaved: OpenSessionOptions['onSaved'];
+			afterSaved: OpenSessionOptions['afterSaved'];
+			discardIfEmpty: boolean;
+			warn: OpenSessionOptions['warn'];
+		},
+	) {
 		this.id = init.header.id;
-		this.path = init.path;
+		this.#path = init.path;
+		this.#onSaved = init.onSaved;
+		this.#afterSaved = init.afterSaved;
+		this.#warn = init.warn ?? (() => {});
+		this.#discardAt = init.discardIfEmpty && init.created && init.steps === 0 ? init.size : null;
 		this.workspace = init.header.workspace;
 		this.created = init.created;
 		this.messages = init.messages;
@@ -185,6 +242,29 @@ class FileSession implements Session {
 		for (const record of init.records) {
 			if (record.type === 'queued' && !this.#delivered.has(record.item.id) && !this.pending.some(item => item.id === record.item.id)) this.pending.push(freezeDeep(record.item));
 		}
+	}
+
+	get path(): string {
+		return this.#path;
+	}
+
+	async moveTo(target: string): Promise<void> {
+		if (this.#closed) throw new Error(`session ${this.#path} is closed; open it again to move it`);
+		const to = resolve(target);
+		if (to === this.#path) return;
+		// The new name's lock first: another i opening that name meanwhile must find it taken.
+		const lock = await acquireSessionLock(to);
+		try {
+			await renameNoReplace(this.#path, to);
+		} catch (error) {
+			lock.release();
+			if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new UsageError(`cannot move session ${this.#path} to ${to}: a file of that name exists`);
+			throw new UsageError(`cannot move session ${this.#path} to ${to}: ${errorMessage(error)}`, {cause: error});
+		}
+		const old = this.#lock;
+		this.#lock = lock;
+		this.#path = to;
+		old.release();
 	}
 
 	queue(item: QueuedItem): Promise<void> {
@@ -215,6 +295,7 @@ class FileSession implements Session {
 		const write = this.#queue.then(async () => {
 			await this.#writeLines(Buffer.from(text));
 			after();
+			await this.#saved();
 		});
 		this.#queue = write.catch(() => {});
 		return write;
@@ -260,8 +341,11 @@ class FileSession implements Session {
 
 	close(): Promise<void> {
 		this.#closing ??= this.#queue.then(async () => {
+			await this.#background;
 			try {
 				await this.#handle.close();
+				this.#closed = true;
+				if (this.#discardAt !== null && this.#steps === 0 && this.#size === this.#discardAt) await unlink(this.#path).catch(() => {});
 			} finally {
 				this.#lock.release();
 			}
@@ -290,6 +374,28 @@ class FileSession implements Session {
 			if (id !== undefined) this.#delivered.add(id);
 		}
 		this.#settle();
+		await this.#saved();
+	}
+
+	/** Tells `onSaved` of a write, then queues `afterSaved`; their failures are warnings, the write stays. */
+	async #saved(): Promise<void> {
+		if (this.#onSaved) {
+			try {
+				await this.#onSaved(this);
+			} catch (error) {
+				this.#warn(`session ${this.#path}: ${errorMessage(error)}`);
+			}
+		}
+		const after = this.#afterSaved;
+		if (after) {
+			this.#background = this.#background.then(async () => {
+				try {
+					await after(this);
+				} catch (error) {
+					this.#warn(`session ${this.#path}: ${errorMessage(error)}`);
+				}
+			});
+		}
 	}
 
 	async #rollBack(): Promise<void> {
@@ -300,6 +406,29 @@ class FileSession implements Session {
 			this.#broken = new TurnError(`session ${this.path} may end in a partial step after a failed write; open it again to repair it`, {cause: error});
 		}
 	}
+}
+
+/**
+ * Renames `from` to `to` unless `to` exists (EEXIST then): a hard link and an
+ * unlink, which no other process can race into. Where the file system has
+ * no hard links, a check and a rename (the caller holds `to`'s lock, so only
+ * a process that is not i could slip in between).
+ */
+async function renameNoReplace(from: string, to: string): Promise<void> {
+	try {
+		await link(from, to);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw error;
+		const taken = await lstat(to).then(
+			() => true,
+			() => false,
+		);
+		if (taken) throw Object.assign(new Error(`${to} exists`), {code: 'EEXIST'});
+		await rename(from, to);
+		return;
+	}
+	await unlink(from);
 }
 
 /** One write of the whole line; the loop only continues after a short write. */

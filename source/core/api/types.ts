@@ -69,7 +69,7 @@ export interface OpenSessionOptions {
 
 	/**
 	 * The session file to resume, or to create when it does not exist.
-	 * @default a new file in the data folder's `sessions/`
+	 * @default a new file in the workspace's sessions folder, `<data folder>/workspaces/<id>/sessions/session-<time>.json`
 	 */
 	sessionFile?: string;
 

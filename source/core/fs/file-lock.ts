@@ -206,6 +206,16 @@ function removeIfOurs(path: string, text: string): void {
 	if (heldHere.get(path) === text) heldHere.delete(path);
 }
 
+/**
+ * Who holds the lock file `path`, without taking it: null when it is free or
+ * stale (its process is gone), else why it counts as busy. For lists that
+ * mark what another process has open (the session picker).
+ */
+export async function lockHolder(path: string): Promise<LockBusy | null> {
+	const state = await inspectLock(path);
+	return state.kind === 'free' || state.kind === 'stale' ? null : state;
+}
+
 async function inspectLock(path: string): Promise<LockState> {
 	const read = await readRegularFile(path, lockFileRule(path));
 	if (!read) return {kind: 'free'};

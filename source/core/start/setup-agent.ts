@@ -1,5 +1,4 @@
-import {randomBytes} from 'node:crypto';
-import {join, resolve} from 'node:path';
+import {join} from 'node:path';
 import {StartVetoError, UsageError, errorMessage} from '../errors.js';
 import {settledWithin} from '../extensions/within-time.js';
 import {isProtocol, type LoadedConfig} from '../config/load-config.js';
@@ -10,7 +9,8 @@ import {executionContextService, type LiveAgent} from './execution-context.js';
 import {createAdapter, defaultBaseUrls} from '../providers/index.js';
 import {createWorkerProviderCaller} from '../providers/worker-provider.js';
 import {createNativeTools} from '../tools/native-tools.js';
-import {openSession, sessionPathForName, type Session} from '../agent/session-store.js';
+import type {Session} from '../agent/session-store.js';
+import {openStartSession} from '../sessions/start-session.js';
 import {createApprovalGate, type AskPerson} from '../agent/approval-gate.js';
 import {renderSystemPrompt} from '../history/system-prompt.js';
 import {createHttpCaller, type FilesChannel, type ModelCaller} from '../providers/model-caller.js';
@@ -53,6 +53,12 @@ export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOp
 	session?: string | undefined;
 	/** A named session of the workspace (`--session-name`). */
 	sessionName?: string | undefined;
+	/** `--continue`: the workspace's latest session (sessions/start-session.ts). */
+	continueLatest?: boolean | undefined;
+	/** The first message when the head knows it before set-up (`-p TEXT`): a new session takes its name at once. */
+	firstMessage?: string | undefined;
+	/** The chat screen: a new session is named after its first message once it is saved (sessions/start-session.ts). */
+	nameLater?: boolean | undefined;
 	/** Model requests one turn may make (`--max-steps`); the config's max_steps by default. */
 	maxSteps?: number | undefined;
 	/** Every tool call runs without asking (`--yolo`). */
@@ -72,6 +78,8 @@ export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOp
 /** What a head needs to run turns: everything but the input and the signal, and a way to end. */
 export type Agent = Omit<TurnContext, 'signal' | 'delivery'> & {
 	session: Session;
+	/** The workspace's sessions folder (`<data_dir>/workspaces/<id>/sessions`): where /clear, /fork and /resume work. */
+	sessionFolder: string;
 	/** The extensions' appendEntry and sendMessage queue; a head that can start a run gives it a RunStarter, and /clear its new session. */
 	delivery: MessageDelivery;
 	/** Loaded extensions by name, each with the path it came from: names the extension behind an unhandled rejection. */
@@ -157,13 +165,6 @@ export const denyWithoutTerminal: AskPerson = async () => ({
 	reason: 'approval is needed and there is no terminal to ask on; rerun with --yolo to allow tools without asking',
 });
 
-export function sessionPath(options: SetupOptions, workspace: string, dataDir: string): string {
-	if (options.session !== undefined) return resolve(options.session);
-	if (options.sessionName !== undefined) return sessionPathForName(workspace, options.sessionName);
-	const stamp = new Date().toISOString().replaceAll(/[:.]/g, '-');
-	return join(dataDir, 'sessions', `${stamp}-${randomBytes(4).toString('hex')}.json`);
-}
-
 /**
  * Loads config, plugins, tools and session and runs the start-phase hooks;
  * `started` is the config and plugins part, when the head began it earlier
@@ -215,7 +216,7 @@ export async function setupAgent(
 		const credentialSources: CredentialSources = {apiKeyFlag: options.apiKey, configDir: dirs.config_dir};
 		const coreTools = [...createNativeTools({secrets, children}), ...(pool ? await externalTools(plugins, pool) : [])];
 		// The extensions load while the session file is read; a start without them pays nearly nothing for the look.
-		const opening = openSession({path: sessionPath(options, workspace, dirs.data_dir), workspace});
+		const opening = openStartSession(options, workspace, dirs, message => headEmit({type: 'warning', message}));
 		const extensionContext: StartContext = {
 			workspace,
 			dirs,
@@ -247,12 +248,13 @@ export async function setupAgent(
 		const [loadedExtensions, opened, first] = await Promise.all([starting, opening, calling]).catch(async (error: unknown) => {
 			// One of the two failed: a session that did open is released again (its lock above all).
 			await opening.then(
-				async opened => opened.close(),
+				async opened => opened.session.close(),
 				() => {},
 			);
 			throw error;
 		});
-		session = opened;
+		session = opened.session;
+		if (opened.notice) headEmit({type: 'warning', message: opened.notice});
 		if (first.secrets) addSecrets(secrets, first.secrets);
 		let caller = first.caller;
 		// The loaded generation's catalogue, and the extensions it came from.
@@ -359,6 +361,7 @@ export async function setupAgent(
 			moreTools: () => mcp.tools(),
 			mcp,
 			session,
+			sessionFolder: opened.folder,
 			extensionFiles: loadedExtensions.files,
 			extensionUi: loadedExtensions.ui,
 			extensionEvents: events,
@@ -533,12 +536,13 @@ export async function setupAgent(
 				if (current) {
 					// What the turn's observers still have queued comes first: the shutdown is the last thing they hear.
 					await settledWithin(current.drained(), SHUTDOWN_DRAIN_MS);
-					await current.advisory('SessionShutdown', {reason: 'exit', sessionId: opened.id});
+					await current.advisory('SessionShutdown', {reason: 'exit', sessionId: live.session.id});
 				}
 
 				runtime.close();
 
-				await Promise.all([opened.close(), pool?.close(), mcp.close()]);
+				// The session now (after /clear, /resume or /fork) and the one it started with: closing one twice is a no-op.
+				await Promise.all([live.session.close(), opened.session.close(), pool?.close(), mcp.close()]);
 			},
 		};
 	} catch (error) {
