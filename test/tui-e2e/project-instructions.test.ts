@@ -97,7 +97,7 @@ test('/reload sends the edited AGENTS.md, /clear starts with it; /context adds u
 
 		writeFileSync(file, 'RULE THREE: both.\n');
 		run.type('/clear\r');
-		await run.waitFor(screen => /the previous one stays\s+saved/.test(screen), 'the new session');
+		await run.waitFor(screen => /the\s+previous\s+one\s+stays\s+saved/.test(screen), 'the new session');
 		const fresh = await send(run, 'fourth', 'answer four');
 		assert.ok(fresh.includes('RULE THREE: both.'), fresh);
 		run.type('/exit\r');
