@@ -90,6 +90,25 @@ async function nameTaken(folder: string, name: string): Promise<boolean> {
 }
 
 /**
+ * Which names the folder's session files hold now, read once: a workspace
+ * where `-p "Say hello"` ran a thousand times has `say-hello` … `say-hello-999`,
+ * and asking for each in turn cost a thousand file system calls per start.
+ * A file that appears after the read is caught by the exclusive create.
+ */
+async function takenNames(folder: string): Promise<(name: string) => Promise<boolean>> {
+	let entries: string[];
+	try {
+		entries = await readdir(folder);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return async () => false;
+		throw error;
+	}
+
+	const names = new Set(entries.filter(entry => entry.endsWith('.json')).map(entry => entry.slice(0, -'.json'.length)));
+	return async name => names.has(name);
+}
+
+/**
  * Opens a session of a workspace folder, new (provisional) or saved: after
  * each step the index is brought up to date, and a provisional one is named
  * after its first message. `warn` hears what could not be done (the step is
@@ -117,7 +136,7 @@ export async function openWorkspaceSession(options: {path: string; workspace: st
 /** Moves `session` to the first free name from `base` on (`base`, `base-2` …), retrying if another process takes one meanwhile. */
 async function moveToFreeName(session: Session, folder: string, base: string): Promise<string> {
 	for (let attempt = 0; ; attempt++) {
-		const name = await unusedName(base, async name => nameTaken(folder, name));
+		const name = await unusedName(base, await takenNames(folder));
 		try {
 			await session.moveTo(join(folder, `${name}.json`));
 			return name;
@@ -190,7 +209,7 @@ export async function forkWorkspaceSession(session: Session, folder: string, war
  */
 export async function openNewNamedSession(folder: string, base: string, workspace: string, warn?: (message: string) => void, options: {discardIfEmpty?: boolean} = {}): Promise<Session> {
 	for (let attempt = 0; ; attempt++) {
-		const name = await unusedName(base, async name => nameTaken(folder, name));
+		const name = await unusedName(base, await takenNames(folder));
 		const path = join(folder, `${name}.json`);
 		const session = await openWorkspaceSession({path, workspace, warn, ...options});
 		if (session.created) return session;
