@@ -1,5 +1,5 @@
 import {printableLine} from '../modes/output.js';
-import {OpenQuestion, QuestionLine} from './open-question.js';
+import {LineQuestion} from './line-question.js';
 
 /** One line of a chooser: what it answers, how it shows, and a mark (a provider whose key resolves). */
 export interface ChoiceOption {
@@ -31,50 +31,18 @@ export interface PendingChoice {
  * approval or a dialog that is up). Resolves with the chosen value, or null
  * when cancelled or when the person leaves.
  */
-export class ChooserBroker extends OpenQuestion<PendingChoice> {
-	readonly #line: QuestionLine;
-	#count = 0;
-	#cancel: (() => void) | undefined;
-
-	constructor(line: QuestionLine = new QuestionLine()) {
-		super();
-		this.#line = line;
-	}
-
+export class ChooserBroker extends LineQuestion<PendingChoice, string> {
 	async ask(request: ChoiceRequest): Promise<string | null> {
-		const release = this.#line.tryTake() ?? (await this.#line.take());
-		this.#count += 1;
-		try {
-			return await new Promise<string | null>(resolve => {
-				let settled = false;
-				const settle = (value: string | null) => {
-					if (settled) return;
-					settled = true;
-					this.#cancel = undefined;
-					this.show(null);
-					resolve(value);
-				};
-
-				this.#cancel = () => settle(null);
-				this.show({
-					id: `choice-${this.#count}`,
-					// Labels come from catalogues and models.json: shown without control characters, on one line each.
-					request: {
-						...request,
-						options: request.options.map(option => ({...option, label: printableLine(option.label), ...(option.description === undefined ? {} : {description: printableLine(option.description)})})),
-					},
-					answer(value) {
-						settle(value === null || request.options.some(option => option.value === value) ? value : null);
-					},
-				});
-			});
-		} finally {
-			release();
-		}
-	}
-
-	/** The person left: an open chooser closes unanswered. */
-	cancel(): void {
-		this.#cancel?.();
+		return this.askOnLine((count, settle) => ({
+			id: `choice-${count}`,
+			// Labels come from catalogues and models.json: shown without control characters, on one line each.
+			request: {
+				...request,
+				options: request.options.map(option => ({...option, label: printableLine(option.label), ...(option.description === undefined ? {} : {description: printableLine(option.description)})})),
+			},
+			answer(value) {
+				settle(value === null || request.options.some(option => option.value === value) ? value : null);
+			},
+		}));
 	}
 }

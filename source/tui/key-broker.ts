@@ -1,4 +1,4 @@
-import {OpenQuestion, QuestionLine} from './open-question.js';
+import {LineQuestion} from './line-question.js';
 
 /** What the key field says: whose key it asks for, and where it will be kept. */
 export interface KeyRequest {
@@ -19,40 +19,8 @@ export interface PendingKey {
  * on the screen's question line like the choosers. The key travels only in
  * the answer: the field never draws it, and nothing here keeps it.
  */
-export class KeyBroker extends OpenQuestion<PendingKey> {
-	readonly #line: QuestionLine;
-	#count = 0;
-	#cancel: (() => void) | undefined;
-
-	constructor(line: QuestionLine = new QuestionLine()) {
-		super();
-		this.#line = line;
-	}
-
+export class KeyBroker extends LineQuestion<PendingKey, string> {
 	async ask(request: KeyRequest): Promise<string | null> {
-		const release = this.#line.tryTake() ?? (await this.#line.take());
-		this.#count += 1;
-		try {
-			return await new Promise<string | null>(resolve => {
-				let settled = false;
-				const settle = (value: string | null) => {
-					if (settled) return;
-					settled = true;
-					this.#cancel = undefined;
-					this.show(null);
-					resolve(value);
-				};
-
-				this.#cancel = () => settle(null);
-				this.show({id: `key-${this.#count}`, request, answer: settle});
-			});
-		} finally {
-			release();
-		}
-	}
-
-	/** The person left: an open field closes unanswered. */
-	cancel(): void {
-		this.#cancel?.();
+		return this.askOnLine((count, settle) => ({id: `key-${count}`, request, answer: settle}));
 	}
 }
