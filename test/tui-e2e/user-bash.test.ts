@@ -81,7 +81,7 @@ test('Esc cancels a long !sleep 100 at once; the cancel is what the context gets
 		await run.waitFor(screen => screen.split('\n').some(row => row.trim() === 'started') && screen.includes('running — Esc to stop'), 'the command runs, its output live');
 		const stopped = Date.now();
 		run.type(ESC);
-		await run.waitFor(screen => screen.includes('cancelled; it and everything it started were stopped'), 'the cancel');
+		await run.waitFor(screen => screen.includes('cancelled; the command and everything it started were stopped'), 'the cancel');
 		// SIGTERM ends sleep at once; the 2 s grace before SIGKILL is the most it could take.
 		assert.ok(Date.now() - stopped < 10_000);
 		await idle(run);

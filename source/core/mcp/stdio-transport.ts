@@ -1,8 +1,9 @@
-import {spawn, spawnSync, type ChildProcessWithoutNullStreams} from 'node:child_process';
+import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process';
 import {ReadBuffer, serializeMessage} from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js';
 import type {JSONRPCMessage} from '@modelcontextprotocol/sdk/types.js';
 import {StderrTail} from '../pool/stderr-tail.js';
+import {killGroup} from '../pool/kill-group.js';
 
 /** A server's stderr kept for the message that explains its failure: the end of it, in bounded memory (seed 000 §2's drained stderr). */
 export const MCP_STDERR_TAIL_BYTES = 16 * 1024;
@@ -113,20 +114,5 @@ export class GroupStdioTransport implements Transport {
 		child.stdin.end();
 		killGroup(child.pid);
 		await exited;
-	}
-}
-
-/** SIGKILL to the server's group; on Windows, which has no groups, taskkill walks the tree (as pool/worker-process.ts does). */
-function killGroup(pid: number | undefined): void {
-	if (pid === undefined) return;
-	if (process.platform === 'win32') {
-		spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], {stdio: 'ignore', windowsHide: true});
-		return;
-	}
-
-	try {
-		process.kill(-pid, 'SIGKILL');
-	} catch {
-		// ESRCH: the group is gone already.
 	}
 }

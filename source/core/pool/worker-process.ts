@@ -1,10 +1,11 @@
-import {spawn, spawnSync, type ChildProcessWithoutNullStreams} from 'node:child_process';
+import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process';
 import {encodeFrame, FrameDecoder, type FrameError} from './frames.js';
 import {arrayAt, readReuse, restoreArrays} from './prefix-reuse.js';
 import {readResponse, type Response} from './response-frame.js';
 import {ReuseSender} from './reuse-sender.js';
 import {StderrTail} from './stderr-tail.js';
 import {WorkerError, type RequestContext, type WorkerFailureKind, type WorkerSpec} from './types.js';
+import {killGroup} from './kill-group.js';
 
 /**
  * Once the worker has exited (or closed a pipe), how long to wait for the rest
@@ -381,20 +382,5 @@ export class WorkerProcess {
 			if (on) handle.ref();
 			else handle.unref();
 		}
-	}
-}
-
-/** SIGKILL to the worker's whole group; on Windows, which has no groups, taskkill walks the tree. */
-function killGroup(pid: number | undefined): void {
-	if (pid === undefined) return;
-	if (process.platform === 'win32') {
-		spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], {stdio: 'ignore', windowsHide: true});
-		return;
-	}
-
-	try {
-		process.kill(-pid, 'SIGKILL');
-	} catch {
-		// ESRCH: the group is gone already.
 	}
 }

@@ -21,6 +21,27 @@ export interface Secrets {
 
 export type CommandEnd = {kind: 'exit'; code: number} | {kind: 'signal'; signal: string} | {kind: 'timeout'; seconds: number} | {kind: 'aborted'};
 
+/** How a command ended, in words (the shell tool's result, a `!` command's status); `aborted`: what stopping it is called where it was stopped. */
+export function describeCommandEnd(end: CommandEnd, aborted = 'aborted; the command and everything it started were killed'): string {
+	switch (end.kind) {
+		case 'exit': {
+			return `exit code ${end.code}`;
+		}
+
+		case 'signal': {
+			return `killed by signal ${end.signal}`;
+		}
+
+		case 'timeout': {
+			return `timed out after ${end.seconds}s; the command and everything it started were killed`;
+		}
+
+		case 'aborted': {
+			return aborted;
+		}
+	}
+}
+
 export interface CommandResult {
 	/** Combined stdout+stderr, middle dropped past `MAX_COMMAND_OUTPUT_BYTES`. */
 	output: string;

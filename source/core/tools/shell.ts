@@ -5,7 +5,7 @@ import {describeFileError} from './file-content.js';
 import {clipLine} from './format.js';
 import {toParameters} from './parameters.js';
 import {pathArgument, resolvePath} from './paths.js';
-import {runCommand, type CommandEnd, type CommandResult, type Secrets} from './run-command.js';
+import {describeCommandEnd, runCommand, type CommandResult, type Secrets} from './run-command.js';
 import {truncateOutput} from './truncate.js';
 import {ToolInputError, type Tool, type ToolResult} from './types.js';
 
@@ -59,30 +59,10 @@ async function requireFolder(folder: string, name: string): Promise<void> {
 }
 
 function shellResult(result: CommandResult, outputLimit: number): ToolResult {
-	const status = describeEnd(result.end);
+	const status = describeCommandEnd(result.end);
 	const notes = result.outputHeldOpen ? '\n[processes the command left running still hold its output open; their later output is not captured]' : '';
 	const body = (result.output.length > 0 ? result.output.replace(/\n$/, '') : '(no output)') + notes;
 	// The status line always survives the cut.
 	const output = `${truncateOutput(body, Math.max(0, outputLimit - status.length - 1))}\n${status}`;
 	return {output, isError: result.end.kind !== 'exit' || result.end.code !== 0, display: status};
-}
-
-function describeEnd(end: CommandEnd): string {
-	switch (end.kind) {
-		case 'exit': {
-			return `exit code ${end.code}`;
-		}
-
-		case 'signal': {
-			return `killed by signal ${end.signal}`;
-		}
-
-		case 'timeout': {
-			return `timed out after ${end.seconds}s; the command and everything it started were killed`;
-		}
-
-		case 'aborted': {
-			return 'aborted; the command and everything it started were killed';
-		}
-	}
 }

@@ -1,7 +1,7 @@
 import type {EventBus} from '../extensions/event-bus.js';
 import {readUserBashAnswer, type UserBashValue} from '../extensions/event-answers.js';
 import {BATCH_OUTPUT_CHARS} from '../agent/tool-output-limit.js';
-import {runCommand, type CommandEnd} from '../tools/run-command.js';
+import {describeCommandEnd, runCommand} from '../tools/run-command.js';
 import {truncateOutput} from '../tools/truncate.js';
 
 /**
@@ -68,29 +68,9 @@ export async function runUserBash(command: string, options: UserBashOptions): Pr
 	return {
 		command,
 		output: truncateOutput(result.output.replace(/\n$/, '') + held, USER_BASH_OUTPUT_CHARS),
-		status: describeEnd(result.end),
+		status: describeCommandEnd(result.end, 'cancelled; the command and everything it started were stopped'),
 		exitCode: result.end.kind === 'exit' ? result.end.code : null,
 		cancelled: result.end.kind === 'aborted',
 		replacedBy: null,
 	};
-}
-
-function describeEnd(end: CommandEnd): string {
-	switch (end.kind) {
-		case 'exit': {
-			return `exit code ${end.code}`;
-		}
-
-		case 'signal': {
-			return `killed by signal ${end.signal}`;
-		}
-
-		case 'timeout': {
-			return `timed out after ${end.seconds} s; it and everything it started were killed`;
-		}
-
-		case 'aborted': {
-			return 'cancelled; it and everything it started were stopped';
-		}
-	}
 }
