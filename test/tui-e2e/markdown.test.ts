@@ -83,9 +83,10 @@ test('a Markdown answer is drawn, not shown raw, and each of its lines is writte
 		];
 		for (const line of expected) assert.equal(rows.filter(row => row.trimEnd() === line).length, 1, `${JSON.stringify(line)} once in ${JSON.stringify(rows, null, 1)}`);
 		assert.ok(!rows.some(row => /```|^#|\*\*|^- /.test(row)), 'no Markdown mark left');
-		// Written once: the frames after the question wrote the heading exactly one time.
+		// Written once: the frames after the question wrote the heading, a finished block, exactly one time. The last block
+		// is the open one until the turn ends, so a frame may draw it in the live area before it moves to the scrollback:
+		// the rows above hold it once, which is what the scrollback must.
 		assert.equal(run.output().slice(since).split('Build notes').length - 1, 1);
-		assert.equal(run.output().slice(since).split('quoted last words').length - 1, 1);
 	} finally {
 		await run.close();
 	}
