@@ -115,3 +115,23 @@ test('a cancelled run commits what it queued (no reply), nextTurn keeps waiting;
 		await mock.close();
 	}
 });
+
+test('a turn whose tool waits on nothing but the cancel keeps the process alive after stdin closes, and SIGINT then ends it with 130', async () => {
+	const mock = await startMockProvider();
+	try {
+		mock.enqueue(deliverCall('c1', [{text: 'held'}], {hang: true}));
+		const session = startLineSession(mock);
+		session.send('go');
+		await session.waitFor(() => session.deliveries().length === 1, 'the tool running');
+		// The last line is in: stdin closes while the tool holds the turn (a pipe's end, as in `printf 'go\n' | i`).
+		session.child.stdin!.end();
+		// Time in which a process with nothing to keep it alive exits (with 0, the turn lost).
+		await new Promise(resolve => setTimeout(resolve, 500));
+		assert.equal(session.child.exitCode, null, `the process ended in the middle of the turn: ${session.stderr()}`);
+		session.child.kill('SIGINT');
+		const end = await session.end();
+		assert.equal(end.code, 130, session.stderr());
+	} finally {
+		await mock.close();
+	}
+});

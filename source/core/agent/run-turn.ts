@@ -84,12 +84,22 @@ export interface TurnOutcome {
 export async function runTurn(input: UserContent | null, context: TurnContext): Promise<TurnOutcome> {
 	const delivery = context.delivery ?? null;
 	delivery?.beginRun();
+	// A turn holds the process open until it ends. A tool or hook that waits on
+	// what holds no handle of node's (an abort signal, a promise of its own)
+	// would otherwise let node exit with 0 in the middle of the turn once stdin
+	// closed (line mode after its last line), the turn lost and a signal sent
+	// then never handled.
+	const keepAlive = setInterval(() => {}, TURN_KEEP_ALIVE_MS);
 	try {
 		return await runDeliveringTurn(input, context);
 	} finally {
+		clearInterval(keepAlive);
 		await delivery?.endRun(context.emit);
 	}
 }
+
+/** The keep-alive timer's period: it never needs to fire (2^31 - 1 ms is node's longest). */
+const TURN_KEEP_ALIVE_MS = 2 ** 31 - 1;
 
 /**
  * The turn itself; `input` null is a run an extension's `sendMessage`
