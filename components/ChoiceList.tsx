@@ -2,7 +2,7 @@ import {useEffect, useRef, useState, type ComponentType} from 'react';
 import {Box, Text} from 'ink';
 import type {ChoiceOption, PendingChoice} from '../source/tui/chooser-broker.js';
 import {loadedTextInput, loadTextInput, MAX_VISIBLE_OPTIONS} from './ExtensionDialog.js';
-import {useKeysAtOnce} from './use-keys-at-once.js';
+import {useRawInput} from './use-raw-input.js';
 
 type TextInputProps = {value: string; placeholder?: string; focus?: boolean; onChange(value: string): void; onSubmit(value: string): void};
 
@@ -77,47 +77,51 @@ export function ChoiceList({pending, maxVisible = MAX_VISIBLE_OPTIONS, onLeave}:
 		if (option) pending.answer(option.value);
 	};
 
-	useKeysAtOnce(actions => {
-		for (const action of actions) {
-			switch (action.type) {
-				case 'escape': {
-					pending.answer(null);
-					return;
-				}
-
-				case 'ctrlC': {
-					if (onLeave) onLeave();
-					else pending.answer(null);
-					return;
-				}
-
-				case 'up': {
-					move(-1);
-					break;
-				}
-
-				case 'down': {
-					move(1);
-					break;
-				}
-
-				default: {
-					// The text input edits and submits once it listens; until then, here.
-					if (listening.current) break;
-					if (action.type === 'insert') {
-						setLatest({filter: latest.current.filter + filterText(action.text), index: 0});
-						setEarly(count => count + 1);
-					} else if (action.type === 'backspace') {
-						setLatest({filter: [...latest.current.filter].slice(0, -1).join(''), index: 0});
-						setEarly(count => count + 1);
-					} else if (action.type === 'submit') {
-						choose();
+	useRawInput(
+		actions => {
+			for (const action of actions) {
+				switch (action.type) {
+					case 'escape': {
+						pending.answer(null);
 						return;
+					}
+
+					case 'ctrlC': {
+						if (onLeave) onLeave();
+						else pending.answer(null);
+						return;
+					}
+
+					case 'up': {
+						move(-1);
+						break;
+					}
+
+					case 'down': {
+						move(1);
+						break;
+					}
+
+					default: {
+						// The text input edits and submits once it listens; until then, here.
+						if (listening.current) break;
+						if (action.type === 'insert') {
+							setLatest({filter: latest.current.filter + filterText(action.text), index: 0});
+							setEarly(count => count + 1);
+						} else if (action.type === 'backspace') {
+							setLatest({filter: [...latest.current.filter].slice(0, -1).join(''), index: 0});
+							setEarly(count => count + 1);
+						} else if (action.type === 'submit') {
+							choose();
+							return;
+						}
 					}
 				}
 			}
-		}
-	});
+		},
+		true,
+		{atOnce: true, bracketedPaste: false},
+	);
 
 	const visibleCount = Math.max(1, Math.min(maxVisible, MAX_VISIBLE_OPTIONS));
 	const first = Math.min(Math.max(0, index - Math.floor(visibleCount / 2)), Math.max(0, shown.length - visibleCount));

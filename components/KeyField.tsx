@@ -1,7 +1,7 @@
 import {useRef} from 'react';
 import {Box, Text} from 'ink';
 import type {PendingKey} from '../source/tui/key-broker.js';
-import {useKeysAtOnce} from './use-keys-at-once.js';
+import {useRawInput} from './use-raw-input.js';
 
 /** What the field holds at most: a paste far past any key is cut here, and the asker's check (typed-key.ts) then refuses it as too long. */
 export const MAX_KEY_FIELD_CHARS = 16 * 1024 + 1;
@@ -14,49 +14,53 @@ export const MAX_KEY_FIELD_CHARS = 16 * 1024 + 1;
  */
 export function KeyField({pending, onLeave}: {pending: PendingKey; onLeave?: (() => void) | undefined}) {
 	const typed = useRef('');
-	useKeysAtOnce(actions => {
-		for (const action of actions) {
-			switch (action.type) {
-				case 'insert': {
-					// A paste's line breaks end nothing here: a key is one line.
-					typed.current = (typed.current + action.text.replaceAll(/[\r\n]/g, '')).slice(0, MAX_KEY_FIELD_CHARS);
-					break;
-				}
+	useRawInput(
+		actions => {
+			for (const action of actions) {
+				switch (action.type) {
+					case 'insert': {
+						// A paste's line breaks end nothing here: a key is one line.
+						typed.current = (typed.current + action.text.replaceAll(/[\r\n]/g, '')).slice(0, MAX_KEY_FIELD_CHARS);
+						break;
+					}
 
-				case 'backspace': {
-					typed.current = [...typed.current].slice(0, -1).join('');
-					break;
-				}
+					case 'backspace': {
+						typed.current = [...typed.current].slice(0, -1).join('');
+						break;
+					}
 
-				case 'killToLineStart': {
-					typed.current = '';
-					break;
-				}
+					case 'killToLineStart': {
+						typed.current = '';
+						break;
+					}
 
-				case 'submit': {
-					const key = typed.current;
-					typed.current = '';
-					pending.answer(key);
-					return;
-				}
+					case 'submit': {
+						const key = typed.current;
+						typed.current = '';
+						pending.answer(key);
+						return;
+					}
 
-				case 'escape': {
-					typed.current = '';
-					pending.answer(null);
-					return;
-				}
+					case 'escape': {
+						typed.current = '';
+						pending.answer(null);
+						return;
+					}
 
-				case 'ctrlC': {
-					typed.current = '';
-					if (onLeave) onLeave();
-					else pending.answer(null);
-					return;
-				}
+					case 'ctrlC': {
+						typed.current = '';
+						if (onLeave) onLeave();
+						else pending.answer(null);
+						return;
+					}
 
-				default:
+					default:
+				}
 			}
-		}
-	});
+		},
+		true,
+		{atOnce: true, bracketedPaste: false},
+	);
 
 	return (
 		<Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
