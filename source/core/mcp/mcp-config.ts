@@ -102,9 +102,23 @@ export interface ReadMcpOptions {
  * field is checked; a bad one is a UsageError naming the file and the server.
  */
 export async function readMcpConfig(options: ReadMcpOptions): Promise<McpConfig> {
+	return mcpConfigOf(await readMcpFiles(options.workspace, options.configDir), options);
+}
+
+/** The three files' `mcpServers`, read once (undefined: a file without them); a broken file throws, naming it. */
+export async function readMcpFiles(workspace: string, configDir: string): Promise<McpFileEntries[]> {
+	return Promise.all(mcpConfigFiles(workspace, configDir).map(async file => ({...file, entries: await readServerEntries(file.path)})));
+}
+
+export interface McpFileEntries {
+	path: string;
+	source: McpSource;
+	entries: Record<string, unknown> | undefined;
+}
+
+/** readMcpConfig of files read already (start-mcp.ts reads them once, for the trust question and for this). */
+export function mcpConfigOf(read: readonly McpFileEntries[], options: Omit<ReadMcpOptions, 'configDir'>): McpConfig {
 	const environment = options.environment ?? process.env;
-	const files = mcpConfigFiles(options.workspace, options.configDir);
-	const read = await Promise.all(files.map(async file => ({...file, entries: await readServerEntries(file.path)})));
 	const servers: McpServerConfig[] = [];
 	const disabled: McpConfig['disabled'] = [];
 	const warnings: string[] = [];

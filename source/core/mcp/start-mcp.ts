@@ -1,7 +1,7 @@
 import type {PlatformDirs} from '../config/dirs.js';
 import {errorMessage} from '../errors.js';
 import type {EventBus} from '../extensions/event-bus.js';
-import {readMcpConfig, readServerEntries, mcpConfigFiles, type McpConfig} from './mcp-config.js';
+import {mcpConfigOf, readMcpFiles, type McpConfig} from './mcp-config.js';
 import type {McpServers} from './mcp-servers.js';
 
 export interface StartMcpOptions {
@@ -42,16 +42,17 @@ export async function startMcp(options: StartMcpOptions): Promise<McpServers | n
 export async function prepareMcp(options: StartMcpOptions): Promise<(() => Promise<McpServers>) | null> {
 	let config: McpConfig;
 	try {
-		const project = mcpConfigFiles(options.workspace, options.dirs.config_dir).filter(file => file.source !== 'global-settings');
-		const listed = await Promise.all(project.map(async file => readServerEntries(file.path).catch(() => undefined)));
-		const needsTrust = listed.some(entries => entries !== undefined && Object.keys(entries).length > 0);
+		// Each file read once, for the trust question and for the servers.
+		const read = await readMcpFiles(options.workspace, options.dirs.config_dir);
+		const project = read.filter(file => file.source !== 'global-settings');
+		const needsTrust = project.some(file => file.entries !== undefined && Object.keys(file.entries).length > 0);
 		const trusted =
 			needsTrust &&
 			(await decide(
 				options,
 				project.map(file => file.path),
 			));
-		config = await readMcpConfig({workspace: options.workspace, configDir: options.dirs.config_dir, trusted, ...(options.environment ? {environment: options.environment} : {})});
+		config = mcpConfigOf(read, {workspace: options.workspace, trusted, ...(options.environment ? {environment: options.environment} : {})});
 	} catch (error) {
 		if (options.strict) throw error;
 		options.report(`MCP servers were not started: ${errorMessage(error)}`);
