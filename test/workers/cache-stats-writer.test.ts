@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import {createHash} from 'node:crypto';
 import {mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {test, type TestContext} from 'node:test';
-import {StatsWriter, updateStats, type CacheStats} from '../../workers/cache/stats-file.js';
+import {readStats, StatsWriter, updateStats, type CacheStats} from '../../workers/cache/stats-file.js';
 
 async function statsPath(t: TestContext): Promise<string> {
 	const root = await mkdtemp(join(tmpdir(), 'i-stats-'));
@@ -75,4 +76,43 @@ test('a file broken between requests is an error of the next view; a failed writ
 	await other.change(blocked, count);
 	await other.flush();
 	assert.equal((await onDisk(blocked)).totals.requests, 2, 'the failed change was written with the next');
+});
+
+test('a file as this module wrote it (its digest beside it) is read without the schema check; any other text is checked in full', async t => {
+	const path = await statsPath(t);
+	const writer = new StatsWriter();
+	await writer.change(path, count);
+	await writer.flush();
+	const text = await readFile(path, 'utf8');
+	assert.equal(await readFile(`${path}.sha256`, 'utf8'), createHash('sha256').update(text).digest('hex'), 'the digest of the text written');
+
+	// A person's edit, even one that keeps valid JSON, no longer has the digest: the schema catches it.
+	const edited = text.replace('"requests":1', '"requests":-1');
+	await writeFile(path, edited);
+	await assert.rejects(readStats(path), /cache stats .*cache-stats\.json is corrupt \(.*requests/);
+	// Only the digest is trusted: the same edited text with its own digest beside it is read as it is, unchecked.
+	await writeFile(`${path}.sha256`, createHash('sha256').update(edited).digest('hex'));
+	assert.equal((await readStats(path))?.totals.requests, -1);
+
+	// A torn digest (or none) is no digest: checked in full again.
+	await writeFile(`${path}.sha256`, 'abc');
+	await assert.rejects(readStats(path), /is corrupt/);
+	await rm(`${path}.sha256`);
+	await assert.rejects(readStats(path), /is corrupt/);
+});
+
+test('a digest that cannot be written leaves the stats written and their changes not queued again', async t => {
+	const path = await statsPath(t);
+	const writer = new StatsWriter();
+	await writer.change(path, count);
+	await writer.flush();
+	// The digest's place is taken by a folder: its write fails, the stats' does not.
+	await rm(`${path}.sha256`);
+	await mkdir(`${path}.sha256`);
+	await writer.change(path, count);
+	await writer.flush();
+	await writer.change(path, count);
+	await writer.flush();
+	assert.equal((await onDisk(path)).totals.requests, 3, 'each change written once');
+	assert.equal((await readStats(path))?.totals.requests, 3, 'read, checked in full');
 });
