@@ -4,6 +4,8 @@
 // compile, and one whose compiled code bin/i.js can keep between runs on
 // Node 20, which has no module compile cache (bin/i.js). Its chat-screen
 // import hands the run to the ES module bundle (scripts/headless-tui.cjs).
+// First, before any schema is made: see zod-jitless.ts.
+import './core/zod-jitless.js';
 import {main} from './cli-main.js';
 
 export function run(argv: string[]): void {

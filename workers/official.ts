@@ -1,4 +1,4 @@
-import './zod-jitless.js';
+import '../source/core/zod-jitless.js';
 import {UsageError} from '../source/core/errors.js';
 import {OFFICIAL_HOST} from '../source/core/plugins/official-host.js';
 import {serve, type ModuleHost, type WorkerDefinition} from './serve.js';
