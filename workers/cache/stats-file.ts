@@ -1,11 +1,10 @@
-import {createHash} from 'node:crypto';
-import {readFileSync, statSync, type BigIntStats} from 'node:fs';
-import {writeFile} from 'node:fs/promises';
+import {statSync, type BigIntStats} from 'node:fs';
 import * as z from 'zod/mini';
 import {errorMessage} from '../../source/core/errors.js';
 import '../../source/core/zod-english.js';
 import {writeFileAtomic} from '../../source/core/fs/atomic-write.js';
 import {readStateFile, withStateFile} from '../../source/core/fs/state-file.js';
+import {noteWritten} from '../../source/core/fs/written-digest.js';
 import {predictions} from './prediction.js';
 
 /** Seed §8: the most recent request records kept… */
@@ -89,34 +88,10 @@ export async function readStats(path: string): Promise<CacheStats | undefined> {
 			tooBig: 'move it away to start new statistics',
 			corrupt: 'it is never reset automatically: repair it, or move it away to start new statistics',
 		},
-		{knownGood: text => digestOf(text) === writtenDigest(path)},
+		// Written only by `rewrite`, which notes each text: see written-digest.ts.
+		{digest: true},
 	);
 	return read?.data;
-}
-
-/**
- * Beside the stats, `<path>.sha256`: the digest of the text this module
- * last wrote there, from checked data. A file whose text still has that
- * digest is as written and needs no schema check; any other (edited by a
- * person, written by an older version, its digest torn or missing) is
- * checked in full. The check of 200 records is most of what the cache
- * module costs a one-shot (about 11 ms of the official host's CPU, twice:
- * the prediction's read and the locked read before the write).
- */
-function digestPath(path: string): string {
-	return `${path}.sha256`;
-}
-
-function digestOf(text: string): string {
-	return createHash('sha256').update(text).digest('hex');
-}
-
-function writtenDigest(path: string): string | undefined {
-	try {
-		return readFileSync(digestPath(path), 'utf8');
-	} catch {
-		return undefined;
-	}
 }
 
 /** One update of the stats; it must give the same result applied to any copy (no clock, no randomness inside). */
@@ -149,9 +124,7 @@ async function rewrite(path: string, change: StatsChange): Promise<{stats: Cache
 		trim(stats);
 		const text = `${JSON.stringify(stats)}\n`;
 		const written = await writeFileAtomic(path, text);
-		// Not atomic, and need not be: a torn, stale or missing digest matches no text, and the next read checks
-		// the file in full. Its failure is not the write's: the stats are in place, and throwing would queue their changes again.
-		await writeFile(digestPath(path), digestOf(text)).catch(() => {});
+		await noteWritten(path, text);
 		return {stats, identity: identityFrom(written)};
 	});
 }

@@ -5,6 +5,7 @@ import '../zod-english.js';
 import {UsageError} from '../errors.js';
 import {writeFileAtomic} from '../fs/atomic-write.js';
 import {readStateFile, withStateFile} from '../fs/state-file.js';
+import {noteWritten} from '../fs/written-digest.js';
 import type {PlatformDirs} from './dirs.js';
 
 /** Seed §3: the registry holds at most 10000 workspaces… */
@@ -70,18 +71,25 @@ export async function workspaceId(workspace: string, dirs: PlatformDirs): Promis
 
 		const id = randomUUID();
 		registry.workspaces[digest] = id;
-		await writeFileAtomic(path, `${JSON.stringify(registry, null, '\t')}\n`);
+		const text = `${JSON.stringify(registry, null, '\t')}\n`;
+		await writeFileAtomic(path, text);
+		await noteWritten(path, text);
 		return id;
 	});
 }
 
 async function readRegistry(path: string): Promise<Registry> {
-	const read = await readStateFile(path, registrySchema, {
-		label: 'workspace registry',
-		maxBytes: MAX_REGISTRY_BYTES,
-		tooBig: 'it is not read. Move it away to start a new one (workspaces then get new IDs)',
-		corrupt: 'it is never replaced automatically: repair it, or move it away to start a new one (workspaces then get new IDs)',
-		error: UsageError,
-	});
+	const read = await readStateFile(
+		path,
+		registrySchema,
+		{
+			label: 'workspace registry',
+			maxBytes: MAX_REGISTRY_BYTES,
+			tooBig: 'it is not read. Move it away to start a new one (workspaces then get new IDs)',
+			corrupt: 'it is never replaced automatically: repair it, or move it away to start a new one (workspaces then get new IDs)',
+			error: UsageError,
+		},
+		{digest: true},
+	);
 	return read?.data ?? {version: 1, workspaces: {}};
 }

@@ -5,6 +5,7 @@ import {describeIssues} from '../config/describe-issues.js';
 import {errorMessage} from '../errors.js';
 import {readConfigFileSync} from './read-config-file.js';
 import {withLock} from './file-lock.js';
+import {isAsWritten} from './written-digest.js';
 
 /** How a state file is named in errors, and what the person can do about one that is too big or broken. */
 export interface StateFileWords {
@@ -34,12 +35,12 @@ export async function readStateFile<T>(
 	words: StateFileWords,
 	options: {
 		/**
-		 * Whether this exact text is known to be in the shape already (a file
-		 * its owner wrote from checked data and has not changed since): its
-		 * JSON is then the data, and the schema is not run. Only for schemas
-		 * without transforms, whose reading of a valid text is its JSON.
+		 * The file is written through `noteWritten` (written-digest.ts): a text
+		 * that is as written is taken as its JSON without running the schema.
+		 * Only for schemas without transforms or defaults, whose reading of a
+		 * valid text is its JSON.
 		 */
-		knownGood?: (text: string) => boolean;
+		digest?: boolean;
 	} = {},
 ): Promise<{json: unknown; data: T} | undefined> {
 	const Failure = words.error ?? Error;
@@ -63,7 +64,7 @@ export async function readStateFile<T>(
 		throw corrupt(`not valid JSON: ${(error as Error).message}`);
 	}
 
-	if (options.knownGood?.(text)) return {json, data: json as T};
+	if (options.digest && isAsWritten(path, text)) return {json, data: json as T};
 	const parsed = schema.safeParse(json);
 	if (!parsed.success) throw corrupt(describeIssues(parsed.error.issues.slice(0, 1), json));
 	return {json, data: parsed.data};

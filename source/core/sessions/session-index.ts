@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 import '../zod-english.js';
 import {readConfigFileSync} from '../fs/read-config-file.js';
 import {withStateFile} from '../fs/state-file.js';
+import {isAsWritten, noteWritten} from '../fs/written-digest.js';
 
 /**
  * `<sessions folder>/.index.json`: what the session picker shows of each
@@ -48,7 +49,11 @@ export function readSessionIndex(folder: string): SessionIndex {
 	try {
 		const bytes = readConfigFileSync(sessionIndexPath(folder), {label: 'session index', maxBytes: MAX_SESSION_INDEX_BYTES, tooBig: 'not read'});
 		if (bytes === undefined) return {};
-		const parsed = indexSchema.safeParse(JSON.parse(bytes.toString('utf8')));
+		const text = bytes.toString('utf8');
+		const json = JSON.parse(text) as {sessions: SessionIndex};
+		// An index as its last writer left it needs no check of its every entry (written-digest.ts).
+		if (isAsWritten(sessionIndexPath(folder), text)) return json.sessions;
+		const parsed = indexSchema.safeParse(json);
 		return parsed.success ? parsed.data.sessions : {};
 	} catch {
 		return {};
@@ -90,6 +95,8 @@ export async function updateSessionIndex(folder: string, change: (sessions: Sess
 	await withStateFile(path, async () => {
 		const sessions = readSessionIndex(folder);
 		change(sessions);
-		await replaceWithoutSync(path, `${JSON.stringify({version: 1, sessions})}\n`);
+		const text = `${JSON.stringify({version: 1, sessions})}\n`;
+		await replaceWithoutSync(path, text);
+		await noteWritten(path, text);
 	});
 }
