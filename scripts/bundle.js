@@ -37,6 +37,26 @@ const undiciCore = {
 	},
 };
 
+/**
+ * The provider package (providers/src, TypeScript that esbuild compiles) in
+ * place of compiled-providers.ts's undefined: every run loads the package,
+ * and from inside the bundle that costs no ES module loader and no files.
+ * Its own build (providers/dist, made from the same sources by `npm run
+ * build`) is what the unbundled tree and the package's tests import.
+ */
+const providersEntry = fileURLToPath(new URL('../providers/src/index.ts', import.meta.url));
+const compiledProviders = {
+	name: 'compiled-providers',
+	setup(plugin) {
+		plugin.onResolve({filter: /^\.\/compiled-providers\.js$/}, args => (/[\\/]core[\\/]extensions$/.test(args.resolveDir) ? {path: 'compiled-providers', namespace: 'compiled-providers'} : undefined));
+		plugin.onLoad({filter: /.*/, namespace: 'compiled-providers'}, () => ({
+			contents: `export const compiledProviders = () => import(${JSON.stringify(providersEntry)});`,
+			resolveDir: fileURLToPath(new URL('..', import.meta.url)),
+			loader: 'js',
+		}));
+	},
+};
+
 /** ES module chunks for Node 20, with lazy imports kept lazy. */
 const esmChunks = {
 	bundle: true,
@@ -50,7 +70,7 @@ const esmChunks = {
 	define: {'process.env.NODE_ENV': '"production"'},
 	// CommonJS dependencies call require(); ESM output needs it defined.
 	banner: {js: "import {createRequire as __createRequire} from 'node:module'; const require = __createRequire(import.meta.url);"},
-	plugins: [stringWidthFast, meowTrim, undiciCore],
+	plugins: [stringWidthFast, meowTrim, undiciCore, compiledProviders],
 	logLevel: 'warning',
 };
 // The search tool's worker thread is a file of its own beside the chunks (search-thread.ts finds it by URL).
@@ -85,7 +105,7 @@ await build({
 	external: esmChunks.external,
 	define: {...esmChunks.define, 'import.meta.url': '__importMetaUrl', 'import.meta': '__importMeta'},
 	banner: {js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href; const __importMeta = {url: __importMetaUrl};"},
-	plugins: [stringWidthFast, meowTrim, undiciCore, headlessTui],
+	plugins: [stringWidthFast, meowTrim, undiciCore, compiledProviders, headlessTui],
 	logLevel: 'warning',
 });
 // esbuild escapes what is not ASCII in code (charset 'ascii') but keeps the

@@ -8,6 +8,7 @@
 // --list-models with and without the package.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
+import {spawnSync} from 'node:child_process';
 import {readFileSync, writeFileSync, mkdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {chunk, done, finishChunk, gate, startGateServer, textChunk, usageChunk, type GateServer} from '../fixtures/gate-server.js';
@@ -315,27 +316,46 @@ test('a provider id an extension of the person registers wins over the package�
 	assert.equal(run.stdout.trim(), 'from mine with a key');
 });
 
-test('the package’s start is its register only: a run that does not call it never loads its client; the first request does', async () => {
+test('the package is compiled into the CLI: a run imports none of its files; its own build loads its client at the first request, not at register', async () => {
 	await withServers(1, async ([server]) => {
 		const box = sandbox({deepseek: {baseUrl: server!.baseUrl}});
-		const client = /\/providers\/dist\/src\/client\//;
+		const packageFiles = /\/providers\/(dist|src)\//;
 		const imports = async (args: string[], name: string) => {
 			const log = join(box.root, name);
 			const run = await runCli(args, {env: env(box, {DEEPSEEK_API_KEY: DS_KEY, NODE_OPTIONS: `--import=${importRecorder}`, I_TEST_IMPORT_LOG: log})});
 			assert.equal(run.code, 0, run.stderr);
-			return readFileSync(log, 'utf8').split('\n');
+			return {run, imported: readFileSync(log, 'utf8').split('\n')};
 		};
 		const listed = await imports(['--list-models', '-C', box.workspace], 'list.log');
-		assert.ok(
-			listed.some(url => url.endsWith('/providers/dist/src/index.js')),
-			'the package was loaded',
-		);
+		assert.match(listed.run.stdout, /^deepseek\s+deepseek-chat/m, 'the package’s providers are in the catalogue');
 		assert.deepEqual(
-			listed.filter(url => client.test(url)),
+			listed.imported.filter(url => packageFiles.test(url)),
 			[],
+			'no file of the package is imported',
 		);
 		server!.enqueue(reply('called'));
 		const called = await imports(['-p', 'hi', '--model', 'deepseek/deepseek-chat', '-C', box.workspace], 'call.log');
-		assert.ok(called.some(url => url.endsWith('/providers/dist/src/client/stream-completion.js')));
+		assert.match(called.run.stdout, /called/);
+		assert.deepEqual(
+			called.imported.filter(url => packageFiles.test(url)),
+			[],
+		);
 	});
+
+	// The package's own build (what the unbundled tree and another host import): register declares and
+	// registers only; the shared client is imported by the first request.
+	const script = `
+		import {readFileSync} from 'node:fs';
+		const {default: register} = await import(${JSON.stringify(new URL('../../../providers/dist/src/index.js', import.meta.url).href)});
+		const providers = [];
+		register({declare() {}, registerStreamingProvider(provider) { providers.push(provider); }});
+		const client = () => readFileSync(process.env.I_TEST_IMPORT_LOG, 'utf8').includes('/client/stream-completion.js');
+		process.stdout.write('after register: ' + client() + '\\n');
+		await providers[0].request({model: 'm', messages: [], tools: []}, {}).catch(() => {});
+		process.stdout.write('after a request: ' + client() + '\\n');
+	`;
+	const log = join(makeSandbox().root, 'own.log');
+	const run = spawnSync(process.execPath, [`--import=${importRecorder}`, '--input-type=module', '-e', script], {env: {...process.env, I_TEST_IMPORT_LOG: log}, encoding: 'utf8'});
+	assert.equal(run.status, 0, run.stderr);
+	assert.equal(run.stdout, 'after register: false\nafter a request: true\n');
 });

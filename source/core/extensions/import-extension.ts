@@ -14,14 +14,16 @@ export type RegisterFunction = (api: ExtensionApi) => unknown;
  * Importing runs the module's top-level code; the caller decides whether
  * that code may run (EXTENSIONS.md "Trust"). Throws an Error whose message
  * says what is wrong (after "extension PATH …" / "was not loaded: ").
+ * `compiledIn` gives the module instead of its file, checked the same way.
  */
-export async function importExtension(entry: EntryPoint, generation = 0): Promise<RegisterFunction> {
+export async function importExtension(entry: EntryPoint, generation = 0, compiledIn?: () => Promise<ExtensionModule>): Promise<RegisterFunction> {
 	let module: ExtensionModule;
 	// Node keeps an ES module by its URL for the life of the process: a reload (/reload) imports the file again under a URL of its own.
 	const url = pathToFileURL(entry.file);
 	if (generation > 0) url.search = `generation=${generation}`;
 	try {
-		module = (await importUrl(url.href)) as ExtensionModule;
+		// The same module compiled into this program (compiled-providers.ts): no file to import, and nothing to reload.
+		module = compiledIn ? await compiledIn() : ((await importUrl(url.href)) as ExtensionModule);
 	} catch (error) {
 		throw new Error(`cannot be loaded: ${describeThrown(error)}`);
 	}

@@ -11,6 +11,7 @@ import {
 	type Platform,
 } from './api.js';
 import {builtinCommandNames, checkCommand, checkMarkdownTransformer, checkRenderer} from './check-command.js';
+import {compiledProviders} from './compiled-providers.js';
 import {resolveEntryPoint} from './entry-point.js';
 import {importExtension, type RegisterFunction} from './import-extension.js';
 import {checkExtensionTool} from './check-tool.js';
@@ -151,7 +152,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 
 		let register: RegisterFunction;
 		try {
-			register = await importExtension(entry, options.generation);
+			register = await importExtension(entry, options.generation, candidate.shipped ? compiledProviders : undefined);
 		} catch (error) {
 			failed((error as Error).message);
 			continue;

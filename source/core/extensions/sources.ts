@@ -13,6 +13,8 @@ export interface ExtensionCandidate {
 	project: boolean;
 	/** How messages name where it was listed: `--extension`, `settings /w/.i/settings.json`. */
 	listedIn: string;
+	/** The provider package at the folder it ships in with `i` (not a copy a test names): compiled-providers.ts may stand in for its files. */
+	shipped?: boolean;
 }
 
 export interface SourceOptions {
@@ -101,7 +103,10 @@ export async function findExtensionSources(options: SourceOptions): Promise<Sour
 	// Last: any source the person names wins a name clash with it. A settings file's "providerPackage": false removes it (the project's word over the global's).
 	const wanted = project?.providerPackage ?? global?.providerPackage ?? true;
 	const bundled = wanted ? (options.bundled === undefined ? await (await import('./bundled-providers.js')).bundledProviderPackage() : (options.bundled ?? undefined)) : undefined;
-	if (bundled !== undefined) add(bundled, 'bundled', BUNDLED_LISTED_IN);
+	if (bundled !== undefined) {
+		add(bundled, 'bundled', BUNDLED_LISTED_IN);
+		if (options.bundled === undefined) candidates.at(-1)!.shipped = true;
+	}
 	return {candidates, settings, problems};
 }
 
