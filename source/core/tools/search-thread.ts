@@ -1,5 +1,9 @@
-import {Worker} from 'node:worker_threads';
+import {createRequire} from 'node:module';
+import type {Worker} from 'node:worker_threads';
 import type {ScanPattern, ScanResult} from './search-scan.js';
+
+// node:worker_threads at the first big search, not when the tools are made: every run makes them, few search.
+const require = createRequire(import.meta.url);
 
 /**
  * The search tool's second thread (search-worker.ts): started by the first
@@ -18,7 +22,8 @@ let resident: SearchThread | null = null;
 
 function searchThread(): SearchThread {
 	if (resident) return resident;
-	const worker = new Worker(new URL('search-worker.js', import.meta.url));
+	const {Worker} = require('node:worker_threads') as typeof import('node:worker_threads');
+	const worker: Worker = new Worker(new URL('search-worker.js', import.meta.url));
 	const thread: SearchThread = {worker, next: 0, waiting: new Map()};
 	const fail = (error: Error) => {
 		if (resident === thread) resident = null;
