@@ -12,7 +12,8 @@
 // that made it, so a rebuilt bundle or another node never reads another's
 // code: V8 checks only the source's length. It is written once, at the exit
 // of a run that had none (or whose cache V8 refused), through a temporary
-// file renamed into place, and that write removes the caches of older builds.
+// file renamed into place, and that write removes the caches of older builds
+// of the same file (another copy of `i` using the folder keeps its own).
 const {mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} = require('node:fs');
 const Module = require('node:module');
 const {dirname, join} = require('node:path');
@@ -27,6 +28,9 @@ function requireWithCodeCache(file, folder) {
 	const source = readFileSync(file, 'latin1');
 	const {size, mtimeMs} = statSync(file);
 	const cacheFile = join(folder, `${PREFIX}${fnv1a(file)}-${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}${SUFFIX}`);
+	// The caches of this same file's earlier builds (or nodes) go when this one is written; another copy of `i`
+	// sharing the folder (a global install and an npx one) keeps its own, or each would write the other's away.
+	const samePath = `${PREFIX}${fnv1a(file)}-`;
 	let cachedData;
 	try {
 		cachedData = readFileSync(cacheFile);
@@ -38,7 +42,7 @@ function requireWithCodeCache(file, folder) {
 	// usual (scripts/headless-import.cjs).
 	Object.defineProperty(globalThis, Symbol.for('i-agent.import-url'), {value: url => import(url), configurable: true});
 	const script = new vm.Script(Module.wrap(source), {filename: file, cachedData});
-	if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => keep(script, folder, cacheFile));
+	if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => keep(script, folder, cacheFile, samePath));
 	const module_ = new Module(file, module);
 	module_.filename = file;
 	module_.paths = Module._nodeModulePaths(dirname(file));
@@ -48,14 +52,14 @@ function requireWithCodeCache(file, folder) {
 }
 
 /** Writes the compiled code as it is at exit, which includes every function the run compiled; a cache that cannot be written is only left out. */
-function keep(script, folder, cacheFile) {
+function keep(script, folder, cacheFile, samePath) {
 	try {
 		mkdirSync(folder, {recursive: true});
 		const temporary = `${cacheFile}.${process.pid}.tmp`;
 		writeFileSync(temporary, script.createCachedData());
 		renameSync(temporary, cacheFile);
 		for (const name of readdirSync(folder)) {
-			if (name.startsWith(PREFIX) && join(folder, name) !== cacheFile && (name.endsWith(SUFFIX) || name.endsWith('.tmp'))) rmSync(join(folder, name), {force: true});
+			if (name.startsWith(samePath) && join(folder, name) !== cacheFile && (name.endsWith(SUFFIX) || name.endsWith('.tmp'))) rmSync(join(folder, name), {force: true});
 		}
 	} catch {}
 }

@@ -151,3 +151,20 @@ test('a one-shot turn leaves the compiled code it read as it was: the model requ
 	assert.equal(second.stdout, 'two\n');
 	assert.deepEqual(files(), written);
 });
+
+test('two copies of the program sharing one cache folder keep a cache each: neither write removes the other’s', () => {
+	const first = setup();
+	const second = setup("exports.run = () => { console.log('the other copy'); };");
+	const shared = {...second, folder: first.folder};
+	load(first);
+	load(shared);
+	const both = caches(first.folder);
+	assert.equal(both.length, 2, `caches: ${both.join(', ')}`);
+	// Each run now reads its own and writes nothing.
+	const times = () => both.map(name => statSync(join(first.folder, name)).mtimeMs);
+	const before = times();
+	assert.equal(load(first, 'again').stdout, 'ran again\n');
+	assert.equal(load(shared).stdout, 'the other copy\n');
+	assert.deepEqual(caches(first.folder), both);
+	assert.deepEqual(times(), before);
+});
