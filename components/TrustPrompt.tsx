@@ -7,13 +7,13 @@ import {TYPEAHEAD_GUARD_MS} from './Approval.js';
 export const MAX_LISTED_EXTENSIONS = 8;
 
 /**
- * Asks once per workspace whether its own extensions may run (EXTENSIONS.md
- * "Trust"). Keyboard only: y trusts, n or Esc does not; Ctrl-C leaves
+ * Asks once per workspace whether its own extensions may run and its MCP
+ * servers start (EXTENSIONS.md "Trust"). Keyboard only: y trusts, n or Esc does not; Ctrl-C leaves
  * without answering. Keys typed just before it appeared were meant for the
  * editor and are not taken for an answer.
  */
 export function TrustPrompt({pending, onLeave}: {pending: PendingTrust; onLeave(): void}) {
-	const {workspace, extensions, rememberedIn} = pending.question;
+	const {workspace, extensions, mcpServers, rememberedIn} = pending.question;
 	const shownAt = useRef(Date.now());
 	useInput((input, key) => {
 		if (key.ctrl && input === 'c') {
@@ -33,20 +33,34 @@ export function TrustPrompt({pending, onLeave}: {pending: PendingTrust; onLeave(
 
 	const listed = extensions.slice(0, MAX_LISTED_EXTENSIONS);
 	const more = extensions.length - listed.length;
+	const servers = mcpServers.slice(0, MAX_LISTED_EXTENSIONS);
+	const moreServers = mcpServers.length - servers.length;
 	return (
 		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
 			<Text bold color="yellow">
 				Trust this workspace? <Text color="white">{workspace}</Text>
 			</Text>
-			<Text>Its own {extensions.length === 1 ? 'extension' : 'extensions'} would run inside i, with your rights:</Text>
+			{extensions.length > 0 ? <Text>Its own {extensions.length === 1 ? 'extension' : 'extensions'} would run inside i, with your rights:</Text> : null}
 			{listed.map(path => (
 				<Text key={path}> {path}</Text>
 			))}
 			{more > 0 ? <Text dimColor> … and {more} more</Text> : null}
+			{mcpServers.length > 0 ? <Text>Its MCP {mcpServers.length === 1 ? 'server' : 'servers'} would start as programs of yours, with your rights:</Text> : null}
+			{servers.map(server => (
+				<Text key={server}> {server}</Text>
+			))}
+			{moreServers > 0 ? <Text dimColor> … and {moreServers} more</Text> : null}
 			<Text>
-				[y] trust and load {extensions.length === 1 ? 'it' : 'them'} [n] do not trust <Text dimColor>Esc do not trust</Text>
+				[y] {yesWords(extensions.length, mcpServers.length)} [n] do not trust <Text dimColor>Esc do not trust</Text>
 			</Text>
 			<Text dimColor>Remembered for this workspace. To change it later, delete {rememberedIn} to be asked again, or pass --trust-project for one run.</Text>
 		</Box>
 	);
+}
+
+/** What y does: load the extensions, start the servers, or both. */
+function yesWords(extensions: number, servers: number): string {
+	if (servers === 0) return `trust and load ${extensions === 1 ? 'it' : 'them'}`;
+	if (extensions === 0) return `trust and start ${servers === 1 ? 'it' : 'them'}`;
+	return 'trust, load and start them';
 }

@@ -32,8 +32,13 @@ export class TrustBroker extends OpenQuestion<PendingTrust> {
 
 	readonly ask = async (question: TrustQuestion): Promise<boolean> => {
 		// Paths come from the file system: no control character reaches the terminal.
-		const shown: TrustQuestion = {workspace: printable(question.workspace), extensions: question.extensions.map(path => printable(path)), rememberedIn: printable(question.rememberedIn)};
-		const prompt: UiPrompt = {id: 'trust', kind: 'trust', workspace: question.workspace, extensions: question.extensions};
+		const shown: TrustQuestion = {
+			workspace: printable(question.workspace),
+			extensions: question.extensions.map(path => printable(path)),
+			mcpServers: question.mcpServers.map(server => printable(server)),
+			rememberedIn: printable(question.rememberedIn),
+		};
+		const prompt: UiPrompt = {id: 'trust', kind: 'trust', workspace: question.workspace, extensions: question.extensions, mcpServers: question.mcpServers};
 		const withdraw = new AbortController();
 		this.#leave = error => withdraw.abort(error);
 		let release: () => void;

@@ -122,3 +122,51 @@ test('an image result under alwaysAllow reaches the model as an image; a prompt 
 		await run.close();
 	}
 });
+
+test('a project whose only code is MCP servers is asked about: yes starts its server and is remembered, no skips it and says how to undo that', async () => {
+	const place = () => {
+		const box = makeSandbox();
+		writeFileSync(join(box.workspace, '.mcp.json'), JSON.stringify({mcpServers: {everything: {command: process.execPath, args: [everythingServer]}}}));
+		return box;
+	};
+	const question = (screen: string) => screen.includes('Trust this workspace?') && screen.includes('[y] trust and start it');
+	const trusting = place();
+	const first = await startChat(mock, {box: trusting, ready: false});
+	try {
+		await first.run.waitFor(question, 'the trust question');
+		const screen = first.run
+			.screen()
+			.join(' ')
+			.replaceAll(/[\s│]+/g, ' ');
+		assert.match(screen, /Its MCP server would start as programs of yours, with your rights: everything \(\S*\.mcp\.json\)/);
+		assert.doesNotMatch(screen, /extension/);
+		await sleep(TYPEAHEAD_GUARD_MS + 150);
+		first.run.type('y');
+		await first.run.ready();
+		await waitForServer(first.run, 'everything');
+	} finally {
+		await first.run.close();
+	}
+
+	const again = await startChat(mock, {box: trusting});
+	try {
+		await waitForServer(again.run, 'everything');
+		assert.doesNotMatch(again.run.output(), /Trust this workspace/, 'the yes was remembered');
+	} finally {
+		await again.run.close();
+	}
+
+	const refusing = place();
+	const refused = await startChat(mock, {box: refusing, ready: false});
+	try {
+		await refused.run.waitFor(question, 'the trust question');
+		await sleep(TYPEAHEAD_GUARD_MS + 150);
+		refused.run.type('n');
+		await refused.run.ready();
+		const skipped =
+			/is not trusted, so its MCP servers were not started: everything \(\S*\.mcp\.json\); it was not trusted when asked; pass --trust-project to start them, or delete \S*trust\.json to be asked again/;
+		await refused.run.waitFor(screen => skipped.test(screen.replaceAll(/[\s│]+/g, ' ')), 'the skipped server said, with how to undo it');
+	} finally {
+		await refused.run.close();
+	}
+});

@@ -9,9 +9,10 @@ import {MAX_LISTED_EXTENSIONS, TrustPrompt} from '../../components/TrustPrompt.j
 import {TrustBroker, TrustUnanswered, type PendingTrust} from '../../source/tui/trust-broker.js';
 import type {UiPrompt, UiPromptAnswer} from '../../source/tui/ui-prompt-events.js';
 
-const question = (count = 1) => ({
+const question = (count = 1, servers = 0) => ({
 	workspace: '/work/project',
 	extensions: Array.from({length: count}, (_, index) => `/work/project/.i/extensions/ext-${index + 1}.mjs`),
+	mcpServers: Array.from({length: servers}, (_, index) => `server-${index + 1} (/work/project/.mcp.json)`),
 	rememberedIn: '/data/workspaces/abc/trust.json',
 });
 
@@ -29,6 +30,21 @@ test('the question names the workspace, the extensions it would run, the keys, a
 	assert.match(many, new RegExp(`ext-${MAX_LISTED_EXTENSIONS}\\.mjs`));
 	assert.doesNotMatch(many, new RegExp(`ext-${MAX_LISTED_EXTENSIONS + 1}\\.mjs`));
 	assert.match(many, /… and 3 more/);
+});
+
+test('the project’s MCP servers are named in the question, alone or beside its extensions, and what y does says so', () => {
+	const only = render(<TrustPrompt pending={{question: question(0, 2), answer: () => {}}} onLeave={() => {}} />).lastFrame()!;
+	assert.doesNotMatch(only, /extension/);
+	assert.match(only, /Its MCP servers would start as programs of yours, with your rights:/);
+	assert.match(only, /server-1 \(\/work\/project\/\.mcp\.json\)/);
+	assert.match(only, /\[y\] trust and start them \[n\] do not trust/);
+	const both = render(<TrustPrompt pending={{question: question(1, MAX_LISTED_EXTENSIONS + 1), answer: () => {}}} onLeave={() => {}} />).lastFrame()!;
+	assert.match(both, /Its own extension would run inside i/);
+	assert.match(both, /Its MCP servers would start/);
+	assert.match(both, new RegExp(`server-${MAX_LISTED_EXTENSIONS} `));
+	assert.doesNotMatch(both, new RegExp(`server-${MAX_LISTED_EXTENSIONS + 1} `));
+	assert.match(both, /… and 1 more/);
+	assert.match(both, /\[y\] trust, load and start them/);
 });
 
 test('y trusts and n does not, but not right after the question appeared; Esc does not trust at once; Ctrl-C leaves without an answer', async () => {
@@ -79,5 +95,11 @@ test('the broker shows one question, tells the observer how it ended, and a canc
 			['end', 'trust', 'trust', 'cancelled'],
 		],
 	);
-	assert.deepEqual(seen[0]![1], {id: 'trust', kind: 'trust', workspace: '/work/\u001B]0;title\u0007x', extensions: question().extensions});
+	assert.deepEqual(seen[0]![1], {id: 'trust', kind: 'trust', workspace: '/work/\u001B]0;title\u0007x', extensions: question().extensions, mcpServers: []});
+	// A server's name comes from the project's file: shown without its control characters too.
+	const named = broker.ask({...question(0), mcpServers: ['evil\u001B[2J (/w/.mcp.json)']});
+	assert.deepEqual(broker.getSnapshot()!.question.mcpServers, ['evil\uFFFD[2J (/w/.mcp.json)']);
+	assert.equal(seen.at(-1)![1].kind === 'trust' && (seen.at(-1)![1] as {mcpServers: string[]}).mcpServers.length, 1);
+	broker.getSnapshot()!.answer(false);
+	assert.equal(await named, false);
 });

@@ -89,6 +89,8 @@ export interface ReadMcpOptions {
 	configDir: string;
 	/** Whether the workspace's own code may run: its files' servers are skipped otherwise. */
 	trusted: boolean;
+	/** A person's remembered "no" (trust.json), for the skipped servers' message: deleting it asks again. */
+	refusedIn?: string | undefined;
 	/** Where `${VAR}` is looked up; process.env by default. */
 	environment?: NodeJS.ProcessEnv;
 }
@@ -114,6 +116,17 @@ export interface McpFileEntries {
 	path: string;
 	source: McpSource;
 	entries: Record<string, unknown> | undefined;
+}
+
+/** A server the project's own files configure: code from the project, started only in a trusted workspace. */
+export interface ProjectMcpServer {
+	name: string;
+	file: string;
+}
+
+/** The servers the project's files (`.i/settings.json`, `.mcp.json`) configure, as read; the global settings' need no trust. */
+export function projectMcpServers(read: readonly McpFileEntries[]): ProjectMcpServer[] {
+	return read.filter(file => file.source !== 'global-settings').flatMap(file => Object.keys(file.entries ?? {}).map(name => ({name, file: file.path})));
 }
 
 /** readMcpConfig of files read already (start-mcp.ts reads them once, for the trust question and for this). */
@@ -147,7 +160,8 @@ export function mcpConfigOf(read: readonly McpFileEntries[], options: Omit<ReadM
 	}
 
 	if (skipped.length > 0) {
-		warnings.push(`the workspace ${options.workspace} is not trusted, so its MCP servers were not started: ${skipped.join('; ')}; pass --trust-project to start them (a server is a program the project names)`);
+		const undo = options.refusedIn ? `it was not trusted when asked; pass --trust-project to start them, or delete ${options.refusedIn} to be asked again` : 'pass --trust-project to start them';
+		warnings.push(`the workspace ${options.workspace} is not trusted, so its MCP servers were not started: ${skipped.join('; ')}; ${undo} (a server is a program the project names)`);
 	}
 
 	return {servers, disabled, warnings};

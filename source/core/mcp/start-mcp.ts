@@ -1,7 +1,7 @@
 import type {PlatformDirs} from '../config/dirs.js';
 import {errorMessage} from '../errors.js';
 import type {EventBus} from '../extensions/event-bus.js';
-import {mcpConfigOf, readMcpFiles, type McpConfig} from './mcp-config.js';
+import {mcpConfigOf, projectMcpServers, readMcpFiles, type McpConfig, type ProjectMcpServer} from './mcp-config.js';
 import type {McpServers} from './mcp-servers.js';
 
 export interface StartMcpOptions {
@@ -44,15 +44,9 @@ export async function prepareMcp(options: StartMcpOptions): Promise<(() => Promi
 	try {
 		// Each file read once, for the trust question and for the servers.
 		const read = await readMcpFiles(options.workspace, options.dirs.config_dir);
-		const project = read.filter(file => file.source !== 'global-settings');
-		const needsTrust = project.some(file => file.entries !== undefined && Object.keys(file.entries).length > 0);
-		const trusted =
-			needsTrust &&
-			(await decide(
-				options,
-				project.map(file => file.path),
-			));
-		config = mcpConfigOf(read, {workspace: options.workspace, trusted, ...(options.environment ? {environment: options.environment} : {})});
+		const project = projectMcpServers(read);
+		const trust = project.length > 0 ? await decide(options, project) : {trusted: false};
+		config = mcpConfigOf(read, {workspace: options.workspace, ...trust, ...(options.environment ? {environment: options.environment} : {})});
 	} catch (error) {
 		if (options.strict) throw error;
 		options.report(`MCP servers were not started: ${errorMessage(error)}`);
@@ -76,8 +70,8 @@ export async function prepareMcp(options: StartMcpOptions): Promise<(() => Promi
 	};
 }
 
-async function decide(options: StartMcpOptions, files: string[]): Promise<boolean> {
+async function decide(options: StartMcpOptions, servers: ProjectMcpServer[]): Promise<{trusted: boolean; refusedIn?: string | undefined}> {
 	const {decideTrust} = await import('../start/decide-trust.js');
-	const outcome = await decideTrust({trustProject: options.trustProject, canAsk: false}, {workspace: options.workspace, dirs: options.dirs, events: options.events}, files);
-	return 'trusted' in outcome && outcome.trusted;
+	const outcome = await decideTrust({trustProject: options.trustProject, canAsk: false}, {workspace: options.workspace, dirs: options.dirs, events: options.events}, [], servers);
+	return 'trusted' in outcome ? {trusted: outcome.trusted, refusedIn: outcome.refusedIn} : {trusted: false};
 }

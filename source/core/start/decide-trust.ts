@@ -1,12 +1,15 @@
 import type {PlatformDirs} from '../config/dirs.js';
 import type {EventBus} from '../extensions/event-bus.js';
 import type {TrustDecision} from '../extensions/project-trust.js';
+import type {ProjectMcpServer} from '../mcp/mcp-config.js';
 
 /** What the chat screen shows when it asks (ExtensionOptions.askTrust). */
 export interface TrustQuestion {
 	workspace: string;
 	/** The project's extensions that would run, as listed (files and package folders). */
 	extensions: string[];
+	/** The MCP servers the project's files configure, which would start: `name (file)`. */
+	mcpServers: string[];
 	/** The file the answer is kept in: deleting it asks again. */
 	rememberedIn: string;
 }
@@ -44,13 +47,20 @@ export interface Undecided {
  * so removing that extension leaves no trust behind. What is left is the
  * person's: `Undecided` when `canAsk`, else skipped (headless).
  */
-export async function decideTrust(options: {trustProject?: boolean | undefined; canAsk: boolean}, context: TrustContext, extensions: string[]): Promise<TrustOutcome | Undecided> {
+export async function decideTrust(
+	options: {trustProject?: boolean | undefined; canAsk: boolean},
+	context: TrustContext,
+	extensions: string[],
+	mcpServers: readonly ProjectMcpServer[] = [],
+): Promise<TrustOutcome | Undecided> {
+	// What a ProjectTrust handler sees of the project's code: the extensions, then the files that configure its MCP servers.
+	const projectCode = [...extensions, ...new Set(mcpServers.map(server => server.file))];
 	const asksExtensions = context.events?.has('ProjectTrust') === true;
 	if (options.trustProject && !asksExtensions) return {trusted: true};
 	const [{workspaceId, workspaceStateDir}, {readTrust, writeTrust, trustFile}] = await Promise.all([import('../config/workspace-registry.js'), import('../extensions/project-trust.js')]);
 	const stateDir = workspaceStateDir(context.dirs, await workspaceId(context.workspace, context.dirs));
 	const remembered: TrustDecision | undefined = await readTrust(stateDir);
-	const gate = asksExtensions ? await askExtensions(context, extensions, remembered, options.trustProject === true) : ({decided: false} as const);
+	const gate = asksExtensions ? await askExtensions(context, projectCode, remembered, options.trustProject === true) : ({decided: false} as const);
 	if (gate.decided && !gate.allow) return {trusted: false, byExtension: {name: gate.by, reason: gate.reason}};
 	if (options.trustProject) return {trusted: true};
 	if (remembered) return remembered.trusted ? {trusted: true} : {trusted: false, refusedIn: trustFile(stateDir)};
@@ -59,7 +69,12 @@ export async function decideTrust(options: {trustProject?: boolean | undefined; 
 	return {
 		undecided: true,
 		async ask(askTrust) {
-			const trusted = await askTrust({workspace: context.workspace, extensions, rememberedIn: trustFile(stateDir)});
+			const trusted = await askTrust({
+				workspace: context.workspace,
+				extensions,
+				mcpServers: mcpServers.map(server => `${server.name} (${server.file})`),
+				rememberedIn: trustFile(stateDir),
+			});
 			await writeTrust(stateDir, trusted, 'user');
 			return trusted ? {trusted: true} : {trusted: false, refusedIn: trustFile(stateDir)};
 		},
