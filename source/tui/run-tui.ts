@@ -413,7 +413,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 
 			case '/mcp': {
 				const {mcpSlash} = await import('./mcp-slash.js');
-				const notice = await mcpSlash(agent.mcp, args);
+				// A login waits for the browser's redirect (minutes at most); the screen goes on meanwhile (command() is not awaited).
+				const notice = await mcpSlash(agent.mcp, args, text => store.notice('info', text));
 				store.notice(notice.level, notice.text);
 				break;
 			}

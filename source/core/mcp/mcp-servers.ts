@@ -65,6 +65,7 @@ export class McpServers {
 					config,
 					baseEnvironment,
 					clientVersion: options.clientVersion,
+					configDir: options.dirs.config_dir,
 					report: options.report,
 					onChange: () => this.#changed(),
 				}),
@@ -95,7 +96,7 @@ export class McpServers {
 		const running = this.#connections.map(connection => ({
 			name: connection.name,
 			state: connection.state,
-			transport: connection.config.transport,
+			transport: connection.transport,
 			file: connection.config.file,
 			describe: connection.describe,
 			tools: connection.tools.map(tool => tool.name),
@@ -115,6 +116,50 @@ export class McpServers {
 		return connection.state === 'ready'
 			? {ok: true, message: `MCP server ${name} is connected: ${connection.tools.length} tool${connection.tools.length === 1 ? '' : 's'}`}
 			: {ok: false, message: `MCP server ${name} ${connection.lastError ?? 'did not start'}`};
+	}
+
+	/**
+	 * `/mcp login NAME`: the OAuth login of a remote server (mcp-login.ts;
+	 * `say` shows the authorization URL), then the server starts again with
+	 * its new tokens; settles when it is ready or failed.
+	 */
+	async login(name: string, say: (line: string) => void, signal?: AbortSignal): Promise<{ok: boolean; message: string}> {
+		const connection = this.#connection(name);
+		if (!connection) return {ok: false, message: `there is no MCP server named ${JSON.stringify(name)}${this.names.length > 0 ? `; configured: ${this.names.join(', ')}` : ''}`};
+		const {config} = connection;
+		if (config.transport === 'stdio') return {ok: false, message: `MCP server ${name} is a program i starts (${config.command}); only a remote server (a "url") logs in`};
+		const {loginMcpServer} = await import('./mcp-login.js');
+		try {
+			const done = await loginMcpServer({
+				config,
+				configDir: this.#options.dirs.config_dir,
+				clientVersion: this.#options.clientVersion,
+				say,
+				environment: this.#options.environment ?? process.env,
+				...(signal ? {signal} : {}),
+			});
+			await connection.reconnect();
+			return connection.state === 'ready'
+				? {ok: true, message: `${done}; MCP server ${name} is connected: ${connection.tools.length} tool${connection.tools.length === 1 ? '' : 's'}`}
+				: {ok: false, message: `${done}, but MCP server ${name} ${connection.lastError ?? 'did not start'}`};
+		} catch (error) {
+			return {ok: false, message: `the login of MCP server ${name} failed: ${(error as Error).message}`};
+		}
+	}
+
+	/** `/mcp logout NAME`: its stored tokens forgotten, and the server started again without them. */
+	async logout(name: string): Promise<{ok: boolean; message: string}> {
+		const connection = this.#connection(name);
+		if (!connection) return {ok: false, message: `there is no MCP server named ${JSON.stringify(name)}`};
+		const {McpAuthFile} = await import('./mcp-auth-file.js');
+		const file = McpAuthFile.in(this.#options.dirs.config_dir);
+		try {
+			const removed = await file.remove(name);
+			if (removed) await connection.reconnect();
+			return {ok: true, message: removed ? `logged out of MCP server ${name} (its tokens were removed from ${file.path}); it is ${connection.state} now` : `MCP server ${name} was not logged in`};
+		} catch (error) {
+			return {ok: false, message: (error as Error).message};
+		}
 	}
 
 	prompts(): McpPromptCommand[] {

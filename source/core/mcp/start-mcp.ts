@@ -42,17 +42,7 @@ export async function startMcp(options: StartMcpOptions): Promise<McpServers | n
 export async function prepareMcp(options: StartMcpOptions): Promise<(() => Promise<McpServers>) | null> {
 	let config: McpConfig;
 	try {
-		// Each file read once, for the trust question and for the servers.
-		const read = await readMcpFiles(options.workspace, options.dirs.config_dir);
-		const project = read.filter(file => file.source !== 'global-settings');
-		const needsTrust = project.some(file => file.entries !== undefined && Object.keys(file.entries).length > 0);
-		const trusted =
-			needsTrust &&
-			(await decide(
-				options,
-				project.map(file => file.path),
-			));
-		config = mcpConfigOf(read, {workspace: options.workspace, trusted, ...(options.environment ? {environment: options.environment} : {})});
+		config = await readRunMcpConfig(options);
 	} catch (error) {
 		if (options.strict) throw error;
 		options.report(`MCP servers were not started: ${errorMessage(error)}`);
@@ -76,7 +66,22 @@ export async function prepareMcp(options: StartMcpOptions): Promise<(() => Promi
 	};
 }
 
-async function decide(options: StartMcpOptions, files: string[]): Promise<boolean> {
+/** The servers a run here would start, trust decided as for a run (`i mcp login` finds its server here); a broken file throws. */
+export async function readRunMcpConfig(options: Pick<StartMcpOptions, 'workspace' | 'dirs' | 'trustProject' | 'events' | 'environment'>): Promise<McpConfig> {
+	// Each file read once, for the trust question and for the servers.
+	const read = await readMcpFiles(options.workspace, options.dirs.config_dir);
+	const project = read.filter(file => file.source !== 'global-settings');
+	const needsTrust = project.some(file => file.entries !== undefined && Object.keys(file.entries).length > 0);
+	const trusted =
+		needsTrust &&
+		(await decide(
+			options,
+			project.map(file => file.path),
+		));
+	return mcpConfigOf(read, {workspace: options.workspace, trusted, ...(options.environment ? {environment: options.environment} : {})});
+}
+
+async function decide(options: Pick<StartMcpOptions, 'workspace' | 'dirs' | 'trustProject' | 'events'>, files: string[]): Promise<boolean> {
 	const {decideTrust} = await import('../start/decide-trust.js');
 	const outcome = await decideTrust({trustProject: options.trustProject, canAsk: false}, {workspace: options.workspace, dirs: options.dirs, events: options.events}, files);
 	return 'trusted' in outcome && outcome.trusted;
