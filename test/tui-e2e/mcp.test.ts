@@ -122,3 +122,25 @@ test('an image result under alwaysAllow reaches the model as an image; a prompt 
 		await run.close();
 	}
 });
+
+test('the @ picker lists server-everything’s resources once it is connected (typed before that, the picker did not wait); the chosen one is attached', async () => {
+	const box = withServers({every: {command: process.execPath, args: [everythingServer, 'stdio']}});
+	const {run} = await startChat(mock, {box});
+	try {
+		// Typed at once: the picker opens on the (empty) workspace and the server's resources join it when it is ready.
+		run.type('summarise @every:demo');
+		await run.waitFor(screen => /every:demo:\/\/resource\/\S+ .*\(MCP resource\)/.test(screen), 'a resource in the picker', {timeoutMs: 30_000});
+		const row = run.screen().find(line => line.includes('› every:demo://'));
+		assert.ok(row, run.screen().join('\n'));
+		const uri = /› every:(demo:\/\/\S+)/.exec(row)![1]!;
+		run.type('\t');
+		await run.waitFor(screen => screen.includes(`summarise @every:${uri}`) && !screen.includes('Tab or Enter chooses'), 'the mention in the editor');
+		mock.enqueue({text: 'A summary.'});
+		const sent = mock.requests.length;
+		run.type('please\r');
+		await run.waitFor(screen => screen.includes('A summary.'), 'the answer');
+		assert.match(lastUserText(mock.requests[sent]!.body), new RegExp(`<resource server="every" uri="${uri.replaceAll('/', '\\/').replaceAll('.', '\\.')}">`));
+	} finally {
+		await run.close();
+	}
+});

@@ -174,6 +174,13 @@ export class McpServers {
 		);
 	}
 
+	/** The ready servers' resources as `@server:uri` names (the @ picker), with each one's name; a URI with a blank cannot be typed, so it is left out. */
+	resources(): Array<{mention: string; name: string}> {
+		return this.#connections.flatMap(connection =>
+			connection.resources.filter(resource => !/\s/.test(resource.uri)).map(resource => ({mention: `${connection.name}:${resource.uri}`, name: resource.title ?? resource.name})),
+		);
+	}
+
 	/** A ready server by name, for prompts and resources; undefined when there is none of that name. */
 	connection(name: string): McpConnection | undefined {
 		return this.#connection(name);
