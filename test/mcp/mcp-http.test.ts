@@ -87,7 +87,7 @@ async function serversOf(mcpServers: Record<string, unknown>, environment: NodeJ
 	writeFileSync(join(dirs.config_dir, 'settings.json'), JSON.stringify({mcpServers}));
 	const config = await readMcpConfig({workspace: base, configDir: dirs.config_dir, trusted: false, environment});
 	const reports: string[] = [];
-	const servers = new McpServers({config, dirs, clientVersion: '0.0.0-test', takenToolNames: new Map(), report: message => reports.push(message), environment});
+	const servers = new McpServers({config, workspace: base, dirs, clientVersion: '0.0.0-test', takenToolNames: new Map(), report: message => reports.push(message), environment});
 	opened.push(servers);
 	await servers.start();
 	return {servers, reports};

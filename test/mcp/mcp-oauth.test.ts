@@ -245,7 +245,7 @@ test('/mcp login (McpServers.login): the address said, the login made, the serve
 	const dirs = {config_dir: box.configDir, data_dir: join(box.root, 'data'), cache_dir: join(box.root, 'cache'), runtime_dir: join(box.root, 'runtime')};
 	const config = await readMcpConfig({workspace: box.workspace, configDir: box.configDir, trusted: false, environment: {}});
 	const reports: string[] = [];
-	const servers = new McpServers({config, dirs, clientVersion: '0.0.0-test', takenToolNames: new Map(), report: message => reports.push(message), environment: {}});
+	const servers = new McpServers({config, workspace: box.workspace, dirs, clientVersion: '0.0.0-test', takenToolNames: new Map(), report: message => reports.push(message), environment: {}});
 	try {
 		await servers.start();
 		assert.equal(servers.status()[0]?.state, 'needs login');

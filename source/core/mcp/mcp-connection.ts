@@ -1,6 +1,18 @@
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js';
-import {ErrorCode, McpError, type CallToolResult, type GetPromptResult, type Prompt, type ReadResourceResult, type Resource, type Tool as SdkTool} from '@modelcontextprotocol/sdk/types.js';
+import {basename} from 'node:path';
+import {pathToFileURL} from 'node:url';
+import {
+	ErrorCode,
+	ListRootsRequestSchema,
+	McpError,
+	type CallToolResult,
+	type GetPromptResult,
+	type Prompt,
+	type ReadResourceResult,
+	type Resource,
+	type Tool as SdkTool,
+} from '@modelcontextprotocol/sdk/types.js';
 import {ToolRunError, type ToolResult} from '../tools/types.js';
 import type {McpServerConfig} from './mcp-config.js';
 import {mapToolResult} from './mcp-result.js';
@@ -17,6 +29,8 @@ export interface McpConnectionOptions {
 	/** The stdio server's whole environment besides its entry's `env` (workerEnvironment, seed 000 §2). */
 	baseEnvironment: Record<string, string>;
 	clientVersion: string;
+	/** The workspace folder: the one root the client offers (`roots/list`), so a filesystem-style server knows where to work. */
+	workspace: string;
 	/** Where mcp-auth.json is (a remote server's OAuth tokens). */
 	configDir: string;
 	/** The server's tools, prompts or resources changed (a list_changed refresh, a start, a failure). */
@@ -123,7 +137,8 @@ export class McpConnection {
 		const client = new Client(
 			{name: 'i', version: this.#options.clientVersion},
 			{
-				capabilities: {},
+				// Roots: the workspace, which does not change during a session (so no listChanged).
+				capabilities: {roots: {}},
 				// The SDK refreshes a list on its list_changed notification; the turn reads the lists at each request, so a change lands between requests.
 				listChanged: {
 					tools: {onChanged: (error, tools) => current() && this.#listed('tools', error, () => (this.#tools = tools ?? []))},
@@ -132,6 +147,8 @@ export class McpConnection {
 				},
 			},
 		);
+		const workspace = this.#options.workspace;
+		client.setRequestHandler(ListRootsRequestSchema, () => ({roots: [{uri: pathToFileURL(workspace).href, name: basename(workspace)}]}));
 		this.#transport = transport;
 		this.#client = client;
 		client.onclose = () => {

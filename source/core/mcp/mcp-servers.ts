@@ -30,6 +30,8 @@ export interface McpPromptCommand {
 
 export interface McpServersOptions {
 	config: McpConfig;
+	/** The workspace folder, offered to the servers as their root (`roots/list`). */
+	workspace: string;
 	dirs: PlatformDirs;
 	clientVersion: string;
 	/** Tool names taken by native, worker and extension tools: an MCP tool with one of them is refused. */
@@ -66,6 +68,7 @@ export class McpServers {
 					baseEnvironment,
 					clientVersion: options.clientVersion,
 					configDir: options.dirs.config_dir,
+					workspace: options.workspace,
 					report: options.report,
 					onChange: () => this.#changed(),
 				}),

@@ -55,6 +55,7 @@ export async function prepareMcp(options: StartMcpOptions): Promise<(() => Promi
 		const {McpServers} = await import('./mcp-servers.js');
 		const servers = new McpServers({
 			config,
+			workspace: options.workspace,
 			dirs: options.dirs,
 			clientVersion: options.clientVersion,
 			takenToolNames: options.takenToolNames,
