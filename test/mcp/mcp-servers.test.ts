@@ -210,11 +210,13 @@ function alive(pid: number): boolean {
 	}
 }
 
-test('roots: the workspace folder is the one root (a file:// URI); server-everything lists it, server-filesystem started without a folder works in it', async () => {
+test('roots: the workspace folder is the one root (a file:// URI); server-everything lists it, server-filesystem started without a folder works in it; "roots": false offers none', async () => {
 	const filesystemServer = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url));
 	const {servers, reports, workspace} = await serversOf({
 		everything: {command: process.execPath, args: [everythingServer, 'stdio'], alwaysAllow: ['get-roots-list']},
 		fs: {command: process.execPath, args: [filesystemServer]},
+		// "roots": false: the server is offered no roots and keeps the folder of its command line.
+		own: {command: process.execPath, args: [filesystemServer, root], roots: false},
 	});
 	writeFileSync(join(workspace, 'notes.txt'), 'kept in the workspace\n');
 	await servers.start();
@@ -233,4 +235,6 @@ test('roots: the workspace folder is the one root (a file:// URI); server-everyt
 	assert.ok(allowed.includes(workspace), allowed);
 	const read = await (await call(servers.tools(), 'mcp__fs__read_text_file', {path: join(workspace, 'notes.txt')})).result;
 	assert.match(read.output, /kept in the workspace/);
+	const own = (await (await call(servers.tools(), 'mcp__own__list_allowed_directories', {})).result).output;
+	assert.ok(own.includes(root) && !own.includes(workspace), own);
 });

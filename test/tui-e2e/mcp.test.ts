@@ -45,12 +45,13 @@ function withServers(servers: Record<string, unknown>): Sandbox {
 	return box;
 }
 
+// "roots": false: the shared folder is outside the workspace, and server-filesystem would replace the folders of its command line with the workspace root.
 test('the model lists and reads a file through server-filesystem, each call approved in the screen', async () => {
 	const box = makeSandbox();
 	const shared = join(box.root, 'shared');
 	mkdirSync(shared);
 	writeFileSync(join(shared, 'plan.txt'), 'step one: write the MCP client\n');
-	writeFileSync(join(box.configDir, 'settings.json'), JSON.stringify({mcpServers: {fs: {command: process.execPath, args: [filesystemServer, shared]}}}));
+	writeFileSync(join(box.configDir, 'settings.json'), JSON.stringify({mcpServers: {fs: {command: process.execPath, args: [filesystemServer, shared], roots: false}}}));
 	const {run} = await startChat(mock, {box});
 	try {
 		await waitForServer(run, 'fs');

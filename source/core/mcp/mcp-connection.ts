@@ -137,8 +137,8 @@ export class McpConnection {
 		const client = new Client(
 			{name: 'i', version: this.#options.clientVersion},
 			{
-				// Roots: the workspace, which does not change during a session (so no listChanged).
-				capabilities: {roots: {}},
+				// Roots: the workspace, which does not change during a session (so no listChanged); not for a server whose entry says "roots": false.
+				capabilities: this.config.roots ? {roots: {}} : {},
 				// The SDK refreshes a list on its list_changed notification; the turn reads the lists at each request, so a change lands between requests.
 				listChanged: {
 					tools: {onChanged: (error, tools) => current() && this.#listed('tools', error, () => (this.#tools = tools ?? []))},
@@ -148,7 +148,7 @@ export class McpConnection {
 			},
 		);
 		const workspace = this.#options.workspace;
-		client.setRequestHandler(ListRootsRequestSchema, () => ({roots: [{uri: pathToFileURL(workspace).href, name: basename(workspace)}]}));
+		if (this.config.roots) client.setRequestHandler(ListRootsRequestSchema, () => ({roots: [{uri: pathToFileURL(workspace).href, name: basename(workspace)}]}));
 		this.#transport = transport;
 		this.#client = client;
 		client.onclose = () => {
