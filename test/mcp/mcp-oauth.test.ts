@@ -6,48 +6,29 @@
 // to i's callback on 127.0.0.1.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {spawn, type ChildProcess} from 'node:child_process';
 import {chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
 import {readMcpConfig} from '../../source/core/mcp/mcp-config.js';
 import {McpServers} from '../../source/core/mcp/mcp-servers.js';
 import {listenForCallback} from '../../source/core/mcp/oauth-callback.js';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {makeSandbox, runCli, waitFor, type Sandbox} from '../helpers/cli.js';
-
-const oauthServer = fileURLToPath(new URL('../fixtures/mcp/oauth-server.js', import.meta.url));
-const recordBrowser = fileURLToPath(new URL('../fixtures/mcp/record-browser.js', import.meta.url));
+import {recordBrowser, startOAuthServer, type OAuthServer} from '../helpers/oauth-server.js';
 
 let mock: MockProvider;
-const children: ChildProcess[] = [];
+const started: OAuthServer[] = [];
 before(async () => {
 	mock = await startMockProvider();
 });
 after(async () => {
 	await mock.close();
-	for (const child of children) child.kill('SIGKILL');
+	for (const server of started) server.close();
 });
 
-/** A fresh OAuth-protected server: its base URL and its control endpoints. */
-async function startOAuthServer() {
-	const child = spawn(process.execPath, [oauthServer], {stdio: ['ignore', 'pipe', 'pipe']});
-	children.push(child);
-	const port = await new Promise<number>((resolve, reject) => {
-		let stdout = '';
-		let stderr = '';
-		child.stdout!.on('data', (chunk: Buffer) => {
-			stdout += chunk.toString();
-			const line = stdout.split('\n')[0];
-			if (stdout.includes('\n')) resolve((JSON.parse(line!) as {port: number}).port);
-		});
-		child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		child.once('exit', code => reject(new Error(`the OAuth server exited with ${code}: ${stderr}`)));
-	});
-	const base = `http://127.0.0.1:${port}`;
-	const control = async (what: 'expire' | 'revoke') => assert.equal((await fetch(`${base}/control/${what}`, {method: 'POST'})).status, 204);
-	const stats = async () => (await (await fetch(`${base}/control/stats`)).json()) as {refreshes: number; clients: number};
-	return {url: `${base}/mcp`, control, stats};
+async function oauthServer(): Promise<OAuthServer> {
+	const server = await startOAuthServer();
+	started.push(server);
+	return server;
 }
 
 interface Box extends Sandbox {
@@ -102,7 +83,7 @@ const lastToolResult = (body: any): string => {
 };
 
 test('needs login before a login (nothing registered); i mcp login; then connected, a one-shot calls its tool, tokens only in mcp-auth.json (0600)', async () => {
-	const server = await startOAuthServer();
+	const server = await oauthServer();
 	const box = sandbox(server.url);
 	const listed = await cli(box, 'mcp', 'list');
 	assert.equal(listed.code, 0, listed.stderr);
@@ -154,7 +135,7 @@ test('needs login before a login (nothing registered); i mcp login; then connect
 });
 
 test('an expired token is refreshed by the SDK through mcp-auth.json; a refused refresh is needs login, and the turn goes on; logout forgets', async () => {
-	const server = await startOAuthServer();
+	const server = await oauthServer();
 	const box = sandbox(server.url);
 	assert.equal((await login(box)).run.code, 0);
 	const first = storedTokens(box);
@@ -192,7 +173,7 @@ test('an expired token is refreshed by the SDK through mcp-auth.json; a refused 
 });
 
 test('a broken mcp-auth.json: a clear error naming it, from list and login, and the file is left as it was', async () => {
-	const server = await startOAuthServer();
+	const server = await oauthServer();
 	const box = sandbox(server.url);
 	for (const [broken, problem] of [
 		['{"version": 1, "servers": {"demo": ', /not valid JSON/],
@@ -218,7 +199,7 @@ test('a broken mcp-auth.json: a clear error naming it, from list and login, and 
 });
 
 test('a stored token is sent to the URL it was obtained for only; login refuses a stdio server and an entry with its own Authorization header', async () => {
-	const server = await startOAuthServer();
+	const server = await oauthServer();
 	const box = sandbox(server.url);
 	assert.equal((await login(box)).run.code, 0);
 	// The same name at another URL (the path differs): not logged in there.
@@ -240,7 +221,7 @@ test('a stored token is sent to the URL it was obtained for only; login refuses 
 });
 
 test('/mcp login (McpServers.login): the address said, the login made, the server connected; a token refused mid-session is needs login', async () => {
-	const server = await startOAuthServer();
+	const server = await oauthServer();
 	const box = sandbox(server.url);
 	const dirs = {config_dir: box.configDir, data_dir: join(box.root, 'data'), cache_dir: join(box.root, 'cache'), runtime_dir: join(box.root, 'runtime')};
 	const config = await readMcpConfig({workspace: box.workspace, configDir: box.configDir, trusted: false, environment: {}});

@@ -5,13 +5,14 @@
 // MCP tool, and /mcp reconnect.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {mkdirSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {TYPEAHEAD_GUARD_MS} from '../../components/Approval.js';
-import {makeSandbox, type Sandbox} from '../helpers/cli.js';
+import {makeSandbox, waitFor, type Sandbox} from '../helpers/cli.js';
+import {recordBrowser, startOAuthServer} from '../helpers/oauth-server.js';
 import {lastUserText, startChat, toolResults} from './chat.js';
 
 const filesystemServer = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url));
@@ -143,5 +144,39 @@ test('the @ picker lists server-everything’s resources once it is connected (t
 		assert.match(lastUserText(mock.requests[sent]!.body), new RegExp(`<resource server="every" uri="${uri.replaceAll('/', '\\/').replaceAll('.', '\\.')}">`));
 	} finally {
 		await run.close();
+	}
+});
+
+test('a server that needs an OAuth login: said once at start, needs login in /mcp; /mcp login NAME logs in (the test at $BROWSER) and connects it', async () => {
+	const server = await startOAuthServer();
+	const box = withServers({demo: {type: 'http', url: server.url}});
+	const urls = join(box.root, 'browser.txt');
+	const {run} = await startChat(mock, {box, cols: 250, env: {BROWSER: `${JSON.stringify(process.execPath)} ${JSON.stringify(recordBrowser)}`, RECORD_BROWSER_FILE: urls}});
+	try {
+		await run.waitFor(screen => screen.includes('MCP server demo needs login: run i mcp login demo (or /mcp login demo in the chat screen)'), 'the report at start');
+		run.type('/mcp\r');
+		await run.waitFor(screen => screen.includes('demo: needs login (http)') && screen.includes('/mcp login demo (or i mcp login demo) logs in'), '/mcp');
+		run.type('/mcp login demo\r');
+		await run.waitFor(screen => screen.includes('To log in to MCP server demo, open this address in a browser'), 'the address in the screen');
+		await waitFor(() => existsSync(urls) && readFileSync(urls, 'utf8').includes('\n'), 10_000, 'the address at $BROWSER');
+		// The screen stays live while the login waits.
+		run.type('x');
+		await run.waitFor(screen => /› x/.test(screen), 'typing during the login');
+		run.type('\u007F');
+		assert.equal((await fetch(readFileSync(urls, 'utf8').trim())).status, 200);
+		await run.waitFor(screen => /logged in to MCP server demo \(oauth-demo 2\.0\.0 at .*; MCP server demo is connected: 2 tools/.test(screen), 'the login done');
+		run.type('/mcp\r');
+		await run.waitFor(screen => screen.includes('demo: ready (http)'), 'ready in /mcp');
+		await run.waitFor(text => text.match(/MCP server demo needs login: run/g)?.length === 1, 'the start report, said once', {whole: true});
+		assert.ok(
+			!run
+				.screen()
+				.join('\n')
+				.includes(JSON.parse(readFileSync(join(box.configDir, 'mcp-auth.json'), 'utf8')).servers.demo.tokens.access_token),
+			'no token on the screen',
+		);
+	} finally {
+		await run.close();
+		server.close();
 	}
 });
