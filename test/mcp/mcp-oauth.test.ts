@@ -296,3 +296,40 @@ test('the callback listener: 127.0.0.1, only its own path and state count, an er
 	assert.notEqual(Number(new URL(other.redirectUrl).port), port, 'a taken port: any free one');
 	await Promise.all([again.close(), other.close()]);
 });
+
+test('two sessions on one mcp-auth.json: the second’s refused refresh (the first rotated the refresh token) keeps the first’s tokens and goes on with them', async () => {
+	const server = await oauthServer();
+	const box = sandbox(server.url);
+	assert.equal((await login(box)).run.code, 0);
+	const dirs = {config_dir: box.configDir, data_dir: join(box.root, 'data'), cache_dir: join(box.root, 'cache'), runtime_dir: join(box.root, 'runtime')};
+	const config = await readMcpConfig({workspace: box.workspace, configDir: box.configDir, trusted: false, environment: {}});
+	const reports: string[] = [];
+	const sessions = [0, 1].map(() => new McpServers({config, workspace: box.workspace, dirs, clientVersion: '0.0.0-test', takenToolNames: new Map(), report: message => reports.push(message), environment: {}}));
+	try {
+		await Promise.all(sessions.map(async session => session.start()));
+		assert.deepEqual(
+			sessions.map(session => session.status()[0]?.state),
+			['ready', 'ready'],
+		);
+		await server.control('expire');
+		const signal = new AbortController().signal;
+		const whoami = async (session: McpServers) =>
+			(
+				await (
+					await session
+						.tools()
+						.find(tool => tool.name === 'mcp__demo__whoami')!
+						.plan({}, {workspace: box.workspace, signal, outputLimit: 10_000})
+				).run()
+			).output;
+		assert.match(await whoami(sessions[0]!), /called by OAuth client/);
+		assert.equal((await server.stats()).refreshes, 1);
+		// The second still holds the expired token and the refresh token the first used up.
+		assert.match(await whoami(sessions[1]!), /called by OAuth client/);
+		assert.equal((await server.stats()).refreshes, 2, 'it refreshed with the first one’s newer refresh token');
+		assert.deepEqual(reports, []);
+		assert.ok(storedTokens(box).access_token);
+	} finally {
+		await Promise.all(sessions.map(async session => session.close()));
+	}
+});

@@ -59,6 +59,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
 	#entry: Promise<McpAuthEntry | undefined> | undefined;
 	/** Whether this provider stored tokens itself (a login reads no older ones). */
 	#saved = false;
+	/** The access token this provider last handed out: only those tokens are forgotten when refused. */
+	#held: string | undefined;
 
 	constructor(options: McpOAuthProviderOptions) {
 		this.#options = options;
@@ -105,7 +107,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
 		// A login asks afresh (tokens it got itself aside): logging in again is how a person replaces tokens that misbehave.
 		if (this.#options.login && !this.#saved) return undefined;
 		try {
-			return (await this.#read())?.tokens as OAuthTokens | undefined;
+			const tokens = (await this.#read())?.tokens as OAuthTokens | undefined;
+			this.#held = tokens?.access_token;
+			return tokens;
 		} catch {
 			// A broken file: a server that never asks for a login still works; one that asks gets the file's error (clientInformation reads it again).
 			this.#entry = undefined;
@@ -142,7 +146,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
 		await this.#change(entry => {
 			if (scope === 'all') return undefined;
 			if (scope === 'client') return {...entry, client: undefined};
-			if (scope === 'tokens') return {...entry, tokens: undefined, savedAt: undefined};
+			// Another process (a second session) may have refreshed them since this one read the file: its newer tokens stay, and are read next.
+			if (scope === 'tokens') return entry.tokens?.access_token === this.#held ? {...entry, tokens: undefined, savedAt: undefined} : entry;
 			return {...entry, codeVerifier: undefined};
 		});
 	}
