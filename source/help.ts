@@ -27,6 +27,7 @@ export const helpText = `
     $ i mcp list | get NAME    the MCP servers a run here starts, each started to show its state and tools; i mcp --help
     $ i mcp add NAME -- CMD …  add an MCP server to .i/settings.json (--global: every workspace; --url URL for a remote one)
     $ i mcp remove NAME        remove it (--global for the global settings)
+    $ i mcp login NAME         OAuth login to a remote MCP server that asks for one (i mcp logout NAME forgets its tokens)
 
   Options
     -p, --print [TEXT]         Run one turn and exit; without TEXT the prompt is read from stdin
