@@ -129,7 +129,9 @@ async function add(args: string[]): Promise<number> {
 	if (flags.json) writeOut(`${JSON.stringify({name, outcome, settings: path, entry})}\n`);
 	else {
 		const where = flags.global ? 'every workspace' : 'this project (it starts only in a trusted workspace)';
-		writeOut(`${outcome} MCP server ${name} in ${path}, for ${where}; its tools are mcp__${name}__… (i mcp get ${name} starts it to check)\n`);
+		writeOut(
+			`${outcome} MCP server ${name} in ${path}, for ${where}; its tools are mcp__${name}__… (i mcp get ${name} starts it to check${flags.url === undefined ? '' : `; if it asks for an OAuth login, i mcp login ${name}`})\n`,
+		);
 	}
 
 	return exitCodes.ok;
