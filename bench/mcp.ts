@@ -67,7 +67,7 @@ export async function benchMcp(): Promise<void> {
 	mkdirSync(callConfig);
 	writeFileSync(join(callConfig, 'settings.json'), JSON.stringify({mcpServers: {bench: {command: node, args: [testServer], alwaysAllow: ['read_file']}}}));
 	const config = await readMcpConfig({workspace, configDir: callConfig, trusted: false});
-	const servers = new McpServers({config, dirs, clientVersion: 'bench', takenToolNames: new Map(), report: message => console.error(message)});
+	const servers = new McpServers({config, workspace, dirs, clientVersion: 'bench', takenToolNames: new Map(), report: message => console.error(message)});
 	await servers.start();
 	const mcpRead = servers.tools().find(tool => tool.name === 'mcp__bench__read_file');
 	if (!mcpRead) throw new Error('the benchmark server offers no read_file');

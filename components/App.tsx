@@ -75,7 +75,7 @@ export function App({store, broker, trust, dialogs, chooser, keys, history, onSu
 	const {columns, rows, generation} = useTerminalSize();
 	const [draft, setDraft] = useState('');
 	const [caret, setCaret] = useState({text: '', at: 0});
-	const picker = useMentionPicker(state.starting ? '' : state.status.workspace, caret.text, caret.at);
+	const picker = useMentionPicker(state.starting ? '' : state.status.workspace, caret.text, caret.at, state.resources);
 	const lastCtrlC = useRef(0);
 
 	const submit = (text: string): boolean => {

@@ -19,17 +19,20 @@ export interface MentionPicker {
 	onKey(key: ListKey, text: string, caret: number): {from: number; to: number; text: string} | boolean;
 }
 
+const noResources: readonly PickerEntry[] = [];
+
 type Walk = {state: 'running'} | {state: 'done'; result: WorkspaceEntries} | {state: 'failed'; message: string};
 
 /**
- * The editor's @ file picker: follows the word at the caret; when it is an
- * `@` mention, walks the workspace once (lazily, off the key path: the walk
+ * The editor's @ picker: follows the word at the caret; when it is an
+ * `@` mention, lists the connected MCP servers' `resources` (as they come)
+ * and walks the workspace once (lazily, off the key path: the walk
  * module loads on first use and yields as it goes) and keeps the list while
  * the picker stays open; it is dropped when the picker closes. ↑/↓ move,
  * Tab or Enter choose (a folder completes and keeps the picker open, a file
  * ends the mention with a space), Esc closes it and leaves the text.
  */
-export function useMentionPicker(workspace: string, text: string, caret: number): MentionPicker {
+export function useMentionPicker(workspace: string, text: string, caret: number, resources: readonly PickerEntry[] = noResources): MentionPicker {
 	const mention = workspace === '' ? null : mentionAtCaret(text, caret);
 	const [dismissed, setDismissed] = useState<number | null>(null);
 	const open = mention !== null && dismissed !== mention.start;
@@ -66,7 +69,9 @@ export function useMentionPicker(workspace: string, text: string, caret: number)
 	useEffect(() => () => controller.current?.abort(), []);
 
 	const query = mention?.query ?? '';
-	const entries = walk?.state === 'done' ? walk.result.entries : null;
+	const files = walk?.state === 'done' ? walk.result.entries : null;
+	// The servers' resources are there at once (the store has them), while the walk runs too: the picker never waits on a server.
+	const entries = useMemo(() => (resources.length === 0 ? files : [...(files ?? []), ...resources]), [files, resources]);
 	const matches = useMemo(() => (open && entries ? rankEntries(entries, query) : []), [open, entries, query]);
 	const chosen = selection.query === query ? Math.min(selection.index, Math.max(0, matches.length - 1)) : 0;
 
@@ -100,7 +105,8 @@ export function useMentionPicker(workspace: string, text: string, caret: number)
 				}
 
 				const after = current[end] === undefined || !/\s/.test(current[end]!) ? ' ' : '';
-				return {from: typed.start, to: end, text: mentionText(entry.path) + after};
+				// A resource is `@server:uri` as typed (resource-mentions.ts reads it so; a URI has no blanks to quote).
+				return {from: typed.start, to: end, text: (entry.resource === undefined ? mentionText(entry.path) : `@${entry.path}`) + after};
 			}
 		}
 	};

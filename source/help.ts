@@ -27,6 +27,7 @@ export const helpText = `
     $ i mcp list | get NAME    the MCP servers a run here starts, each started to show its state and tools; i mcp --help
     $ i mcp add NAME -- CMD …  add an MCP server to .i/settings.json (--global: every workspace; --url URL for a remote one)
     $ i mcp remove NAME        remove it (--global for the global settings)
+    $ i mcp login NAME         OAuth login to a remote MCP server that asks for one (i mcp logout NAME forgets its tokens)
 
   Options
     -p, --print [TEXT]         Run one turn and exit; without TEXT the prompt is read from stdin
@@ -128,6 +129,10 @@ export const mcpHelpText = `
     $ i mcp add NAME --url URL [--header "Authorization: Bearer \${TOKEN}"] [--transport sse]
                                add a remote server: Streamable HTTP, falling back to the legacy SSE transport
     $ i mcp remove NAME        remove a server from the settings file
+    $ i mcp login NAME         log in to a remote server that asks for OAuth: prints the address to open (and gives it to
+                               $BROWSER when set), waits up to 5 minutes for the redirect to http://127.0.0.1:PORT/callback;
+                               the tokens go to $I_CONFIG_DIR/mcp-auth.json (mode 0600), bound to the server's URL
+    $ i mcp logout NAME        forget the tokens stored for a server (it is "needs login" again)
 
   Options
     -C, --cwd DIR              Workspace folder (default: the current folder)
@@ -136,11 +141,13 @@ export const mcpHelpText = `
     --header "K: V"            add: a request header of a remote server (repeatable; \${VAR} as for --env)
     --timeout SECONDS          add: how long a call may take (default 60; "startTimeout" in the file bounds the start)
     --force                    add: replace a server of that name
-    --trust-project            list/get: start the project's servers though the workspace was not trusted before
+    --trust-project            list/get/login: use the project's servers though the workspace was not trusted before
     --json                     One JSON object on stdout
 
-  Project servers (.i/settings.json, .mcp.json) start only in a trusted workspace. Exit codes: 0 done · 1 a server
-  failed to start (list, get) · 2 usage or configuration error
+  A remote server that asks for an OAuth login nobody made shows "needs login" (list, get, /mcp, the session's one
+  notice); a session goes on without its tools and never opens a browser. Project servers (.i/settings.json, .mcp.json)
+  start only in a trusted workspace. Exit codes: 0 done · 1 a server failed to start (list, get), a login failed or timed
+  out · 2 usage or configuration error
 `;
 
 /** What --help prints: the text without its surrounding blank lines. meow keeps `help` as `\n` + text + `\n`. */

@@ -30,7 +30,7 @@ const readFlags = {
 	json: {type: 'boolean', default: false},
 } satisfies AnyFlags;
 
-const subcommands = ['list', 'get', 'add', 'remove'] as const;
+const subcommands = ['list', 'get', 'add', 'remove', 'login', 'logout'] as const;
 
 /**
  * `i mcp list | get NAME | add NAME … | remove NAME` (README "MCP
@@ -66,9 +66,19 @@ export async function runMcp(args: string[]): Promise<number> {
 				return await remove(rest);
 			}
 
+			case 'login': {
+				return await login(rest);
+			}
+
+			case 'logout': {
+				return await logout(rest);
+			}
+
 			default: {
 				const guess = nearestName(word, subcommands);
-				throw new UsageError(`unknown mcp command "${word}"${guess === undefined ? '' : ` (did you mean i mcp ${guess}?)`}: i mcp list, get NAME, add NAME, remove NAME; see i mcp --help`);
+				throw new UsageError(
+					`unknown mcp command "${word}"${guess === undefined ? '' : ` (did you mean i mcp ${guess}?)`}: i mcp list, get NAME, add NAME, remove NAME, login NAME, logout NAME; see i mcp --help`,
+				);
 			}
 		}
 	} catch (error) {
@@ -119,7 +129,9 @@ async function add(args: string[]): Promise<number> {
 	if (flags.json) writeOut(`${JSON.stringify({name, outcome, settings: path, entry})}\n`);
 	else {
 		const where = flags.global ? 'every workspace' : 'this project (it starts only in a trusted workspace)';
-		writeOut(`${outcome} MCP server ${name} in ${path}, for ${where}; its tools are mcp__${name}__… (i mcp get ${name} starts it to check)\n`);
+		writeOut(
+			`${outcome} MCP server ${name} in ${path}, for ${where}; its tools are mcp__${name}__… (i mcp get ${name} starts it to check${flags.url === undefined ? '' : `; if it asks for an OAuth login, i mcp login ${name}`})\n`,
+		);
 	}
 
 	return exitCodes.ok;
@@ -150,6 +162,61 @@ async function remove(args: string[]): Promise<number> {
 
 	const hint = elsewhere.length === 0 ? '' : `; it is in ${elsewhere.join(' and ')}${elsewhere.some(file => file.endsWith('settings.json')) ? ` (${flags.global ? 'without' : 'with'} --global)` : ''}`;
 	throw new UsageError(`there is no MCP server "${name}" in ${path}${hint}`);
+}
+
+/** The remote server `name` a run here would use; a UsageError naming what is there otherwise. */
+async function remoteServer(args: string[], usage: string) {
+	const {flags, input} = parseCommandLine(args, {flags: readFlags, takesInput: true});
+	const name = oneName(usage, input);
+	const workspace = resolveWorkspace(flags.cwd);
+	const dirs = checkedDirs();
+	const {readRunMcpConfig} = await import('../core/mcp/start-mcp.js');
+	const config = await readRunMcpConfig({workspace, dirs, trustProject: flags.trustProject, events: null});
+	for (const message of config.warnings) writeErr(`i: mcp: ${message}\n`);
+	const server = config.servers.find(candidate => candidate.name === name);
+	if (!server) {
+		const names = config.servers.map(candidate => candidate.name);
+		throw new UsageError(`there is no MCP server named "${name}" here${names.length > 0 ? ` (configured: ${names.join(', ')})` : ''}`);
+	}
+
+	if (server.transport === 'stdio') throw new UsageError(`MCP server ${name} is a program i starts (${server.command}); only a remote server (a "url") logs in`);
+	return {server, dirs, json: flags.json};
+}
+
+async function login(args: string[]): Promise<number> {
+	const {server, dirs, json} = await remoteServer(args, 'i mcp login NAME');
+	const [{loginMcpServer}, {version}] = await Promise.all([import('../core/mcp/mcp-login.js'), import('../version.js')]);
+	const controller = new AbortController();
+	const interrupt = () => controller.abort(new Error('interrupted'));
+	process.once('SIGINT', interrupt);
+	try {
+		const done = await loginMcpServer({config: server, configDir: dirs.config_dir, clientVersion: version(), say: line => writeOut(`${line}\n`), environment: process.env, signal: controller.signal});
+		writeOut(json ? `${JSON.stringify({name: server.name, loggedIn: true, message: done})}\n` : `${done}\n`);
+		return exitCodes.ok;
+	} catch (error) {
+		if (controller.signal.aborted) {
+			writeErr(`i: mcp login: interrupted; MCP server ${server.name} is not logged in\n`);
+			return exitCodes.interrupted;
+		}
+
+		// A broken mcp-auth.json is the person's to fix (exit 2); anything else is the login failing (exit 1).
+		if (error instanceof UsageError) throw error;
+		throw new Error(`the login of MCP server ${server.name} failed: ${errorMessage(error)}`);
+	} finally {
+		process.off('SIGINT', interrupt);
+	}
+}
+
+async function logout(args: string[]): Promise<number> {
+	const {flags, input} = parseCommandLine(args, {flags: readFlags, takesInput: true});
+	const name = oneName('i mcp logout NAME', input);
+	const {McpAuthFile} = await import('../core/mcp/mcp-auth-file.js');
+	const file = McpAuthFile.in(checkedDirs().config_dir);
+	// By name alone: a server removed from the settings can still be logged out of.
+	const removed = await file.remove(name);
+	if (flags.json) writeOut(`${JSON.stringify({name, loggedOut: removed, file: file.path})}\n`);
+	else writeOut(removed ? `logged out of MCP server ${name}: its tokens were removed from ${file.path}\n` : `MCP server ${name} was not logged in (nothing for it in ${file.path})\n`);
+	return exitCodes.ok;
 }
 
 async function list(args: string[], only: string | undefined): Promise<number> {

@@ -2,6 +2,7 @@ import type {CoreEvent} from '../core/events.js';
 import type {Usage} from '../core/usage.js';
 import {summariseArguments} from '../modes/summarise-arguments.js';
 import {printable} from '../modes/output.js';
+import type {PickerEntry} from './mention-rank.js';
 import type {SlashCommand} from './slash-commands.js';
 import {customRendering, type CustomRendering} from './custom-rendering.js';
 import type {MarkdownRenderer} from './markdown/render-markdown.js';
@@ -87,6 +88,8 @@ export interface ChatState {
 	status: StatusInfo;
 	/** The extensions' slash commands, after the screen's own in completions and /help. */
 	commands: readonly SlashCommand[];
+	/** The connected MCP servers' resources, for the @ picker (`@server:uri`); a server still starting adds its own once ready. */
+	resources: readonly PickerEntry[];
 }
 
 /** The running `!` command's output the live area keeps (its tail). */
@@ -128,6 +131,7 @@ export class ChatStore {
 			starting: options.starting ?? false,
 			status,
 			commands: [],
+			resources: [],
 		};
 	}
 
@@ -181,6 +185,11 @@ export class ChatStore {
 		if (extension.transform) this.#transform = extension.transform;
 		if (extension.rendering) this.#rendering = extension.rendering;
 		this.#update({commands: extension.commands}, true);
+	}
+
+	/** The MCP servers' resources as the @ picker lists them, after each change of the servers. */
+	setResources(resources: readonly PickerEntry[]): void {
+		this.#update({resources}, true);
 	}
 
 	/** Answer text from now on is drawn as Markdown (the renderer is the lazy chunk, loaded after the first frame). */

@@ -10,9 +10,11 @@ export interface McpNotice {
 /**
  * `/mcp`: each server's state, transport, tools and last error; `/mcp
  * reconnect NAME` kills the server's group and starts it again, settling
- * once it is ready or failed.
+ * once it is ready or failed; `/mcp login NAME` runs a remote server's
+ * OAuth login (`say` shows the address to open while it waits) and starts
+ * it again; `/mcp logout NAME` forgets its tokens.
  */
-export async function mcpSlash(mcp: McpHandle, args: string): Promise<McpNotice> {
+export async function mcpSlash(mcp: McpHandle, args: string, say: (text: string) => void = () => {}): Promise<McpNotice> {
 	const words = args.split(/\s+/).filter(word => word !== '');
 	const servers = await mcp.ready;
 	if (words.length === 0) {
@@ -26,7 +28,13 @@ export async function mcpSlash(mcp: McpHandle, args: string): Promise<McpNotice>
 		return {level: result.ok ? 'info' : 'warning', text: result.message};
 	}
 
-	return {level: 'warning', text: 'usage: /mcp, or /mcp reconnect NAME'};
+	if ((words[0] === 'login' || words[0] === 'logout') && words.length === 2) {
+		if (!servers) return {level: 'warning', text: 'no MCP servers are configured'};
+		const result = words[0] === 'login' ? await servers.login(words[1]!, say) : await servers.logout(words[1]!);
+		return {level: result.ok ? 'info' : 'warning', text: result.message};
+	}
+
+	return {level: 'warning', text: 'usage: /mcp, /mcp reconnect NAME, /mcp login NAME or /mcp logout NAME'};
 }
 
 function describeStatus(status: McpServerStatus): string {
@@ -38,6 +46,7 @@ function describeStatus(status: McpServerStatus): string {
 		if (status.resources > 0) lines.push(`  ${status.resources} resource${status.resources === 1 ? '' : 's'} (attach one with @${status.name}:URI)`);
 	}
 
-	if (status.lastError) lines.push(`  last error: ${status.lastError}`);
+	if (status.state === 'needs login') lines.push(`  /mcp login ${status.name} (or i mcp login ${status.name}) logs in`);
+	else if (status.lastError) lines.push(`  last error: ${status.lastError}`);
 	return lines.join('\n');
 }

@@ -1,7 +1,9 @@
-/** A file or folder the @ picker offers, relative to the workspace, `/`-separated. */
+/** A file or folder the @ picker offers, relative to the workspace, `/`-separated; or an MCP server's resource, `server:uri`. */
 export interface PickerEntry {
 	path: string;
 	directory: boolean;
+	/** A resource's name as its server gives it (shown beside it); absent for a file or folder. */
+	resource?: string;
 }
 
 /** Rows the @ picker shows at once. */
@@ -13,16 +15,19 @@ export const PICKER_ROWS = 8;
  * (0) the name (last segment) starts with the query, (1) the path does,
  * (2) the name holds it as one run, (3) the path does, (4) the characters
  * are scattered, fewer separate runs first; within a tier shorter paths come
- * first, then alphabetical order. An empty query lists the top level,
- * folders first. Pure, and linear in the entries: a 10 000-file walk ranks
+ * first, then alphabetical order. An empty query lists the top level
+ * (and the MCP resources), folders first. Pure, and linear in the entries: a 10 000-file walk ranks
  * in a few milliseconds per key.
  */
 export function rankEntries(entries: readonly PickerEntry[], query: string, limit = PICKER_ROWS): PickerEntry[] {
 	if (query === '') {
-		return entries
-			.filter(entry => !entry.path.includes('/'))
-			.sort((a, b) => Number(b.directory) - Number(a.directory) || compare(a.path, b.path))
-			.slice(0, limit);
+		return (
+			entries
+				// A resource is one of its server's top level, whatever slashes its URI has.
+				.filter(entry => entry.resource !== undefined || !entry.path.includes('/'))
+				.sort((a, b) => Number(b.directory) - Number(a.directory) || compare(a.path, b.path))
+				.slice(0, limit)
+		);
 	}
 
 	const needle = query.toLowerCase();

@@ -413,7 +413,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 
 			case '/mcp': {
 				const {mcpSlash} = await import('./mcp-slash.js');
-				const notice = await mcpSlash(agent.mcp, args);
+				// A login waits for the browser's redirect (minutes at most); the screen goes on meanwhile (command() is not awaited).
+				const notice = await mcpSlash(agent.mcp, args, text => store.notice('info', text));
 				store.notice(notice.level, notice.text);
 				break;
 			}
@@ -681,7 +682,15 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	agent.provideRuntime({uiDialog: dialogs.ask});
 	showExtensions();
 	// The MCP servers' prompts join the commands as their servers become ready (and leave when one fails).
-	void agent.mcp.ready.then(servers => servers?.subscribe(showExtensions));
+	// Their resources join the @ picker the same way (and leave with a server that stopped).
+	const showResources = () => store.setResources((agent.mcp.servers?.resources() ?? []).map(resource => ({path: resource.mention, directory: false, resource: resource.name})));
+	void agent.mcp.ready.then(servers => {
+		showResources();
+		servers?.subscribe(() => {
+			showExtensions();
+			showResources();
+		});
+	});
 	agent.delivery.provideStarter({canStart: () => !leaving && turn?.signal.aborted !== true, start: startTriggeredTurn});
 	// An unhandled rejection from extension code is a notice naming the extension, never a crash (EXTENSIONS.md).
 	stopReporting = reportExtensionRejections(agent.extensionFiles, event => store.apply(event));

@@ -20,7 +20,7 @@ export const slashCommands = [
 	{name: '/reload', description: 'load every extension and AGENTS.md again (i dev: build first)'},
 	{name: '/context', description: 'what the next request holds, in estimated tokens and share of the window'},
 	{name: '/init', description: 'ask the model to write or improve AGENTS.md for this project'},
-	{name: '/mcp', description: 'MCP servers: state, tools, last error (/mcp reconnect NAME starts one again)'},
+	{name: '/mcp', description: 'MCP servers: state, tools, last error (/mcp reconnect NAME starts one again; /mcp login NAME, /mcp logout NAME)'},
 	{name: '/exit', description: 'leave i'},
 ] as const;
 

@@ -27,7 +27,7 @@ const write = (path: string, data: unknown) => writeFileSync(path, typeof data =
 
 test('the three files, first named wins, with stdio, http and sse entries and their defaults', async () => {
 	const at = folders();
-	write(at.project, {mcpServers: {a: {command: 'node', args: ['a.js'], cwd: 'tools', alwaysAllow: ['x'], timeout: 5}}});
+	write(at.project, {mcpServers: {a: {command: 'node', args: ['a.js'], cwd: 'tools', alwaysAllow: ['x'], timeout: 5, roots: false}}});
 	// biome-ignore lint/suspicious/noTemplateCurlyInString: the MCP configuration's own ${VAR} syntax
 	write(at.mcpJson, {mcpServers: {a: {command: 'shadowed'}, b: {type: 'http', url: 'https://example.test/mcp', headers: {Authorization: 'Bearer ${TOKEN}'}}}});
 	write(at.global, {theme: 'dark', mcpServers: {c: {type: 'sse', url: 'http://127.0.0.1:9/sse'}, d: {command: 'x', disabled: true}}});
@@ -45,8 +45,10 @@ test('the three files, first named wins, with stdio, http and sse entries and th
 	assert.equal(a.cwd, join(at.workspace, 'tools'));
 	assert.equal(a.timeoutMs, 5000);
 	assert.deepEqual([...a.alwaysAllow], ['x']);
+	assert.equal(a.roots, false);
 	assert.ok(b?.transport === 'http');
 	assert.equal(b.timeoutMs, 60_000, 'the default timeout');
+	assert.equal(b.roots, true, 'roots are offered by default');
 	assert.equal(a.startTimeoutMs, 60_000, 'the start has its own');
 	assert.deepEqual(b.headers, {Authorization: 'Bearer tok-1'});
 	assert.deepEqual(config.disabled, [{name: 'd', file: at.global}]);
@@ -90,6 +92,7 @@ test('every field is checked: the error names the file, the server and the field
 		[{command: 'x', args: 'a b'}, /MCP server "s": field "args"/],
 		[{command: 'x', env: {A: 1}}, /MCP server "s": field "env.A"/],
 		[{command: 'x', timeout: 0}, /field "timeout": must be a positive number of seconds/],
+		[{command: 'x', roots: 'no'}, /MCP server "s": field "roots"/],
 		[{command: 'x', timeout: MAX_MCP_TIMEOUT_SECONDS + 1}, /field "timeout": at most 3600 seconds/],
 		[{command: 'x', startTimeout: -1}, /field "startTimeout": must be a positive number of seconds/],
 		[{command: 'x', extra: true}, /MCP server "s": unknown field "extra"/],

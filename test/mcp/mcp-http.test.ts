@@ -14,6 +14,7 @@ import {fileURLToPath} from 'node:url';
 import {readMcpConfig} from '../../source/core/mcp/mcp-config.js';
 import {McpServers} from '../../source/core/mcp/mcp-servers.js';
 import type {Tool} from '../../source/core/tools/types.js';
+import {makeSandbox, runCli} from '../helpers/cli.js';
 
 const everythingServer = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'i-mcp-http-')));
@@ -86,7 +87,7 @@ async function serversOf(mcpServers: Record<string, unknown>, environment: NodeJ
 	writeFileSync(join(dirs.config_dir, 'settings.json'), JSON.stringify({mcpServers}));
 	const config = await readMcpConfig({workspace: base, configDir: dirs.config_dir, trusted: false, environment});
 	const reports: string[] = [];
-	const servers = new McpServers({config, dirs, clientVersion: '0.0.0-test', takenToolNames: new Map(), report: message => reports.push(message), environment});
+	const servers = new McpServers({config, workspace: base, dirs, clientVersion: '0.0.0-test', takenToolNames: new Map(), report: message => reports.push(message), environment});
 	opened.push(servers);
 	await servers.start();
 	return {servers, reports};
@@ -104,6 +105,7 @@ test('Streamable HTTP with the entry’s bearer header: text, image, a cancelled
 	const {servers, reports} = await serversOf({far: {type: 'http', url: frontUrl, headers: {Authorization: 'Bearer ${TOKEN}'}}}, {TOKEN: 'tok-123'});
 	assert.deepEqual(reports, []);
 	assert.equal(servers.status()[0]?.state, 'ready');
+	assert.equal(servers.status()[0]?.transport, 'http');
 	assert.match((await run(servers.tools(), 'mcp__far__echo', {message: 'over http'})).output, /over http/);
 	const image = await run(servers.tools(), 'mcp__far__get-tiny-image', {});
 	assert.equal((image.images as unknown[]).length, 1);
@@ -123,7 +125,7 @@ test('a refused token: the server fails with the status, reported once, no fallb
 	const {servers, reports} = await serversOf({far: {type: 'http', url: frontUrl, headers: {Authorization: 'Bearer wrong'}}});
 	assert.equal(servers.status()[0]?.state, 'failed');
 	assert.equal(reports.length, 1);
-	assert.match(reports[0]!, /MCP server far could not start: HTTP 401: .*the server wants credentials/);
+	assert.match(reports[0]!, /MCP server far could not start: HTTP 401: .*\(the server refused the credential of the entry's "Authorization" header\)/);
 	assert.deepEqual(servers.tools(), []);
 	const refused = requests.filter(request => request.authorization === 'Bearer wrong');
 	assert.deepEqual(
@@ -133,7 +135,7 @@ test('a refused token: the server fails with the status, reported once, no fallb
 	);
 });
 
-test('an "http" entry at a legacy HTTP+SSE server falls back to SSE; an "sse" entry speaks it at once', async () => {
+test('an "http" entry at a legacy HTTP+SSE server falls back to SSE (and says sse); an "sse" entry speaks it at once', async () => {
 	const {servers, reports} = await serversOf({
 		legacy: {type: 'http', url: `http://127.0.0.1:${ssePort}/sse`},
 		direct: {type: 'sse', url: `http://127.0.0.1:${ssePort}/sse`},
@@ -146,6 +148,22 @@ test('an "http" entry at a legacy HTTP+SSE server falls back to SSE; an "sse" en
 			['direct', 'ready'],
 		],
 	);
+	// The transport in use: the "http" entry's server turned out to speak legacy SSE (/mcp and i mcp list show it).
+	assert.deepEqual(
+		servers.status().map(status => status.transport),
+		['sse', 'sse'],
+	);
 	assert.match((await run(servers.tools(), 'mcp__legacy__echo', {message: 'through the fallback'})).output, /through the fallback/);
 	assert.match((await run(servers.tools(), 'mcp__direct__echo', {message: 'sse at once'})).output, /sse at once/);
+});
+
+test('i mcp list names the transport in use: sse for an "http" entry whose server fell back', async () => {
+	const box = makeSandbox();
+	writeFileSync(
+		join(box.configDir, 'settings.json'),
+		JSON.stringify({mcpServers: {legacy: {type: 'http', url: `http://127.0.0.1:${ssePort}/sse`}, modern: {type: 'http', url: `http://127.0.0.1:${streamablePort}/mcp`}}}),
+	);
+	const listed = await runCli(['mcp', 'list'], {env: box.env, cwd: box.workspace, timeoutMs: 30_000});
+	assert.equal(listed.code, 0, listed.stderr);
+	assert.match(listed.stdout, /^legacy {2}ready {2}sse {2}.*\nmodern {2}ready {2}http {2}/);
 });

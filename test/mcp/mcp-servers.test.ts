@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import {mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
+import {fileURLToPath, pathToFileURL} from 'node:url';
 import {readMcpConfig} from '../../source/core/mcp/mcp-config.js';
 import {McpServers} from '../../source/core/mcp/mcp-servers.js';
 import type {PlatformDirs} from '../../source/core/config/dirs.js';
@@ -31,7 +31,7 @@ async function serversOf(mcpServers: Record<string, unknown>, environment: NodeJ
 	writeFileSync(join(dirs.config_dir, 'settings.json'), JSON.stringify({mcpServers}));
 	const config = await readMcpConfig({workspace, configDir: dirs.config_dir, trusted: false, environment});
 	const reports: string[] = [];
-	const servers = new McpServers({config, dirs, clientVersion: '0.0.0-test', takenToolNames: new Map([['read', 'a native tool']]), report: message => reports.push(message), environment});
+	const servers = new McpServers({config, workspace, dirs, clientVersion: '0.0.0-test', takenToolNames: new Map([['read', 'a native tool']]), report: message => reports.push(message), environment});
 	opened.push(servers);
 	return {servers, reports, workspace};
 }
@@ -209,3 +209,32 @@ function alive(pid: number): boolean {
 		return true;
 	}
 }
+
+test('roots: the workspace folder is the one root (a file:// URI); server-everything lists it, server-filesystem started without a folder works in it; "roots": false offers none', async () => {
+	const filesystemServer = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url));
+	const {servers, reports, workspace} = await serversOf({
+		everything: {command: process.execPath, args: [everythingServer, 'stdio'], alwaysAllow: ['get-roots-list']},
+		fs: {command: process.execPath, args: [filesystemServer]},
+		// "roots": false: the server is offered no roots and keeps the folder of its command line.
+		own: {command: process.execPath, args: [filesystemServer, root], roots: false},
+	});
+	writeFileSync(join(workspace, 'notes.txt'), 'kept in the workspace\n');
+	await servers.start();
+	assert.deepEqual(reports, []);
+	// server-everything registers get-roots-list once it saw the client's roots capability (a list_changed after initialize).
+	await until(() => servers.tools().some(tool => tool.name === 'mcp__everything__get-roots-list'), 'get-roots-list');
+	const listed = await (await call(servers.tools(), 'mcp__everything__get-roots-list', {})).result;
+	assert.ok(listed.output.includes(pathToFileURL(workspace).href), listed.output);
+	// server-filesystem without a folder argument asks for the roots after initialize and checks them (asynchronously) before it works in the workspace.
+	let allowed = '';
+	for (let attempt = 0; attempt < 100 && !allowed.includes(workspace); attempt++) {
+		if (attempt > 0) await new Promise(resolve => setTimeout(resolve, 20));
+		allowed = (await (await call(servers.tools(), 'mcp__fs__list_allowed_directories', {})).result).output;
+	}
+
+	assert.ok(allowed.includes(workspace), allowed);
+	const read = await (await call(servers.tools(), 'mcp__fs__read_text_file', {path: join(workspace, 'notes.txt')})).result;
+	assert.match(read.output, /kept in the workspace/);
+	const own = (await (await call(servers.tools(), 'mcp__own__list_allowed_directories', {})).result).output;
+	assert.ok(own.includes(root) && !own.includes(workspace), own);
+});

@@ -26,7 +26,14 @@ async function fixture(entry: Record<string, unknown> = {}) {
 	mkdirSync(configDir, {recursive: true});
 	writeFileSync(join(configDir, 'settings.json'), JSON.stringify({mcpServers: {fx: {command: process.execPath, args: [testServer], ...entry}}}));
 	const config = await readMcpConfig({workspace: root, configDir, trusted: false});
-	const servers = new McpServers({config, dirs: {config_dir: configDir, data_dir: root, cache_dir: root, runtime_dir: root}, clientVersion: 'test', takenToolNames: new Map(), report: () => {}});
+	const servers = new McpServers({
+		config,
+		workspace: root,
+		dirs: {config_dir: configDir, data_dir: root, cache_dir: root, runtime_dir: root},
+		clientVersion: 'test',
+		takenToolNames: new Map(),
+		report: () => {},
+	});
 	opened.push(servers);
 	await servers.start();
 	return servers;

@@ -5,13 +5,14 @@
 // MCP tool, and /mcp reconnect.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {mkdirSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {TYPEAHEAD_GUARD_MS} from '../../components/Approval.js';
-import {makeSandbox, type Sandbox} from '../helpers/cli.js';
+import {makeSandbox, waitFor, type Sandbox} from '../helpers/cli.js';
+import {recordBrowser, startOAuthServer} from '../helpers/oauth-server.js';
 import {lastUserText, startChat, toolResults} from './chat.js';
 
 const filesystemServer = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url));
@@ -45,12 +46,13 @@ function withServers(servers: Record<string, unknown>): Sandbox {
 	return box;
 }
 
+// "roots": false: the shared folder is outside the workspace, and server-filesystem would replace the folders of its command line with the workspace root.
 test('the model lists and reads a file through server-filesystem, each call approved in the screen', async () => {
 	const box = makeSandbox();
 	const shared = join(box.root, 'shared');
 	mkdirSync(shared);
 	writeFileSync(join(shared, 'plan.txt'), 'step one: write the MCP client\n');
-	writeFileSync(join(box.configDir, 'settings.json'), JSON.stringify({mcpServers: {fs: {command: process.execPath, args: [filesystemServer, shared]}}}));
+	writeFileSync(join(box.configDir, 'settings.json'), JSON.stringify({mcpServers: {fs: {command: process.execPath, args: [filesystemServer, shared], roots: false}}}));
 	const {run} = await startChat(mock, {box});
 	try {
 		await waitForServer(run, 'fs');
@@ -120,6 +122,62 @@ test('an image result under alwaysAllow reaches the model as an image; a prompt 
 		await run.waitFor(screen => screen.includes('there is no MCP server named "nobody"; configured: every'), 'the unknown name');
 	} finally {
 		await run.close();
+	}
+});
+
+test('the @ picker lists server-everything’s resources once it is connected (typed before that, the picker did not wait); the chosen one is attached', async () => {
+	const box = withServers({every: {command: process.execPath, args: [everythingServer, 'stdio']}});
+	const {run} = await startChat(mock, {box});
+	try {
+		// Typed at once: the picker opens on the (empty) workspace and the server's resources join it when it is ready.
+		run.type('summarise @every:demo');
+		await run.waitFor(screen => /every:demo:\/\/resource\/\S+ .*\(MCP resource\)/.test(screen), 'a resource in the picker', {timeoutMs: 30_000});
+		const row = run.screen().find(line => line.includes('› every:demo://'));
+		assert.ok(row, run.screen().join('\n'));
+		const uri = /› every:(demo:\/\/\S+)/.exec(row)![1]!;
+		run.type('\t');
+		await run.waitFor(screen => screen.includes(`summarise @every:${uri}`) && !screen.includes('Tab or Enter chooses'), 'the mention in the editor');
+		mock.enqueue({text: 'A summary.'});
+		const sent = mock.requests.length;
+		run.type('please\r');
+		await run.waitFor(screen => screen.includes('A summary.'), 'the answer');
+		assert.match(lastUserText(mock.requests[sent]!.body), new RegExp(`<resource server="every" uri="${uri.replaceAll('/', '\\/').replaceAll('.', '\\.')}">`));
+	} finally {
+		await run.close();
+	}
+});
+
+test('a server that needs an OAuth login: said once at start, needs login in /mcp; /mcp login NAME logs in (the test at $BROWSER) and connects it', async () => {
+	const server = await startOAuthServer();
+	const box = withServers({demo: {type: 'http', url: server.url}});
+	const urls = join(box.root, 'browser.txt');
+	const {run} = await startChat(mock, {box, cols: 250, env: {BROWSER: `${JSON.stringify(process.execPath)} ${JSON.stringify(recordBrowser)}`, RECORD_BROWSER_FILE: urls}});
+	try {
+		await run.waitFor(screen => screen.includes('MCP server demo needs login: run i mcp login demo (or /mcp login demo in the chat screen)'), 'the report at start');
+		run.type('/mcp\r');
+		await run.waitFor(screen => screen.includes('demo: needs login (http)') && screen.includes('/mcp login demo (or i mcp login demo) logs in'), '/mcp');
+		run.type('/mcp login demo\r');
+		await run.waitFor(screen => screen.includes('To log in to MCP server demo, open this address in a browser'), 'the address in the screen');
+		await waitFor(() => existsSync(urls) && readFileSync(urls, 'utf8').includes('\n'), 10_000, 'the address at $BROWSER');
+		// The screen stays live while the login waits.
+		run.type('x');
+		await run.waitFor(screen => /› x/.test(screen), 'typing during the login');
+		run.type('\u007F');
+		assert.equal((await fetch(readFileSync(urls, 'utf8').trim())).status, 200);
+		await run.waitFor(screen => /logged in to MCP server demo \(oauth-demo 2\.0\.0 at .*; MCP server demo is connected: 2 tools/.test(screen), 'the login done');
+		run.type('/mcp\r');
+		await run.waitFor(screen => screen.includes('demo: ready (http)'), 'ready in /mcp');
+		await run.waitFor(text => text.match(/MCP server demo needs login: run/g)?.length === 1, 'the start report, said once', {whole: true});
+		assert.ok(
+			!run
+				.screen()
+				.join('\n')
+				.includes(JSON.parse(readFileSync(join(box.configDir, 'mcp-auth.json'), 'utf8')).servers.demo.tokens.access_token),
+			'no token on the screen',
+		);
+	} finally {
+		await run.close();
+		server.close();
 	}
 });
 

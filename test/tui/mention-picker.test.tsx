@@ -142,3 +142,37 @@ test('past the walk limit the picker says so; keys typed while it walks are kept
 		view.unmount();
 	}
 });
+
+test('the MCP servers’ resources are listed as server:uri with their names, as they come; choosing one writes @server:uri', async t => {
+	const dir = await workspace(t);
+	const {store, type, frame, view, submitted} = await chat(dir);
+	try {
+		await type('read @');
+		await frame(text => text.includes('README.md'), 'the files');
+		// A server becomes ready while the picker is open: its resources join the list at once.
+		store.setResources([
+			{path: 'docs:file:///guide.md', directory: false, resource: 'The guide'},
+			{path: 'docs:file:///api/reference.md', directory: false, resource: 'API reference'},
+		]);
+		const listed = await frame(text => text.includes('docs:file:///guide.md'), 'the resources with an empty query');
+		assert.match(listed, /docs:file:\/\/\/guide\.md The guide \(MCP resource\)/);
+		assert.match(listed, /docs:file:\/\/\/api\/reference\.md API reference \(MCP resource\)/);
+		await type('docs:ref');
+		const filtered = await frame(text => !text.includes('guide.md') && !text.includes('README.md'), 'the filter');
+		assert.ok(
+			rows(filtered).some(row => row.startsWith('› docs:file:///api/reference.md')),
+			filtered,
+		);
+		await type(TAB);
+		await frame(text => text.includes('› read @docs:file:///api/reference.md') && !text.includes('Tab or Enter chooses'), 'the mention in the editor');
+		await type('please\r');
+		await frame(() => submitted.length === 1, 'sent');
+		assert.deepEqual(submitted, ['read @docs:file:///api/reference.md please']);
+		// A server that stopped takes its resources with it.
+		store.setResources([]);
+		await type('@docs:');
+		await frame(text => text.includes('nothing matches'), 'no resource left');
+	} finally {
+		view.unmount();
+	}
+});

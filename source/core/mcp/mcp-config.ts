@@ -26,6 +26,7 @@ const common = {
 	timeout: seconds,
 	alwaysAllow: z.optional(list),
 	disabled: z.optional(z.boolean()),
+	roots: z.optional(z.boolean()),
 };
 
 const stdioSchema = z.strictObject({
@@ -60,6 +61,12 @@ interface Common {
 	/** For the start (initialize and the first lists), in milliseconds: `npx` may fetch the server first. */
 	startTimeoutMs: number;
 	alwaysAllow: ReadonlySet<string>;
+	/**
+	 * Whether the server is offered the workspace as its root (`roots/list`);
+	 * `"roots": false` keeps a server's own folders: server-filesystem replaces
+	 * the folders of its command line with a client's roots.
+	 */
+	roots: boolean;
 }
 
 export type McpServerConfig =
@@ -224,6 +231,7 @@ export function checkServerEntry(name: string, value: unknown, context: EntryCon
 		timeoutMs: (entry.timeout ?? DEFAULT_MCP_TIMEOUT_SECONDS) * 1000,
 		startTimeoutMs: (entry.startTimeout ?? DEFAULT_MCP_TIMEOUT_SECONDS) * 1000,
 		alwaysAllow: new Set(entry.alwaysAllow ?? []),
+		roots: entry.roots ?? true,
 	};
 	if ('command' in entry) {
 		const env = Object.fromEntries(Object.entries(entry.env ?? {}).map(([key, text]) => [key, expand(text, `env.${key}`)]));

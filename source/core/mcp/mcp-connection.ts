@@ -1,6 +1,18 @@
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js';
-import {ErrorCode, McpError, type CallToolResult, type GetPromptResult, type Prompt, type ReadResourceResult, type Resource, type Tool as SdkTool} from '@modelcontextprotocol/sdk/types.js';
+import {basename} from 'node:path';
+import {pathToFileURL} from 'node:url';
+import {
+	ErrorCode,
+	ListRootsRequestSchema,
+	McpError,
+	type CallToolResult,
+	type GetPromptResult,
+	type Prompt,
+	type ReadResourceResult,
+	type Resource,
+	type Tool as SdkTool,
+} from '@modelcontextprotocol/sdk/types.js';
 import {ToolRunError, type ToolResult} from '../tools/types.js';
 import type {McpServerConfig} from './mcp-config.js';
 import {mapToolResult} from './mcp-result.js';
@@ -9,13 +21,18 @@ import {GroupStdioTransport} from './stdio-transport.js';
 /** Pages of a list (tools, prompts, resources) read from one server: a server that pages for ever is cut here. */
 export const MAX_MCP_LIST_PAGES = 20;
 
-export type McpState = 'starting' | 'ready' | 'failed' | 'stopped';
+/** `needs login`: a remote server asked for an OAuth login that has not happened (or whose refresh was refused); `i mcp login NAME`. */
+export type McpState = 'starting' | 'ready' | 'failed' | 'needs login' | 'stopped';
 
 export interface McpConnectionOptions {
 	config: McpServerConfig;
 	/** The stdio server's whole environment besides its entry's `env` (workerEnvironment, seed 000 §2). */
 	baseEnvironment: Record<string, string>;
 	clientVersion: string;
+	/** The workspace folder: the one root the client offers (`roots/list`), so a filesystem-style server knows where to work. */
+	workspace: string;
+	/** Where mcp-auth.json is (a remote server's OAuth tokens). */
+	configDir: string;
 	/** The server's tools, prompts or resources changed (a list_changed refresh, a start, a failure). */
 	onChange(): void;
 	/** A failure worth saying once: the start failed, or the server died. */
@@ -41,10 +58,19 @@ export class McpConnection {
 	/** Each start is a generation: what an old client reports after a reconnect is ignored. */
 	#generation = 0;
 	#starting: Promise<void> | undefined;
+	/** Whether an error is the server asking for a login (mcp-oauth-provider.ts, loaded with a remote transport only). */
+	#isLoginError: ((error: unknown) => boolean) | undefined;
+	/** The transport that carried the last connection: an "http" entry's server may have turned out to speak legacy SSE only. */
+	#transportInUse: 'stdio' | 'http' | 'sse';
 
 	constructor(options: McpConnectionOptions) {
 		this.config = options.config;
 		this.#options = options;
+		this.#transportInUse = options.config.transport;
+	}
+
+	get transport(): 'stdio' | 'http' | 'sse' {
+		return this.#transportInUse;
 	}
 
 	get name(): string {
@@ -96,7 +122,7 @@ export class McpConnection {
 		const transport = this.#transport;
 		this.#transport = undefined;
 		this.#client = undefined;
-		if (this.#state !== 'failed') this.#state = 'stopped';
+		if (this.#state !== 'failed' && this.#state !== 'needs login') this.#state = 'stopped';
 		await transport?.close().catch(() => {});
 	}
 
@@ -111,7 +137,8 @@ export class McpConnection {
 		const client = new Client(
 			{name: 'i', version: this.#options.clientVersion},
 			{
-				capabilities: {},
+				// Roots: the workspace, which does not change during a session (so no listChanged); not for a server whose entry says "roots": false.
+				capabilities: this.config.roots ? {roots: {}} : {},
 				// The SDK refreshes a list on its list_changed notification; the turn reads the lists at each request, so a change lands between requests.
 				listChanged: {
 					tools: {onChanged: (error, tools) => current() && this.#listed('tools', error, () => (this.#tools = tools ?? []))},
@@ -120,6 +147,8 @@ export class McpConnection {
 				},
 			},
 		);
+		const workspace = this.#options.workspace;
+		if (this.config.roots) client.setRequestHandler(ListRootsRequestSchema, () => ({roots: [{uri: pathToFileURL(workspace).href, name: basename(workspace)}]}));
 		this.#transport = transport;
 		this.#client = client;
 		client.onclose = () => {
@@ -150,6 +179,7 @@ export class McpConnection {
 					: [],
 			]);
 			if (!current()) return;
+			this.#transportInUse = (transport as {legacy?: boolean}).legacy === true ? 'sse' : this.config.transport;
 			this.#tools = tools;
 			this.#prompts = prompts;
 			this.#resources = resources;
@@ -158,6 +188,11 @@ export class McpConnection {
 			this.#options.onChange();
 		} catch (error) {
 			if (!current()) return;
+			if (this.#isLoginError?.(error)) {
+				this.#needsLogin();
+				return;
+			}
+
 			const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
 			this.#fail(timedOut ? `did not answer within ${this.config.startTimeoutMs / 1000} s (initialize; the server's "startTimeout")` : `could not start: ${this.#describeError(error)}`);
 		}
@@ -169,7 +204,13 @@ export class McpConnection {
 			return new GroupStdioTransport({command: config.command, args: config.args, cwd: config.cwd, env: {...this.#options.baseEnvironment, ...config.env}});
 		}
 
-		return (await import('./remote-transport.js')).openRemoteTransport(config);
+		const remote = await import('./remote-transport.js');
+		// An entry with a credential of its own is not logged in with OAuth: a 401 then means that credential is wrong.
+		if (remote.hasAuthorizationHeader(config.headers)) return remote.openRemoteTransport(config);
+		const {McpOAuthProvider, isLoginError} = await import('./mcp-oauth-provider.js');
+		const {McpAuthFile} = await import('./mcp-auth-file.js');
+		this.#isLoginError = isLoginError;
+		return remote.openRemoteTransport(config, new McpOAuthProvider({server: this.name, url: config.url, file: McpAuthFile.in(this.#options.configDir), version: this.#options.clientVersion}));
 	}
 
 	async #list<R extends {nextCursor?: string | undefined}, T>(page: (cursor: string | undefined) => Promise<R>, items: (result: R) => T[]): Promise<T[]> {
@@ -207,6 +248,19 @@ export class McpConnection {
 		this.#options.onChange();
 	}
 
+	/** The server wants a login: said once, with the command; its tools disappear; the session goes on. */
+	#needsLogin(): void {
+		const first = this.#state !== 'needs login';
+		this.#state = 'needs login';
+		this.#lastError = `needs login: run i mcp login ${this.name} (or /mcp login ${this.name} in the chat screen)`;
+		const transport = this.#transport;
+		this.#transport = undefined;
+		this.#client = undefined;
+		void transport?.close().catch(() => {});
+		if (first) this.#options.report(`MCP server ${this.name} needs login: run i mcp login ${this.name} (or /mcp login ${this.name} in the chat screen); its tools are not offered until then`);
+		this.#options.onChange();
+	}
+
 	/** How the process ended and the end of its stderr, for a stdio server. */
 	#ended(): string {
 		const transport = this.#transport;
@@ -220,7 +274,8 @@ export class McpConnection {
 		const status = (error as {code?: unknown}).code;
 		if (!(error instanceof McpError) && typeof status === 'number' && status >= 400 && status < 600) {
 			message = `HTTP ${status}: ${message}`;
-			if (status === 401 || status === 403) message += ` (the server wants credentials: give the entry "headers": {"Authorization": "Bearer \${TOKEN}"}; OAuth sign-in is not supported yet)`;
+			const header = this.config.transport !== 'stdio' && Object.keys(this.config.headers).some(name => name.toLowerCase() === 'authorization');
+			if ((status === 401 || status === 403) && header) message += ' (the server refused the credential of the entry\'s "Authorization" header)';
 		}
 
 		const transport = this.#transport;
@@ -249,6 +304,11 @@ export class McpConnection {
 			result = (await client.callTool({name, arguments: args}, undefined, {signal: call.signal, timeout: this.config.timeoutMs})) as CallToolResult;
 		} catch (error) {
 			if (signal.aborted) throw signal.reason;
+			if (this.#isLoginError?.(error)) {
+				this.#needsLogin();
+				throw new ToolRunError(`MCP server ${this.name} ${this.#lastError}`);
+			}
+
 			if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
 				throw new ToolRunError(`MCP server ${this.name}: ${name} did not answer within ${this.config.timeoutMs / 1000} s (the server's "timeout")`);
 			if (transport instanceof GroupStdioTransport && transport.exit !== undefined)

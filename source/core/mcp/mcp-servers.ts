@@ -30,6 +30,8 @@ export interface McpPromptCommand {
 
 export interface McpServersOptions {
 	config: McpConfig;
+	/** The workspace folder, offered to the servers as their root (`roots/list`). */
+	workspace: string;
 	dirs: PlatformDirs;
 	clientVersion: string;
 	/** Tool names taken by native, worker and extension tools: an MCP tool with one of them is refused. */
@@ -65,6 +67,8 @@ export class McpServers {
 					config,
 					baseEnvironment,
 					clientVersion: options.clientVersion,
+					configDir: options.dirs.config_dir,
+					workspace: options.workspace,
 					report: options.report,
 					onChange: () => this.#changed(),
 				}),
@@ -95,7 +99,7 @@ export class McpServers {
 		const running = this.#connections.map(connection => ({
 			name: connection.name,
 			state: connection.state,
-			transport: connection.config.transport,
+			transport: connection.transport,
 			file: connection.config.file,
 			describe: connection.describe,
 			tools: connection.tools.map(tool => tool.name),
@@ -117,6 +121,50 @@ export class McpServers {
 			: {ok: false, message: `MCP server ${name} ${connection.lastError ?? 'did not start'}`};
 	}
 
+	/**
+	 * `/mcp login NAME`: the OAuth login of a remote server (mcp-login.ts;
+	 * `say` shows the authorization URL), then the server starts again with
+	 * its new tokens; settles when it is ready or failed.
+	 */
+	async login(name: string, say: (line: string) => void, signal?: AbortSignal): Promise<{ok: boolean; message: string}> {
+		const connection = this.#connection(name);
+		if (!connection) return {ok: false, message: `there is no MCP server named ${JSON.stringify(name)}${this.names.length > 0 ? `; configured: ${this.names.join(', ')}` : ''}`};
+		const {config} = connection;
+		if (config.transport === 'stdio') return {ok: false, message: `MCP server ${name} is a program i starts (${config.command}); only a remote server (a "url") logs in`};
+		const {loginMcpServer} = await import('./mcp-login.js');
+		try {
+			const done = await loginMcpServer({
+				config,
+				configDir: this.#options.dirs.config_dir,
+				clientVersion: this.#options.clientVersion,
+				say,
+				environment: this.#options.environment ?? process.env,
+				...(signal ? {signal} : {}),
+			});
+			await connection.reconnect();
+			return connection.state === 'ready'
+				? {ok: true, message: `${done}; MCP server ${name} is connected: ${connection.tools.length} tool${connection.tools.length === 1 ? '' : 's'}`}
+				: {ok: false, message: `${done}, but MCP server ${name} ${connection.lastError ?? 'did not start'}`};
+		} catch (error) {
+			return {ok: false, message: `the login of MCP server ${name} failed: ${(error as Error).message}`};
+		}
+	}
+
+	/** `/mcp logout NAME`: its stored tokens forgotten, and the server started again without them. */
+	async logout(name: string): Promise<{ok: boolean; message: string}> {
+		const connection = this.#connection(name);
+		if (!connection) return {ok: false, message: `there is no MCP server named ${JSON.stringify(name)}`};
+		const {McpAuthFile} = await import('./mcp-auth-file.js');
+		const file = McpAuthFile.in(this.#options.dirs.config_dir);
+		try {
+			const removed = await file.remove(name);
+			if (removed) await connection.reconnect();
+			return {ok: true, message: removed ? `logged out of MCP server ${name} (its tokens were removed from ${file.path}); it is ${connection.state} now` : `MCP server ${name} was not logged in`};
+		} catch (error) {
+			return {ok: false, message: (error as Error).message};
+		}
+	}
+
 	prompts(): McpPromptCommand[] {
 		return this.#connections.flatMap(connection =>
 			connection.prompts.map(prompt => ({
@@ -126,6 +174,13 @@ export class McpServers {
 				description: prompt.description ?? prompt.title ?? `prompt ${prompt.name} of MCP server ${connection.name}`,
 				arguments: prompt.arguments ?? [],
 			})),
+		);
+	}
+
+	/** The ready servers' resources as `@server:uri` names (the @ picker), with each one's name; a URI with a blank cannot be typed, so it is left out. */
+	resources(): Array<{mention: string; name: string}> {
+		return this.#connections.flatMap(connection =>
+			connection.resources.filter(resource => !/\s/.test(resource.uri)).map(resource => ({mention: `${connection.name}:${resource.uri}`, name: resource.title ?? resource.name})),
 		);
 	}
 

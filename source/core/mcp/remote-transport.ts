@@ -1,3 +1,4 @@
+import type {OAuthClientProvider} from '@modelcontextprotocol/sdk/client/auth.js';
 import {SSEClientTransport} from '@modelcontextprotocol/sdk/client/sse.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -11,15 +12,24 @@ type RemoteConfig = Extract<McpServerConfig, {transport: 'http' | 'sse'}>;
  * falling back to the legacy HTTP+SSE transport when the server refuses the
  * first POST (the MCP specification's backwards-compatibility rule: a 4xx
  * answer to `initialize` means an old server); legacy SSE at once for
- * `"type": "sse"`. The entry's headers (a bearer token) go with every request.
+ * `"type": "sse"`. The entry's headers (a bearer token) go with every
+ * request; with an `authProvider` (an entry without an Authorization
+ * header), a 401 starts the SDK's OAuth flow through it.
  */
-export async function openRemoteTransport(config: RemoteConfig): Promise<Transport> {
+export async function openRemoteTransport(config: RemoteConfig, authProvider?: OAuthClientProvider): Promise<RemoteTransport> {
 	const requestInit: RequestInit = {headers: config.headers};
-	if (config.transport === 'sse') return new SSEClientTransport(config.url, {requestInit, eventSourceInit: {fetch: withHeaders(config.headers)}});
-	return new FallbackTransport(
-		() => new StreamableHTTPClientTransport(config.url, {requestInit}),
-		() => new SSEClientTransport(config.url, {requestInit, eventSourceInit: {fetch: withHeaders(config.headers)}}),
-	);
+	const auth = authProvider ? {authProvider} : {};
+	const legacy = () => new SSEClientTransport(config.url, {requestInit, eventSourceInit: {fetch: withHeaders(config.headers)}, ...auth});
+	if (config.transport === 'sse') return legacy();
+	return new FallbackTransport(() => new StreamableHTTPClientTransport(config.url, {requestInit, ...auth}), legacy);
+}
+
+/** A remote transport: `finishAuth` exchanges a login's authorization code (the SDK's, on both transports). */
+export type RemoteTransport = Transport & {finishAuth(code: string): Promise<void>};
+
+/** Whether the entry sends a credential of its own: then no OAuth is tried (a 401 means that credential is wrong). */
+export function hasAuthorizationHeader(headers: Record<string, string>): boolean {
+	return Object.keys(headers).some(name => name.toLowerCase() === 'authorization');
 }
 
 /** The EventSource's own GET carries the entry's headers too (the SDK's requestInit covers its POSTs). */
@@ -36,16 +46,16 @@ function withHeaders(headers: Record<string, string>) {
  * then the legacy SSE transport, to which that first message (initialize)
  * is sent again. Once a message went through, the choice is final.
  */
-export class FallbackTransport implements Transport {
+export class FallbackTransport implements RemoteTransport {
 	onclose?: () => void;
 	onerror?: (error: Error) => void;
 	onmessage?: (message: JSONRPCMessage) => void;
-	readonly #legacy: () => Transport;
-	#current: Transport;
+	readonly #legacy: () => RemoteTransport;
+	#current: RemoteTransport;
 	#decided = false;
 	#fellBack = false;
 
-	constructor(modern: () => Transport, legacy: () => Transport) {
+	constructor(modern: () => RemoteTransport, legacy: () => RemoteTransport) {
 		this.#legacy = legacy;
 		this.#current = this.#wire(modern());
 	}
@@ -59,7 +69,7 @@ export class FallbackTransport implements Transport {
 		return (this.#current as {sessionId?: string}).sessionId;
 	}
 
-	#wire(transport: Transport): Transport {
+	#wire(transport: RemoteTransport): RemoteTransport {
 		transport.onmessage = message => this.onmessage?.(message);
 		transport.onerror = error => this.onerror?.(error);
 		transport.onclose = () => this.onclose?.();
@@ -92,6 +102,10 @@ export class FallbackTransport implements Transport {
 
 	async close(): Promise<void> {
 		await this.#current.close();
+	}
+
+	async finishAuth(code: string): Promise<void> {
+		await this.#current.finishAuth(code);
 	}
 
 	setProtocolVersion(version: string): void {

@@ -42,11 +42,7 @@ export async function startMcp(options: StartMcpOptions): Promise<McpServers | n
 export async function prepareMcp(options: StartMcpOptions): Promise<(() => Promise<McpServers>) | null> {
 	let config: McpConfig;
 	try {
-		// Each file read once, for the trust question and for the servers.
-		const read = await readMcpFiles(options.workspace, options.dirs.config_dir);
-		const project = projectMcpServers(read);
-		const trust = project.length > 0 ? await decide(options, project) : {trusted: false};
-		config = mcpConfigOf(read, {workspace: options.workspace, ...trust, ...(options.environment ? {environment: options.environment} : {})});
+		config = await readRunMcpConfig(options);
 	} catch (error) {
 		if (options.strict) throw error;
 		options.report(`MCP servers were not started: ${errorMessage(error)}`);
@@ -59,6 +55,7 @@ export async function prepareMcp(options: StartMcpOptions): Promise<(() => Promi
 		const {McpServers} = await import('./mcp-servers.js');
 		const servers = new McpServers({
 			config,
+			workspace: options.workspace,
 			dirs: options.dirs,
 			clientVersion: options.clientVersion,
 			takenToolNames: options.takenToolNames,
@@ -70,7 +67,16 @@ export async function prepareMcp(options: StartMcpOptions): Promise<(() => Promi
 	};
 }
 
-async function decide(options: StartMcpOptions, servers: ProjectMcpServer[]): Promise<{trusted: boolean; refusedIn?: string | undefined}> {
+/** The servers a run here would start, trust decided as for a run (`i mcp login` finds its server here); a broken file throws. */
+export async function readRunMcpConfig(options: Pick<StartMcpOptions, 'workspace' | 'dirs' | 'trustProject' | 'events' | 'environment'>): Promise<McpConfig> {
+	// Each file read once, for the trust question and for the servers.
+	const read = await readMcpFiles(options.workspace, options.dirs.config_dir);
+	const project = projectMcpServers(read);
+	const trust = project.length > 0 ? await decide(options, project) : {trusted: false};
+	return mcpConfigOf(read, {workspace: options.workspace, ...trust, ...(options.environment ? {environment: options.environment} : {})});
+}
+
+async function decide(options: Pick<StartMcpOptions, 'workspace' | 'dirs' | 'trustProject' | 'events'>, servers: ProjectMcpServer[]): Promise<{trusted: boolean; refusedIn?: string | undefined}> {
 	const {decideTrust} = await import('../start/decide-trust.js');
 	const outcome = await decideTrust({trustProject: options.trustProject, canAsk: false}, {workspace: options.workspace, dirs: options.dirs, events: options.events}, [], servers);
 	return 'trusted' in outcome ? {trusted: outcome.trusted, refusedIn: outcome.refusedIn} : {trusted: false};
