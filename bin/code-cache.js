@@ -10,16 +10,20 @@
 //
 // The cache file is named for the bundle (path, size, mtime) and the node
 // that made it, so a rebuilt bundle or another node never reads another's
-// code: V8 checks only the source's length. It is written once, at the exit
-// of a run that had none (or whose cache V8 refused), through a temporary
+// code: V8 checks only the source's length. It is written at the exit of a
+// run that had none (or whose cache V8 refused, or that compiled more than
+// its cache held: see requireWithCodeCache), through a temporary
 // file renamed into place, and that write removes the caches of older builds
 // of the same file (another copy of `i` using the folder keeps its own).
 const {mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} = require('node:fs');
 const Module = require('node:module');
 const {dirname, join} = require('node:path');
+const v8 = require('node:v8');
 const vm = require('node:vm');
 
 const PREFIX = 'headless-';
+/** A run that compiled more than its cache held writes it again only past this (a one-shot's node modules alone are about 240 KB). */
+const MIN_NEW_CODE_BYTES = 320 * 1024;
 const SUFFIX = '.v8';
 
 /** Loads `file` as a CommonJS module compiled with the code cache kept in `folder`; returns its exports. */
@@ -41,14 +45,27 @@ function requireWithCodeCache(file, folder) {
 	// bundle imports extensions through this one instead, compiled by node as
 	// usual (scripts/headless-import.cjs).
 	Object.defineProperty(globalThis, Symbol.for('i-agent.import-url'), {value: url => import(url), configurable: true});
+	const loadedCode = codeBytes();
 	const script = new vm.Script(Module.wrap(source), {filename: file, cachedData});
+	const fromCache = codeBytes() - loadedCode;
 	if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => keep(script, folder, cacheFile, samePath));
+	// A cache holds what the run that made it compiled: made by `i --runtime init` or `i --help`, it lacks most of
+	// what a one-shot runs, and every later one-shot compiled that again (about 15% more CPU). A run that compiled
+	// more code than its cache gave it writes the cache again, with both; a run the cache served well (a one-shot
+	// after a one-shot compiles about a third of what its cache holds, node's own modules included) leaves it.
+	// Node's own modules a run loads count too, so a few hundred KB more are never reason enough.
+	else process.once('exit', () => codeBytes() - loadedCode - fromCache > Math.max(fromCache, MIN_NEW_CODE_BYTES) && keep(script, folder, cacheFile, samePath));
 	const module_ = new Module(file, module);
 	module_.filename = file;
 	module_.paths = Module._nodeModulePaths(dirname(file));
 	script.runInThisContext().call(module_.exports, module_.exports, Module.createRequire(file), module_, file, dirname(file));
 	module_.loaded = true;
 	return module_.exports;
+}
+
+/** Bytecode in this isolate, every script's: what a code cache gave and what a run compiled show in it. */
+function codeBytes() {
+	return v8.getHeapCodeStatistics().bytecode_and_metadata_size;
 }
 
 /** Writes the compiled code as it is at exit, which includes every function the run compiled; a cache that cannot be written is only left out. */

@@ -168,3 +168,31 @@ test('two copies of the program sharing one cache folder keep a cache each: neit
 	assert.deepEqual(caches(first.folder), both);
 	assert.deepEqual(times(), before);
 });
+
+test('a cache made by a run that used little of the file is written again by a run that compiled more than it held, and then left as it is', () => {
+	// `small` uses one function; `big` four thousand more (past MIN_NEW_CODE_BYTES of bytecode), as a one-shot
+	// does after `i --runtime init` made the cache.
+	const functions = Array.from(
+		{length: 4000},
+		(_, index) => `function f${index}(x) { const list = [x, ${index}, 'text ${index}']; return list.map(item => String(item).length).reduce((a, b) => a + b, ${index}); }`,
+	);
+	const setupBox = setup(
+		`${functions.join('\n')}\nexports.run = ([kind]) => { let total = 0; if (kind === 'big') { ${functions.map((_, index) => `total += f${index}(${index});`).join(' ')} } else total = f0(0); console.log(kind, total > 0); };`,
+	);
+	const cacheOf = () => {
+		const [name] = caches(setupBox.folder);
+		const path = join(setupBox.folder, name!);
+		return {size: statSync(path).size, mtime: statSync(path).mtimeMs, bytes: readFileSync(path)};
+	};
+	assert.equal(load(setupBox, 'small').stdout, 'small true\n');
+	const small = cacheOf();
+	assert.equal(load(setupBox, 'small').stdout, 'small true\n');
+	assert.deepEqual(cacheOf().bytes, small.bytes, 'a run like the one that made it leaves it');
+	assert.equal(load(setupBox, 'big').stdout, 'big true\n');
+	const big = cacheOf();
+	assert.ok(big.size > small.size * 2, `the cache was written again with what the big run compiled (${small.size} → ${big.size} bytes)`);
+	// Now the big run is served by the cache, and so is the small one: neither writes it.
+	assert.equal(load(setupBox, 'big').stdout, 'big true\n');
+	assert.equal(load(setupBox, 'small').stdout, 'small true\n');
+	assert.deepEqual(cacheOf().bytes, big.bytes);
+});
