@@ -11,19 +11,22 @@
 // The cache file is named for the bundle (path, size, mtime) and the node
 // that made it, so a rebuilt bundle or another node never reads another's
 // code: V8 checks only the source's length. It is written at the exit of a
-// run that had none (or whose cache V8 refused, or that compiled more than
-// its cache held: see requireWithCodeCache), through a temporary
+// run that had none (or whose cache V8 refused, or that compiled much more
+// than the run that wrote it: compiledMuchMore), through a temporary
 // file renamed into place, and that write removes the caches of older builds
 // of the same file (another copy of `i` using the folder keeps its own).
 const {mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} = require('node:fs');
 const Module = require('node:module');
 const {dirname, join} = require('node:path');
-const v8 = require('node:v8');
 const vm = require('node:vm');
 
 const PREFIX = 'headless-';
-/** A run that compiled more than its cache held writes it again only past this (a one-shot's node modules alone are about 240 KB). */
-const MIN_NEW_CODE_BYTES = 320 * 1024;
+/** Beside a cache: the bytecode in the isolate of the run that wrote it, at its exit. */
+const CODE_SUFFIX = '.code';
+/** A run whose compiled code at exit is past this much of its cache writer's writes the cache again… */
+const REWRITE_FACTOR = 1.25;
+/** …and past this many bytes more: a one-shot after `i --runtime init` made the cache has about 700 KB more. */
+const REWRITE_MARGIN_BYTES = 64 * 1024;
 const SUFFIX = '.v8';
 
 /** Loads `file` as a CommonJS module compiled with the code cache kept in `folder`; returns its exports. */
@@ -45,16 +48,10 @@ function requireWithCodeCache(file, folder) {
 	// bundle imports extensions through this one instead, compiled by node as
 	// usual (scripts/headless-import.cjs).
 	Object.defineProperty(globalThis, Symbol.for('i-agent.import-url'), {value: url => import(url), configurable: true});
-	const loadedCode = codeBytes();
 	const script = new vm.Script(Module.wrap(source), {filename: file, cachedData});
-	const fromCache = codeBytes() - loadedCode;
-	if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => keep(script, folder, cacheFile, samePath));
-	// A cache holds what the run that made it compiled: made by `i --runtime init` or `i --help`, it lacks most of
-	// what a one-shot runs, and every later one-shot compiled that again (about 15% more CPU). A run that compiled
-	// more code than its cache gave it writes the cache again, with both; a run the cache served well (a one-shot
-	// after a one-shot compiles about a third of what its cache holds, node's own modules included) leaves it.
-	// Node's own modules a run loads count too, so a few hundred KB more are never reason enough.
-	else process.once('exit', () => codeBytes() - loadedCode - fromCache > Math.max(fromCache, MIN_NEW_CODE_BYTES) && keep(script, folder, cacheFile, samePath));
+	const save = () => keep(script, folder, cacheFile, samePath);
+	if (cachedData === undefined || script.cachedDataRejected) process.once('exit', save);
+	else process.once('exit', () => compiledMuchMore(cacheFile) && save());
 	const module_ = new Module(file, module);
 	module_.filename = file;
 	module_.paths = Module._nodeModulePaths(dirname(file));
@@ -63,9 +60,31 @@ function requireWithCodeCache(file, folder) {
 	return module_.exports;
 }
 
-/** Bytecode in this isolate, every script's: what a code cache gave and what a run compiled show in it. */
+/**
+ * Whether this run, at its exit, holds much more compiled code than the run
+ * that wrote its cache did (`<cache>.code`, written beside it). A cache holds
+ * what the run that made it compiled: made by `i --runtime init` (the quick
+ * start's first command) or `i --help`, it lacks most of what a one-shot
+ * runs, and every later one-shot compiled that again (about 15% more CPU);
+ * such a run writes the cache again, with both. One count of the isolate's
+ * bytecode at exit (about 1 ms); node's own modules count too, hence the margin.
+ */
+function compiledMuchMore(cacheFile) {
+	let written;
+	try {
+		written = Number(readFileSync(codeFileOf(cacheFile), 'utf8'));
+	} catch {}
+
+	return !(written >= 0) || codeBytes() > written * REWRITE_FACTOR + REWRITE_MARGIN_BYTES;
+}
+
+/** Bytecode in this isolate, every script's. */
 function codeBytes() {
-	return v8.getHeapCodeStatistics().bytecode_and_metadata_size;
+	return require('node:v8').getHeapCodeStatistics().bytecode_and_metadata_size;
+}
+
+function codeFileOf(cacheFile) {
+	return `${cacheFile.slice(0, -SUFFIX.length)}${CODE_SUFFIX}`;
 }
 
 /** Writes the compiled code as it is at exit, which includes every function the run compiled; a cache that cannot be written is only left out. */
@@ -75,8 +94,11 @@ function keep(script, folder, cacheFile, samePath) {
 		const temporary = `${cacheFile}.${process.pid}.tmp`;
 		writeFileSync(temporary, script.createCachedData());
 		renameSync(temporary, cacheFile);
+		// Not atomic, and need not be: a torn or missing count makes the next run write the cache again, nothing worse.
+		writeFileSync(codeFileOf(cacheFile), String(codeBytes()));
 		for (const name of readdirSync(folder)) {
-			if (name.startsWith(samePath) && join(folder, name) !== cacheFile && (name.endsWith(SUFFIX) || name.endsWith('.tmp'))) rmSync(join(folder, name), {force: true});
+			if (name.startsWith(samePath) && join(folder, name) !== cacheFile && join(folder, name) !== codeFileOf(cacheFile) && (name.endsWith(SUFFIX) || name.endsWith(CODE_SUFFIX) || name.endsWith('.tmp')))
+				rmSync(join(folder, name), {force: true});
 		}
 	} catch {}
 }

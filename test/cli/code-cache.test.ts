@@ -9,7 +9,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
-import {mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -41,7 +41,7 @@ function load({file, folder}: Setup, ...argv: string[]): {stdout: string; stderr
 
 const caches = (folder: string) => {
 	try {
-		return readdirSync(folder).filter(name => name.startsWith('headless-'));
+		return readdirSync(folder).filter(name => name.startsWith('headless-') && name.endsWith('.v8'));
 	} catch {
 		return [];
 	}
@@ -170,8 +170,8 @@ test('two copies of the program sharing one cache folder keep a cache each: neit
 });
 
 test('a cache made by a run that used little of the file is written again by a run that compiled more than it held, and then left as it is', () => {
-	// `small` uses one function; `big` four thousand more (past MIN_NEW_CODE_BYTES of bytecode), as a one-shot
-	// does after `i --runtime init` made the cache.
+	// `small` uses one function; `big` four thousand more (far past the writer's code and the margin), as a
+	// one-shot does after `i --runtime init` made the cache.
 	const functions = Array.from(
 		{length: 4000},
 		(_, index) => `function f${index}(x) { const list = [x, ${index}, 'text ${index}']; return list.map(item => String(item).length).reduce((a, b) => a + b, ${index}); }`,
@@ -195,4 +195,10 @@ test('a cache made by a run that used little of the file is written again by a r
 	assert.equal(load(setupBox, 'big').stdout, 'big true\n');
 	assert.equal(load(setupBox, 'small').stdout, 'small true\n');
 	assert.deepEqual(cacheOf().bytes, big.bytes);
+	// Beside it, the writer's count of compiled code; without it (an older i's cache), the next run writes both again.
+	const count = join(setupBox.folder, caches(setupBox.folder)[0]!.replace(/\.v8$/, '.code'));
+	assert.match(readFileSync(count, 'utf8'), /^\d+$/);
+	rmSync(count);
+	assert.equal(load(setupBox, 'small').stdout, 'small true\n');
+	assert.match(readFileSync(count, 'utf8'), /^\d+$/);
 });

@@ -31,8 +31,11 @@ test('a run keeps its compiled code under <cache_dir>/compile: the headless bund
 	assert.equal(first.code, 0, first.stderr);
 	const files = cachedFiles(cacheDir);
 	assert.deepEqual(
-		files.filter(name => name.startsWith('headless-')).map(name => name.replace(/^(headless-).*(\.v8)$/, '$1…$2')),
-		['headless-….v8'],
+		files
+			.filter(name => name.startsWith('headless-'))
+			.map(name => name.replace(/^(headless-).*(\.v8|\.code)$/, '$1…$2'))
+			.sort(),
+		['headless-….code', 'headless-….v8'],
 	);
 	if (hasCompileCache)
 		assert.ok(
