@@ -1,4 +1,4 @@
-import type {Readable} from 'node:stream';
+import {fdIo} from './fd-io.js';
 import {resolveDirs, type PlatformDirs} from '../source/core/config/dirs.js';
 import {validateRequestContext} from '../source/core/config/request-context.js';
 import {errorMessage} from '../source/core/errors.js';
@@ -39,10 +39,25 @@ export interface WorkerDefinition {
 	tools?: Record<string, Handler>;
 }
 
-/** Where requests come from and answers go: stdin and stdout, but for the host's warm-up at build time. */
+/** What serve reads requests from: a stream's chunks, paused while one is handled (a Readable is one). */
+export interface FrameInput {
+	on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+	once(event: 'end', listener: () => void): unknown;
+	once(event: 'error', listener: (error: Error) => void): unknown;
+	pause(): unknown;
+	resume(): unknown;
+	destroy(): unknown;
+}
+
+/** Where serve writes answers: one frame at a time, the callback once it is written (a Writable is one). */
+export interface FrameOutput {
+	write(frame: Buffer, done: (error?: Error | null) => void): unknown;
+}
+
+/** Where requests come from and answers go: stdin and stdout (fd-io.ts), but for the host's warm-up at build time. */
 export interface WorkerIo {
-	input: Readable;
-	output: NodeJS.WritableStream;
+	input: FrameInput;
+	output: FrameOutput;
 }
 
 /** A frame that cannot be answered: without a usable ID there is nothing to correlate a reply with. */
@@ -84,7 +99,7 @@ export interface ModuleHost {
  * host evicts a worker on any protocol failure anyway. Returns the exit code:
  * 0 at a clean EOF.
  */
-export async function serve(worker: WorkerDefinition | ModuleHost, io: WorkerIo = {input: process.stdin, output: process.stdout}): Promise<number> {
+export async function serve(worker: WorkerDefinition | ModuleHost, io: WorkerIo = fdIo()): Promise<number> {
 	// stdout carries frames only; a stray console.log from a handler goes to stderr.
 	console.log = console.error;
 	console.info = console.error;
@@ -269,7 +284,7 @@ function pickHandler(worker: WorkerDefinition, event: string, data: Record<strin
  * iterator of a stream costs a worker that sits idle between calls more
  * on each wake-up.
  */
-async function eachChunk(stream: Readable, handle: (chunk: Buffer) => Promise<void>): Promise<void> {
+async function eachChunk(stream: FrameInput, handle: (chunk: Buffer) => Promise<void>): Promise<void> {
 	return new Promise((resolve, reject) => {
 		// The chunk being handled: EOF can come while it is (stdin closed right after a frame), and its answer is still owed.
 		let handling: Promise<void> = Promise.resolve();
@@ -293,7 +308,7 @@ async function eachChunk(stream: Readable, handle: (chunk: Buffer) => Promise<vo
 	});
 }
 
-function writeFrame(output: NodeJS.WritableStream, frame: Buffer): Promise<void> {
+function writeFrame(output: FrameOutput, frame: Buffer): Promise<void> {
 	return new Promise((resolve, reject) => {
 		output.write(frame, error => (error ? reject(new StdoutError(`cannot write to stdout (${errorMessage(error)})`)) : resolve()));
 	});

@@ -58,7 +58,7 @@ async function ask(env: NodeJS.ProcessEnv, text: string, cols = 100): Promise<{r
 function transcript(run: TerminalRun): string[] {
 	const lines = run.lines();
 	return lines.slice(
-		lines.findIndex(line => line === '› show me'),
+		lines.indexOf('› show me'),
 		lines.findLastIndex(line => line.startsWith('› Ask i anything')),
 	);
 }
