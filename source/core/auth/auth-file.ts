@@ -19,6 +19,13 @@ export const AUTH_DIR_MODE = 0o700;
 /** Group and other bits: any of them on a file of keys is refused (as ssh refuses a private key others can read). */
 const SHARED_BITS = 0o077;
 
+/** A file of secrets (keys, tokens) others can read or change is not used: the error says how to fix its mode. Not on Windows, which has no such bits. */
+export function refuseShared(label: string, path: string, mode: number, holds: string): void {
+	if ((mode & SHARED_BITS) === 0 || process.platform === 'win32') return;
+	const shown = (mode & 0o777).toString(8).padStart(4, '0');
+	throw new UsageError(`${label} can be read or changed by other users (mode ${shown}); it holds ${holds}, so it is not used: run chmod 600 ${path}`);
+}
+
 // Loose objects: pi's OAuth entries carry fields of their own (an enterprise URL, a project id); they are kept as written.
 const apiKeyEntrySchema = z.looseObject({type: z.literal('api_key'), key: z.string()});
 const oauthEntrySchema = z.looseObject({
@@ -94,11 +101,7 @@ export class AuthFile implements CredentialStore {
 		const label = `auth file ${this.path}`;
 		const file = readRegularFileSync(this.path, {label, maxBytes: MAX_AUTH_FILE_BYTES, tooBig: 'too big for a file of keys'});
 		if (file === undefined) return {};
-		const shared = file.stats.mode & SHARED_BITS;
-		if (shared !== 0 && process.platform !== 'win32') {
-			const mode = (file.stats.mode & 0o777).toString(8).padStart(4, '0');
-			throw new UsageError(`${label} can be read or changed by other users (mode ${mode}); it holds keys, so it is not used: run chmod 600 ${this.path}`);
-		}
+		refuseShared(label, this.path, file.stats.mode, 'keys');
 
 		let json: unknown;
 		try {

@@ -1,7 +1,7 @@
 import {mkdir} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
 import * as z from 'zod/mini';
-import {AUTH_DIR_MODE, AUTH_FILE_MODE, MAX_AUTH_FILE_BYTES} from '../auth/auth-file.js';
+import {AUTH_DIR_MODE, AUTH_FILE_MODE, MAX_AUTH_FILE_BYTES, refuseShared} from '../auth/auth-file.js';
 import {describeIssues} from '../config/describe-issues.js';
 import {UsageError} from '../errors.js';
 import {writeFileAtomic} from '../fs/atomic-write.js';
@@ -11,8 +11,6 @@ import '../zod-english.js';
 
 /** `<config_dir>/mcp-auth.json`: the MCP servers' OAuth state, kept apart from the model providers' auth.json. */
 export const MCP_AUTH_FILE_NAME = 'mcp-auth.json';
-/** Group and other bits: a file of tokens others can read is refused, as auth.json is. */
-const SHARED_BITS = 0o077;
 /** The file's layout; a later layout gets a new number. */
 const FILE_VERSION = 1;
 
@@ -98,11 +96,7 @@ export class McpAuthFile {
 		const label = `MCP auth file ${this.path}`;
 		const file = await readRegularFile(this.path, {label, maxBytes: MAX_AUTH_FILE_BYTES, tooBig: 'too big for a file of tokens'});
 		if (file === undefined) return {version: FILE_VERSION, servers: {}};
-		const shared = file.stats.mode & SHARED_BITS;
-		if (shared !== 0 && process.platform !== 'win32') {
-			const mode = (file.stats.mode & 0o777).toString(8).padStart(4, '0');
-			throw new UsageError(`${label} can be read or changed by other users (mode ${mode}); it holds tokens, so it is not used: run chmod 600 ${this.path}`);
-		}
+		refuseShared(label, this.path, file.stats.mode, 'tokens');
 
 		let json: unknown;
 		try {
