@@ -7,7 +7,7 @@ import {execFileSync} from 'node:child_process';
 import {mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {instructionFolders, MAX_INSTRUCTIONS_FILE_BYTES, readProjectInstructions, utf8Boundary} from '../../source/core/resources/project-instructions.js';
+import {instructionFolders, MAX_INSTRUCTION_FOLDERS, MAX_INSTRUCTIONS_FILE_BYTES, readProjectInstructions, utf8Boundary} from '../../source/core/resources/project-instructions.js';
 import {INSTRUCTIONS_HEADING, renderInstructionsBlock, replaceInstructions, withInstructions} from '../../source/core/resources/instructions-block.js';
 
 function tree(): {root: string; repo: string; middle: string; workspace: string; config: string} {
@@ -35,6 +35,19 @@ test('the folders run from the repository root (a .git folder or file) to the wo
 	writeFileSync(join(root, 'loose', 'AGENTS.md'), 'not a project of the workspace\n');
 	assert.deepEqual(await instructionFolders(loose), [loose]);
 	assert.deepEqual((await readProjectInstructions({workspace: loose, configDir: join(root, 'none')})).files, []);
+});
+
+test(`a repository root MAX_INSTRUCTION_FOLDERS (${MAX_INSTRUCTION_FOLDERS}) folders up, the workspace included, is found; one folder higher, only the workspace is looked in`, async () => {
+	const root = realpathSync(mkdtempSync(join(tmpdir(), 'i-instructions-deep-')));
+	// root/.git, then the folders d1/d2/…: the workspace `levels` below the root makes a chain of levels + 1 folders.
+	const under = (levels: number) => join(root, ...Array.from({length: levels}, (_, index) => `d${index + 1}`));
+	mkdirSync(join(root, '.git'));
+	mkdirSync(under(MAX_INSTRUCTION_FOLDERS), {recursive: true});
+	const found = await instructionFolders(under(MAX_INSTRUCTION_FOLDERS - 1));
+	assert.equal(found.length, MAX_INSTRUCTION_FOLDERS);
+	assert.equal(found[0], root);
+	assert.equal(found.at(-1), under(MAX_INSTRUCTION_FOLDERS - 1));
+	assert.deepEqual(await instructionFolders(under(MAX_INSTRUCTION_FOLDERS)), [under(MAX_INSTRUCTION_FOLDERS)]);
 });
 
 test('global first, then the root, the middle folder and the workspace, each with its path; missing and empty files are skipped', async () => {

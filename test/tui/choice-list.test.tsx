@@ -9,7 +9,7 @@ import {setTimeout as delay} from 'node:timers/promises';
 import {render} from 'ink-testing-library';
 import {ChoiceList} from '../../components/ChoiceList.js';
 import {loadedTextInput, loadTextInput} from '../../components/ExtensionDialog.js';
-import {KeyField} from '../../components/KeyField.js';
+import {KeyField, MAX_KEY_FIELD_CHARS} from '../../components/KeyField.js';
 import type {PendingChoice} from '../../source/tui/chooser-broker.js';
 import type {PendingKey} from '../../source/tui/key-broker.js';
 
@@ -144,4 +144,17 @@ test('the key field never draws what is typed or pasted, not even its length; Ba
 	await frameWhere(ctrlC, () => left > 0);
 	assert.deepEqual(leaving, []);
 	ctrlC.unmount();
+});
+
+test(`the key field holds at most MAX_KEY_FIELD_CHARS (${MAX_KEY_FIELD_CHARS}): a paste of that many is given whole, a longer one is cut to it`, async () => {
+	for (const length of [MAX_KEY_FIELD_CHARS, MAX_KEY_FIELD_CHARS + 1]) {
+		const answers: Array<string | null> = [];
+		const view = render(<KeyField pending={keyField(answers)} />);
+		view.stdin.write(`\u001B[200~${'k'.repeat(length)}\u001B[201~`);
+		await delay(50);
+		view.stdin.write('\r');
+		await frameWhere(view, () => answers.length > 0);
+		assert.equal(answers[0]?.length, MAX_KEY_FIELD_CHARS, `a paste of ${length}`);
+		view.unmount();
+	}
 });
