@@ -1,3 +1,4 @@
+import {existsSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {setTimeout as delay} from 'node:timers/promises';
@@ -34,7 +35,9 @@ export async function statsWhen(folders: Folders, workspaceId: string, ready: (s
 			if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
 		}
 
-		if (read !== undefined && ready(read)) return read;
+		// Held from before the rename until the digest is written (written-digest.ts): a file read while it is
+		// held is in place, but its writer is not done, and a request sent now would find the write under way.
+		if (read !== undefined && ready(read) && !existsSync(`${statsFile(folders, workspaceId, stats)}.lock`)) return read;
 		if (Date.now() > deadline) throw new Error(`the stats file never got there; last read: ${JSON.stringify(read)?.slice(0, 300)}`);
 		await delay(10);
 	}
