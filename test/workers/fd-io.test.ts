@@ -108,3 +108,12 @@ test('a write to a closed reader fails with its error, not a crash', async t => 
 	const error = await new Promise<Error | null | undefined>(resolve => output.write(Buffer.from('x\n'), resolve));
 	assert.equal((error as NodeJS.ErrnoException | undefined)?.code, 'EPIPE');
 });
+
+test('a read that fails (a folder’s descriptor) is an error event, and nothing is handed over', async t => {
+	const dir = folder(t);
+	const fd = openSync(dir, 'r');
+	t.after(() => closeSync(fd));
+	const input = new FdInput(fd, () => assert.fail('only EAGAIN hands over'));
+	const error = await new Promise<NodeJS.ErrnoException>(resolve => input.once('error', resolve));
+	assert.equal(error.code, 'EISDIR');
+});

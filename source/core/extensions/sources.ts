@@ -69,8 +69,8 @@ export async function findExtensionSources(options: SourceOptions): Promise<Sour
 	const candidates: ExtensionCandidate[] = [];
 	const problems: string[] = [];
 	const folderEntries = async (dir: string) => listFolder(dir, problems);
-	const add = (path: string, origin: ExtensionOrigin, listedIn: string) => {
-		candidates.push({path, origin, project: origin === 'project-settings' || origin === 'project-dir', listedIn});
+	const add = (path: string, origin: ExtensionOrigin, listedIn: string, shipped = false) => {
+		candidates.push({path, origin, project: origin === 'project-settings' || origin === 'project-dir', listedIn, ...(shipped ? {shipped} : {})});
 	};
 
 	for (const path of options.extensions ?? []) add(resolve(cwd, path), 'flag', '--extension');
@@ -103,10 +103,7 @@ export async function findExtensionSources(options: SourceOptions): Promise<Sour
 	// Last: any source the person names wins a name clash with it. A settings file's "providerPackage": false removes it (the project's word over the global's).
 	const wanted = project?.providerPackage ?? global?.providerPackage ?? true;
 	const bundled = wanted ? (options.bundled === undefined ? await (await import('./bundled-providers.js')).bundledProviderPackage() : (options.bundled ?? undefined)) : undefined;
-	if (bundled !== undefined) {
-		add(bundled, 'bundled', BUNDLED_LISTED_IN);
-		if (options.bundled === undefined) candidates.at(-1)!.shipped = true;
-	}
+	if (bundled !== undefined) add(bundled, 'bundled', BUNDLED_LISTED_IN, options.bundled === undefined);
 	return {candidates, settings, problems};
 }
 

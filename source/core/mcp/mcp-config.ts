@@ -114,9 +114,10 @@ export async function readMcpConfig(options: ReadMcpOptions): Promise<McpConfig>
 	return mcpConfigOf(await readMcpFiles(options.workspace, options.configDir), options);
 }
 
-/** The three files' `mcpServers`, read once (undefined: a file without them); a broken file throws, naming it. */
-export async function readMcpFiles(workspace: string, configDir: string): Promise<McpFileEntries[]> {
-	return Promise.all(mcpConfigFiles(workspace, configDir).map(async file => ({...file, entries: await readServerEntries(file.path)})));
+/** The three files' `mcpServers` (the project's two with `projectOnly`), read once (undefined: a file without them); a broken file throws, naming it. */
+export async function readMcpFiles(workspace: string, configDir: string, options: {projectOnly?: boolean} = {}): Promise<McpFileEntries[]> {
+	const files = mcpConfigFiles(workspace, configDir).filter(file => !options.projectOnly || file.source !== 'global-settings');
+	return Promise.all(files.map(async file => ({...file, entries: await readServerEntries(file.path)})));
 }
 
 export interface McpFileEntries {

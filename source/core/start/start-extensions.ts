@@ -374,7 +374,8 @@ async function waitsForProjectNames(candidates: readonly ExtensionCandidate[]): 
 /** The project's MCP servers, for the trust question; a file that cannot be read names none here (starting the servers reports it). */
 async function askedMcpServers(workspace: string, dirs: PlatformDirs): Promise<ProjectMcpServer[]> {
 	const {projectMcpServers, readMcpFiles} = await import('../mcp/mcp-config.js');
-	return readMcpFiles(workspace, dirs.config_dir).then(projectMcpServers, () => []);
+	// The project's files only: the global settings' servers need no trust.
+	return readMcpFiles(workspace, dirs.config_dir, {projectOnly: true}).then(projectMcpServers, () => []);
 }
 
 export async function startExtensions(options: ExtensionOptions, context: StartContext, generation = 0): Promise<StartedExtensions> {
