@@ -20,10 +20,27 @@ before(async () => {
 });
 after(async () => mock.close());
 
+/** Turns refused so far because one was still running: the answer is on the screen before its turn has ended. */
+const refusals = (run: TerminalRun) => run.lines().filter(line => line.includes('a turn is running: wait for it')).length;
+
+/** Types a line and Enter once no turn runs: Enter while the last turn still ends is refused, the text kept in the editor, so Enter is pressed again. */
+async function typeWhenIdle(run: TerminalRun, line: string): Promise<void> {
+	let keys = line;
+	for (let attempt = 0; attempt < 50; attempt++) {
+		const before = refusals(run);
+		run.type(keys);
+		await sleep(150);
+		if (refusals(run) === before) return;
+		keys = '\r';
+	}
+
+	throw new Error(`${JSON.stringify(line)} was refused 50 times: a turn never ended`);
+}
+
 async function send(run: TerminalRun, text: string, answer: string): Promise<string> {
 	mock.enqueue({text: answer});
 	const sent = mock.requests.length;
-	run.type(`${text}\r`);
+	await typeWhenIdle(run, `${text}\r`);
 	await run.waitFor(screen => screen.includes(answer) && screen.includes('/help'), `the answer ${answer}`);
 	return mock.requests[sent]!.body.messages[0].content as string;
 }
@@ -44,7 +61,7 @@ function contextRows(run: TerminalRun): Array<[string, number]> {
 }
 
 async function context(run: TerminalRun, after: number): Promise<Array<[string, number]>> {
-	run.type('/context\r');
+	await typeWhenIdle(run, '/context\r');
 	await run.waitUntil(() => run.lines().filter(line => /^total\s/.test(line)).length > after && contextRows(run).some(([label]) => label === 'total'), 'the /context table');
 	return contextRows(run);
 }
