@@ -129,3 +129,19 @@ test('the limits: server names, the number of servers, the file itself', async (
 	write(at.mcpJson, '{"mcpServers": ');
 	await assert.rejects(readMcpConfig({workspace: at.workspace, configDir: at.configDir, trusted: true}), /MCP config .*\.mcp\.json: not valid JSON/);
 });
+
+test('with several broken files the first in lookup order is the one reported, however the reads finish', async () => {
+	const at = folders();
+	write(at.project, '[');
+	write(at.mcpJson, '{"mcpServers": ');
+	write(at.global, {mcpServers: Object.fromEntries(Array.from({length: MAX_MCP_SERVERS + 1}, (_, index) => [`s${index}`, {command: 'x'}]))});
+	for (let round = 0; round < 20; round++) {
+		await assert.rejects(readMcpConfig({workspace: at.workspace, configDir: at.configDir, trusted: true}), error => {
+			assert.ok((error as Error).message.includes(at.project), (error as Error).message);
+			return true;
+		});
+	}
+
+	write(at.project, {});
+	await assert.rejects(readMcpConfig({workspace: at.workspace, configDir: at.configDir, trusted: true}), /MCP config .*\.mcp\.json: not valid JSON/);
+});

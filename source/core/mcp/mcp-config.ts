@@ -117,7 +117,12 @@ export async function readMcpConfig(options: ReadMcpOptions): Promise<McpConfig>
 /** The three files' `mcpServers` (the project's two with `projectOnly`), read once (undefined: a file without them); a broken file throws, naming it. */
 export async function readMcpFiles(workspace: string, configDir: string, options: {projectOnly?: boolean} = {}): Promise<McpFileEntries[]> {
 	const files = mcpConfigFiles(workspace, configDir).filter(file => !options.projectOnly || file.source !== 'global-settings');
-	return Promise.all(files.map(async file => ({...file, entries: await readServerEntries(file.path)})));
+	// Read side by side, but a broken file is reported in lookup order: with
+	// two broken files the message must not depend on which read finished first.
+	const settled = await Promise.allSettled(files.map(async file => ({...file, entries: await readServerEntries(file.path)})));
+	const failed = settled.find(result => result.status === 'rejected');
+	if (failed) throw failed.reason;
+	return settled.map(result => (result as PromiseFulfilledResult<McpFileEntries>).value);
 }
 
 export interface McpFileEntries {
