@@ -54,6 +54,36 @@ test('another process’s update is kept, and the view reads the file again once
 	assert.equal(stats.totals.observed, 7);
 });
 
+test('a write starts from what this writer last read or wrote, unless another process replaced the file while our change was queued', async t => {
+	const path = await statsPath(t);
+	const writer = new StatsWriter();
+	await writer.change(path, count);
+	await writer.flush();
+	// Unchanged since our write: the next write starts from it.
+	await writer.change(path, count);
+	await writer.flush();
+	assert.equal((await onDisk(path)).totals.requests, 2);
+	// Replaced after our change was queued: the write reads the file again and keeps the other update.
+	assert.equal((await writer.view(path)).totals.requests, 2);
+	await writer.change(path, count);
+	await updateStats(path, stats => {
+		stats.totals.observed = 7;
+	});
+	await writer.flush();
+	let stats = await onDisk(path);
+	assert.deepEqual([stats.totals.requests, stats.totals.observed], [3, 7]);
+	// The same for a file first read by a view, then replaced before the first write.
+	const other = new StatsWriter();
+	assert.equal((await other.view(path)).totals.requests, 3);
+	await other.change(path, count);
+	await updateStats(path, stats => {
+		stats.totals.unknown_usage = 5;
+	});
+	await other.flush();
+	stats = await onDisk(path);
+	assert.deepEqual([stats.totals.requests, stats.totals.observed, stats.totals.unknown_usage], [4, 7, 5]);
+});
+
 test('a file broken between requests is an error of the next view; a failed write keeps its changes for the next flush', async t => {
 	const path = await statsPath(t);
 	const writer = new StatsWriter();
