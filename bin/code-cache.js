@@ -17,10 +17,9 @@
 // of the same file (another copy of `i` using the folder keeps its own).
 const {mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} = require('node:fs');
 const Module = require('node:module');
-const {dirname, join} = require('node:path');
+const {basename, dirname, join} = require('node:path');
 const vm = require('node:vm');
 
-const PREFIX = 'headless-';
 /** Beside a cache: the bytecode in the isolate of the run that wrote it, at its exit. */
 const CODE_SUFFIX = '.code';
 /** A run whose compiled code at exit is past this much of its cache writer's writes the cache again… */
@@ -34,10 +33,12 @@ function requireWithCodeCache(file, folder) {
 	// ASCII (scripts/bundle.js makes it so): read as one-byte text, nothing to decode.
 	const source = readFileSync(file, 'latin1');
 	const {size, mtimeMs} = statSync(file);
-	const cacheFile = join(folder, `${PREFIX}${fnv1a(file)}-${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}${SUFFIX}`);
+	// Named for the bundle (headless-…, official-…), its path, size and mtime, and the node.
+	const prefix = `${basename(file).replace(/\.c?js$/, '')}-`;
+	const cacheFile = join(folder, `${prefix}${fnv1a(file)}-${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}${SUFFIX}`);
 	// The caches of this same file's earlier builds (or nodes) go when this one is written; another copy of `i`
 	// sharing the folder (a global install and an npx one) keeps its own, or each would write the other's away.
-	const samePath = `${PREFIX}${fnv1a(file)}-`;
+	const samePath = `${prefix}${fnv1a(file)}-`;
 	let cachedData;
 	try {
 		cachedData = readFileSync(cacheFile);

@@ -26,7 +26,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
 	if (command === '--runtime' && kind === 'worker' && name === 'official') {
 		// `i --runtime worker official`, the worker host every run with the default
 		// profile starts, loads its own CommonJS bundle: none of the CLI's chunks.
-		require('../dist/host/official.cjs');
+		// It starts from a snapshot where it has one (program.ts); where not, its
+		// compiled code is kept like the headless bundle's.
+		const host = join(__dirname, '..', 'dist', 'host', 'official.cjs');
+		if (compileCache) require('./code-cache.js').requireWithCodeCache(host, compileCache);
+		else require(host);
 	} else if (mayOpenChatScreen()) {
 		// As a top-level await would: a CLI that cannot load is a crash with its stack, exit 1.
 		import('../dist/bundle/cli.js').catch(error => {

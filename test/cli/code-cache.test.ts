@@ -26,7 +26,7 @@ interface Setup {
 
 function setup(body = "exports.run = argv => { console.log('ran', argv.join(' ')); };"): Setup {
 	const root = realpathSync(mkdtempSync(join(tmpdir(), 'i-code-cache-')));
-	const file = join(root, 'bundle.cjs');
+	const file = join(root, 'headless.cjs');
 	writeFileSync(file, body);
 	writeFileSync(join(root, 'imported.mjs'), 'export const answer = 42;\n');
 	return {root, file, folder: join(root, 'compile')};

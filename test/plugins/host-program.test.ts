@@ -23,3 +23,24 @@ test('the official host starts from its snapshot only when this very node built 
 		assert.deepEqual(hostProgramArgv(program, snapshotWith(note)), program, JSON.stringify(note));
 	}
 });
+
+test('without a snapshot of its own the host starts from the kept one, if any; its own snapshot comes first', () => {
+	const program = programArgv();
+	const kept = '/cache/host/official-kept.blob';
+	assert.deepEqual(
+		hostProgramArgv(program, snapshotWith(undefined), () => kept),
+		[program[0], '--snapshot-blob', kept, ...program.slice(1)],
+	);
+	assert.deepEqual(
+		hostProgramArgv(program, snapshotWith(undefined), () => undefined),
+		program,
+	);
+	const fits = snapshotWith(snapshotBuild());
+	let asked = false;
+	const own = hostProgramArgv(program, fits, () => {
+		asked = true;
+		return kept;
+	});
+	assert.equal(own[2], join(new URL('.', fits.blob).pathname, 'official.blob'));
+	assert.equal(asked, false, 'the kept snapshot is not looked for when the build has one');
+});

@@ -3,6 +3,7 @@ import type {PlatformDirs} from '../config/dirs.js';
 import type {LoadedConfig} from '../config/load-config.js';
 import {UsageError} from '../errors.js';
 import type {LoadedPlugins} from '../pool/types.js';
+import {keptSnapshot} from './kept-snapshot.js';
 import {hostProgramArgv, programArgv} from './program.js';
 import {BUILTIN_FILE, isBuiltinDescriptor, resolveBuiltin} from './builtin-descriptor.js';
 import {parseManifest} from './manifest-file.js';
@@ -52,7 +53,8 @@ export async function loadPlugins(loaded: LoadedConfig, dirs: PlatformDirs, opti
 		if (isBuiltinDescriptor(json)) {
 			const program = options.program ?? options.packageProgram?.() ?? programArgv();
 			// A program a test names has no snapshot; this one's host may start from its own (program.ts).
-			const builtin = await resolveBuiltin(json, file, dirs.config_dir, program, options.program ? program : hostProgramArgv(program));
+			const host = options.program ? program : hostProgramArgv(program, undefined, keepsSnapshots() ? () => keptSnapshot(dirs.cache_dir) : undefined);
+			const builtin = await resolveBuiltin(json, file, dirs.config_dir, program, host);
 			warnings.push(...builtin.warnings);
 			add(await parseManifest(builtin.manifest, {label: builtin.label, file, baseDir, declaredTools, checkSchemas: false}));
 			add(await parseManifest({tools: builtin.tools}, {label: `builtin descriptor ${file}`, file, baseDir, declaredTools, checkSchemas: true}));
@@ -65,6 +67,11 @@ export async function loadPlugins(loaded: LoadedConfig, dirs: PlatformDirs, opti
 	if (typeof explicit === 'object') plugins.provider = resolveWorker(explicit, configFolder, `config ${loaded.path}: "provider"`);
 	checkPrefixReuse(plugins);
 	return {plugins, warnings};
+}
+
+/** NODE_DISABLE_COMPILE_CACHE=1 turns off what `i` keeps of compiled code in the cache folder: the kept host snapshot too. */
+function keepsSnapshots(): boolean {
+	return process.env.NODE_DISABLE_COMPILE_CACHE !== '1';
 }
 
 /**

@@ -59,11 +59,14 @@ const snapshotInfo = new URL('../host/official.blob.json', import.meta.url);
  * The argv that starts the official host: `node --snapshot-blob BLOB SCRIPT`
  * when a snapshot was built by this very Node.js binary (same version,
  * platform, path, size and modification time: a blob from another build
- * would make node refuse to start), else `programArgv()`. Either way the
- * rest is `--runtime worker official`.
+ * would make node refuse to start), else the one `kept` names (a copy
+ * without a snapshot of its own keeps one in the cache folder:
+ * kept-snapshot.ts), else `programArgv()`. Either way the rest is
+ * `--runtime worker official`.
  */
-export function hostProgramArgv(program: readonly string[] = programArgv(), snapshot: {blob: URL; note: URL} = {blob: snapshotBlob, note: snapshotInfo}): string[] {
-	return snapshotFits(snapshot.note) ? [program[0]!, '--snapshot-blob', fileURLToPath(snapshot.blob), ...program.slice(1)] : [...program];
+export function hostProgramArgv(program: readonly string[] = programArgv(), snapshot: {blob: URL; note: URL} = {blob: snapshotBlob, note: snapshotInfo}, kept?: () => string | undefined): string[] {
+	const blob = snapshotFits(snapshot.note) ? fileURLToPath(snapshot.blob) : kept?.();
+	return blob === undefined ? [...program] : [program[0]!, '--snapshot-blob', blob, ...program.slice(1)];
 }
 
 function snapshotFits(note: URL): boolean {

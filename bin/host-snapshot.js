@@ -1,0 +1,48 @@
+'use strict';
+// Makes the official host's start-up snapshot for a copy of `i` that has
+// none of its own (an installed package: a snapshot only runs on the node
+// that built it, so the tarball carries the snapshot's source, not a blob),
+// and keeps it in the cache folder: `node host-snapshot.js SOURCE BLOB NOTE`.
+// Started detached by the run that found none (source/core/plugins/
+// kept-snapshot.ts), so no run waits for it; later runs start the host from
+// it. One builder at a time: the run takes `BLOB.lock` before starting this,
+// which removes it when done. A blob is kept only once a host
+// started from it has exited cleanly, and the note that vouches for it is
+// written after it is in place. A failed build leaves `BLOB.failed` with the
+// note, so runs of the same node and source do not try again.
+const {spawnSync} = require('node:child_process');
+const {mkdirSync, renameSync, rmSync, statSync, writeFileSync} = require('node:fs');
+const {dirname, join} = require('node:path');
+
+/** The build serves a sample turn; a node that takes longer than this is left without a kept snapshot. */
+const BUILD_TIMEOUT_MS = 120 * 1000;
+
+const [source, blob, noteText] = process.argv.slice(2);
+if (!source || !blob || !noteText) {
+	process.stderr.write('usage: node host-snapshot.js SOURCE BLOB NOTE\n');
+	process.exit(2);
+}
+
+const folder = dirname(blob);
+const lock = `${blob}.lock`;
+const temporary = `${blob}.${process.pid}.tmp`;
+mkdirSync(folder, {recursive: true});
+try {
+	const built = spawnSync(process.execPath, ['--snapshot-blob', temporary, '--build-snapshot', source], {cwd: folder, stdio: 'ignore', timeout: BUILD_TIMEOUT_MS, windowsHide: true});
+	// A host started from it, given no request, must exit cleanly: a blob node refuses would fail every run.
+	const checked =
+		built.status === 0 &&
+		spawnSync(process.execPath, ['--snapshot-blob', temporary, join(__dirname, 'i.js'), '--runtime', 'worker', 'official'], {stdio: 'ignore', timeout: BUILD_TIMEOUT_MS, windowsHide: true});
+	if (checked?.status !== 0) {
+		writeFileSync(`${blob}.failed`, noteText);
+	} else {
+		renameSync(temporary, blob);
+		const note = {...JSON.parse(noteText), blobSize: statSync(blob).size};
+		writeFileSync(`${blob}.json.tmp`, JSON.stringify(note));
+		renameSync(`${blob}.json.tmp`, `${blob}.json`);
+		rmSync(`${blob}.failed`, {force: true});
+	}
+} finally {
+	rmSync(temporary, {force: true});
+	rmSync(lock, {force: true});
+}

@@ -1,0 +1,123 @@
+import {spawn, type ChildProcess} from 'node:child_process';
+import {createHash} from 'node:crypto';
+import {mkdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {dirname, join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {snapshotBuild} from './program.js';
+
+/**
+ * The official host's start-up snapshot kept in `<cache_dir>/host` for a
+ * copy of `i` that has none of its own: an installed package carries the
+ * snapshot's source (dist/host/official-snapshot.cjs), not a blob, which
+ * only runs on the node that built it. The first run that finds none starts
+ * bin/host-snapshot.js detached to make one (a few seconds of CPU, once per
+ * node and package build); until it is in place the host starts from its
+ * bundle. The note beside a blob names the node and the source it was made
+ * from and the blob's size: anything else and the blob is not used.
+ */
+const snapshotSource = new URL('../host/official-snapshot.cjs', import.meta.url);
+const snapshotBuilder = new URL('../../bin/host-snapshot.js', import.meta.url);
+
+/** A lock older than this is a builder that died: building takes a few seconds. */
+const STALE_LOCK_MS = 10 * 60 * 1000;
+
+export interface KeptSnapshotOptions {
+	/** The snapshot's source; this copy's dist/host/official-snapshot.cjs by default. */
+	source?: string;
+	/** bin/host-snapshot.js of this copy by default. */
+	builder?: string;
+	/** Start a builder when there is no usable blob (true by default). */
+	build?: boolean;
+	/** Called with the builder started, if one is. */
+	onBuild?: (child: ChildProcess) => void;
+}
+
+/** Where the kept blob of `source` lives: one per source path and node, so two copies of `i` keep their own. */
+export function keptSnapshotPath(cacheDir: string, source: string): string {
+	const id = createHash('sha256').update(source).digest('hex').slice(0, 16);
+	return join(cacheDir, 'host', `official-${id}-${process.version}-${process.platform}-${process.arch}.blob`);
+}
+
+/**
+ * The kept blob to start the host from, or undefined (the host then starts
+ * from its bundle): it must have been made from this very source by this
+ * very node. Without one, a builder is started, unless one is at work or
+ * the last build for the same node and source failed.
+ */
+export function keptSnapshot(cacheDir: string, options: KeptSnapshotOptions = {}): string | undefined {
+	const source = options.source ?? fileURLToPath(snapshotSource);
+	const expected = noteFor(source);
+	// No source: a checkout that was never built, or a package without it.
+	if (expected === undefined) return undefined;
+	const blob = keptSnapshotPath(cacheDir, source);
+	if (noteMatches(blob, expected)) return blob;
+	if (options.build === false || readText(`${blob}.failed`) === expected || !takeLock(`${blob}.lock`)) return undefined;
+	// The builder owns the lock from here and removes it when done.
+	const child = spawn(process.execPath, [options.builder ?? fileURLToPath(snapshotBuilder), source, blob, expected], {
+		detached: true,
+		stdio: 'ignore',
+		env: builderEnvironment(process.env),
+		windowsHide: true,
+	});
+	// A builder that cannot start is only a host without a snapshot.
+	child.on('error', () => rmSync(`${blob}.lock`, {force: true}));
+	child.unref();
+	options.onBuild?.(child);
+	return undefined;
+}
+
+/** Made here, before the builder starts, so two runs started together never start two builders; a stale one (its builder died) is taken over. */
+function takeLock(lock: string): boolean {
+	for (let attempt = 0; attempt < 2; attempt++) {
+		try {
+			mkdirSync(dirname(lock), {recursive: true});
+			writeFileSync(lock, String(process.pid), {flag: 'wx'});
+			return true;
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+			const held = statSync(lock, {throwIfNoEntry: false});
+			if (held && Date.now() - held.mtimeMs < STALE_LOCK_MS) return false;
+			rmSync(lock, {force: true});
+		}
+	}
+
+	return false;
+}
+
+/** What a kept blob's note must say, less its size: the node (snapshotBuild) and the source as it is now. */
+function noteFor(source: string): string | undefined {
+	const info = statSync(source, {throwIfNoEntry: false});
+	if (!info?.isFile()) return undefined;
+	return JSON.stringify({build: snapshotBuild(), source: {path: source, size: info.size, mtimeMs: info.mtimeMs}});
+}
+
+function noteMatches(blob: string, expected: string): boolean {
+	let note: Record<string, unknown>;
+	try {
+		note = JSON.parse(readFileSync(`${blob}.json`, 'utf8')) as Record<string, unknown>;
+	} catch {
+		return false;
+	}
+
+	const {blobSize, ...rest} = note;
+	return JSON.stringify(rest) === expected && statSync(blob, {throwIfNoEntry: false})?.size === blobSize;
+}
+
+function readText(path: string): string | undefined {
+	try {
+		return readFileSync(path, 'utf8');
+	} catch {
+		return undefined;
+	}
+}
+
+/** The builder runs this program's own code and needs no secret: the system folders and PATH only. */
+function builderEnvironment(parent: NodeJS.ProcessEnv): Record<string, string> {
+	const env: Record<string, string> = {};
+	for (const name of ['PATH', 'HOME', 'USERPROFILE', 'TMPDIR', 'TEMP', 'TMP', 'SystemRoot']) {
+		const value = parent[name];
+		if (value !== undefined) env[name] = value;
+	}
+
+	return env;
+}
