@@ -77,9 +77,11 @@ export function validatePaths(value: unknown, label: (key: keyof PlatformDirs) =
 		dirs[key] = path;
 	}
 
+	// Each folder resolved once (every frame carries its paths): a missing one walks up to an existing ancestor.
+	const resolved = Object.fromEntries(dirKeys.map(key => [key, aliases(dirs[key])])) as Record<keyof PlatformDirs, string[]>;
 	for (const durable of durableKeys) {
 		for (const disposable of disposableKeys) {
-			if (aliases(dirs[durable]).some(inner => aliases(dirs[disposable]).some(outer => isInside(inner, outer)))) {
+			if (resolved[durable].some(inner => resolved[disposable].some(outer => isInside(inner, outer)))) {
 				throw new RequestContextError(`${label(durable)} (${dirs[durable]}) may not be inside ${label(disposable)} (${dirs[disposable]}): what is there may be deleted`);
 			}
 		}
