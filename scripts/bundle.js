@@ -113,12 +113,16 @@ await build({
 // bin/code-cache.js reads as one-byte text, without decoding UTF-8 (and V8
 // keeps a source half the size). `\uXXXX` means the same character in
 // strings, identifiers and regular expressions.
-const headlessFile = `${dist}/bundle/headless.cjs`;
-const headlessText = readFileSync(headlessFile, 'utf8');
-writeFileSync(
-	headlessFile,
-	headlessText.replace(/[^\0-\x7f]/g, char => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`),
-);
+/** Escapes what is not ASCII in a CommonJS bundle: bin/code-cache.js reads it as one-byte text. */
+function asciiOnly(file) {
+	const text = readFileSync(file, 'utf8');
+	writeFileSync(
+		file,
+		text.replace(/[^\0-\x7f]/g, char => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`),
+	);
+}
+
+asciiOnly(`${dist}/bundle/headless.cjs`);
 
 // A build of its own: as a second entry of the CLI's build it would split the
 // chunks the CLI loads at start-up by which entries share them. The
@@ -140,6 +144,11 @@ await build({
 	define: {'process.env.NODE_ENV': '"production"'},
 	logLevel: 'warning',
 });
+
+// The host's bundle is loaded through bin/code-cache.js where it has no snapshot, and its source is kept in
+// the snapshot's heap: ASCII, like the headless bundle's, it is read without decoding and held at half the size.
+asciiOnly(`${dist}/host/official.cjs`);
+asciiOnly(`${dist}/host/official-snapshot.cjs`);
 
 // The host as a V8 start-up snapshot for this Node.js (workers/official-snapshot.ts):
 // its modules loaded and initialised and a sample turn served at build time,
