@@ -9,9 +9,10 @@
 // which removes it when done. A blob is kept only once a host
 // started from it has exited cleanly, and the note that vouches for it is
 // written after it is in place. A failed build leaves `BLOB.failed` with the
-// note, so runs of the same node and source do not try again.
+// note, so runs of the same node and source do not try again. A build that
+// succeeds removes the blobs no run can use any more (removeOrphans).
 const {spawnSync} = require('node:child_process');
-const {mkdirSync, renameSync, rmSync, statSync, writeFileSync} = require('node:fs');
+const {existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} = require('node:fs');
 const {dirname, join} = require('node:path');
 
 /** The build serves a sample turn; a node that takes longer than this is left without a kept snapshot. */
@@ -41,8 +42,32 @@ try {
 		writeFileSync(`${blob}.json.tmp`, JSON.stringify(note));
 		renameSync(`${blob}.json.tmp`, `${blob}.json`);
 		rmSync(`${blob}.failed`, {force: true});
+		removeOrphans(note);
 	}
 } finally {
 	rmSync(temporary, {force: true});
 	rmSync(lock, {force: true});
+}
+
+/**
+ * The blobs no run can use any more go: those of a source that is gone (an
+ * uninstalled copy, an npx folder cleaned away) and those this node's path
+ * held before it was replaced by another version. Each is about 6 MB.
+ */
+function removeOrphans(kept) {
+	for (const name of readdirSync(folder)) {
+		if (!name.endsWith('.blob.json') || join(folder, name) === `${blob}.json`) continue;
+		let note;
+		try {
+			note = JSON.parse(readFileSync(join(folder, name), 'utf8'));
+		} catch {
+			continue;
+		}
+
+		const sourceGone = typeof note?.source?.path === 'string' && !existsSync(note.source.path);
+		const nodeReplaced = note?.build?.execPath === kept.build.execPath && note?.build?.node !== kept.build.node;
+		if (!sourceGone && !nodeReplaced) continue;
+		const other = join(folder, name.slice(0, -'.json'.length));
+		for (const path of [other, `${other}.json`, `${other}.failed`]) rmSync(path, {force: true});
+	}
 }

@@ -7,11 +7,12 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {spawn, type ChildProcess} from 'node:child_process';
-import {copyFileSync, mkdirSync, mkdtempSync, realpathSync, truncateSync, utimesSync, writeFileSync, existsSync, readFileSync} from 'node:fs';
+import {copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, truncateSync, utimesSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
-import {join} from 'node:path';
+import {basename, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {keptSnapshot, keptSnapshotPath} from '../../source/core/plugins/kept-snapshot.js';
+import {snapshotBuild} from '../../source/core/plugins/program.js';
 
 const source = fileURLToPath(new URL('../../host/official-snapshot.cjs', import.meta.url));
 const builder = fileURLToPath(new URL('../../../bin/host-snapshot.js', import.meta.url));
@@ -55,12 +56,24 @@ test('the first look starts a builder; once it is done the kept blob is used, an
 	const cacheDir = folder();
 	const copy = join(folder(), 'official-snapshot.cjs');
 	copyFileSync(source, copy);
+	// Blobs no run can use any more go with the next build: a source that is gone, this node's path at another version; another node's stay.
+	const plant = (name: string, build: Record<string, unknown>, sourcePath: string) => {
+		mkdirSync(join(cacheDir, 'host'), {recursive: true});
+		writeFileSync(join(cacheDir, 'host', name), 'blob');
+		writeFileSync(join(cacheDir, 'host', `${name}.json`), JSON.stringify({build, source: {path: sourcePath, size: 1, mtimeMs: 1}, blobSize: 4}));
+	};
+	plant('official-gone.blob', snapshotBuild(), join(cacheDir, 'uninstalled', 'official-snapshot.cjs'));
+	plant('official-old-node.blob', {...snapshotBuild(), node: 'v0.0.1'}, source);
+	plant('official-other-node.blob', {...snapshotBuild(), node: 'v0.0.1', execPath: '/opt/other/node'}, source);
 	const first = look(cacheDir, copy);
 	assert.equal(first.blob, undefined);
 	assert.ok(first.child, 'a builder started');
 	// While it builds, no other one starts.
 	assert.equal(look(cacheDir, copy).child, undefined);
 	assert.equal(await exited(first.child!), 0);
+	const ours = basename(keptSnapshotPath(cacheDir, copy));
+	const others = readdirSync(join(cacheDir, 'host')).filter(name => !name.startsWith(ours));
+	assert.deepEqual(others.sort(), ['official-other-node.blob', 'official-other-node.blob.json']);
 	const kept = look(cacheDir, copy);
 	assert.equal(kept.blob, keptSnapshotPath(cacheDir, copy));
 	assert.equal(kept.child, undefined);
