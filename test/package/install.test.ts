@@ -227,6 +227,11 @@ test('the default profile: the official host runs from the installed copy and it
 	// node, then the installed bin/i.js (no snapshot: the tarball has none)…
 	const installedCli = realpathSync(join(prefix, 'lib', 'node_modules', 'i-agent', 'bin', 'i.js'));
 	assert.deepEqual(hosts[0]!.slice(1, 2), [installedCli]);
+	// Its bundle's compiled code is kept like the headless bundle's…
+	assert.ok(
+		readdirSync(join(box.root, 'cache', 'compile')).some(name => name.startsWith('official-') && name.endsWith('.v8')),
+		'the host bundle has a code cache',
+	);
 	// …while a snapshot for this node is made in the background, into the cache folder; later runs start the host from it.
 	const kept = join(box.root, 'cache', 'host');
 	const deadline = Date.now() + KEPT_SNAPSHOT_WAIT_MS;
@@ -242,6 +247,23 @@ test('the default profile: the official host runs from the installed copy and it
 	assert.equal(again.code, 0, again.stderr);
 	assert.equal(again.stdout, 'hooked again\n');
 	assert.deepEqual(hostStarts(log)[0]!.slice(1, 4), ['--snapshot-blob', join(kept, blobs()[0]!), installedCli]);
+});
+
+test('NODE_DISABLE_COMPILE_CACHE=1: the installed copy keeps no host snapshot and starts no builder', {skip}, async () => {
+	const box = await initialised();
+	const log = join(box.root, 'spawns.log');
+	writeFileSync(log, '');
+	mock.enqueue({text: 'uncached'});
+	const answer = await runCli(['-p', 'hi', '-C', box.workspace], {
+		env: {...box.env, PATH: cleanEnv.PATH, NODE_DISABLE_COMPILE_CACHE: '1', NODE_OPTIONS: `--import ${countSpawns}`, SPAWN_LOG: log},
+		entry: installedBin,
+	});
+	assert.equal(answer.code, 0, answer.stderr);
+	assert.equal(answer.stdout, 'uncached\n');
+	const spawned = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+	assert.equal(spawned.length, 1, spawned.join('\n'));
+	assert.deepEqual(hostStarts(log)[0]!.slice(1, 2), [realpathSync(join(prefix, 'lib', 'node_modules', 'i-agent', 'bin', 'i.js'))]);
+	assert.equal(statSync(join(box.root, 'cache', 'host'), {throwIfNoEntry: false}), undefined);
 });
 
 /**

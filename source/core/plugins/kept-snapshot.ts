@@ -3,6 +3,7 @@ import {createHash} from 'node:crypto';
 import {mkdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
+import {inheritedEnvironment} from '../pool/worker-environment.js';
 import {snapshotBuild} from './program.js';
 
 /**
@@ -56,7 +57,8 @@ export function keptSnapshot(cacheDir: string, options: KeptSnapshotOptions = {}
 	const child = spawn(process.execPath, [options.builder ?? fileURLToPath(snapshotBuilder), source, blob, expected], {
 		detached: true,
 		stdio: 'ignore',
-		env: builderEnvironment(process.env),
+		// It runs the host's own code, as the host runs: with a worker's system environment and no secret.
+		env: inheritedEnvironment(process.env),
 		windowsHide: true,
 	});
 	// A builder that cannot start is only a host without a snapshot.
@@ -66,7 +68,12 @@ export function keptSnapshot(cacheDir: string, options: KeptSnapshotOptions = {}
 	return undefined;
 }
 
-/** Made here, before the builder starts, so two runs started together never start two builders; a stale one (its builder died) is taken over. */
+/**
+ * Made here, before the builder starts, so two runs started together never
+ * start two builders; a stale one (its builder died) is taken over. Not
+ * file-lock.ts: its locks name the process that holds them, and this one
+ * passes from the run, which exits at once, to the builder it starts.
+ */
 function takeLock(lock: string): boolean {
 	for (let attempt = 0; attempt < 2; attempt++) {
 		try {
@@ -109,15 +116,4 @@ function readText(path: string): string | undefined {
 	} catch {
 		return undefined;
 	}
-}
-
-/** The builder runs this program's own code and needs no secret: the system folders and PATH only. */
-function builderEnvironment(parent: NodeJS.ProcessEnv): Record<string, string> {
-	const env: Record<string, string> = {};
-	for (const name of ['PATH', 'HOME', 'USERPROFILE', 'TMPDIR', 'TEMP', 'TMP', 'SystemRoot']) {
-		const value = parent[name];
-		if (value !== undefined) env[name] = value;
-	}
-
-	return env;
 }

@@ -11,14 +11,20 @@ const INHERITED = ['PATH', 'SystemRoot', 'TEMP', 'TMP', 'HOME', 'USERPROFILE'] a
  * nothing is copied unless named here.
  */
 export function workerEnvironment(parent: NodeJS.ProcessEnv, dirs: PlatformDirs): Record<string, string> {
+	const env = inheritedEnvironment(parent);
+	env.PYTHONUTF8 = '1';
+	for (const key of Object.keys(dirEnvironmentVariables) as (keyof PlatformDirs)[]) env[dirEnvironmentVariables[key]] = dirs[key];
+	return env;
+}
+
+/** The system part of a worker's environment: PATH and the system folders that exist in `parent`, nothing else. */
+export function inheritedEnvironment(parent: NodeJS.ProcessEnv): Record<string, string> {
 	const env: Record<string, string> = {};
 	for (const name of INHERITED) {
 		const value = lookup(parent, name);
 		if (value !== undefined) env[name] = value;
 	}
 
-	env.PYTHONUTF8 = '1';
-	for (const key of Object.keys(dirEnvironmentVariables) as (keyof PlatformDirs)[]) env[dirEnvironmentVariables[key]] = dirs[key];
 	return env;
 }
 
