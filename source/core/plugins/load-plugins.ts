@@ -6,9 +6,10 @@ import type {LoadedPlugins} from '../pool/types.js';
 import {keptSnapshot} from './kept-snapshot.js';
 import {hostProgramArgv, programArgv} from './program.js';
 import {BUILTIN_FILE, isBuiltinDescriptor, resolveBuiltin} from './builtin-descriptor.js';
-import {parseManifest} from './manifest-file.js';
+import {checkGeneratedManifest, parseManifest} from './manifest-file.js';
 import {readJsonFile} from './read-json-file.js';
 import {resolveWorker} from './resolve-worker.js';
+import {sharedResolution} from './shared-resolution.js';
 
 export interface LoadPluginsOptions {
 	/** The argv that starts this program, for builtin descriptors; `programArgv()` (and its host `hostProgramArgv()`) unless a test names another. */
@@ -34,6 +35,7 @@ export async function loadPlugins(loaded: LoadedConfig, dirs: PlatformDirs, opti
 	const plugins: LoadedPlugins = {tools: [], hooks: [], provider: null};
 	const warnings: string[] = [];
 	const declaredTools = new Map<string, string>();
+	const resolveEntry = sharedResolution();
 	const add = (part: LoadedPlugins) => {
 		plugins.tools.push(...part.tools);
 		plugins.hooks.push(...part.hooks);
@@ -56,10 +58,10 @@ export async function loadPlugins(loaded: LoadedConfig, dirs: PlatformDirs, opti
 			const host = options.program ? program : hostProgramArgv(program, undefined, keepsSnapshots() ? () => keptSnapshot(dirs.cache_dir) : undefined);
 			const builtin = await resolveBuiltin(json, file, dirs.config_dir, program, host);
 			warnings.push(...builtin.warnings);
-			add(await parseManifest(builtin.manifest, {label: builtin.label, file, baseDir, declaredTools, checkSchemas: false}));
-			add(await parseManifest({tools: builtin.tools}, {label: `builtin descriptor ${file}`, file, baseDir, declaredTools, checkSchemas: true}));
+			add(await checkGeneratedManifest(builtin.manifest, {label: builtin.label, file, baseDir, declaredTools, checkSchemas: false, resolve: resolveEntry}));
+			add(await parseManifest({tools: builtin.tools}, {label: `builtin descriptor ${file}`, file, baseDir, declaredTools, checkSchemas: true, resolve: resolveEntry}));
 		} else {
-			add(await parseManifest(json, {label, file, baseDir, declaredTools, checkSchemas: true}));
+			add(await parseManifest(json, {label, file, baseDir, declaredTools, checkSchemas: true, resolve: resolveEntry}));
 		}
 	}
 

@@ -5,8 +5,10 @@ import {lifecycleEvents} from '../hooks/event-names.js';
 import type {LoadedPlugins, ManifestHook, ManifestTool, WorkerSpec} from '../pool/types.js';
 import {describeIssues} from '../tools/arguments.js';
 import {nativeToolNames} from '../tools/native-tool-names.js';
+import type {GeneratedManifest} from './generate-manifest.js';
 import {compileJsonSchema} from './json-schema.js';
 import {resolveWorker} from './resolve-worker.js';
+import type {ResolveEntry} from './shared-resolution.js';
 
 /** Seed §1: tool names are 1–64 ASCII letters, digits, `_` and `-`. */
 const MAX_TOOL_NAME_LENGTH = 64;
@@ -52,6 +54,12 @@ export interface ParseManifestOptions {
 	 * third-party tools never loads ajv.
 	 */
 	checkSchemas: boolean;
+	/**
+	 * Resolves each entry's worker; `resolveWorker` unless the caller shares
+	 * one resolution across entries (load-plugins.ts: every official entry
+	 * names the same host and folder).
+	 */
+	resolve?: ResolveEntry;
 }
 
 /**
@@ -67,8 +75,24 @@ export async function parseManifest(json: unknown, options: ParseManifestOptions
 
 	const parsed = manifestSchema.safeParse(json);
 	if (!parsed.success) throw new UsageError(`${label}: ${describeManifestIssues(parsed.error.issues, json as Record<string, unknown>)}`);
-	const manifest = parsed.data;
+	return checkManifest(parsed.data, options);
+}
 
+/**
+ * The manifest a builtin profile generates (generate-manifest.ts): typed by
+ * the code that made it, so it skips the schema, which is for files from
+ * outside (about 2 ms of a one-shot's start, most of it zod building the
+ * parser on its first use); every other rule applies as to a file's.
+ */
+export async function checkGeneratedManifest(manifest: GeneratedManifest, options: ParseManifestOptions): Promise<LoadedPlugins> {
+	return checkManifest({tools: manifest.tools, hooks: manifest.hooks, provider: manifest.provider}, options);
+}
+
+type Manifest = z.infer<typeof manifestSchema>;
+
+async function checkManifest(manifest: Manifest, options: ParseManifestOptions): Promise<LoadedPlugins> {
+	const {label} = options;
+	const resolve = options.resolve ?? resolveWorker;
 	const tools: ManifestTool[] = [];
 	for (const [index, entry] of manifest.tools.entries()) {
 		const where = `${label}: ${entryLabel('tools', index, entry)}`;
@@ -82,7 +106,7 @@ export async function parseManifest(json: unknown, options: ParseManifestOptions
 			name: entry.name,
 			description: entry.description,
 			parameters: entry.parameters,
-			worker: entryWorker(entry, options.baseDir, where),
+			worker: entryWorker(entry, options.baseDir, where, resolve),
 			...(entry.module === undefined ? {} : {module: entry.module}),
 			manifest: options.file,
 		});
@@ -94,18 +118,18 @@ export async function parseManifest(json: unknown, options: ParseManifestOptions
 		checkEvents(entry.events, where);
 		return {
 			events: entry.events,
-			worker: entryWorker(entry, options.baseDir, where),
+			worker: entryWorker(entry, options.baseDir, where, resolve),
 			...(entry.module === undefined ? {} : {module: entry.module}),
 			manifest: options.file,
 		};
 	});
 
-	const provider: WorkerSpec | null = manifest.provider ? resolveWorker(manifest.provider, options.baseDir, `${label}: provider`) : null;
+	const provider: WorkerSpec | null = manifest.provider ? resolve(manifest.provider, options.baseDir, `${label}: provider`) : null;
 	return {tools, hooks, provider};
 }
 
-function entryWorker(entry: {exec: string[]; cwd?: string | undefined; prefix_reuse?: boolean | undefined}, baseDir: string, where: string): WorkerSpec {
-	const spec = resolveWorker(entry, baseDir, where);
+function entryWorker(entry: {exec: string[]; cwd?: string | undefined; prefix_reuse?: boolean | undefined}, baseDir: string, where: string, resolve: ResolveEntry): WorkerSpec {
+	const spec = resolve(entry, baseDir, where);
 	return entry.prefix_reuse === true ? {...spec, prefixReuse: true} : spec;
 }
 
