@@ -5,7 +5,7 @@ import {errorMessage} from '../source/core/errors.js';
 import type {ResourceFolders} from '../source/core/resources/resource-folders.js';
 import {lifecycleEvents, toolEvent, type LifecycleEvent} from '../source/core/hooks/event-names.js';
 import {encodeFrame, FrameDecoder, FrameError} from '../source/core/pool/frames.js';
-import {AfterAnswer} from './after-answer.js';
+import {AfterAnswer, type AfterAnswerOptions} from './after-answer.js';
 import {ReuseReceiver} from './reuse-receiver.js';
 
 /** What a handler knows about the request beyond its data (seed §3). */
@@ -23,9 +23,10 @@ export interface WorkerContext {
 	 * added before it and before the worker exits: work the answer does not
 	 * wait for (a statistics write). The next requests are served meanwhile.
 	 * If it fails, the next answer is that error, or the worker exits 1
-	 * naming it at EOF, so a failure is never silent.
+	 * naming it at EOF, so a failure is never silent. With `delayMs`, it
+	 * runs that much later (at once at EOF).
 	 */
-	afterAnswer(task: () => Promise<void>): void;
+	afterAnswer(task: () => Promise<void>, options?: AfterAnswerOptions): void;
 }
 
 /** Returns the full data (hooks) or the tool's result; throwing answers with an error frame. */
@@ -254,7 +255,7 @@ async function dispatch(worker: WorkerDefinition, frame: Record<string, unknown>
 		workspace_id: given.workspace_id,
 		paths: given.paths ?? state.fallbackPaths,
 		resources: given.resources,
-		afterAnswer: task => state.later.add(task),
+		afterAnswer: (task, options) => state.later.add(task, options),
 	};
 	const handler = pickHandler(worker, event, data);
 	// Hooks return full data: an event this worker does not handle passes through unchanged.

@@ -4,6 +4,7 @@ import {writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {test} from 'node:test';
 import {makeFolders, startOfficialWorker} from './frame-worker.js';
+import {PREPARED_WRITE_DELAY_MS} from '../../workers/cache.js';
 import {beforeRequest, chatBody, hook, readStatsFile, registerWorkspace, statsFile, statsWhen} from './cache-helpers.js';
 
 const history = [
@@ -194,4 +195,32 @@ test('retention in_memory and ttl 5m are sent as configured; another ttl is refu
 	const wrong = await setup(t, {mode: 'anthropic', ttl: '2h'});
 	const refused = await wrong.worker.request({id: 1, event: 'before_request', workspace_id: wrong.id, data: beforeRequest(body, {protocol: 'anthropic'})});
 	assert.match(String(refused.error), /field "ttl"/);
+});
+
+test(`a prepared request waits at most ${PREPARED_WRITE_DELAY_MS} ms for its response before it is written, and EOF writes it at once`, async t => {
+	// Its response comes within the delay: both are on disk.
+	const answered = await setup(t);
+	const prepared = await hook(answered.worker, answered.id, 'before_request', beforeRequest(chatBody(history)));
+	const usage = {prompt_tokens: 10, completion_tokens: 2, total_tokens: 12};
+	await hook(answered.worker, answered.id, 'after_response', {
+		response: {protocol: 'openai', model: 'm', message: {role: 'assistant', content: 'ok'}, finish_reason: 'stop', usage},
+		request_meta: prepared.request_meta,
+	});
+	const both = await statsWhen(answered.folders, answered.id, stats => stats.totals.observed === 1);
+	assert.equal(both.totals.requests, 1);
+	assert.equal(both.records[0].observed, true);
+
+	// No response: the prepared request is written once the delay has passed, the worker still running.
+	const waiting = await setup(t);
+	await hook(waiting.worker, waiting.id, 'before_request', beforeRequest(chatBody(history)));
+	const alone = await statsWhen(waiting.folders, waiting.id, stats => stats.totals.requests === 1);
+	assert.deepEqual([alone.totals.prepared, alone.totals.observed, alone.records[0].observed], [1, 0, false]);
+
+	// The core closes the pool right after the request: nothing is lost to the delay.
+	const closed = await setup(t);
+	await hook(closed.worker, closed.id, 'before_request', beforeRequest(chatBody(history)));
+	const exit = await closed.worker.close();
+	assert.equal(exit.code, 0, exit.stderr);
+	// The delay's timer keeps no worker alive: had EOF not run the write, there would be no file at all.
+	assert.equal((await readStatsFile(closed.folders, closed.id)).totals.requests, 1);
 });

@@ -8,8 +8,8 @@ const serveUrl = new URL('../../workers/serve.js', import.meta.url).href;
 
 /**
  * A worker built on serve() for its two extensions. before_turn leaves a
- * task for after its answer: after `wait_ms`, write `file` (in the
- * workspace), or fail when `fail` is set. after_save appends a message to
+ * task for after its answer, to run `delay_ms` after it: after `wait_ms`,
+ * write `file` (in the workspace), or fail when `fail` is set. after_save appends a message to
  * what it is given, and counts the messages it saw; finish tries to change
  * a message in place.
  */
@@ -26,7 +26,7 @@ process.exit(await serve({
 				await delay(Number(data.wait_ms ?? 0));
 				if (data.fail) throw new Error('the disk is full');
 				await writeFile(join(context.workspace, String(data.file)), 'written');
-			});
+			}, {delayMs: Number(data.delay_ms ?? 0)});
 			return data;
 		},
 		after_save: async data => ({...data, seen: data.messages.length, messages: [...data.messages, {role: 'user', content: 'added'}]}),
@@ -70,6 +70,41 @@ test('serve: work after an answer that fails is the next answer’s error, or ex
 	const exit = await other.close();
 	assert.equal(exit.code, 1);
 	assert.match(exit.stderr, /^i worker fixture: work after the answer to an earlier request failed: the disk is full\n$/);
+});
+
+test('serve: work left for later runs after its delay, the next requests served meanwhile, or at once at EOF', async t => {
+	const folders = await makeFolders(t);
+	const worker = start(t, folders);
+	await worker.request({id: 1, event: 'before_turn', workspace: folders.workspace, data: {file: 'soon', delay_ms: 200}});
+	await worker.request({id: 2, event: 'before_turn', workspace: folders.workspace, data: {file: 'late', delay_ms: 60_000}});
+	assert.deepEqual((await worker.request({id: 3, event: 'after_save', data: {messages: []}})).data, {messages: [{role: 'user', content: 'added'}], seen: 0});
+	// The first runs once its delay has passed, with the worker still up; the second is a minute away.
+	for (const deadline = Date.now() + 10_000; !existsSync(join(folders.workspace, 'soon')); await new Promise(resolve => setTimeout(resolve, 20))) {
+		assert.ok(Date.now() < deadline, 'the task with a 200 ms delay never ran');
+	}
+
+	assert.equal(existsSync(join(folders.workspace, 'late')), false);
+	// EOF does not wait out the minute, and does not drop the task either: it runs it at once.
+	const exit = await worker.close();
+	assert.equal(exit.code, 0, exit.stderr);
+	assert.ok(existsSync(join(folders.workspace, 'late')), 'EOF runs the delayed task');
+
+	// A delayed task that fails is reported like any other: by the next answer once it has run, or by exit 1 at EOF.
+	const failing = start(t, folders);
+	await failing.request({id: 1, event: 'before_turn', workspace: folders.workspace, data: {fail: true, delay_ms: 100}});
+	let next: Awaited<ReturnType<typeof failing.request>>;
+	for (let id = 2, deadline = Date.now() + 10_000; ; id++) {
+		next = await failing.request({id, event: 'after_save', data: {messages: []}});
+		if (next.error !== undefined || Date.now() > deadline) break;
+		await new Promise(resolve => setTimeout(resolve, 50));
+	}
+
+	assert.equal(next.error, 'work after the answer to an earlier request failed: the disk is full');
+	const other = start(t, folders);
+	await other.request({id: 1, event: 'before_turn', workspace: folders.workspace, data: {fail: true, delay_ms: 60_000}});
+	const failed = await other.close();
+	assert.equal(failed.code, 1);
+	assert.match(failed.stderr, /^i worker fixture: work after the answer to an earlier request failed: the disk is full\n$/);
 });
 
 test('serve: prefix-reuse requests are rebuilt for the handlers, answers shortened, and what was received cannot be changed', async t => {

@@ -1,5 +1,5 @@
-import {open, rm, type FileHandle} from 'node:fs/promises';
-import {unlinkSync} from 'node:fs';
+import {rm} from 'node:fs/promises';
+import {closeSync, openSync, rmSync, unlinkSync, writeFileSync} from 'node:fs';
 import {hostname} from 'node:os';
 import {setTimeout as sleep} from 'node:timers/promises';
 import * as z from 'zod/mini';
@@ -146,9 +146,11 @@ async function tryLock(path: string, text: string): Promise<{lock: FileLock} | {
 }
 
 async function createExclusive(path: string, text: string): Promise<boolean> {
-	let handle: FileHandle;
+	// Synchronous: an exclusive create of a file this small never blocks (a FIFO or anything else at the path
+	// is EEXIST), and four trips through the thread pool cost more than the work; every state-file write takes one.
+	let fd: number;
 	try {
-		handle = await open(path, 'wx');
+		fd = openSync(path, 'wx');
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
 		throw error;
@@ -157,15 +159,15 @@ async function createExclusive(path: string, text: string): Promise<boolean> {
 	// Registered before the text is written, so a concurrent look from this process never takes the file for a leftover.
 	heldHere.set(path, text);
 	try {
-		await handle.writeFile(text);
-		await handle.close();
+		writeFileSync(fd, text);
 	} catch (error) {
-		await handle.close().catch(() => {});
-		await rm(path, {force: true});
+		closeSync(fd);
+		rmSync(path, {force: true});
 		heldHere.delete(path);
 		throw error;
 	}
 
+	closeSync(fd);
 	return true;
 }
 

@@ -1,4 +1,4 @@
-import {mkdir} from 'node:fs/promises';
+import {mkdirSync} from 'node:fs';
 import {dirname} from 'node:path';
 import type * as z from 'zod/mini';
 import {describeIssues} from '../config/describe-issues.js';
@@ -70,8 +70,8 @@ export async function readStateFile<T>(
 	return {json, data: parsed.data};
 }
 
-/** Runs a read-change-write of the state file at `path` under `<path>.lock`, its folder made first. */
+/** Runs a read-change-write of the state file at `path` under `<path>.lock`, its folder made first (synchronously: it is there after the first time). */
 export async function withStateFile<T>(path: string, update: () => Promise<T>): Promise<T> {
-	await mkdir(dirname(path), {recursive: true});
+	mkdirSync(dirname(path), {recursive: true});
 	return withLock(`${path}.lock`, update);
 }
