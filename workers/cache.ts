@@ -30,12 +30,12 @@ const afterResponseSchema = z.looseObject({
 });
 
 /**
- * How long the count of a prepared request may wait for its response's
- * before both are written: a response within this (or a retry) writes them
- * in one locked write instead of two, which is half of what the statistics
- * cost a short turn; a request still waiting after it is written then, and
- * EOF (the core closing the pool, or dying) writes at once. The
- * statistics on disk lag by at most this; nothing is lost but to a kill.
+ * How long the count of a prepared request waits for its response before
+ * it is written: a response (or a retry) within this writes both in one
+ * locked write instead of two, half of what the statistics cost a short
+ * turn; a request still waiting then is written on its own, and EOF (the
+ * core closing the pool, or dying) writes at once. The statistics on disk
+ * lag by at most this; nothing is lost but to a kill.
  */
 export const PREPARED_WRITE_DELAY_MS = 1000;
 

@@ -201,6 +201,9 @@ test(`a prepared request waits at most ${PREPARED_WRITE_DELAY_MS} ms for its res
 	// Its response comes within the delay: both are on disk.
 	const answered = await setup(t);
 	const prepared = await hook(answered.worker, answered.id, 'before_request', beforeRequest(chatBody(history)));
+	// The prepared count waits a second for the response's write: a quarter of it later, nothing is on disk yet.
+	await new Promise(resolve => setTimeout(resolve, PREPARED_WRITE_DELAY_MS / 4));
+	assert.equal(existsSync(statsFile(answered.folders, answered.id)), false);
 	const usage = {prompt_tokens: 10, completion_tokens: 2, total_tokens: 12};
 	await hook(answered.worker, answered.id, 'after_response', {
 		response: {protocol: 'openai', model: 'm', message: {role: 'assistant', content: 'ok'}, finish_reason: 'stop', usage},

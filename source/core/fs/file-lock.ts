@@ -158,16 +158,19 @@ async function createExclusive(path: string, text: string): Promise<boolean> {
 
 	// Registered before the text is written, so a concurrent look from this process never takes the file for a leftover.
 	heldHere.set(path, text);
+	let open = true;
 	try {
 		writeFileSync(fd, text);
-	} catch (error) {
+		// Marked first: a close that fails has still released the descriptor, which must not be closed twice.
+		open = false;
 		closeSync(fd);
+	} catch (error) {
+		if (open) closeSync(fd);
 		rmSync(path, {force: true});
 		heldHere.delete(path);
 		throw error;
 	}
 
-	closeSync(fd);
 	return true;
 }
 
