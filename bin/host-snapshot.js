@@ -27,13 +27,15 @@ if (!source || !blob || !noteText) {
 const folder = dirname(blob);
 const lock = `${blob}.lock`;
 const temporary = `${blob}.${process.pid}.tmp`;
+// The V8 flags the blob is built and started with (program.ts snapshotFlags), as the note names them.
+const flags = readFlags(noteText);
 mkdirSync(folder, {recursive: true});
 try {
-	const built = spawnSync(process.execPath, ['--snapshot-blob', temporary, '--build-snapshot', source], {cwd: folder, stdio: 'ignore', timeout: BUILD_TIMEOUT_MS, windowsHide: true});
+	const built = flags && spawnSync(process.execPath, [...flags, '--snapshot-blob', temporary, '--build-snapshot', source], {cwd: folder, stdio: 'ignore', timeout: BUILD_TIMEOUT_MS, windowsHide: true});
 	// A host started from it, given no request, must exit cleanly: a blob node refuses would fail every run.
 	const checked =
-		built.status === 0 &&
-		spawnSync(process.execPath, ['--snapshot-blob', temporary, join(__dirname, 'i.js'), '--runtime', 'worker', 'official'], {stdio: 'ignore', timeout: BUILD_TIMEOUT_MS, windowsHide: true});
+		built?.status === 0 &&
+		spawnSync(process.execPath, [...flags, '--snapshot-blob', temporary, join(__dirname, 'i.js'), '--runtime', 'worker', 'official'], {stdio: 'ignore', timeout: BUILD_TIMEOUT_MS, windowsHide: true});
 	if (checked?.status !== 0) {
 		writeFileSync(`${blob}.failed`, noteText);
 	} else {
@@ -47,6 +49,15 @@ try {
 } finally {
 	rmSync(temporary, {force: true});
 	rmSync(lock, {force: true});
+}
+
+function readFlags(text) {
+	let flags;
+	try {
+		flags = JSON.parse(text)?.build?.flags;
+	} catch {}
+	// A note without them fails the build (BLOB.failed), as a blob that would not start does.
+	return Array.isArray(flags) && flags.every(flag => typeof flag === 'string' && flag.startsWith('--')) ? flags : undefined;
 }
 
 /**

@@ -156,11 +156,11 @@ asciiOnly(`${dist}/host/official-snapshot.cjs`);
 // other node starts the host from official.cjs instead (program.ts). A node
 // that cannot build one leaves no blob and a warning: the host still works.
 const host = `${dist}/host`;
-const built = spawnSync(process.execPath, ['--snapshot-blob', 'official.blob', '--build-snapshot', 'official-snapshot.cjs'], {cwd: host, encoding: 'utf8'});
+const {snapshotBuild, snapshotFlags} = await import(pathToFileURL(resolve(`${dist}/source/core/plugins/program.js`)).href);
+const built = spawnSync(process.execPath, [...snapshotFlags, '--snapshot-blob', 'official.blob', '--build-snapshot', 'official-snapshot.cjs'], {cwd: host, encoding: 'utf8'});
 if (built.status === 0) {
 	// The sample turn served while the snapshot was built answered with an error: the snapshot works, only less warmed.
 	for (const line of built.stderr.split('\n').filter(line => line.startsWith('warm-up: '))) process.stderr.write(`bundle: official host snapshot ${line}\n`);
-	const {snapshotBuild} = await import(pathToFileURL(resolve(`${dist}/source/core/plugins/program.js`)).href);
 	writeFileSync(`${host}/official.blob.json`, `${JSON.stringify(snapshotBuild())}\n`);
 } else {
 	rmSync(`${host}/official.blob`, {force: true});

@@ -14,6 +14,7 @@ import {basename, delimiter, dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {jsonEvents, makeSandbox, runCli, type Sandbox} from '../helpers/cli.js';
+import {snapshotFlags} from '../../source/core/plugins/program.js';
 
 /** The compiled tree this test runs in, and the repository it was built from. */
 const tree = fileURLToPath(new URL('../../', import.meta.url));
@@ -246,7 +247,7 @@ test('the default profile: the official host runs from the installed copy and it
 	});
 	assert.equal(again.code, 0, again.stderr);
 	assert.equal(again.stdout, 'hooked again\n');
-	assert.deepEqual(hostStarts(log)[0]!.slice(1, 4), ['--snapshot-blob', join(kept, blobs()[0]!), installedCli]);
+	assert.deepEqual(hostStarts(log)[0]!.slice(1, 4 + snapshotFlags.length), [...snapshotFlags, '--snapshot-blob', join(kept, blobs()[0]!), installedCli]);
 });
 
 test('NODE_DISABLE_COMPILE_CACHE=1: the installed copy keeps no host snapshot and starts no builder', {skip}, async () => {

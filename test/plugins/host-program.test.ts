@@ -4,7 +4,7 @@ import {mkdtempSync, realpathSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {pathToFileURL} from 'node:url';
-import {hostProgramArgv, programArgv, snapshotBuild} from '../../source/core/plugins/program.js';
+import {hostProgramArgv, programArgv, snapshotBuild, snapshotFlags} from '../../source/core/plugins/program.js';
 
 /** A snapshot note in a temp folder: the blob itself is never read by hostProgramArgv, only named. */
 function snapshotWith(note: unknown): {blob: URL; note: URL} {
@@ -17,9 +17,17 @@ function snapshotWith(note: unknown): {blob: URL; note: URL} {
 test('the official host starts from its snapshot only when this very node built it', () => {
 	const program = programArgv();
 	const fits = snapshotWith(snapshotBuild());
-	assert.deepEqual(hostProgramArgv(program, fits), [program[0], '--snapshot-blob', join(new URL('.', fits.blob).pathname, 'official.blob'), ...program.slice(1)]);
+	assert.deepEqual(hostProgramArgv(program, fits), [program[0], ...snapshotFlags, '--snapshot-blob', join(new URL('.', fits.blob).pathname, 'official.blob'), ...program.slice(1)]);
 	// Another version, another binary, no note or a broken one: the host's bundle, never a blob node would refuse.
-	for (const note of [{...snapshotBuild(), node: 'v99.0.0'}, {...snapshotBuild(), execPath: '/opt/node/bin/node'}, {...snapshotBuild(), size: 1}, undefined, '{"node":']) {
+	for (const note of [
+		{...snapshotBuild(), node: 'v99.0.0'},
+		{...snapshotBuild(), flags: []},
+		{...snapshotBuild(), flags: undefined},
+		{...snapshotBuild(), execPath: '/opt/node/bin/node'},
+		{...snapshotBuild(), size: 1},
+		undefined,
+		'{"node":',
+	]) {
 		assert.deepEqual(hostProgramArgv(program, snapshotWith(note)), program, JSON.stringify(note));
 	}
 });
@@ -29,7 +37,7 @@ test('without a snapshot of its own the host starts from the kept one, if any; i
 	const kept = '/cache/host/official-kept.blob';
 	assert.deepEqual(
 		hostProgramArgv(program, snapshotWith(undefined), () => kept),
-		[program[0], '--snapshot-blob', kept, ...program.slice(1)],
+		[program[0], ...snapshotFlags, '--snapshot-blob', kept, ...program.slice(1)],
 	);
 	assert.deepEqual(
 		hostProgramArgv(program, snapshotWith(undefined), () => undefined),
@@ -41,6 +49,6 @@ test('without a snapshot of its own the host starts from the kept one, if any; i
 		asked = true;
 		return kept;
 	});
-	assert.equal(own[2], join(new URL('.', fits.blob).pathname, 'official.blob'));
+	assert.equal(own[2 + snapshotFlags.length], join(new URL('.', fits.blob).pathname, 'official.blob'));
 	assert.equal(asked, false, 'the kept snapshot is not looked for when the build has one');
 });

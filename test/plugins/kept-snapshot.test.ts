@@ -12,7 +12,7 @@ import {tmpdir} from 'node:os';
 import {basename, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {keptSnapshot, keptSnapshotPath} from '../../source/core/plugins/kept-snapshot.js';
-import {snapshotBuild} from '../../source/core/plugins/program.js';
+import {snapshotBuild, snapshotFlags} from '../../source/core/plugins/program.js';
 
 const source = fileURLToPath(new URL('../../host/official-snapshot.cjs', import.meta.url));
 const builder = fileURLToPath(new URL('../../../bin/host-snapshot.js', import.meta.url));
@@ -43,7 +43,7 @@ const exited = (child: ChildProcess) => new Promise<number | null>(resolve => (c
 /** A host started from `blob` answers a request frame. */
 async function answers(blob: string): Promise<string> {
 	const root = folder();
-	const host = spawn(process.execPath, ['--snapshot-blob', blob, cli, '--runtime', 'worker', 'official'], {stdio: ['pipe', 'pipe', 'inherit']});
+	const host = spawn(process.execPath, [...snapshotFlags, '--snapshot-blob', blob, cli, '--runtime', 'worker', 'official'], {stdio: ['pipe', 'pipe', 'inherit']});
 	let out = '';
 	host.stdout.setEncoding('utf8').on('data', chunk => (out += chunk));
 	const paths = {config_dir: join(root, 'config'), data_dir: join(root, 'data'), cache_dir: join(root, 'cache'), runtime_dir: join(root, 'runtime')};
@@ -87,6 +87,15 @@ test('the first look starts a builder; once it is done the kept blob is used, an
 	assert.equal(cut.blob, undefined);
 	assert.equal(await exited(cut.child!), 0);
 	assert.equal(look(cacheDir, copy).blob, kept.blob);
+	// A blob kept before its V8 flags were named in the note would make node refuse the flags: it is made again.
+	const flagged = JSON.parse(readFileSync(`${kept.blob}.json`, 'utf8')) as {build: Record<string, unknown>};
+	assert.deepEqual(flagged.build.flags, snapshotFlags);
+	delete flagged.build.flags;
+	writeFileSync(`${kept.blob}.json`, JSON.stringify(flagged));
+	const unflagged = look(cacheDir, copy);
+	assert.equal(unflagged.blob, undefined);
+	assert.equal(await exited(unflagged.child!), 0);
+	assert.equal(look(cacheDir, copy).blob, kept.blob);
 	utimesSync(copy, new Date(), new Date(Date.now() + 5000));
 	const changed = look(cacheDir, copy);
 	assert.equal(changed.blob, undefined);
@@ -105,6 +114,14 @@ test('a source that cannot be built is tried once for this node, and a fresh loc
 	assert.equal(existsSync(blob), false);
 	assert.ok(existsSync(`${blob}.failed`), 'the failure is noted');
 	assert.deepEqual(look(cacheDir, broken), {blob: undefined, child: undefined});
+
+	// A note naming no V8 flags builds nothing: the failure is noted and the lock given back.
+	const noFlags = join(folder(), 'host', 'official-x.blob');
+	mkdirSync(join(noFlags, '..'), {recursive: true});
+	writeFileSync(`${noFlags}.lock`, '1');
+	const note = JSON.stringify({build: {...snapshotBuild(), flags: undefined}, source: {path: source, size: 1, mtimeMs: 1}});
+	assert.equal(await exited(spawn(process.execPath, [builder, source, noFlags, note], {stdio: 'ignore'})), 0);
+	assert.deepEqual([existsSync(noFlags), readFileSync(`${noFlags}.failed`, 'utf8'), existsSync(`${noFlags}.lock`)], [false, note, false]);
 
 	const other = folder();
 	const copy = join(folder(), 'official-snapshot.cjs');

@@ -5,6 +5,7 @@ import {tmpdir} from 'node:os';
 import {fileURLToPath} from 'node:url';
 import {warmUp} from '../../workers/official-warm-up.js';
 import {makeFolders, startWorker} from './frame-worker.js';
+import {snapshotFlags} from '../../source/core/plugins/program.js';
 
 const bin = fileURLToPath(new URL('../../../bin/i.js', import.meta.url));
 
@@ -28,7 +29,7 @@ test('hosts started from the snapshot draw fresh randomness: two of them never m
 	const blob = fileURLToPath(new URL('../../host/official.blob', import.meta.url));
 	const ids: string[] = [];
 	for (let run = 0; run < 2; run++) {
-		const host = startWorker(t, [process.execPath, '--snapshot-blob', blob, bin, '--runtime', 'worker', 'official'], {env: folders.env});
+		const host = startWorker(t, [process.execPath, ...snapshotFlags, '--snapshot-blob', blob, bin, '--runtime', 'worker', 'official'], {env: folders.env});
 		const body = {model: 'm', messages: [{role: 'user', content: 'hi'}], stream: true};
 		const answer = await host.request({
 			id: 1,
