@@ -9,6 +9,7 @@ import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {jsonEvents, makeSandbox, runCli, waitFor, type Sandbox} from '../helpers/cli.js';
+import {waitUntilGone} from '../pool/helpers.js';
 
 const bin = fileURLToPath(new URL('../../../bin/i.js', import.meta.url));
 const countSpawns = new URL('../../../test/fixtures/count-spawns.mjs', import.meta.url).href;
@@ -70,6 +71,24 @@ test('the default profile: "Say hello" starts exactly one worker process, the of
 	// The hooks ran: the prompts module's system prompt reached the request.
 	const [request] = mock.requests.slice(start);
 	assert.match(request!.body.messages[0].content, /You are i, a coding agent/);
+});
+
+test('the host starts before the workspace is registered: a registry that cannot give an ID fails the run naming it, and the host is gone', async t => {
+	const box = await initialised(t);
+	const registry = join(box.env.I_DATA_DIR!, 'workspaces.json');
+	mkdirSync(box.env.I_DATA_DIR!, {recursive: true});
+	writeFileSync(registry, '{"version": 1, "workspaces": [');
+	const run = await box.run(['-p', 'Say hello', '-C', box.workspace]);
+	assert.equal(run.code, 2, run.stderr);
+	assert.match(run.stderr, /^i: workspace registry .*workspaces\.json is corrupt \(not valid JSON: /m);
+	assert.equal(run.stdout, '');
+	// It was started, concurrently with the registry's reading, and did not outlive the run.
+	const [started, ...more] = workersOf(box);
+	assert.deepEqual(started?.args, host);
+	assert.deepEqual(more, []);
+	assert.ok(await waitUntilGone(started.pid), `the host ${started.pid} is still running`);
+	// The file is as it was: never replaced.
+	assert.equal(readFileSync(registry, 'utf8'), '{"version": 1, "workspaces": [');
 });
 
 test('a tool turn with memory, skills, budget, cache and approval still starts one worker', async t => {

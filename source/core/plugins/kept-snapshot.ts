@@ -1,5 +1,4 @@
 import {spawn, type ChildProcess} from 'node:child_process';
-import {createHash} from 'node:crypto';
 import {mkdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -35,6 +34,9 @@ export interface KeptSnapshotOptions {
 
 /** Where the kept blob of `source` lives: one per source path and node, so two copies of `i` keep their own. */
 export function keptSnapshotPath(cacheDir: string, source: string): string {
+	// Loaded here, not imported: this module is loaded before the host starts, node:crypto takes about 3 ms
+	// to load, and a copy with a snapshot of its own never asks for a kept one.
+	const {createHash} = process.getBuiltinModule('node:crypto');
 	const id = createHash('sha256').update(source).digest('hex').slice(0, 16);
 	return join(cacheDir, 'host', `official-${id}-${process.version}-${process.platform}-${process.arch}.blob`);
 }

@@ -1,12 +1,17 @@
 import {describeWorker, WorkerProcess} from './worker-process.js';
+import type {ResourceFolders} from '../resources/resource-folders.js';
 import {WorkerError, type RequestContext, type WorkerPool, type WorkerSpec} from './types.js';
 
 /** Seed §2: each call, from serialisation to the answer. */
 export const DEFAULT_CALL_TIMEOUT_MS = 15_000;
 
 export interface WorkerPoolOptions {
-	/** Sent at the top of every request frame (seed §3). */
-	context: RequestContext;
+	/**
+	 * Sent at the top of every request frame (seed §3). A promise while the
+	 * workspace's ID is still being read: workers start at once, and calls
+	 * wait for it (a call fails with its error).
+	 */
+	context: RequestContext | Promise<RequestContext>;
 	/** Every worker's whole environment: see workerEnvironment(). */
 	env: Record<string, string>;
 	/** The stderr each worker keeps (the config's io_limit_bytes); the rest is drained and counted. */
@@ -35,7 +40,17 @@ export interface WorkerPoolOptions {
  */
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 	const workers = new Map<string, WorkerProcess>();
-	let context = options.context;
+	let context = options.context instanceof Promise ? undefined : options.context;
+	/** Resources set while the context was still coming: they apply to it once it is here. */
+	let pendingResources: {resources: ResourceFolders | undefined} | undefined;
+	const contextReady =
+		options.context instanceof Promise
+			? options.context.then(value => {
+					context = pendingResources ? {...value, resources: pendingResources.resources} : value;
+				})
+			: undefined;
+	// A rejected context is reported by the calls that wait for it (and by whoever made the promise).
+	contextReady?.catch(() => {});
 	/** Every process not yet reaped, evicted ones finishing their last work included: closing waits for them, the exit kills them. */
 	const alive = new Set<WorkerProcess>();
 	let closing: Promise<void> | undefined;
@@ -49,7 +64,8 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 		if (running !== undefined) return running;
 		const started: WorkerProcess = new WorkerProcess({
 			spec,
-			context: () => context,
+			// A worker writes frames only for calls, and calls wait for the context.
+			context: () => context!,
 			env: options.env,
 			ioLimitBytes: options.ioLimitBytes,
 			onEnd: () => {
@@ -64,9 +80,10 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 	};
 
 	process.on('exit', killAll);
-	return {
+	const pool: WorkerPool = {
 		call(spec, event, data, callOptions) {
 			if (closing) return Promise.reject(new WorkerError(`${describeWorker(spec)}: call "${event}" failed: the worker pool is closed`, 'spawn'));
+			if (context === undefined) return contextReady!.then(() => pool.call(spec, event, data, callOptions));
 			return workerFor(spec).call(event, data, {
 				timeoutMs: callOptions?.timeoutMs ?? options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
 				...(callOptions?.signal ? {signal: callOptions.signal} : {}),
@@ -77,7 +94,8 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 			if (!closing) workerFor(spec);
 		},
 		setResources(resources) {
-			context = {...context, resources};
+			if (context === undefined) pendingResources = {resources};
+			else context = {...context, resources};
 		},
 		close() {
 			if (closing === undefined) {
@@ -91,4 +109,5 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 			return closing;
 		},
 	};
+	return pool;
 }

@@ -4,7 +4,7 @@ import {UsageError} from '../errors.js';
 import type {PlatformDirs} from '../config/dirs.js';
 import {checkedDirs} from '../config/checked-dirs.js';
 import {checkModelConfig, configPath, loadModelConfig, type LoadedConfig} from '../config/load-config.js';
-import type {LoadedPlugins, WorkerPool, WorkerSpec} from '../pool/types.js';
+import type {LoadedPlugins, RequestContext, WorkerPool, WorkerSpec} from '../pool/types.js';
 
 /** What the start needs from a head: `i`'s flags, or the options of the core's API (core/api). */
 export interface StartOptions {
@@ -54,14 +54,13 @@ export async function startPlugins(options: StartOptions): Promise<StartedPlugin
 		typeof options.config === 'object'
 			? checkModelConfig(options.config, join(dirs.config_dir, OBJECT_CONFIG_NAME), {selectedByFlags})
 			: loadModelConfig(configPath(options.config, dirs.config_dir), options.config !== undefined, {selectedByFlags});
-	// A config that lists plugins nearly always needs the pool: its modules and the workspace's ID are fetched while the manifests are read.
-	const parts = listsPlugins(loaded) ? poolParts(workspace, dirs) : undefined;
-	parts?.catch(() => {});
-	const {plugins, warnings} = parts
+	// A config that lists plugins nearly always needs the pool: its modules are fetched while the manifests are read.
+	const modules = listsPlugins(loaded) ? poolModules() : undefined;
+	modules?.catch(() => {});
+	const {plugins, warnings} = modules
 		? await (await import('../plugins/load-plugins.js')).loadPlugins(loaded, dirs, options.packageProgram ? {packageProgram: options.packageProgram} : {})
 		: {plugins: {tools: [], hooks: [], provider: null}, warnings: []};
-	const pool = parts && needsPool(plugins) ? (await parts).create(loaded.config.io_limit_bytes) : null;
-	if (pool) for (const spec of workersEveryTurnCalls(plugins)) pool.start(spec);
+	const pool = modules && needsPool(plugins) ? await startPool(await modules, plugins, workspace, dirs, loaded.config.io_limit_bytes) : null;
 	return {dirs, workspace, loaded, plugins, warnings, pool};
 }
 
@@ -86,13 +85,37 @@ function needsPool(plugins: LoadedPlugins): boolean {
 	return plugins.hooks.length > 0 || plugins.tools.length > 0 || plugins.provider !== null;
 }
 
-/** What makes the pool: its module, its request context (the workspace registered) and the workers' environment, ready. */
-async function poolParts(workspace: string, dirs: PlatformDirs): Promise<{create(ioLimitBytes: number): WorkerPool}> {
-	const [{workspaceId}, {createWorkerPool}, {workerEnvironment}] = await Promise.all([import('../config/workspace-registry.js'), import('../pool/pool.js'), import('../pool/worker-environment.js')]);
-	const id = await workspaceId(workspace, dirs);
-	const context = {workspace, workspace_id: id, paths: dirs};
-	const env = workerEnvironment(process.env, dirs);
-	return {create: ioLimitBytes => createWorkerPool({context, env, ioLimitBytes})};
+type PoolModules = [typeof import('../pool/pool.js'), typeof import('../pool/worker-environment.js')];
+
+/** The pool's modules; not the workspace registry, whose import (node:crypto, about 3 ms) would hold up the workers' start. */
+async function poolModules(): Promise<PoolModules> {
+	return Promise.all([import('../pool/pool.js'), import('../pool/worker-environment.js')]);
+}
+
+/**
+ * Makes the pool and starts the workers every turn calls, then registers
+ * the workspace while they start up: the frames' context waits for its ID
+ * (no frame is sent before), and a registry that cannot give one closes
+ * the pool, so nothing is left running after the error.
+ */
+async function startPool([{createWorkerPool}, {workerEnvironment}]: PoolModules, plugins: LoadedPlugins, workspace: string, dirs: PlatformDirs, ioLimitBytes: number): Promise<WorkerPool> {
+	const context = registeredContext(workspace, dirs);
+	const pool = createWorkerPool({context, env: workerEnvironment(process.env, dirs), ioLimitBytes});
+	for (const spec of workersEveryTurnCalls(plugins)) pool.start(spec);
+	try {
+		await context;
+	} catch (error) {
+		await pool.close();
+		throw error;
+	}
+
+	return pool;
+}
+
+/** The request context, once the workspace has its ID (workspace-registry.ts). */
+async function registeredContext(workspace: string, dirs: PlatformDirs): Promise<RequestContext> {
+	const {workspaceId} = await import('../config/workspace-registry.js');
+	return {workspace, workspace_id: await workspaceId(workspace, dirs), paths: dirs};
 }
 
 /** Events that every turn (or every start) raises: a worker with a hook for one of them is called in any session. */
