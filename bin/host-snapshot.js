@@ -62,8 +62,10 @@ function readFlags(text) {
 
 /**
  * The blobs no run can use any more go: those of a source that is gone (an
- * uninstalled copy, an npx folder cleaned away) and those this node's path
- * held before it was replaced by another version. Each is about 6 MB.
+ * uninstalled copy, an npx folder cleaned away), those this node's path
+ * held before it was replaced by another version, and those of this very
+ * source and node under another name (an earlier version named blobs by
+ * another digest of the path). Each is about 6 MB.
  */
 function removeOrphans(kept) {
 	for (const name of readdirSync(folder)) {
@@ -77,7 +79,8 @@ function removeOrphans(kept) {
 
 		const sourceGone = typeof note?.source?.path === 'string' && !existsSync(note.source.path);
 		const nodeReplaced = note?.build?.execPath === kept.build.execPath && note?.build?.node !== kept.build.node;
-		if (!sourceGone && !nodeReplaced) continue;
+		const renamed = note?.source?.path === kept.source.path && note?.build?.execPath === kept.build.execPath && note?.build?.node === kept.build.node;
+		if (!sourceGone && !nodeReplaced && !renamed) continue;
 		const other = join(folder, name.slice(0, -'.json'.length));
 		for (const path of [other, `${other}.json`, `${other}.failed`]) rmSync(path, {force: true});
 	}

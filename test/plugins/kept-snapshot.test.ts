@@ -56,7 +56,8 @@ test('the first look starts a builder; once it is done the kept blob is used, an
 	const cacheDir = folder();
 	const copy = join(folder(), 'official-snapshot.cjs');
 	copyFileSync(source, copy);
-	// Blobs no run can use any more go with the next build: a source that is gone, this node's path at another version; another node's stay.
+	// Blobs no run can use any more go with the next build: a source that is gone, this node's path at another version,
+	// this source and node under an earlier version's name (sha256 of the path); another node's stay.
 	const plant = (name: string, build: Record<string, unknown>, sourcePath: string) => {
 		mkdirSync(join(cacheDir, 'host'), {recursive: true});
 		writeFileSync(join(cacheDir, 'host', name), 'blob');
@@ -65,6 +66,7 @@ test('the first look starts a builder; once it is done the kept blob is used, an
 	plant('official-gone.blob', snapshotBuild(), join(cacheDir, 'uninstalled', 'official-snapshot.cjs'));
 	plant('official-old-node.blob', {...snapshotBuild(), node: 'v0.0.1'}, source);
 	plant('official-other-node.blob', {...snapshotBuild(), node: 'v0.0.1', execPath: '/opt/other/node'}, source);
+	plant('official-5d41402abc4b2a76-earlier.blob', snapshotBuild(), copy);
 	const first = look(cacheDir, copy);
 	assert.equal(first.blob, undefined);
 	assert.ok(first.child, 'a builder started');

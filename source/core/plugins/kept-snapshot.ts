@@ -34,11 +34,19 @@ export interface KeptSnapshotOptions {
 
 /** Where the kept blob of `source` lives: one per source path and node, so two copies of `i` keep their own. */
 export function keptSnapshotPath(cacheDir: string, source: string): string {
-	// Loaded here, not imported: this module is loaded before the host starts, node:crypto takes about 3 ms
-	// to load, and a copy with a snapshot of its own never asks for a kept one.
-	const {createHash} = process.getBuiltinModule('node:crypto');
-	const id = createHash('sha256').update(source).digest('hex').slice(0, 16);
-	return join(cacheDir, 'host', `official-${id}-${process.version}-${process.platform}-${process.arch}.blob`);
+	return join(cacheDir, 'host', `official-${pathId(source)}-${process.version}-${process.platform}-${process.arch}.blob`);
+}
+
+/**
+ * A short name for a source path: 64-bit FNV-1a of its UTF-8 bytes, in hex.
+ * Not node:crypto's sha256: this module runs before the host starts, and
+ * node:crypto takes about 3 ms to load. Two paths with one name would only
+ * take turns at rebuilding the blob (its note names the path).
+ */
+function pathId(source: string): string {
+	let hash = 0xcbf29ce484222325n;
+	for (const byte of Buffer.from(source, 'utf8')) hash = BigInt.asUintN(64, (hash ^ BigInt(byte)) * 0x100000001b3n);
+	return hash.toString(16).padStart(16, '0');
 }
 
 /**
