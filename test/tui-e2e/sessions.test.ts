@@ -159,11 +159,14 @@ test('--resume starts with the picker; Esc keeps the new session and says so', a
 	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: MODEL, max_retries: 0});
 	mock.enqueue({text: 'gamma answer'});
 	assert.equal((await runCli(['-p', 'gamma topic', '-C', box.workspace], {env: box.env})).code, 0);
-	const {run} = await startChat(mock, {box, args: ['--resume'], rows: 40, cols: 160});
+	// Not `ready` first: the picker may open before the editor ever takes the keys, and it asks for no bracketed paste.
+	const {run} = await startChat(mock, {box, args: ['--resume'], rows: 40, cols: 160, ready: false});
 	try {
 		await run.waitFor(screen => screen.includes('Resume a session (1)') && screen.includes('gamma-topic'), 'the picker at start');
 		run.type('\u001B');
 		await run.waitFor(screen => screen.includes('no session chosen: this is a new one'), 'the cancel');
+		// The editor has the keys again once it has asked for bracketed paste.
+		await run.ready();
 		await exitChat(run);
 	} finally {
 		await run.close();
