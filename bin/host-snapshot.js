@@ -78,9 +78,10 @@ function removeOrphans(kept) {
 		}
 
 		const sourceGone = typeof note?.source?.path === 'string' && !existsSync(note.source.path);
-		const nodeReplaced = note?.build?.execPath === kept.build.execPath && note?.build?.node !== kept.build.node;
-		const renamed = note?.source?.path === kept.source.path && note?.build?.execPath === kept.build.execPath && note?.build?.node === kept.build.node;
-		if (!sourceGone && !nodeReplaced && !renamed) continue;
+		// This node's path: at another version, or at this one for this very source (a blob under an earlier name).
+		const sameNodePath = note?.build?.execPath === kept.build.execPath;
+		const superseded = sameNodePath && (note?.build?.node !== kept.build.node || note?.source?.path === kept.source.path);
+		if (!sourceGone && !superseded) continue;
 		const other = join(folder, name.slice(0, -'.json'.length));
 		for (const path of [other, `${other}.json`, `${other}.failed`]) rmSync(path, {force: true});
 	}

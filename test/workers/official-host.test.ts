@@ -5,6 +5,7 @@ import {mkdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {runCli} from '../helpers/cli.js';
+import {beforeRequest, chatBody, statsFile} from './cache-helpers.js';
 import {makeFolders, startOfficialWorker, startWorker} from './frame-worker.js';
 
 const bin = fileURLToPath(new URL('../../../bin/i.js', import.meta.url));
@@ -48,8 +49,7 @@ test('serving a turn, the official host never loads node:fs/promises nor the rea
 		await host.request({id: 2, event: 'before_turn', module: 'memory', ...base, data: {messages}}),
 		await host.request({id: 3, event: 'before_turn', module: 'skills', ...base, data: {messages}}),
 	];
-	const body = {model: 'm', messages, stream: true};
-	const prepared = await host.request({id: 4, event: 'before_request', module: 'cache', ...base, data: {url: 'http://127.0.0.1:9/v1/chat/completions', body, protocol: 'openai', model: 'm', budget: null}});
+	const prepared = await host.request({id: 4, event: 'before_request', module: 'cache', ...base, data: beforeRequest(chatBody(messages))});
 	const response = {protocol: 'openai', model: 'm', message: {role: 'assistant', content: 'Hello!'}, finish_reason: 'stop', usage: {prompt_tokens: 20, completion_tokens: 3, total_tokens: 23}};
 	answers.push(prepared, await host.request({id: 5, event: 'after_response', module: 'cache', ...base, data: {response, request_meta: prepared.data?.request_meta ?? {}}}));
 	assert.deepEqual(
@@ -59,7 +59,7 @@ test('serving a turn, the official host never loads node:fs/promises nor the rea
 	assert.match(JSON.stringify(answers[2]!.data.messages), /greet/, 'the skills module read the skill');
 	const exit = await host.close();
 	assert.equal(exit.code, 0, exit.stderr);
-	assert.ok(existsSync(join(folders.data, 'workspaces', workspaceId, 'metrics', 'cache-stats.json')), 'the statistics were written');
+	assert.ok(existsSync(statsFile(folders, workspaceId)), 'the statistics were written');
 	const loaded = readFileSync(log, 'utf8').split('\n');
 	assert.ok(loaded.includes('NativeModule fs'), 'the recorder saw the host');
 	assert.deepEqual(
