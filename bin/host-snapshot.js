@@ -14,6 +14,7 @@
 const {spawnSync} = require('node:child_process');
 const {existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} = require('node:fs');
 const {dirname, join} = require('node:path');
+const {dropBuiltinCodeCache} = require('./snapshot-code-cache.js');
 
 /** The build serves a sample turn; a node that takes longer than this is left without a kept snapshot. */
 const BUILD_TIMEOUT_MS = 120 * 1000;
@@ -33,10 +34,12 @@ mkdirSync(folder, {recursive: true});
 try {
 	const built = flags && spawnSync(process.execPath, [...flags, '--snapshot-blob', temporary, '--build-snapshot', source], {cwd: folder, stdio: 'ignore', timeout: BUILD_TIMEOUT_MS, windowsHide: true});
 	// A host started from it, given no request, must exit cleanly: a blob node refuses would fail every run.
-	const checked =
-		built?.status === 0 &&
-		spawnSync(process.execPath, [...flags, '--snapshot-blob', temporary, join(__dirname, 'i.js'), '--runtime', 'worker', 'official'], {stdio: 'ignore', timeout: BUILD_TIMEOUT_MS, windowsHide: true});
-	if (checked?.status !== 0) {
+	const hostStarts = () =>
+		spawnSync(process.execPath, [...flags, '--snapshot-blob', temporary, join(__dirname, 'i.js'), '--runtime', 'worker', 'official'], {stdio: 'ignore', timeout: BUILD_TIMEOUT_MS, windowsHide: true}).status ===
+		0;
+	// Without node's code cache of its builtins, half the blob (snapshot-code-cache.js), if a host starts from it; else whole, if one does.
+	const started = built?.status === 0 && (dropBuiltinCodeCache(temporary, hostStarts) !== undefined || hostStarts());
+	if (!started) {
 		writeFileSync(`${blob}.failed`, noteText);
 	} else {
 		renameSync(temporary, blob);
@@ -65,7 +68,7 @@ function readFlags(text) {
  * uninstalled copy, an npx folder cleaned away), those this node's path
  * held before it was replaced by another version, and those of this very
  * source and node under another name (an earlier version named blobs by
- * another digest of the path). Each is about 6 MB.
+ * another digest of the path). Each is 3 to 4 MB.
  */
 function removeOrphans(kept) {
 	for (const name of readdirSync(folder)) {

@@ -9,6 +9,7 @@ import {resolve} from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {build} from 'esbuild';
 import {meowTrim} from './meow-trim.js';
+import codeCache from '../bin/snapshot-code-cache.js';
 
 // The compiled tree to bundle: dist by default; a private build may name its own.
 const dist = process.argv[2] ?? 'dist';
@@ -161,6 +162,12 @@ const built = spawnSync(process.execPath, [...snapshotFlags, '--snapshot-blob', 
 if (built.status === 0) {
 	// The sample turn served while the snapshot was built answered with an error: the snapshot works, only less warmed.
 	for (const line of built.stderr.split('\n').filter(line => line.startsWith('warm-up: '))) process.stderr.write(`bundle: official host snapshot ${line}\n`);
+	// Without node's code cache of its builtins, half the blob (bin/snapshot-code-cache.js), if a host still starts from it.
+	const blob = `${host}/official.blob`;
+	const hostStarts = () =>
+		spawnSync(process.execPath, [...snapshotFlags, '--snapshot-blob', blob, fileURLToPath(new URL('../bin/i.js', import.meta.url)), '--runtime', 'worker', 'official'], {stdio: 'ignore'}).status === 0;
+	if (!codeCache.dropBuiltinCodeCache(blob, hostStarts))
+		process.stderr.write(`bundle: the official host snapshot keeps node's code cache (node ${process.version}): its layout was not recognised, or a host did not start without it\n`);
 	writeFileSync(`${host}/official.blob.json`, `${JSON.stringify(snapshotBuild())}\n`);
 } else {
 	rmSync(`${host}/official.blob`, {force: true});

@@ -8,6 +8,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {spawn, type ChildProcess} from 'node:child_process';
 import {copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, truncateSync, utimesSync, writeFileSync} from 'node:fs';
+import {createRequire} from 'node:module';
 import {tmpdir} from 'node:os';
 import {basename, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -18,6 +19,7 @@ const source = fileURLToPath(new URL('../../host/official-snapshot.cjs', import.
 const builder = fileURLToPath(new URL('../../../bin/host-snapshot.js', import.meta.url));
 const cli = fileURLToPath(new URL('../../../bin/i.js', import.meta.url));
 const BUILD_TIMEOUT_MS = 120_000;
+const {withoutBuiltinCodeCache} = createRequire(import.meta.url)('../../../bin/snapshot-code-cache.js') as {withoutBuiltinCodeCache: (blob: Buffer) => unknown};
 
 function folder(): string {
 	return realpathSync(mkdtempSync(join(tmpdir(), 'i-kept-snapshot-')));
@@ -82,6 +84,8 @@ test('the first look starts a builder; once it is done the kept blob is used, an
 	const note = JSON.parse(readFileSync(`${kept.blob}.json`, 'utf8')) as {build: {node: string}; source: {path: string}; blobSize: number};
 	assert.deepEqual([note.build.node, note.source.path], [process.version, copy]);
 	assert.match(JSON.parse((await answers(kept.blob!)).trim()).data.prompt, /^You are i\./);
+	// Kept without node's code cache of its builtins (bin/snapshot-code-cache.js): nothing of it is left to find.
+	assert.equal(withoutBuiltinCodeCache(readFileSync(kept.blob!)), undefined);
 
 	// A blob cut short (its size is in the note) is not used, nor one whose source changed since: each is made again.
 	truncateSync(kept.blob!, 1024);
