@@ -6,15 +6,20 @@
 // builds it with `node --build-snapshot`; web is initialised at its first
 // request (a snapshot cannot hold node:http).
 import * as v8 from 'node:v8';
+import {flushCompiledCode} from './flush-compiled-code.js';
 import {officialWorkerModules} from './official.js';
 import {runHostFromArgv} from './official-main.js';
 import {warmUp} from './official-warm-up.js';
 
 for (const [module, load] of Object.entries(officialWorkerModules)) if (module !== 'web') void load();
-warmUp().then(
-	problems => {
-		for (const problem of problems) process.stderr.write(`warm-up: ${problem}\n`);
-	},
-	(error: unknown) => process.stderr.write(`warm-up: ${String(error)}\n`),
-);
+// The sample turn twice, the code compiled so far dropped in between: the second compiles again only what a turn runs,
+// so the snapshot holds no code of the modules' set-up, which no host runs again.
+warmUp()
+	.then(async problems => (flushCompiledCode() ? [...problems, ...(await warmUp())] : problems))
+	.then(
+		problems => {
+			for (const problem of new Set(problems)) process.stderr.write(`warm-up: ${problem}\n`);
+		},
+		(error: unknown) => process.stderr.write(`warm-up: ${String(error)}\n`),
+	);
 v8.startupSnapshot.setDeserializeMainFunction(runHostFromArgv);
