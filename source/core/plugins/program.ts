@@ -63,9 +63,15 @@ const snapshotInfo = new URL('../host/official.blob.json', import.meta.url);
  * seed kept instead is the random one drawn when the blob was built, on this
  * machine, into a folder of this user's (blobs are never shipped: a snapshot
  * runs only on the node that built it), so it is no more guessable than the
- * user's own files.
+ * user's own files. `--no-sparkplug --no-maglev`: a host mostly lives for
+ * one turn's few frames, and V8's baseline and mid-tier compilers spent
+ * about 2 ms of CPU on Node 24 compiling code the process exits before it
+ * runs much; a host that lives on (the chat screen's) still gets TurboFan
+ * for what is hot, and the hooks' per-turn cost on a 100k-token history
+ * stays where it was (`BENCH_ONLY=hooks`: 4.1–4.2 ms against 4.4–4.7).
+ * Node 20 has no Maglev on by default; the flag is a no-op there.
  */
-export const snapshotFlags: readonly string[] = ['--no-rehash-snapshot'];
+export const snapshotFlags: readonly string[] = ['--no-rehash-snapshot', '--no-sparkplug', '--no-maglev'];
 
 /**
  * The argv that starts the official host: `node FLAGS --snapshot-blob BLOB SCRIPT`
