@@ -1,9 +1,11 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {existsSync, readdirSync} from 'node:fs';
+import {existsSync, readdirSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
 import {tmpdir} from 'node:os';
 import {fileURLToPath} from 'node:url';
 import {warmUp} from '../../workers/official-warm-up.js';
+import {page, startWebServer} from '../fixtures/web-server.js';
 import {makeFolders, startWorker} from './frame-worker.js';
 import {snapshotFlags} from '../../source/core/plugins/program.js';
 
@@ -47,4 +49,22 @@ test('hosts started from the snapshot draw fresh randomness: two of them never m
 
 	assert.match(ids[0]!, /^[0-9a-f-]{36}$/);
 	assert.notEqual(ids[0], ids[1]);
+});
+
+test("a host from the snapshot, which holds neither node:http nor node's code cache of it, fetches a page for web at its first request", async t => {
+	const blob = fileURLToPath(new URL('../../host/official.blob', import.meta.url));
+	if (!existsSync(blob)) {
+		t.skip('this node built no start-up snapshot');
+		return;
+	}
+
+	const site = await startWebServer({'/': page('<title>Local</title><p>hello from the local page</p>')});
+	t.after(() => site.close());
+	const folders = await makeFolders(t);
+	writeFileSync(join(folders.config, 'web.json'), JSON.stringify({trusted_hosts: ['127.0.0.1']}));
+	const host = startWorker(t, [process.execPath, ...snapshotFlags, '--snapshot-blob', blob, bin, '--runtime', 'worker', 'official'], {env: folders.env});
+	const answer = await host.request({id: 1, event: 'tool', module: 'web', workspace: folders.workspace, paths: folders.paths, data: {name: 'web_fetch', arguments: {url: `${site.origin}/`}}});
+	assert.equal(answer.error, undefined, answer.error);
+	assert.equal(answer.data.output, `URL: ${site.origin}/\nContent-Type: text/html; charset=utf-8\nTitle: Local\n\nhello from the local page`);
+	await host.close();
 });
