@@ -2,7 +2,7 @@ import {dirname, join, resolve} from 'node:path';
 import type * as z from 'zod/mini';
 import '../zod-english.js';
 import {UsageError} from '../errors.js';
-import {readConfigFile} from '../fs/read-config-file.js';
+import {readConfigFileSync} from '../fs/read-config-file.js';
 import {describeIssues} from './describe-issues.js';
 import type {PlatformDirs} from './dirs.js';
 
@@ -41,7 +41,10 @@ export function resolveFromConfig(configPath: string, file: string): string {
  */
 export async function loadModuleConfig<T>(module: string, schema: z.ZodMiniType<T>, options: {explicit?: string; dirs: PlatformDirs; cwd?: string}): Promise<ModuleConfig<T>> {
 	const path = moduleConfigPath(module, options.explicit, options.dirs, options.cwd);
-	const bytes = await readConfigFile(path, {label: `${module} config ${path}`, maxBytes: MAX_MODULE_CONFIG_BYTES, tooBig: 'too big for a config file'});
+	// Synchronous inside, like the state files: a module config is small (capped) and read once per host and
+	// module, mostly to find it missing, and a call through the thread pool costs more than the reading
+	// (the shared reader never waits on a FIFO).
+	const bytes = readConfigFileSync(path, {label: `${module} config ${path}`, maxBytes: MAX_MODULE_CONFIG_BYTES, tooBig: 'too big for a config file'});
 	const text = bytes?.toString('utf8');
 	if (text === undefined && options.explicit !== undefined) throw new UsageError(`${module} config ${path} does not exist (named by --config)`);
 	let json: unknown = {};
