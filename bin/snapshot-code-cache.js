@@ -3,7 +3,7 @@
 // --build-snapshot` ends every blob with V8's compiled code of all of node's
 // builtins, about 400 of them and 2.6 MB (Node 20) to 3.7 MB (Node 24), half
 // of the official host's blob. Node reads the whole file at every start, so
-// those bytes cost page faults and copies (about 4 ms of the host's 25 on
+// those bytes cost page faults and copies (2 to 3.5 ms of the host's CPU on
 // Node 24) for nothing the host uses: the builtins it runs are in the
 // snapshot's heap already, compiled, and a turn loads no other. What a rare
 // path loads later (node:http for web's first request) is compiled from its

@@ -14,8 +14,9 @@ class Nothing {}
  * The host's snapshot builder (official-snapshot.ts) runs this between two
  * sample turns, so the snapshot keeps the code a turn runs and not the code
  * the modules ran once as they were set up (about 0.75 MB of a 4.2 MB blob
- * on Node 24, and 1 ms of each host's start). False, with nothing done, on
- * a node without `v8.queryObjects` (before 20.13).
+ * on Node 24, and 0.6–0.9 ms of each host's CPU; Node 20's blob keeps no
+ * such code to begin with). False, with nothing done, on a node without
+ * `v8.queryObjects` (before 20.13).
  */
 export function flushCompiledCode(): boolean {
 	if (typeof v8.queryObjects !== 'function') return false;

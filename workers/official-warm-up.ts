@@ -17,13 +17,16 @@ interface Answer {
 }
 
 /**
- * Serves one sample turn of the default profile (system_prompt, before_turn
- * for memory and skills, context_budget, before_request and after_response
- * for the cache) through `serve`, in frames as the core sends them, in a
- * temp folder removed afterwards. Run while the host's start-up snapshot is
- * built (official-snapshot.ts), so the snapshot holds what a first turn
- * would otherwise compile and set up in every process: the handlers' code,
- * zod's prepared schemas. Resolves with the error answers, if any: none is
+ * Serves a sample turn of the default profile (system_prompt and
+ * user_input for prompts, before_turn for memory and skills,
+ * context_budget, before_request and after_response for the cache) through
+ * `serve`, in frames as the core sends them, twice, each time to a fresh
+ * host in the same temp folder (removed afterwards): the second finds what
+ * the first left there (the cache statistics), as a one-shot's host finds
+ * the last run's. Run while the host's start-up snapshot is built
+ * (official-snapshot.ts), so the snapshot holds what a first turn would
+ * otherwise compile and set up in every process: the handlers' code, zod's
+ * prepared schemas. Resolves with the error answers, if any: none is
  * expected, and a test says so. The module definitions it makes are its
  * own; a process from the snapshot makes fresh ones at its first requests.
  */
@@ -33,43 +36,51 @@ export async function warmUp(): Promise<string[]> {
 		const workspace = join(root, 'workspace');
 		mkdirSync(workspace);
 		const paths = {config_dir: join(root, 'config'), data_dir: join(root, 'data'), cache_dir: join(root, 'cache'), runtime_dir: join(root, 'runtime')};
-		const input = new PassThrough();
-		const decoder = new FrameDecoder();
-		const answers: Answer[] = [];
-		let answered: (() => void) | undefined;
-		const output = new Writable({
-			write(chunk: Buffer, _encoding, done) {
-				for (const text of decoder.push(chunk)) answers.push(JSON.parse(text) as Answer);
-				answered?.();
-				done();
-			},
-		});
-		const served = serve(officialHost(), {input, output});
-		let id = 0;
-		const ask = async (module: string, event: string, data: Record<string, unknown>, reuse: Record<string, number>): Promise<Answer> => {
-			const wanted = ++id;
-			input.write(`${JSON.stringify({id: wanted, event, module, workspace, workspace_id: SAMPLE_WORKSPACE_ID, paths, data, reuse})}\n`);
-			while (!answers.some(answer => answer.id === wanted)) await new Promise<void>(resolve => (answered = resolve));
-			return answers.find(answer => answer.id === wanted)!;
-		};
-
-		const system = {role: 'system', content: 'You are i, a coding agent.'};
-		const messages = [system, {role: 'user', content: 'Say hello'}];
-		const tool = {name: 'read', description: 'Read files.', parameters: {type: 'object', properties: {path: {type: 'string'}}, required: ['path'], additionalProperties: false}};
-		await ask('prompts', 'system_prompt', {prompt: system.content, workspace}, {});
-		await ask('memory', 'before_turn', {messages}, {'/messages': 0});
-		await ask('skills', 'before_turn', {messages}, {'/messages': 0});
-		const history = {model: 'm', protocol: 'openai', budget: {window: 100_000}, max_tokens: null, history: messages, tools: [tool], pending: 0, compact: true, last_usage: null};
-		await ask('budget', 'context_budget', history, {'/history': 0, '/tools': 0});
-		const body = {model: 'm', messages, stream: true, tools: [{type: 'function', function: tool}]};
-		const prepared = await ask('cache', 'before_request', {url: 'http://127.0.0.1:9/v1/chat/completions', body, protocol: 'openai', model: 'm', budget: null}, {'/body/messages': 0, '/body/tools': 0});
-		const usage = {prompt_tokens: 20, completion_tokens: 3, total_tokens: 23, prompt_tokens_details: {cached_tokens: 0}};
-		const response = {protocol: 'openai', model: 'm', message: {role: 'assistant', content: 'Hello!'}, finish_reason: 'stop', usage};
-		await ask('cache', 'after_response', {response, request_meta: prepared.data?.request_meta ?? {}}, {});
-		input.end();
-		await served;
-		return answers.filter(answer => typeof answer.error === 'string').map(answer => `request ${answer.id}: ${answer.error}`);
+		// With a context budget in the model config and without (the default): each takes its own paths.
+		const first = await serveSampleTurn(workspace, paths, {window: 100_000});
+		return [...first, ...(await serveSampleTurn(workspace, paths, null))];
 	} finally {
 		rmSync(root, {recursive: true, force: true});
 	}
+}
+
+/** One sample turn to a fresh host until EOF; the error answers. */
+async function serveSampleTurn(workspace: string, paths: Record<string, string>, budget: {window: number} | null): Promise<string[]> {
+	const input = new PassThrough();
+	const decoder = new FrameDecoder();
+	const answers: Answer[] = [];
+	let answered: (() => void) | undefined;
+	const output = new Writable({
+		write(chunk: Buffer, _encoding, done) {
+			for (const text of decoder.push(chunk)) answers.push(JSON.parse(text) as Answer);
+			answered?.();
+			done();
+		},
+	});
+	const served = serve(officialHost(), {input, output});
+	let id = 0;
+	const ask = async (module: string, event: string, data: Record<string, unknown>, reuse: Record<string, number>): Promise<Answer> => {
+		const wanted = ++id;
+		input.write(`${JSON.stringify({id: wanted, event, module, workspace, workspace_id: SAMPLE_WORKSPACE_ID, paths, data, reuse})}\n`);
+		while (!answers.some(answer => answer.id === wanted)) await new Promise<void>(resolve => (answered = resolve));
+		return answers.find(answer => answer.id === wanted)!;
+	};
+
+	const system = {role: 'system', content: 'You are i, a coding agent.'};
+	const messages = [system, {role: 'user', content: 'Say hello'}];
+	const tool = {name: 'read', description: 'Read files.', parameters: {type: 'object', properties: {path: {type: 'string'}}, required: ['path'], additionalProperties: false}};
+	await ask('prompts', 'system_prompt', {prompt: system.content, workspace}, {});
+	await ask('prompts', 'user_input', {content: 'Say hello'}, {});
+	await ask('memory', 'before_turn', {messages}, {'/messages': 0});
+	await ask('skills', 'before_turn', {messages}, {'/messages': 0});
+	const history = {model: 'm', protocol: 'openai', budget, max_tokens: null, history: messages, tools: [tool], pending: 0, compact: true, last_usage: null};
+	await ask('budget', 'context_budget', history, {'/history': 0, '/tools': 0});
+	const body = {model: 'm', messages, stream: true, tools: [{type: 'function', function: tool}]};
+	const prepared = await ask('cache', 'before_request', {url: 'http://127.0.0.1:9/v1/chat/completions', body, protocol: 'openai', model: 'm', budget: null}, {'/body/messages': 0, '/body/tools': 0});
+	const usage = {prompt_tokens: 20, completion_tokens: 3, total_tokens: 23, prompt_tokens_details: {cached_tokens: 0}};
+	const response = {protocol: 'openai', model: 'm', message: {role: 'assistant', content: 'Hello!'}, finish_reason: 'stop', usage};
+	await ask('cache', 'after_response', {response, request_meta: prepared.data?.request_meta ?? {}}, {});
+	input.end();
+	await served;
+	return answers.filter(answer => typeof answer.error === 'string').map(answer => `request ${answer.id}: ${answer.error}`);
 }
