@@ -37,8 +37,7 @@ function withoutBuiltinCodeCache(blob) {
 	for (let offset = 0; offset + 8 <= blob.length; offset++) {
 		const builtins = vectorAt(blob, offset);
 		if (builtins === undefined) continue;
-		const trimmed = Buffer.alloc(offset + 8);
-		blob.copy(trimmed, 0, 0, offset);
+		const trimmed = Buffer.concat([blob.subarray(0, offset), Buffer.alloc(8)]);
 		return {blob: trimmed, builtins, removedBytes: blob.length - trimmed.length};
 	}
 

@@ -162,10 +162,12 @@ const built = spawnSync(process.execPath, [...snapshotFlags, '--snapshot-blob', 
 if (built.status === 0) {
 	// The sample turn served while the snapshot was built answered with an error: the snapshot works, only less warmed.
 	for (const line of built.stderr.split('\n').filter(line => line.startsWith('warm-up: '))) process.stderr.write(`bundle: official host snapshot ${line}\n`);
-	// Without node's code cache of its builtins, half the blob (bin/snapshot-code-cache.js), if a host still starts from it.
+	// Without node's code cache of its builtins, half the blob (bin/snapshot-code-cache.js), if a host still starts
+	// from it: given no request it exits at once, and a blob that made it hang would not hold up the build.
 	const blob = `${host}/official.blob`;
 	const hostStarts = () =>
-		spawnSync(process.execPath, [...snapshotFlags, '--snapshot-blob', blob, fileURLToPath(new URL('../bin/i.js', import.meta.url)), '--runtime', 'worker', 'official'], {stdio: 'ignore'}).status === 0;
+		spawnSync(process.execPath, [...snapshotFlags, '--snapshot-blob', blob, fileURLToPath(new URL('../bin/i.js', import.meta.url)), '--runtime', 'worker', 'official'], {stdio: 'ignore', timeout: 120_000})
+			.status === 0;
 	if (!codeCache.dropBuiltinCodeCache(blob, hostStarts))
 		process.stderr.write(`bundle: the official host snapshot keeps node's code cache (node ${process.version}): its layout was not recognised, or a host did not start without it\n`);
 	writeFileSync(`${host}/official.blob.json`, `${JSON.stringify(snapshotBuild())}\n`);
