@@ -24,7 +24,7 @@ after(async () => mock.close());
 
 interface Counted extends Sandbox {
 	/** The worker processes `i` started so far, each as its argv after the program's script. */
-	starts(): Array<{pid: number; argv: string[]; args: string[]}>;
+	starts(): Array<{pid: number; argv: string[]; args: string[]; env: string[] | null}>;
 	/** Runs bin/i.js with the spawn log. */
 	run(args: string[], options?: Parameters<typeof runCli>[1]): ReturnType<typeof runCli>;
 }
@@ -44,9 +44,9 @@ async function initialised(t: TestContext, extra: Record<string, unknown> = {}):
 			readFileSync(log, 'utf8')
 				.split('\n')
 				.filter(Boolean)
-				.map(line => JSON.parse(line) as {pid: number; argv: string[]})
+				.map(line => JSON.parse(line) as {pid: number; argv: string[]; env: string[] | null})
 				// The part from `--runtime` on: the program before it is node and bin/i.js, with or without the host's snapshot.
-				.map(({pid, argv}) => ({pid, argv, args: argv.slice(argv.indexOf('--runtime'))})),
+				.map(({pid, argv, env}) => ({pid, argv, args: argv.slice(argv.indexOf('--runtime')), env})),
 		run: (args: string[], options: Parameters<typeof runCli>[1] = {}) => runCli(args, {...options, env: {...box.env, NODE_OPTIONS: `--import ${countSpawns}`, SPAWN_LOG: log}, entry: bin}),
 	});
 }
@@ -68,6 +68,9 @@ test('the default profile: "Say hello" starts exactly one worker process, the of
 	// Built by this node, the host starts from its snapshot; without one (another node) from its bundle.
 	const [started] = workersOf(box);
 	assert.equal(started!.argv.includes('--snapshot-blob'), existsSync(snapshotNote), started!.argv.join(' '));
+	// The seed's few variables, and on Linux the malloc tuning for the host's start (which the host drops at once).
+	const seedVariables = ['HOME', 'I_CACHE_DIR', 'I_CONFIG_DIR', 'I_DATA_DIR', 'I_RUNTIME_DIR', 'PATH', 'PYTHONUTF8'];
+	assert.deepEqual(started!.env, [...(process.platform === 'linux' ? ['GLIBC_TUNABLES'] : []), ...seedVariables].sort());
 	// The hooks ran: the prompts module's system prompt reached the request.
 	const [request] = mock.requests.slice(start);
 	assert.match(request!.body.messages[0].content, /You are i, a coding agent/);
