@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
 import {createHash} from 'node:crypto';
+import {closeSync, openSync, statSync, writeSync} from 'node:fs';
 import {mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -145,4 +147,59 @@ test('a digest that cannot be written leaves the stats written and their changes
 	await writer.flush();
 	assert.equal((await onDisk(path)).totals.requests, 3, 'each change written once');
 	assert.equal((await readStats(path))?.totals.requests, 3, 'read, checked in full');
+});
+
+/** Changes the file's first byte in place and gives it back its modification time to the nanosecond: its identity (device, inode, size, time) is as before, and only a read can tell. */
+function changeInPlace(path: string): void {
+	const before = statSync(path, {bigint: true});
+	const fd = openSync(path, 'r+');
+	try {
+		writeSync(fd, 'x', 0);
+	} finally {
+		closeSync(fd);
+	}
+
+	const ns = before.mtimeNs;
+	execFileSync('touch', ['-m', '-d', `@${ns / 1_000_000_000n}.${String(ns % 1_000_000_000n).padStart(9, '0')}`, path]);
+	assert.equal(statSync(path, {bigint: true}).mtimeNs, ns, 'the time could not be given back');
+}
+
+test('a write after this writer’s own read or write does not read the file again, unless another writer’s digest is beside it since', {
+	skip: process.platform !== 'linux' && 'touch -d with nanoseconds',
+}, async t => {
+	const path = await statsPath(t);
+	const writer = new StatsWriter();
+	await writer.change(path, count);
+	await writer.flush();
+	// The file is as this writer wrote it (its witness: identity and digest): the next write starts from the view, unread.
+	await writer.change(path, count);
+	changeInPlace(path);
+	await writer.flush();
+	assert.equal((await onDisk(path)).totals.requests, 2);
+	// The same from a view that was read, not written.
+	const reader = new StatsWriter();
+	assert.equal((await reader.view(path)).totals.requests, 2);
+	await reader.change(path, count);
+	changeInPlace(path);
+	await reader.flush();
+	assert.equal((await onDisk(path)).totals.requests, 3);
+	// Another writer's digest beside the same file: read again under the lock, and here its broken text is the error.
+	await reader.change(path, count);
+	changeInPlace(path);
+	await writeFile(`${path}.sha256`, 'f'.repeat(64));
+	await assert.rejects(reader.flush(), /cache stats .*cache-stats\.json is corrupt \(not valid JSON/);
+});
+
+test('changes queued for one file while another is written go in that file’s write', async t => {
+	const first = await statsPath(t);
+	const second = await statsPath(t);
+	const writer = new StatsWriter();
+	await writer.change(first, count);
+	await writer.change(second, count);
+	const flushing = writer.flush();
+	// The first file's write is on its way.
+	await writer.change(second, count);
+	await flushing;
+	assert.equal((await onDisk(first)).totals.requests, 1);
+	assert.equal((await onDisk(second)).totals.requests, 2);
 });
