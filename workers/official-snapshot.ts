@@ -9,13 +9,17 @@ import * as v8 from 'node:v8';
 import {flushCompiledCode} from './flush-compiled-code.js';
 import {officialWorkerModules} from './official.js';
 import {runHostFromArgv} from './official-main.js';
-import {warmUp} from './official-warm-up.js';
+import {warmFdIo, warmUp} from './official-warm-up.js';
 
 for (const [module, load] of Object.entries(officialWorkerModules)) if (module !== 'web') void load();
 // The sample turn twice, the code compiled so far dropped in between: the second compiles again only what a turn runs,
 // so the snapshot holds no code of the modules' set-up, which no host runs again.
 warmUp()
 	.then(async problems => (flushCompiledCode() ? [...problems, ...(await warmUp())] : problems))
+	.then(async problems => {
+		await warmFdIo();
+		return problems;
+	})
 	.then(
 		problems => {
 			for (const problem of new Set(problems)) process.stderr.write(`warm-up: ${problem}\n`);

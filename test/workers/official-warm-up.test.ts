@@ -4,7 +4,7 @@ import {existsSync, readdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {tmpdir} from 'node:os';
 import {fileURLToPath} from 'node:url';
-import {warmUp} from '../../workers/official-warm-up.js';
+import {warmFdIo, warmUp} from '../../workers/official-warm-up.js';
 import {page, startWebServer} from '../fixtures/web-server.js';
 import {makeFolders, startWorker} from './frame-worker.js';
 import {snapshotFlags} from '../../source/core/plugins/program.js';
@@ -18,6 +18,16 @@ test("the sample turn the host's snapshot is warmed with gets no error answer, a
 		readdirSync(tmpdir()).filter(name => name.startsWith('i-host-warm-up-')),
 		before,
 	);
+});
+
+test("the host's stdin and stdout code is warmed through two temp files: the frame read comes out whole, and no descriptor or folder is left", async () => {
+	const folders = () => readdirSync(tmpdir()).filter(name => name.startsWith('i-host-fd-warm-up-'));
+	const descriptors = () => (existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd').length : 0);
+	const [foldersBefore, descriptorsBefore] = [folders(), descriptors()];
+	const written = await warmFdIo();
+	assert.equal(written, '{"id":1,"data":{}}\n');
+	assert.deepEqual(folders(), foldersBefore);
+	assert.equal(descriptors(), descriptorsBefore);
 });
 
 test('hosts started from the snapshot draw fresh randomness: two of them never make the same cache record ID', async t => {
