@@ -25,10 +25,13 @@ export function enableFocusReporting(fd = 1): () => void {
 	};
 
 	const onResume = () => write(FOCUS_REPORTING_ON);
-	write(FOCUS_REPORTING_ON);
+	// The listeners before the request: a Ctrl-Z that reaches the process
+	// after the terminal was asked (this process can be preempted between the
+	// two) would otherwise take node's default stop, reports still on.
 	process.on('exit', off);
 	process.on('SIGTSTP', onSuspend);
 	process.on('SIGCONT', onResume);
+	write(FOCUS_REPORTING_ON);
 	return () => {
 		process.off('exit', off);
 		process.off('SIGTSTP', onSuspend);
