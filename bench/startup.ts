@@ -152,15 +152,15 @@ export async function benchStartup(): Promise<void> {
 	};
 
 	// Alternately, and each first in turn, as the one-shots: a slow minute of the machine's then weighs on both screens alike.
-	const bareFrames: number[] = [];
-	const standardFrames: number[] = [];
+	const frames = [
+		{setup: bare, times: [] as number[]},
+		{setup: standard, times: [] as number[]},
+	];
 	for (let launch = 0; launch < FIRST_FRAME_LAUNCHES; launch++) {
-		const order = launch % 2 === 0 ? ([bare, standard] as const) : ([standard, bare] as const);
-		for (const setup of order) (setup === bare ? bareFrames : standardFrames).push(await firstFrame(setup));
+		for (const side of launch % 2 === 0 ? frames : [...frames].reverse()) side.times.push(await firstFrame(side.setup));
 	}
 
-	const bareFrame = median(bareFrames);
-	const standardFrame = median(standardFrames);
+	const [bareFrame, standardFrame] = frames.map(side => median(side.times)) as [number, number];
 	await mock.close();
 
 	const wall = (name: keyof typeof runs) => median(runs[name].map(run => run.wallMs));

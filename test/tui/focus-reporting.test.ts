@@ -10,31 +10,32 @@ import {join} from 'node:path';
 import {enableFocusReporting} from '../../source/tui/notify/focus-reporting.js';
 import {FOCUS_REPORTING_OFF, FOCUS_REPORTING_ON} from '../../source/tui/notify/focus-report.js';
 
+/** What the chat screen listens for while reports are on. */
+const EVENTS = ['exit', 'SIGTSTP', 'SIGCONT'];
+const listening = () => EVENTS.map(event => process.listenerCount(event));
+
 test('the exit, SIGTSTP and SIGCONT listeners are in place before the terminal is asked; the undo removes them and turns reports off', () => {
 	const folder = mkdtempSync(join(tmpdir(), 'i-focus-reporting-'));
 	const terminal = join(folder, 'terminal');
 	const fd = openSync(terminal, 'w');
-	const writtenWhenListening = new Map<string | symbol, string>();
+	const writtenWhenListening: Record<string, string> = {};
 	const spy = (event: string | symbol) => {
-		if (event === 'exit' || event === 'SIGTSTP' || event === 'SIGCONT') writtenWhenListening.set(event, readFileSync(terminal, 'utf8'));
+		if (typeof event === 'string' && EVENTS.includes(event)) writtenWhenListening[event] = readFileSync(terminal, 'utf8');
 	};
 
-	const before = ['exit', 'SIGTSTP', 'SIGCONT'].map(event => process.listenerCount(event));
+	const before = listening();
 	process.on('newListener', spy);
 	try {
 		const undo = enableFocusReporting(fd);
-		assert.deepEqual(Object.fromEntries(writtenWhenListening), {exit: '', SIGTSTP: '', SIGCONT: ''});
+		assert.deepEqual(writtenWhenListening, {exit: '', SIGTSTP: '', SIGCONT: ''});
 		assert.equal(readFileSync(terminal, 'utf8'), FOCUS_REPORTING_ON);
 		assert.deepEqual(
-			['exit', 'SIGTSTP', 'SIGCONT'].map(event => process.listenerCount(event)),
+			listening(),
 			before.map(count => count + 1),
 		);
 		undo();
 		assert.equal(readFileSync(terminal, 'utf8'), FOCUS_REPORTING_ON + FOCUS_REPORTING_OFF);
-		assert.deepEqual(
-			['exit', 'SIGTSTP', 'SIGCONT'].map(event => process.listenerCount(event)),
-			before,
-		);
+		assert.deepEqual(listening(), before);
 	} finally {
 		process.off('newListener', spy);
 		closeSync(fd);
