@@ -151,7 +151,7 @@ export async function benchStartup(): Promise<void> {
 		return first;
 	};
 
-	// Alternately, and each first in turn, as the one-shots: a slow minute of the machine's then weighs on both screens alike.
+	// Alternately, as the one-shots are, and here each side first in turn: a slow minute of the machine's then weighs on both screens alike.
 	const frames = [
 		{setup: bare, times: [] as number[]},
 		{setup: standard, times: [] as number[]},
