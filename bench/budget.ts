@@ -4,8 +4,8 @@
 // the state it keeps between requests; the baseline measures the whole
 // history afresh each turn. The target: the per-turn cost grows with the
 // new content, not with the history.
-import {planLimits} from '../workers/budget-plan.js';
-import {BudgetEstimator} from '../workers/budget-estimate.js';
+import {planLimits} from '../workers/budget/budget-plan.js';
+import {BudgetEstimator} from '../workers/budget/budget-estimate.js';
 import {median, timeSync} from './measure.js';
 
 const SIZES = [1000, 10_000, 100_000, 1_000_000];

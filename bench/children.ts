@@ -12,7 +12,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {startMockProvider, type MockReply} from '../test/fixtures/mock-provider.js';
 import {runTurn} from '../source/core/agent/run-turn.js';
-import {setupAgent} from '../source/core/start/setup-agent.js';
+import {setupAgent} from '../source/core/session/setup-agent.js';
 import {median, timeAsync} from './measure.js';
 
 const RUNS = Math.max(20, Number(process.env.BENCH_RUNS ?? 15) * 2);

@@ -4,8 +4,8 @@
 // copies the whole text on every key. Two pastes: many lines of mixed
 // ASCII/CJK/emoji, and the same as one line (minified JSON's shape).
 import {median, timeSync} from './measure.js';
-import {backspace, createEditor, insert, moveUp, wordLeft, type EditorState} from '../source/tui/editor-model.js';
-import {viewport} from '../source/tui/editor-layout.js';
+import {backspace, createEditor, insert, moveUp, wordLeft, type EditorState} from '../source/tui/editor/editor-model.js';
+import {viewport} from '../source/tui/editor/editor-layout.js';
 
 const KEYS = 200;
 const geometry = {width: 100, promptWidth: 2};

@@ -11,9 +11,9 @@ import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {spawnInTerminal} from '../test/helpers/pty.js';
 import {median, timeAsync} from './measure.js';
-import {workspaceSessionsFolder} from '../source/core/sessions/workspace-sessions.js';
-import {listSessions} from '../source/core/sessions/list-sessions.js';
-import {SESSION_INDEX_FILE} from '../source/core/sessions/session-index.js';
+import {workspaceSessionsFolder} from '../source/core/session/workspace-sessions.js';
+import {listSessions} from '../source/core/session/list-sessions.js';
+import {SESSION_INDEX_FILE} from '../source/core/session/session-index.js';
 
 const SESSIONS = 1000;
 const TURNS = 10;

@@ -1,13 +1,13 @@
 import {useRef, useState, useSyncExternalStore} from 'react';
 import {Box, Static} from 'ink';
 import type {ChatStore} from '../source/tui/chat-store.js';
-import type {ApprovalBroker} from '../source/tui/approval-broker.js';
-import type {TrustBroker} from '../source/tui/trust-broker.js';
-import type {DialogBroker} from '../source/tui/dialog-broker.js';
-import type {ChooserBroker} from '../source/tui/chooser-broker.js';
+import type {ApprovalBroker} from '../source/tui/brokers/approval-broker.js';
+import type {TrustBroker} from '../source/tui/brokers/trust-broker.js';
+import type {DialogBroker} from '../source/tui/brokers/dialog-broker.js';
+import type {ChooserBroker} from '../source/tui/brokers/chooser-broker.js';
 import {ChoiceList} from './ChoiceList.js';
 import {KeyField} from './KeyField.js';
-import type {KeyBroker} from '../source/tui/key-broker.js';
+import type {KeyBroker} from '../source/tui/brokers/key-broker.js';
 import {slashCompletions} from '../source/tui/slash-commands.js';
 import {Approval} from './Approval.js';
 import {AssistantText} from './AssistantText.js';

@@ -1,6 +1,6 @@
 import {useEffect, useRef, useState} from 'react';
 import {Box, Text, useInput} from 'ink';
-import type {ApprovalChoice, PendingApproval} from '../source/tui/approval-broker.js';
+import type {ApprovalChoice, PendingApproval} from '../source/tui/brokers/approval-broker.js';
 import {ApprovalDetail} from './ApprovalDetail.js';
 import {ReasonField} from './ReasonField.js';
 

@@ -1,6 +1,6 @@
 import {useEffect, useRef, useState, type ComponentType} from 'react';
 import {Box, Text} from 'ink';
-import type {ChoiceOption, PendingChoice} from '../source/tui/chooser-broker.js';
+import type {ChoiceOption, PendingChoice} from '../source/tui/brokers/chooser-broker.js';
 import {loadedTextInput, loadTextInput, MAX_VISIBLE_OPTIONS} from './ExtensionDialog.js';
 import {useRawInput} from './use-raw-input.js';
 

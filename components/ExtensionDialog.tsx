@@ -2,7 +2,7 @@ import {useEffect, useRef, useState, type ComponentType} from 'react';
 import {Box, Text, useInput} from 'ink';
 import type {DialogAnswer, DialogRequest} from '../source/core/extensions/ui-dialog-request.js';
 import {MAX_INPUT_CHARS} from '../source/core/extensions/ui-dialog-request.js';
-import type {PendingDialog} from '../source/tui/dialog-broker.js';
+import type {PendingDialog} from '../source/tui/brokers/dialog-broker.js';
 import {TYPEAHEAD_GUARD_MS} from './Approval.js';
 
 /** Options a select shows at once; the window follows the highlighted one. */

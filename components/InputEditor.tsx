@@ -1,11 +1,11 @@
 import {memo, useCallback, useLayoutEffect, useMemo, useRef, useState} from 'react';
 import {Box, Text, useCursor, useStdout, type DOMElement} from 'ink';
 import stringWidth from 'string-width';
-import type {EditorText} from '../source/tui/editor-text.js';
-import type {EditorAction} from '../source/tui/key-decoder.js';
-import {type View, rowText, viewport} from '../source/tui/editor-layout.js';
-import {type EditorState, createEditor, deleteForward, insert, moveDown, moveUp, replaceRange, setText, submit, textOf} from '../source/tui/editor-model.js';
-import {applyEditKey} from '../source/tui/editor-actions.js';
+import type {EditorText} from '../source/tui/editor/editor-text.js';
+import type {EditorAction} from '../source/tui/editor/key-decoder.js';
+import {type View, rowText, viewport} from '../source/tui/editor/editor-layout.js';
+import {type EditorState, createEditor, deleteForward, insert, moveDown, moveUp, replaceRange, setText, submit, textOf} from '../source/tui/editor/editor-model.js';
+import {applyEditKey} from '../source/tui/editor/editor-actions.js';
 import {useRawInput} from './use-raw-input.js';
 
 export interface InputEditorProps {

@@ -1,6 +1,6 @@
 import {useRef} from 'react';
 import {Box, Text} from 'ink';
-import type {PendingKey} from '../source/tui/key-broker.js';
+import type {PendingKey} from '../source/tui/brokers/key-broker.js';
 import {useRawInput} from './use-raw-input.js';
 
 /** What the field holds at most: a paste far past any key is cut here, and the asker's check (typed-key.ts) then refuses it as too long. */

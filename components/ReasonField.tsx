@@ -1,9 +1,9 @@
 import {useCallback, useRef, useState} from 'react';
 import {Text} from 'ink';
-import type {EditorAction} from '../source/tui/key-decoder.js';
-import {forEachCluster, visibleCluster} from '../source/tui/editor-graphemes.js';
-import {type EditorState, createEditor, insert, lineEnd, lineStart, textOf} from '../source/tui/editor-model.js';
-import {applyEditKey} from '../source/tui/editor-actions.js';
+import type {EditorAction} from '../source/tui/editor/key-decoder.js';
+import {forEachCluster, visibleCluster} from '../source/tui/editor/editor-graphemes.js';
+import {type EditorState, createEditor, insert, lineEnd, lineStart, textOf} from '../source/tui/editor/editor-model.js';
+import {applyEditKey} from '../source/tui/editor/editor-actions.js';
 import {useRawInput} from './use-raw-input.js';
 
 export interface ReasonFieldProps {

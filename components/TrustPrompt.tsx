@@ -1,6 +1,6 @@
 import {useRef} from 'react';
 import {Box, Text, useInput} from 'ink';
-import type {PendingTrust} from '../source/tui/trust-broker.js';
+import type {PendingTrust} from '../source/tui/brokers/trust-broker.js';
 import {TYPEAHEAD_GUARD_MS} from './Approval.js';
 
 /** Extensions listed by path at most; the rest are counted. */

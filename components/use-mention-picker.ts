@@ -2,7 +2,7 @@ import {useEffect, useMemo, useRef, useState} from 'react';
 import {mentionAtCaret} from '../source/core/mentions/parse-mentions.js';
 import {mentionText} from '../source/core/mentions/parse-mentions.js';
 import type {WorkspaceEntries} from '../source/core/mentions/workspace-entries.js';
-import {rankEntries, type PickerEntry} from '../source/tui/mention-rank.js';
+import {rankEntries, type PickerEntry} from '../source/tui/editor/mention-rank.js';
 import type {ListKey} from './InputEditor.js';
 
 export interface MentionPicker {

@@ -1,6 +1,6 @@
 import {useEffect, useLayoutEffect, useRef} from 'react';
 import {useStdin, useStdout} from 'ink';
-import {createKeyDecoder, type EditorAction} from '../source/tui/key-decoder.js';
+import {createKeyDecoder, type EditorAction} from '../source/tui/editor/key-decoder.js';
 
 const BRACKETED_PASTE_ON = '\u001B[?2004h';
 const BRACKETED_PASTE_OFF = '\u001B[?2004l';

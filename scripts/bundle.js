@@ -135,7 +135,7 @@ await build({...esmChunks, entryPoints: {index: `${dist}/source/core/api/index.j
 // loader and no chunk graph to walk, about half of a worker's start-up. Its
 // modules stay lazy inside the file: one is initialised at its first request.
 await build({
-	entryPoints: {official: `${dist}/workers/official-cli.js`, 'official-snapshot': `${dist}/workers/official-snapshot.js`},
+	entryPoints: {official: `${dist}/workers/host/official-cli.js`, 'official-snapshot': `${dist}/workers/host/official-snapshot.js`},
 	outdir: `${dist}/host`,
 	outExtension: {'.js': '.cjs'},
 	bundle: true,
@@ -151,7 +151,7 @@ await build({
 asciiOnly(`${dist}/host/official.cjs`);
 asciiOnly(`${dist}/host/official-snapshot.cjs`);
 
-// The host as a V8 start-up snapshot for this Node.js (workers/official-snapshot.ts):
+// The host as a V8 start-up snapshot for this Node.js (workers/host/official-snapshot.ts):
 // its modules loaded and initialised and a sample turn served at build time,
 // so a start costs about what `node -e 0` costs. The note beside it says which node built it; any
 // other node starts the host from official.cjs instead (program.ts). A node

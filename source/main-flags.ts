@@ -3,10 +3,10 @@ import {parseCommandLine} from './command-line/parse-command-line.js';
 import {longFlagNames, unknownFlagError} from './command-line/read-tokens.js';
 import {ExtensionFlags} from './core/extensions/cli-flags.js';
 import {nearestName} from './core/nearest-name.js';
-import {commandNames} from './commands.js';
+import {commandNames} from './commands/command-names.js';
 import {UsageError} from './core/errors.js';
 import {helpText} from './help.js';
-import type {CliOptions} from './run-cli.js';
+import type {CliOptions} from './cli-options.js';
 
 /** The bounds of --max-steps: at least one model request, at most this many in one turn. */
 const MIN_STEPS = 1;

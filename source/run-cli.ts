@@ -1,51 +1,7 @@
-import {commandNames} from './commands.js';
-import type {ExtensionFlags} from './core/extensions/cli-flags.js';
-import type {DevLoop} from './core/extensions/dev-loop.js';
+import {commandNames} from './commands/command-names.js';
+import type {CliOptions} from './cli-options.js';
 import {helpOutput} from './help.js';
 import {exitCodes, UsageError, errorMessage} from './core/errors.js';
-
-export interface CliOptions {
-	/** The prompt of -p; '' when -p came without text (read stdin); undefined without -p. */
-	print: string | undefined;
-	json: boolean;
-	config: string | undefined;
-	cwd: string | undefined;
-	session: string | undefined;
-	sessionName: string | undefined;
-	/** `-c`, `--continue`: this workspace's latest session. */
-	continueLatest?: boolean | undefined;
-	/** `--resume`: the chat screen starts with the picker of this workspace's sessions. */
-	resume?: boolean | undefined;
-	maxSteps: number | undefined;
-	/** `--api-key KEY`: for the provider the config selects, this run only; never stored or shown. */
-	apiKey: string | undefined;
-	yolo: boolean;
-	logo: boolean;
-	/** `--extension PATH`, repeatable. */
-	extensions: string[];
-	/** `--extensions-dir DIR`, repeatable. */
-	extensionDirs: string[];
-	/** `--skill DIR`, repeatable. */
-	skills: string[];
-	/** `--prompt-template DIR`, repeatable. */
-	promptTemplates: string[];
-	noExtensions: boolean;
-	trustProject: boolean;
-	/** False with `--no-agents-md`: no AGENTS.md goes into the system prompt. */
-	agentsMd?: boolean | undefined;
-	/** `--provider ID`: a catalogue provider for this run. */
-	provider?: string | undefined;
-	/** `--model ID` or `provider/model`: a catalogue model for this run. */
-	model?: string | undefined;
-	/** `--list-models`: print the catalogue (with `--json`, a JSON array) and exit. */
-	listModels?: boolean | undefined;
-	/** Flags no built-in flag is, and the words after them, for the extensions' own flags (registerFlag) to claim. */
-	commandLine: ExtensionFlags;
-	/** `i dev`: the extension being developed (its first staged build is in `extensions`), rebuilt on change and on /reload. */
-	dev?: DevLoop | undefined;
-	/** `i dev-local` (`i dev --local-only`): only `extensions` load, and of the settings only the project's (its skills and prompts). */
-	localOnly?: boolean | undefined;
-}
 
 /** Parses flags and runs the chosen head; returns the exit code. */
 export async function runCli(argv: string[]): Promise<number> {
@@ -55,7 +11,7 @@ export async function runCli(argv: string[]): Promise<number> {
 	const command = commandNames.find(name => name === argv[0]);
 	// Seed §4: the provider's file management is a channel of its own, never a turn's.
 	if (argv[0] === '--provider-action') {
-		const [code, {flushOutput}] = await Promise.all([import('./runtime/provider-action.js').then(async ({runProviderAction}) => runProviderAction(argv.slice(1))), import('./modes/output.js')]);
+		const [code, {flushOutput}] = await Promise.all([import('./commands/provider-action.js').then(async ({runProviderAction}) => runProviderAction(argv.slice(1))), import('./shared/output.js')]);
 		await flushOutput();
 		return code;
 	}
@@ -68,7 +24,7 @@ export async function runCli(argv: string[]): Promise<number> {
 
 	if (argv[0] === '--runtime' || command !== undefined) {
 		const run = runCommand(command, argv.slice(1));
-		const [code, {flushOutput}] = await Promise.all([run, import('./modes/output.js')]);
+		const [code, {flushOutput}] = await Promise.all([run, import('./shared/output.js')]);
 		await flushOutput();
 		return code;
 	}
@@ -96,7 +52,7 @@ export async function runCli(argv: string[]): Promise<number> {
 	}
 
 	const code = await runHead(parsed.options);
-	await (await import('./modes/output.js')).flushOutput();
+	await (await import('./shared/output.js')).flushOutput();
 	return code;
 }
 
@@ -104,39 +60,39 @@ export async function runCli(argv: string[]): Promise<number> {
 async function runCommand(command: (typeof commandNames)[number] | undefined, args: string[]): Promise<number> {
 	switch (command) {
 		case 'logo': {
-			return (await import('./runtime/logo.js')).runLogo(args, 'logo');
+			return (await import('./commands/logo.js')).runLogo(args, 'logo');
 		}
 
 		case 'extensions': {
-			return (await import('./runtime/extensions-list.js')).runExtensionsList(args);
+			return (await import('./commands/extensions-list.js')).runExtensionsList(args);
 		}
 
 		case 'install': {
-			return (await import('./runtime/install-command.js')).runInstall(args);
+			return (await import('./commands/install-command.js')).runInstall(args);
 		}
 
 		case 'uninstall': {
-			return (await import('./runtime/uninstall-command.js')).runUninstall(args);
+			return (await import('./commands/uninstall-command.js')).runUninstall(args);
 		}
 
 		case 'dev':
 		case 'dev-local': {
-			return (await import('./runtime/dev-command.js')).runDev(args, {localOnly: command === 'dev-local'});
+			return (await import('./commands/dev-command.js')).runDev(args, {localOnly: command === 'dev-local', runHead});
 		}
 
 		case 'auth': {
-			const [{runAuth}, {loadRunCatalogue, catalogueAuth}] = await Promise.all([import('./runtime/auth-command.js'), import('./runtime/run-catalogue.js')]);
+			const [{runAuth}, {loadRunCatalogue, catalogueAuth}] = await Promise.all([import('./commands/auth-command.js'), import('./commands/run-catalogue.js')]);
 			// Every provider a run here could select: the provider package's, the built-ins, models.json's (loaded only when a subcommand needs it).
 			const report = (message: string) => process.stderr.write(`i: auth: ${message}\n`);
 			return runAuth(args, {catalogue: async selected => catalogueAuth(await loadRunCatalogue({}, report))(selected)});
 		}
 
 		case 'mcp': {
-			return (await import('./runtime/mcp-command.js')).runMcp(args);
+			return (await import('./commands/mcp-command.js')).runMcp(args);
 		}
 
 		case undefined: {
-			return (await import('./runtime/run-runtime.js')).runRuntime(args);
+			return (await import('./commands/run-runtime.js')).runRuntime(args);
 		}
 	}
 }
@@ -155,8 +111,7 @@ async function loadChatScreen(): Promise<typeof import('./tui/run-tui.js')> {
  * Runs the head a parsed command line asks for: the chat screen when stdin
  * and stdout are terminals (and neither -p nor --json is given), else -p or
  * line mode. `i` runs it for its own flags, `i dev` for the flags after its
- * `--`, with the staged build added (importing this module, which is loaded
- * already: a module of its own would be one more chunk for every start). Returns the exit code; the caller
+ * `--`, with the staged build added (given it by runCommand). Returns the exit code; the caller
  * flushes the output.
  */
 export async function runHead(options: CliOptions): Promise<number> {
@@ -175,17 +130,17 @@ export async function runHead(options: CliOptions): Promise<number> {
 		}
 	}
 
-	if (options.listModels) return (await import('./runtime/list-models.js')).runListModels(options);
+	if (options.listModels) return (await import('./commands/list-models.js')).runListModels(options);
 	if (tui) return tui.runTui(options);
 	if (options.resume === true) {
 		process.stderr.write('i: --resume opens a picker in the chat screen, which needs a terminal on stdin and stdout; use --continue (the latest session) or --session FILE\n');
 		return exitCodes.usage;
 	}
-	const {keepStdoutForContent} = await import('./modes/output.js');
+	const {keepStdoutForContent} = await import('./shared/output.js');
 	// The config and the manifests first, then the head's own modules, which load while the workers
 	// start (issue 11). Not concurrently: loading and running the head's modules would hold up the
 	// reads and imports that lead to the workers' start. The head's set-up reports a failure.
-	const [{startPlugins}, {exitOnInterrupt}] = await Promise.all([import('./core/start/start-plugins.js'), import('./modes/interrupt.js')]);
+	const [{startPlugins}, {exitOnInterrupt}] = await Promise.all([import('./core/session/start-plugins.js'), import('./shared/interrupt.js')]);
 	// Extension code may print: stdout keeps only the answer or the JSON events (EXTENSIONS.md).
 	keepStdoutForContent();
 	const startup = exitOnInterrupt();

@@ -39,12 +39,23 @@ const cases: Case[] = [
 	ui('workers/web/reaches-agent.ts', ['../../source/core/agent/compaction.js', '../../source/core/agent/session-schema.js']),
 	// Provider adapters never import the agent loop, and (as core) not the UI either.
 	ui('source/core/providers/reaches-agent.ts', ['../agent/run-turn.js', '../../../components/App.js', 'ink']),
+	// The chat screen never imports the print and line heads; what they share lives in source/shared/.
+	ui('source/tui/reaches-modes.ts', ['../modes/output.js', '../modes/render-text.js']),
+	ui('components/ReachesModes.tsx', ['../source/modes/print-mode.js']),
+	// Native tools and the lifecycle never import the agent loop.
+	ui('source/core/tools/reaches-agent.ts', ['../agent/child-agents.js', '../../../components/App.js']),
+	ui('source/core/lifecycle/reaches-agent.ts', ['../agent/run-turn.js']),
+	// Configuration never imports a provider adapter; the protocol names are shared.
+	ui('source/core/config/reaches-provider.ts', ['../providers/deepseek-files/wire.js', '../providers/openai.js', 'ink']),
 	// What each may import.
 	{file: 'source/core/agent/allowed.ts', text: importing(['../history/transcript.js', '../providers/index.js', 'zod/mini', 'node:fs']), expected: []},
 	{file: 'source/core/providers/allowed.ts', text: importing(['../history/messages.js', './sse.js', 'undici']), expected: []},
 	{file: 'workers/allowed.ts', text: importing(['../source/core/history/transcript.js', '../source/core/providers/model-caller.js', './serve.js']), expected: []},
 	{file: 'source/tui/allowed.ts', text: importing(['ink', 'react', '../../components/App.js', '../core/agent/run-turn.js']), expected: []},
 	{file: 'components/allowed.ts', text: importing(['ink', 'react', '../source/tui/store.js']), expected: []},
+	{file: 'source/tui/allowed-shared.ts', text: importing(['../shared/output.js', '../core/session/agent.js']), expected: []},
+	{file: 'source/core/tools/allowed.ts', text: importing(['../child-request.js', '../session/session-store.js', './types.js']), expected: []},
+	{file: 'source/core/config/allowed.ts', text: importing(['../providers/types.js', './schema.js']), expected: []},
 	// File names: kebab-case modules, PascalCase component files; test and declaration suffixes are fine.
 	{file: 'source/core/CamelCase.ts', text: 'export const a = 1;\n', expected: ['0 useFilenamingConvention']},
 	{file: 'components/lower-case.tsx', text: 'export const a = 1;\n', expected: ['0 useFilenamingConvention']},

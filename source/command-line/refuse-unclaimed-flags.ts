@@ -1,7 +1,7 @@
 import {checkedDirs} from '../core/config/checked-dirs.js';
-import {resolveWorkspace} from '../core/start/start-plugins.js';
+import {resolveWorkspace} from '../core/session/start-plugins.js';
 import {findExtensionSources} from '../core/extensions/sources.js';
-import type {CliOptions} from '../run-cli.js';
+import type {CliOptions} from '../cli-options.js';
 import {mainFlags} from '../main-flags.js';
 import {unknownFlagError} from './read-tokens.js';
 

@@ -1,19 +1,19 @@
-import type {CliOptions} from '../run-cli.js';
+import type {CliOptions} from '../cli-options.js';
 import {exitCodes, errorMessage} from '../core/errors.js';
 import {runTurn} from '../core/agent/run-turn.js';
 import {createJsonRenderer} from './render-json.js';
 import {createTextRenderer} from './render-text.js';
-import {setupAgent, type Agent} from '../core/start/setup-agent.js';
+import {setupAgent, type Agent} from '../core/session/setup-agent.js';
 import {headlessDialog} from '../core/extensions/headless-dialog.js';
-import type {StartedPlugins} from '../core/start/start-plugins.js';
-import {handleInterrupts} from './interrupt.js';
+import type {StartedPlugins} from '../core/session/start-plugins.js';
+import {handleInterrupts} from '../shared/interrupt.js';
 import {turnExitCode} from './exit-code.js';
 import {InputIdleError, readLines} from './line-reader.js';
 import {FIRST_BYTE_TIMEOUT_MS, IDLE_TIMEOUT_MS} from './read-prompt.js';
-import {reportSetupError} from './report-setup-error.js';
+import {reportSetupError} from '../shared/report-setup-error.js';
 import {NoModelConfigError} from '../core/config/load-config.js';
-import {writeErr} from './output.js';
-import {reportExtensionRejections} from './extension-rejections.js';
+import {writeErr} from '../shared/output.js';
+import {reportExtensionRejections} from '../shared/extension-rejections.js';
 import {headlessPrompt} from './headless-prompt.js';
 
 /**
@@ -35,7 +35,9 @@ export async function runLineMode(options: CliOptions, started?: Promise<Started
 		agent.provideRuntime({uiDialog: headlessDialog(options.json ? 'line mode (--json)' : 'line mode')});
 	} catch (error) {
 		interrupts.dispose();
-		return interrupts.exitCode() ?? reportSetupError(error instanceof NoModelConfigError ? await (await import('./first-run-commands.js')).firstRunError(error.path, options) : error, emit, options.json);
+		return (
+			interrupts.exitCode() ?? reportSetupError(error instanceof NoModelConfigError ? await (await import('../shared/first-run-commands.js')).firstRunError(error.path, options) : error, emit, options.json)
+		);
 	}
 
 	const stopReporting = reportExtensionRejections(agent.extensionFiles, emit);

@@ -1,16 +1,16 @@
-import type {CliOptions} from '../run-cli.js';
+import type {CliOptions} from '../cli-options.js';
 import {runTurn} from '../core/agent/run-turn.js';
 import {createJsonRenderer} from './render-json.js';
 import {createTextRenderer} from './render-text.js';
 import {readPromptFromStdin} from './read-prompt.js';
-import {setupAgent, type Agent} from '../core/start/setup-agent.js';
+import {setupAgent, type Agent} from '../core/session/setup-agent.js';
 import {headlessDialog} from '../core/extensions/headless-dialog.js';
-import type {StartedPlugins} from '../core/start/start-plugins.js';
-import {handleInterrupts} from './interrupt.js';
+import type {StartedPlugins} from '../core/session/start-plugins.js';
+import {handleInterrupts} from '../shared/interrupt.js';
 import {turnExitCode} from './exit-code.js';
-import {reportSetupError} from './report-setup-error.js';
+import {reportSetupError} from '../shared/report-setup-error.js';
 import {NoModelConfigError} from '../core/config/load-config.js';
-import {reportExtensionRejections} from './extension-rejections.js';
+import {reportExtensionRejections} from '../shared/extension-rejections.js';
 import {headlessPrompt} from './headless-prompt.js';
 import {exitCodes} from '../core/errors.js';
 
@@ -33,7 +33,9 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 			agent.provideRuntime({uiDialog: headlessDialog(options.json ? 'i -p --json' : 'i -p')});
 			if (deferred) prompt = options.commandLine.input().join(' ') || (await readPromptFromStdin());
 		} catch (error) {
-			return interrupts.exitCode() ?? reportSetupError(error instanceof NoModelConfigError ? await (await import('./first-run-commands.js')).firstRunError(error.path, options) : error, emit, options.json);
+			return (
+				interrupts.exitCode() ?? reportSetupError(error instanceof NoModelConfigError ? await (await import('../shared/first-run-commands.js')).firstRunError(error.path, options) : error, emit, options.json)
+			);
 		}
 
 		const stopReporting = reportExtensionRejections(agent.extensionFiles, emit);

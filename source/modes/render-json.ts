@@ -1,5 +1,5 @@
 import type {CoreEvent, EmitEvent} from '../core/events.js';
-import {writeOut} from './output.js';
+import {writeOut} from '../shared/output.js';
 
 /** `--json`: one core event per stdout line, each carrying the session's UUID. */
 export function createJsonRenderer(): EmitEvent {

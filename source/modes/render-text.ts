@@ -1,7 +1,7 @@
 import type {CoreEvent, EmitEvent} from '../core/events.js';
-import type {UserContent} from '../core/messages.js';
-import {printable, writeErr, writeOut} from './output.js';
-import {summariseArguments} from './summarise-arguments.js';
+import {printable, writeErr, writeOut} from '../shared/output.js';
+import {summariseArguments} from '../shared/summarise-arguments.js';
+import {messageText} from '../shared/message-text.js';
 
 /**
  * Plain text: the answer on stdout, everything else (tool activity,
@@ -131,14 +131,6 @@ function terminalText(): {write(text: string): string; end(): string} {
 			return rest;
 		},
 	};
-}
-
-/** A message's text blocks, joined; images counted. */
-export function messageText(content: UserContent): string {
-	if (typeof content === 'string') return content;
-	const images = content.filter(part => part.type === 'image_url').length;
-	const text = content.flatMap(part => (part.type === 'text' ? [part.text] : [])).join(' ');
-	return images === 0 ? text : `${text}${text === '' ? '' : ' '}(${images} image${images === 1 ? '' : 's'})`;
 }
 
 function firstLine(text: string): string {

@@ -1,7 +1,7 @@
 import {resolveDirs} from '../core/config/dirs.js';
 import {mayHaveExtensionSources} from '../core/extensions/may-have-sources.js';
-import type {ExtensionOptions, ExtensionStartup} from '../core/start/start-extensions.js';
-import type {StartOptions, StartedPlugins} from '../core/start/start-plugins.js';
+import type {ExtensionOptions, ExtensionStartup} from '../core/session/start-extensions.js';
+import type {StartOptions, StartedPlugins} from '../core/session/start-plugins.js';
 
 export type BeforeScreen =
 	/** No extension is listed anywhere: the screen comes first and the agent is set up behind it (`extensions`: what was looked at, when it was). */
@@ -25,9 +25,9 @@ export async function beforeScreen(options: StartOptions & ExtensionOptions, con
 	const listed = {extensions: options.extensions ?? [], extensionDirs: options.extensionDirs ?? []};
 	if (options.noExtensions || !mayHaveExtensionSources({...listed, workspace: options.cwd ?? '.', configDir: resolveDirs().config_dir})) return {kind: 'screen-first', extensions: undefined};
 	const [{startPlugins, resolveWorkspace}, {checkedDirs}, {ExtensionStartup}, {nativeToolNames}] = await Promise.all([
-		import('../core/start/start-plugins.js'),
+		import('../core/session/start-plugins.js'),
 		import('../core/config/checked-dirs.js'),
-		import('../core/start/start-extensions.js'),
+		import('../core/session/start-extensions.js'),
 		import('../core/tools/native-tool-names.js'),
 	]);
 	const extensions = await ExtensionStartup.find(options, {workspace: resolveWorkspace(options.cwd), dirs: checkedDirs()});

@@ -5,13 +5,13 @@
  * for them to see the screen.
  */
 export {compactNow, runTurn} from '../core/agent/run-turn.js';
-export {setupAgent} from '../core/start/setup-agent.js';
-export {openWorkspaceSession, provisionalSessionPath, renameWorkspaceSession} from '../core/sessions/workspace-sessions.js';
-export {listSessions} from '../core/sessions/list-sessions.js';
-export {forkSession} from '../core/sessions/fork-session.js';
+export {setupAgent} from '../core/session/setup-agent.js';
+export {openWorkspaceSession, provisionalSessionPath, renameWorkspaceSession} from '../core/session/workspace-sessions.js';
+export {listSessions} from '../core/session/list-sessions.js';
+export {forkSession} from '../core/session/fork-session.js';
 export {sessionPickerRequest, cannotOpen} from './session-picker.js';
 export {showSessionHistory} from './resumed-history.js';
-export {reportSetupError} from '../modes/report-setup-error.js';
+export {reportSetupError} from '../shared/report-setup-error.js';
 export {resolveDirs} from '../core/config/dirs.js';
 export {NoModelConfigError} from '../core/config/load-config.js';
 export {promptContent, describeAttachments} from '../core/mentions/attach-mentions.js';

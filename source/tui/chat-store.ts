@@ -1,8 +1,8 @@
 import type {CoreEvent} from '../core/events.js';
 import type {Usage} from '../core/usage.js';
-import {summariseArguments} from '../modes/summarise-arguments.js';
-import {printable} from '../modes/output.js';
-import type {PickerEntry} from './mention-rank.js';
+import {summariseArguments} from '../shared/summarise-arguments.js';
+import {printable} from '../shared/output.js';
+import type {PickerEntry} from './editor/mention-rank.js';
 import type {SlashCommand} from './slash-commands.js';
 import {customRendering, type CustomRendering} from './custom-rendering.js';
 import type {MarkdownRenderer} from './markdown/render-markdown.js';

@@ -9,7 +9,7 @@ export const CONSOLE_NOTICE_CHARS = 4096;
  * all — would be written between Ink's frames and break them. Instead each
  * call becomes a notice in the transcript: `console.log`, `info` and `debug`
  * as information, `warn` and `error` as warnings. (Headless modes send the
- * same output to stderr instead: modes/output.ts.) Direct writes to
+ * same output to stderr instead: shared/output.ts.) Direct writes to
  * `process.stdout` are not caught: Ink draws through that stream.
  * Returns the function that puts the console back.
  */

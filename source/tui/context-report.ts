@@ -1,9 +1,9 @@
-import {HistoryMeter, measureTools} from '../../workers/history-meter.js';
+import {HistoryMeter, measureTools} from '../../workers/budget/history-meter.js';
 import {CONTEXT_MARKER} from '../core/history/compaction.js';
 import type {Message} from '../core/messages.js';
 import type {ToolSchema} from '../core/providers/types.js';
 import {INSTRUCTIONS_HEADING, renderFileSection} from '../core/resources/instructions-block.js';
-import type {SessionInstructions} from '../core/start/session-instructions.js';
+import type {SessionInstructions} from '../core/session/session-instructions.js';
 
 /** One part of the next request and its estimated tokens. */
 export interface ContextRow {
@@ -33,7 +33,7 @@ export interface ContextInput {
 
 /**
  * What the next request holds, part by part, in the budget's own estimate
- * (workers/history-meter.ts: UTF-8 bytes of what goes on the wire, local
+ * (workers/budget/history-meter.ts: UTF-8 bytes of what goes on the wire, local
  * metadata left out, images as planned), so the parts add up to what the
  * budget would count for the request before a usage anchors it. The next
  * message the person types and what `before_turn` hooks add then are not

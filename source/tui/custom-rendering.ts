@@ -1,7 +1,7 @@
 import type {CoreEvent} from '../core/events.js';
-import type {ExtensionUi} from '../core/start/start-extensions.js';
+import type {ExtensionUi} from '../core/session/start-extensions.js';
 import {describeThrown} from '../core/extensions/describe-thrown.js';
-import {messageText} from '../modes/render-text.js';
+import {messageText} from '../shared/message-text.js';
 import {readRenderedText} from './rendered-text.js';
 
 type CustomMessageEvent = Extract<CoreEvent, {type: 'custom_message'}>;

@@ -1,4 +1,4 @@
-import type {ExtensionUi} from '../core/start/start-extensions.js';
+import type {ExtensionUi} from '../core/session/start-extensions.js';
 import {describeThrown} from '../core/extensions/describe-thrown.js';
 import type {ChatStore} from './chat-store.js';
 import {readRenderedText} from './rendered-text.js';

@@ -7,10 +7,10 @@ import {providerChoices, type ProviderChoice} from '../core/catalogue/provider-c
 import {errorMessage} from '../core/errors.js';
 import {writeFileAtomic} from '../core/fs/atomic-write.js';
 import {BUILTIN_FILE} from '../core/plugins/builtin-descriptor.js';
-import {writeProfileFiles} from '../runtime/init.js';
-import {checkTypedKey} from '../runtime/typed-key.js';
-import type {ChoiceOption, ChoiceRequest} from './chooser-broker.js';
-import type {KeyRequest} from './key-broker.js';
+import {writeProfileFiles} from '../commands/init.js';
+import {checkTypedKey} from '../commands/typed-key.js';
+import type {ChoiceOption, ChoiceRequest} from './brokers/chooser-broker.js';
+import type {KeyRequest} from './brokers/key-broker.js';
 import {modelOption} from './model-picker.js';
 
 /**

@@ -1,4 +1,4 @@
-import {OpenQuestion, QuestionLine} from './open-question.js';
+import {OpenQuestion, QuestionLine} from './brokers/open-question.js';
 
 /**
  * A question of the screen's own (a chooser, the key field) on the one

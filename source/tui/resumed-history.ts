@@ -1,5 +1,5 @@
-import type {Session} from '../core/agent/session-store.js';
-import {customMessageEvent, deliveryIdOf, type DeliveredMessage} from '../core/agent/session-records.js';
+import type {Session} from '../core/session/session-store.js';
+import {customMessageEvent, deliveryIdOf, type DeliveredMessage} from '../core/session/session-records.js';
 import type {Message} from '../core/messages.js';
 import {describeAttachments} from '../core/mentions/attach-mentions.js';
 import {attachmentsOf} from '../core/mentions/attachment-parts.js';

@@ -1,16 +1,16 @@
 import {basename, dirname} from 'node:path';
 import {createElement} from 'react';
 import {render} from 'ink';
-import type {CliOptions} from '../run-cli.js';
+import type {CliOptions} from '../cli-options.js';
 import {exitCodes, StartVetoError} from '../core/errors.js';
 import type {AskPerson} from '../core/agent/approval-gate.js';
 import type {EventBus} from '../core/extensions/event-bus.js';
-import type {Agent} from '../core/start/setup-agent.js';
-import {handleInterrupts} from '../modes/interrupt.js';
-import {printable, writeErr} from '../modes/output.js';
-import {reportSetupError} from '../modes/report-setup-error.js';
+import type {Agent} from '../core/session/setup-agent.js';
+import {handleInterrupts} from '../shared/interrupt.js';
+import {printable, writeErr} from '../shared/output.js';
+import {reportSetupError} from '../shared/report-setup-error.js';
 import {App} from '../../components/App.js';
-import {ApprovalBroker} from './approval-broker.js';
+import {ApprovalBroker} from './brokers/approval-broker.js';
 import {beforeScreen, type BeforeScreen} from './before-screen.js';
 import {ChatStore} from './chat-store.js';
 import {consoleToNotices} from './console-notices.js';
@@ -19,18 +19,18 @@ import {INIT_PROMPT} from './init-prompt.js';
 import {Notifier} from './notify/notifier.js';
 import type {McpPromptCommand} from '../core/mcp/mcp-servers.js';
 import {costReport, emptyCost} from './cost-tally.js';
-import {chainMarkdownTransformers} from './markdown-transform.js';
-import {markdownOptions} from './markdown-options.js';
+import {chainMarkdownTransformers} from './markdown/markdown-transform.js';
+import {markdownOptions} from './markdown/markdown-options.js';
 import {customRendering} from './custom-rendering.js';
-import type {Session} from '../core/agent/session-store.js';
+import type {Session} from '../core/session/session-store.js';
 import {runExtensionCommand} from './extension-command.js';
-import {reportExtensionRejections} from '../modes/extension-rejections.js';
-import {TrustBroker} from './trust-broker.js';
-import {DialogBroker} from './dialog-broker.js';
-import {ChooserBroker} from './chooser-broker.js';
-import {KeyBroker} from './key-broker.js';
+import {reportExtensionRejections} from '../shared/extension-rejections.js';
+import {TrustBroker} from './brokers/trust-broker.js';
+import {DialogBroker} from './brokers/dialog-broker.js';
+import {ChooserBroker} from './brokers/chooser-broker.js';
+import {KeyBroker} from './brokers/key-broker.js';
 import {chooseModel as pickModel, chooseProvider as pickProvider, type ModelTarget} from './model-picker.js';
-import {QuestionLine} from './open-question.js';
+import {QuestionLine} from './brokers/open-question.js';
 import {uiPromptEvents} from './ui-prompt-events.js';
 import {findPromptTemplate, parseTemplateCommand} from '../core/resources/prompt-template-file.js';
 import {parseBangPrompt} from '../core/user-bash/bang-prompt.js';
@@ -633,7 +633,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 				interrupts.dispose();
 				if (setupController.signal.aborted) return interrupts.exitCode() ?? exitCodes.interrupted;
 				writeErr(`i: the setup was left; ${outcome.written.length === 0 ? 'nothing was written' : `written before: ${outcome.written.join(', ')}`}\n`);
-				const {firstRunError} = await import('../modes/first-run-commands.js');
+				const {firstRunError} = await import('../shared/first-run-commands.js');
 				return reportSetupError(await firstRunError(missing.path, options, outcome.built), () => {}, false);
 			}
 
@@ -829,7 +829,7 @@ async function firstRunSetup(
 		},
 		{once: true},
 	);
-	const [{runFirstRunSetup}, {loadRunCatalogue}] = await Promise.all([import('./first-run-setup.js'), import('../runtime/run-catalogue.js')]);
+	const [{runFirstRunSetup}, {loadRunCatalogue}] = await Promise.all([import('./first-run-setup.js'), import('../commands/run-catalogue.js')]);
 	const outcome = await runFirstRunSetup(
 		{
 			configPath,

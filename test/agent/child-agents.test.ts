@@ -7,10 +7,11 @@ import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFil
 import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {setupAgent, type Agent} from '../../source/core/start/setup-agent.js';
+import {setupAgent, type Agent} from '../../source/core/session/setup-agent.js';
 import type {AskPerson} from '../../source/core/agent/approval-gate.js';
-import {CORE_OWNER, MAX_CHILD_TASKS, childSessionPath, type ChildTask} from '../../source/core/agent/child-agents.js';
-import {withDefaults} from '../../source/core/agent/child-request.js';
+import {MAX_CHILD_TASKS, childSessionPath, type ChildTask} from '../../source/core/agent/child-agents.js';
+import {CORE_OWNER} from '../../source/core/child-request.js';
+import {withDefaults} from '../../source/core/child-request.js';
 import {RuntimeActionError} from '../../source/core/extensions/runtime-link.js';
 import {CANCEL_GRACE_MS} from '../../source/core/extensions/extension-tool.js';
 import type {CoreEvent} from '../../source/core/events.js';

@@ -2,7 +2,7 @@
 // limits and one past: the tool list and the handle of poll/cancel/dispose.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {MAX_CHILD_ID_CHARS, MAX_CHILD_TOOLS, readChildRequest} from '../../source/core/agent/child-request.js';
+import {MAX_CHILD_ID_CHARS, MAX_CHILD_TOOLS, readChildRequest} from '../../source/core/child-request.js';
 import {RuntimeActionError} from '../../source/core/extensions/runtime-link.js';
 
 const refused = (request: unknown, pattern: RegExp) =>

@@ -1,6 +1,6 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {describeShapeProblem, historyShapeProblem, HistoryShape} from '../../source/core/agent/history-shape.js';
+import {describeShapeProblem, historyShapeProblem, HistoryShape} from '../../source/core/history/history-shape.js';
 import type {AssistantMessage, Message, ToolMessage} from '../../source/core/messages.js';
 
 const call = (id: string, name = 'read') => ({id, type: 'function' as const, function: {name, arguments: '{}'}});

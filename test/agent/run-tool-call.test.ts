@@ -4,7 +4,7 @@ import {MAX_TOOL_UPDATE_CHARS, runToolCall, type ToolCallContext} from '../../so
 import {createApprovalGate} from '../../source/core/agent/approval-gate.js';
 import {ToolInputError, ToolRunError, type Tool, type ToolPlan, type ToolResult} from '../../source/core/tools/types.js';
 import type {CoreEvent} from '../../source/core/events.js';
-import type {HookChain} from '../../source/core/hooks/hook-chain.js';
+import type {HookChain} from '../../source/core/lifecycle/hook-chain.js';
 
 function fakeTool(name: string, plan: (args: Record<string, unknown>, context: Parameters<Tool['plan']>[1]) => Promise<ToolPlan>): Tool {
 	return {name, description: name, parameters: {type: 'object'}, plan};

@@ -9,7 +9,7 @@ import {cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} fro
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {setupAgent, type Agent} from '../../source/core/start/setup-agent.js';
+import {setupAgent, type Agent} from '../../source/core/session/setup-agent.js';
 import {runTurn} from '../../source/core/agent/run-turn.js';
 import {finishChunk, startGateServer, textChunk, usageChunk, done, type GateServer} from '../fixtures/gate-server.js';
 

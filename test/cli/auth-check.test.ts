@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {makeSandbox, runCli, type Sandbox} from '../helpers/cli.js';
-import {runAuth} from '../../source/runtime/auth-command.js';
+import {runAuth} from '../../source/commands/auth-command.js';
 import {coreAuthCatalogue} from '../../source/core/auth/auth-subjects.js';
 
 const hour = 3_600_000;

@@ -4,7 +4,7 @@ import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import type {Message} from '../../source/core/messages.js';
-import {stateFromHistory} from '../../workers/context-snapshot.js';
+import {stateFromHistory} from '../../workers/context-snapshot/context-snapshot.js';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {jsonEvents, makeSandbox, runCli, type Sandbox} from '../helpers/cli.js';
 

@@ -7,7 +7,7 @@ import type {AddressInfo} from 'node:net';
 import {join} from 'node:path';
 import {renderStream} from '../fixtures/mock-streams.js';
 import {binPath, jsonEvents, makeSandbox} from '../helpers/cli.js';
-import {DEFAULT_COMPACT_PROMPT} from '../../workers/compact.js';
+import {DEFAULT_COMPACT_PROMPT} from '../../workers/compact/compact.js';
 
 // About 9k: the byte estimate counts the 7.4 KB of native tool schemas (delegate_task's among them) and system prompt
 // as 7.4k tokens before the first usage anchors it (seed §7: unknown is never zero), so a compacted history, which

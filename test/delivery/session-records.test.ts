@@ -1,4 +1,4 @@
-// The session file's delivery lines (source/core/agent/session-records.ts):
+// The session file's delivery lines (source/core/session/session-records.ts):
 // queued items and entries survive a reopen, a committed ID is never
 // pending again, a torn or malformed record line is cut like a torn step.
 import {test} from 'node:test';
@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import {appendFileSync, mkdtempSync, readFileSync, realpathSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {openSession} from '../../source/core/agent/session-store.js';
-import type {QueuedItem} from '../../source/core/agent/session-records.js';
+import {openSession} from '../../source/core/session/session-store.js';
+import type {QueuedItem} from '../../source/core/session/session-records.js';
 
 function place() {
 	const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'i-records-')));

@@ -1,9 +1,9 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import stringWidth from 'string-width';
-import {EditorText} from '../../source/tui/editor-text.js';
-import {forEachCluster, isCertainBoundary} from '../../source/tui/editor-graphemes.js';
-import {type Row, TAB_STOP, columnIn, contentWidth, layoutText, offsetAt, rowOf, rowText, viewport, wrapLine} from '../../source/tui/editor-layout.js';
+import {EditorText} from '../../source/tui/editor/editor-text.js';
+import {forEachCluster, isCertainBoundary} from '../../source/tui/editor/editor-graphemes.js';
+import {type Row, TAB_STOP, columnIn, contentWidth, layoutText, offsetAt, rowOf, rowText, viewport, wrapLine} from '../../source/tui/editor/editor-layout.js';
 
 const graphemes = new Intl.Segmenter(undefined, {granularity: 'grapheme'});
 const boundaries = (text: string) => new Set([0, ...[...graphemes.segment(text)].map(segment => segment.index + segment.segment.length)]);

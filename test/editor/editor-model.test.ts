@@ -1,6 +1,6 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {PIECE} from '../../source/tui/editor-text.js';
+import {PIECE} from '../../source/tui/editor/editor-text.js';
 import {
 	type EditorState,
 	backspace,
@@ -23,7 +23,7 @@ import {
 	textOf,
 	wordLeft,
 	wordRight,
-} from '../../source/tui/editor-model.js';
+} from '../../source/tui/editor/editor-model.js';
 
 const graphemes = new Intl.Segmenter(undefined, {granularity: 'grapheme'});
 const clusters = (text: string) => [...graphemes.segment(text)].map(segment => segment.segment);

@@ -13,7 +13,7 @@ delete process.env.CONTINUOUS_INTEGRATION;
 const {render} = await import('ink-testing-library');
 const ink = await import('ink');
 const {InputEditor} = await import('../../components/InputEditor.js');
-const {PASTE_END, PASTE_START} = await import('../../source/tui/key-decoder.js');
+const {PASTE_END, PASTE_START} = await import('../../source/tui/editor/key-decoder.js');
 // xterm's package is CommonJS with no ESM entry Node can load.
 const {Terminal} = createRequire(import.meta.url)('@xterm/headless') as {Terminal: typeof TerminalType};
 

@@ -1,6 +1,6 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {type EditorAction, PASTE_END, PASTE_START, createKeyDecoder} from '../../source/tui/key-decoder.js';
+import {type EditorAction, PASTE_END, PASTE_START, createKeyDecoder} from '../../source/tui/editor/key-decoder.js';
 
 /** The actions a series of input events (as Ink's input parser emits them) make. */
 function decode(...events: string[]): EditorAction[] {

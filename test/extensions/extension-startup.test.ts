@@ -11,8 +11,8 @@ import type {PlatformDirs} from '../../source/core/config/dirs.js';
 import {findWorkspaceId, workspaceStateDir} from '../../source/core/config/workspace-registry.js';
 import {readTrust, writeTrust} from '../../source/core/extensions/project-trust.js';
 import {nativeToolNames} from '../../source/core/tools/native-tool-names.js';
-import type {TrustQuestion} from '../../source/core/start/decide-trust.js';
-import {ExtensionStartup, type ExtensionOptions} from '../../source/core/start/start-extensions.js';
+import type {TrustQuestion} from '../../source/core/session/decide-trust.js';
+import {ExtensionStartup, type ExtensionOptions} from '../../source/core/session/start-extensions.js';
 
 interface Place {
 	workspace: string;

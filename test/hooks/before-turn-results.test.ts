@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import type {Message} from '../../source/core/messages.js';
-import {readBeforeTurn} from '../../source/core/hooks/hook-results.js';
+import {readBeforeTurn} from '../../source/core/lifecycle/hook-results.js';
 
 const given: Message[] = [
 	{role: 'system', content: 's'},

@@ -1,7 +1,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {HookError} from '../../source/core/hooks/hook-chain.js';
-import {readBudgetFigures, readBudgetFits, readToolBudget} from '../../source/core/hooks/hook-results.js';
+import {HookError} from '../../source/core/lifecycle/hook-chain.js';
+import {readBudgetFigures, readBudgetFits, readToolBudget} from '../../source/core/lifecycle/hook-results.js';
 
 test('a budget answer: fits, its figures when it gives them, and the tool share', () => {
 	assert.equal(readBudgetFits({}), true, 'a budget that says nothing leaves the request alone');

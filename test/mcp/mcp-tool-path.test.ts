@@ -12,7 +12,7 @@ import {fileURLToPath} from 'node:url';
 import {runToolCall, type ToolCallContext} from '../../source/core/agent/run-tool-call.js';
 import {createApprovalGate, type AskPerson} from '../../source/core/agent/approval-gate.js';
 import type {CoreEvent} from '../../source/core/events.js';
-import type {HookChain} from '../../source/core/hooks/hook-chain.js';
+import type {HookChain} from '../../source/core/lifecycle/hook-chain.js';
 import {readMcpConfig} from '../../source/core/mcp/mcp-config.js';
 import {McpServers} from '../../source/core/mcp/mcp-servers.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
-import {rankEntries, subsequenceRuns, type PickerEntry} from '../../source/tui/mention-rank.js';
+import {rankEntries, subsequenceRuns, type PickerEntry} from '../../source/tui/editor/mention-rank.js';
 
 const file = (path: string): PickerEntry => ({path, directory: false});
 const dir = (path: string): PickerEntry => ({path, directory: true});

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {join} from 'node:path';
 import {test} from 'node:test';
-import type {LifecycleEvent} from '../../source/core/hooks/event-names.js';
+import type {LifecycleEvent} from '../../source/core/lifecycle/event-names.js';
 import type {GeneratedManifest} from '../../source/core/plugins/generate-manifest.js';
 import {checkGeneratedManifest, type ParseManifestOptions} from '../../source/core/plugins/manifest-file.js';
 import {sharedResolution} from '../../source/core/plugins/shared-resolution.js';

@@ -3,7 +3,7 @@ import {test} from 'node:test';
 import {freezeDeep} from '../../source/core/immutable.js';
 import {arrayAt, pointerOf, readReuse, restoreArrays, reusableArrays, tokensOf, withArrayAt} from '../../source/core/pool/prefix-reuse.js';
 import {ReuseSender} from '../../source/core/pool/reuse-sender.js';
-import {ReuseReceiver} from '../../workers/reuse-receiver.js';
+import {ReuseReceiver} from '../../workers/serve/reuse-receiver.js';
 
 test('pointers escape "~" and "/" as RFC 6901 says, and read back; only one or two levels', () => {
 	assert.equal(pointerOf(['body', 'messages']), '/body/messages');

@@ -6,7 +6,7 @@ import type {TestContext} from 'node:test';
 import type {Message} from '../../source/core/messages.js';
 
 /** The compiled store, for child processes to import by absolute URL. */
-export const storeUrl = new URL('../../source/core/agent/session-store.js', import.meta.url).href;
+export const storeUrl = new URL('../../source/core/session/session-store.js', import.meta.url).href;
 
 /** A fresh temp folder by its real path (sessions report canonical paths), removed after the test. */
 export async function tempWorkspace(t: TestContext): Promise<string> {

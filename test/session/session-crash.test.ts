@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {join} from 'node:path';
 import {test} from 'node:test';
 import {setTimeout as sleep} from 'node:timers/promises';
-import {openSession} from '../../source/core/agent/session-store.js';
+import {openSession} from '../../source/core/session/session-store.js';
 import {runNode, stepFor, tempWorkspace} from './helpers.js';
 
 test('SIGKILL in the middle of an append loop leaves a consistent prefix of the steps, acknowledged ones included', async t => {

@@ -6,7 +6,7 @@ import {hostname} from 'node:os';
 import {join} from 'node:path';
 import {test} from 'node:test';
 import {UsageError} from '../../source/core/errors.js';
-import {openSession} from '../../source/core/agent/session-store.js';
+import {openSession} from '../../source/core/session/session-store.js';
 import {runNode, tempWorkspace} from './helpers.js';
 
 function inUse(path: string, pid: number): string {

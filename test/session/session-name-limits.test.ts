@@ -3,7 +3,7 @@
 // message gives never counts an attachment or a ! command's output.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {firstUserText, MAX_NAME_SUFFIX, unusedName} from '../../source/core/sessions/session-name.js';
+import {firstUserText, MAX_NAME_SUFFIX, unusedName} from '../../source/core/session/session-name.js';
 
 test(`the last numbered name is base-${MAX_NAME_SUFFIX}; with that one taken too the suffix is random`, async () => {
 	const takenUpTo = (last: number) => async (name: string) => name === 'x' || (/^x-(\d+)$/.test(name) && Number(name.slice(2)) <= last);

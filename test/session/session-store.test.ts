@@ -5,7 +5,7 @@ import {basename, dirname, join} from 'node:path';
 import {test} from 'node:test';
 import {UsageError} from '../../source/core/errors.js';
 import type {Message} from '../../source/core/messages.js';
-import {openSession, sessionPathForName} from '../../source/core/agent/session-store.js';
+import {openSession, sessionPathForName} from '../../source/core/session/session-store.js';
 import {isDeepFrozen} from '../../source/core/immutable.js';
 import {stepFor, tempWorkspace} from './helpers.js';
 

@@ -1,9 +1,9 @@
-// The chat screen's approval broker (source/tui/approval-broker.ts): one
+// The chat screen's approval broker (source/tui/brokers/approval-broker.ts): one
 // question at a time, so child agents asking while another question is open
 // wait their turn; a question whose call is cancelled is withdrawn.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {ApprovalBroker} from '../../source/tui/approval-broker.js';
+import {ApprovalBroker} from '../../source/tui/brokers/approval-broker.js';
 
 const request = (id: string, name = 'write') => ({id, name, arguments: {}, ask: {title: `Title ${id}`, detail: ''}, external: false});
 const shown = async (broker: ApprovalBroker, id: string) => {

@@ -1,7 +1,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {ChatStore} from '../../source/tui/chat-store.js';
-import {summariseArguments as summarise} from '../../source/modes/summarise-arguments.js';
+import {summariseArguments as summarise} from '../../source/shared/summarise-arguments.js';
 import {costReport, emptyCost, statusCost} from '../../source/tui/cost-tally.js';
 
 const status = {model: 'm', workspace: '/w', session: null, usage: null, window: null};

@@ -10,8 +10,8 @@ import {render} from 'ink-testing-library';
 import {ChoiceList} from '../../components/ChoiceList.js';
 import {loadedTextInput, loadTextInput} from '../../components/ExtensionDialog.js';
 import {KeyField, MAX_KEY_FIELD_CHARS} from '../../components/KeyField.js';
-import type {PendingChoice} from '../../source/tui/chooser-broker.js';
-import type {PendingKey} from '../../source/tui/key-broker.js';
+import type {PendingChoice} from '../../source/tui/brokers/chooser-broker.js';
+import type {PendingKey} from '../../source/tui/brokers/key-broker.js';
 
 const options = [
 	{value: 'alpha', label: 'alpha', description: '2 models', marked: true},

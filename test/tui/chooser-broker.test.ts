@@ -3,7 +3,7 @@
 // options (anything else is no choice), cancel closes it, and one chooser at a time.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {ChooserBroker} from '../../source/tui/chooser-broker.js';
+import {ChooserBroker} from '../../source/tui/brokers/chooser-broker.js';
 
 const request = {
 	title: 'Provider',

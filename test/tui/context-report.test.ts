@@ -2,7 +2,7 @@
 // budget's own estimate, adding up to what the budget counts for it.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {HistoryMeter, measureTools} from '../../workers/history-meter.js';
+import {HistoryMeter, measureTools} from '../../workers/budget/history-meter.js';
 import {renderInstructionsBlock, withInstructions} from '../../source/core/resources/instructions-block.js';
 import {contextReport, formatContextReport} from '../../source/tui/context-report.js';
 import type {Message} from '../../source/core/messages.js';

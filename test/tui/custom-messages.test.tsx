@@ -11,11 +11,11 @@ import {join} from 'node:path';
 import {setTimeout as delay} from 'node:timers/promises';
 import {render} from 'ink-testing-library';
 import {App} from '../../components/App.js';
-import {ApprovalBroker} from '../../source/tui/approval-broker.js';
+import {ApprovalBroker} from '../../source/tui/brokers/approval-broker.js';
 import {ChatStore} from '../../source/tui/chat-store.js';
 import {customRendering, ENTRY_DEFAULT_CHARS} from '../../source/tui/custom-rendering.js';
 import {showSessionHistory} from '../../source/tui/resumed-history.js';
-import {startExtensions} from '../../source/core/start/start-extensions.js';
+import {startExtensions} from '../../source/core/session/start-extensions.js';
 import type {CoreEvent} from '../../source/core/events.js';
 
 const status = {model: 'm', workspace: '/work', session: 's', usage: null, window: null};

@@ -1,6 +1,6 @@
 // The chat screen's extension dialogs (api.runtime.uiDialog): the widget of
 // each type (components/ExtensionDialog.tsx) and the broker that queues them
-// with i's own questions and tells UiPromptStart/End (source/tui/dialog-broker.ts).
+// with i's own questions and tells UiPromptStart/End (source/tui/brokers/dialog-broker.ts).
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {setTimeout as delay} from 'node:timers/promises';
@@ -9,9 +9,9 @@ import {TYPEAHEAD_GUARD_MS} from '../../components/Approval.js';
 import {ExtensionDialog, MAX_VISIBLE_OPTIONS, loadTextInput} from '../../components/ExtensionDialog.js';
 import {RuntimeActionError} from '../../source/core/extensions/runtime-link.js';
 import {MAX_INPUT_CHARS, MAX_PENDING_DIALOGS, parseDialogRequest, type DialogAnswer} from '../../source/core/extensions/ui-dialog-request.js';
-import {ApprovalBroker} from '../../source/tui/approval-broker.js';
-import {DialogBroker, type PendingDialog} from '../../source/tui/dialog-broker.js';
-import {QuestionLine} from '../../source/tui/open-question.js';
+import {ApprovalBroker} from '../../source/tui/brokers/approval-broker.js';
+import {DialogBroker, type PendingDialog} from '../../source/tui/brokers/dialog-broker.js';
+import {QuestionLine} from '../../source/tui/brokers/open-question.js';
 import type {PromptObserver, UiPrompt, UiPromptAnswer, UiPromptDetail} from '../../source/tui/ui-prompt-events.js';
 
 const ESC = '\u001B';

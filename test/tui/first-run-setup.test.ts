@@ -16,8 +16,8 @@ import {buildCatalogue} from '../../source/core/catalogue/build-catalogue.js';
 import {Catalogue} from '../../source/core/catalogue/catalogue.js';
 import {readModelsFiles} from '../../source/core/catalogue/models-file.js';
 import {firstRunConfig, runFirstRunSetup, type FirstRunPlace, type FirstRunScreen} from '../../source/tui/first-run-setup.js';
-import type {ChoiceRequest} from '../../source/tui/chooser-broker.js';
-import type {KeyRequest} from '../../source/tui/key-broker.js';
+import type {ChoiceRequest} from '../../source/tui/brokers/chooser-broker.js';
+import type {KeyRequest} from '../../source/tui/brokers/key-broker.js';
 import {makeUnwritable} from '../helpers/unwritable.js';
 
 type Asked = {kind: 'choose'; request: ChoiceRequest} | {kind: 'key'; request: KeyRequest};

@@ -6,7 +6,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {createMarkdownRenderer, LIVE_SOURCE_FACTOR, LONG_PARAGRAPH_LINES} from '../../source/tui/markdown/render-markdown.js';
 import {hyperlinksSupported, hyperlinkTarget, MAX_HYPERLINK_BYTES} from '../../source/tui/markdown/hyperlinks.js';
-import {markdownOptions} from '../../source/tui/markdown-options.js';
+import {markdownOptions} from '../../source/tui/markdown/markdown-options.js';
 import stringWidth from '../../source/tui/string-width-fast.js';
 import {COLOR, itemRows, onScreen, renderOnScreen, streamThroughStore} from './markdown-screen.js';
 

@@ -5,7 +5,7 @@ import {dirname, join} from 'node:path';
 import {setTimeout as delay} from 'node:timers/promises';
 import {render} from 'ink-testing-library';
 import {App} from '../../components/App.js';
-import {ApprovalBroker} from '../../source/tui/approval-broker.js';
+import {ApprovalBroker} from '../../source/tui/brokers/approval-broker.js';
 import {ChatStore} from '../../source/tui/chat-store.js';
 import {tempDir} from '../tools/helpers.js';
 

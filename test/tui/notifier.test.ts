@@ -5,7 +5,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {LONG_TURN_MS, Notifier} from '../../source/tui/notify/notifier.js';
 import {notificationBytes, notifyStyle} from '../../source/tui/notify/notify-style.js';
-import {createKeyDecoder} from '../../source/tui/key-decoder.js';
+import {createKeyDecoder} from '../../source/tui/editor/key-decoder.js';
 
 function notifier(style: 'bell' | 'osc9' | 'osc777' | 'off' = 'bell') {
 	const written: string[] = [];

@@ -2,7 +2,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {cannotOpen, relativeTime, sessionPickerRequest} from '../../source/tui/session-picker.js';
 import {filterOptions} from '../../components/ChoiceList.js';
-import type {SessionSummary} from '../../source/core/sessions/list-sessions.js';
+import type {SessionSummary} from '../../source/core/session/list-sessions.js';
 
 const now = new Date('2025-06-01T12:00:00Z');
 const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000);

@@ -32,7 +32,7 @@ test('an extension command parses with its words; the screen own commands take n
 });
 
 test('Markdown transformers chain in order; {} and nothing keep the text; a throw or a wrong answer is reported once and skipped; the result is printable', async () => {
-	const {chainMarkdownTransformers} = await import('../../source/tui/markdown-transform.js');
+	const {chainMarkdownTransformers} = await import('../../source/tui/markdown/markdown-transform.js');
 	const reports: string[] = [];
 	const transform = chainMarkdownTransformers(
 		[

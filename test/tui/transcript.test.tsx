@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {setTimeout as delay} from 'node:timers/promises';
 import {render} from 'ink-testing-library';
 import {App} from '../../components/App.js';
-import {ApprovalBroker} from '../../source/tui/approval-broker.js';
+import {ApprovalBroker} from '../../source/tui/brokers/approval-broker.js';
 import {ChatStore} from '../../source/tui/chat-store.js';
 
 const status = {model: 'gpt-x', workspace: '/work', session: 'abcdef0123', usage: null, window: null};

@@ -6,7 +6,7 @@ import {setTimeout as delay} from 'node:timers/promises';
 import {render} from 'ink-testing-library';
 import {TYPEAHEAD_GUARD_MS} from '../../components/Approval.js';
 import {MAX_LISTED_EXTENSIONS, TrustPrompt} from '../../components/TrustPrompt.js';
-import {TrustBroker, TrustUnanswered, type PendingTrust} from '../../source/tui/trust-broker.js';
+import {TrustBroker, TrustUnanswered, type PendingTrust} from '../../source/tui/brokers/trust-broker.js';
 import type {UiPrompt, UiPromptAnswer} from '../../source/tui/ui-prompt-events.js';
 
 const question = (count = 1, servers = 0) => ({

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {mkdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {test} from 'node:test';
-import {officialWorkers} from '../../source/runtime/worker.js';
+import {officialWorkers} from '../../source/commands/worker.js';
 import {makeFolders, startOfficialWorker, type FrameWorker} from './frame-worker.js';
 
 function approval(name: string, decision: string) {

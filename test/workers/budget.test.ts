@@ -1,8 +1,8 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {planLimits, toolShare} from '../../workers/budget-plan.js';
-import {BudgetEstimator} from '../../workers/budget-estimate.js';
-import {HistoryMeter, jsonEqual} from '../../workers/history-meter.js';
+import {planLimits, toolShare} from '../../workers/budget/budget-plan.js';
+import {BudgetEstimator} from '../../workers/budget/budget-estimate.js';
+import {HistoryMeter, jsonEqual} from '../../workers/budget/history-meter.js';
 import {makeFolders, startOfficialWorker} from './frame-worker.js';
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));

@@ -4,7 +4,7 @@ import {writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {test} from 'node:test';
 import {makeFolders, startOfficialWorker} from './frame-worker.js';
-import {PREPARED_WRITE_DELAY_MS} from '../../workers/cache.js';
+import {PREPARED_WRITE_DELAY_MS} from '../../workers/cache/cache.js';
 import {beforeRequest, chatBody, hook, readStatsFile, registerWorkspace, statsFile, statsWhen} from './cache-helpers.js';
 
 const history = [

@@ -4,9 +4,9 @@ import {writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {cutProblem, summaryMessage} from '../../source/core/history/compaction.js';
 import type {Message} from '../../source/core/messages.js';
-import {chooseCut} from '../../workers/compact-cut.js';
-import {jsonBytes, prefixImages, summaryText} from '../../workers/compact-text.js';
-import {DEFAULT_COMPACT_PROMPT} from '../../workers/compact.js';
+import {chooseCut} from '../../workers/compact/compact-cut.js';
+import {jsonBytes, prefixImages, summaryText} from '../../workers/compact/compact-text.js';
+import {DEFAULT_COMPACT_PROMPT} from '../../workers/compact/compact.js';
 import {makeFolders, startOfficialWorker} from './frame-worker.js';
 
 const call = (id: string): Message => ({role: 'assistant', content: null, tool_calls: [{id, type: 'function', function: {name: 'read', arguments: '{}'}}]});

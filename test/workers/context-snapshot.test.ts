@@ -14,7 +14,7 @@ import {
 	stateFromHistory,
 	type ContextMessage,
 	type Entries,
-} from '../../workers/context-snapshot.js';
+} from '../../workers/context-snapshot/context-snapshot.js';
 
 const system: Message = {role: 'system', content: 'You are i.'};
 

@@ -1,4 +1,4 @@
-// stdin and stdout of a worker on their file descriptors (workers/fd-io.ts):
+// stdin and stdout of a worker on their file descriptors (workers/serve/fd-io.ts):
 // chunks and EOF, pause, and the hand-over to a stream when a descriptor is
 // non-blocking (a FIFO opened O_NONBLOCK here), with nothing lost.
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import {join} from 'node:path';
 import {PassThrough, Writable} from 'node:stream';
 import {test} from 'node:test';
 import {setTimeout as sleep} from 'node:timers/promises';
-import {FdInput, FdOutput} from '../../workers/fd-io.js';
+import {FdInput, FdOutput} from '../../workers/serve/fd-io.js';
 
 function folder(t: {after(fn: () => void): void}): string {
 	const root = mkdtempSync(join(tmpdir(), 'i-fd-io-'));

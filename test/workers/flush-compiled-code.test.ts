@@ -1,4 +1,4 @@
-// The snapshot builder's flush of compiled code (workers/flush-compiled-code.ts):
+// The snapshot builder's flush of compiled code (workers/host/flush-compiled-code.ts):
 // one call drops the bytecode of every function not running, the functions
 // still run (compiled again when called), and the V8 flag it sets is set back,
 // so later collections flush nothing more than they would.
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
 import {fileURLToPath} from 'node:url';
 
-const flush = fileURLToPath(new URL('../../workers/flush-compiled-code.js', import.meta.url));
+const flush = fileURLToPath(new URL('../../workers/host/flush-compiled-code.js', import.meta.url));
 
 test('flushCompiledCode drops the bytecode of functions run once, they still run, and a later collection keeps what is compiled again', () => {
 	const script = `

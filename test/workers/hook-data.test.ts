@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
-import {messagesOf} from '../../workers/hook-data.js';
+import {messagesOf} from '../../workers/serve/hook-data.js';
 
 test('messagesOf gives back the very messages after checking them; a bad one is named, frozen or not', () => {
 	const messages = [Object.freeze({role: 'system', content: 's'}), {role: 'user', content: 'u'}];

@@ -4,7 +4,7 @@ import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {test, type TestContext} from 'node:test';
 import {SUMMARY_MARKER} from '../../source/core/history/compaction.js';
-import {stateFromHistory} from '../../workers/context-snapshot.js';
+import {stateFromHistory} from '../../workers/context-snapshot/context-snapshot.js';
 import {makeFolders, startOfficialWorker, type Folders, type FrameWorker} from './frame-worker.js';
 
 interface Memory {

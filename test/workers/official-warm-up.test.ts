@@ -4,7 +4,7 @@ import {existsSync, readdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {tmpdir} from 'node:os';
 import {fileURLToPath} from 'node:url';
-import {warmFdIo, warmUp} from '../../workers/official-warm-up.js';
+import {warmFdIo, warmUp} from '../../workers/host/official-warm-up.js';
 import {page, startWebServer} from '../fixtures/web-server.js';
 import {makeFolders, startWorker} from './frame-worker.js';
 import {snapshotFlags} from '../../source/core/plugins/program.js';

@@ -4,7 +4,7 @@ import {join} from 'node:path';
 import {test, type TestContext} from 'node:test';
 import {makeFolders, startWorker, type Folders} from './frame-worker.js';
 
-const serveUrl = new URL('../../workers/serve.js', import.meta.url).href;
+const serveUrl = new URL('../../workers/serve/serve.js', import.meta.url).href;
 
 /**
  * A worker built on serve() for its two extensions. before_turn leaves a

@@ -3,7 +3,7 @@ import {test, type TestContext} from 'node:test';
 import {MAX_FRAME_BYTES} from '../../source/core/pool/frames.js';
 import {makeFolders, startWorker, type Folders} from './frame-worker.js';
 
-const serveUrl = new URL('../../workers/serve.js', import.meta.url).href;
+const serveUrl = new URL('../../workers/serve/serve.js', import.meta.url).href;
 
 /**
  * A worker built on serve(): `upper` upper-cases `data.text` on user_input,

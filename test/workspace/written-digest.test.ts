@@ -7,7 +7,7 @@ import {join} from 'node:path';
 import {test} from 'node:test';
 import {registryPath, workspaceId} from '../../source/core/config/workspace-registry.js';
 import {isAsWritten, noteWritten, writtenDigestPath} from '../../source/core/fs/written-digest.js';
-import {readSessionIndex, sessionIndexPath, updateSessionIndex} from '../../source/core/sessions/session-index.js';
+import {readSessionIndex, sessionIndexPath, updateSessionIndex} from '../../source/core/session/session-index.js';
 import {dirsUnder, tempDir} from './helpers.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -1,5 +1,5 @@
 import {MAX_MEMORY_KEY_CHARS, MEMORY_KEY_PATTERN} from '../../source/core/plugins/memory-tools.js';
-import {MAX_ENTRY_BYTES, MAX_SNAPSHOT_BYTES} from '../context-snapshot.js';
+import {MAX_ENTRY_BYTES, MAX_SNAPSHOT_BYTES} from '../context-snapshot/context-snapshot.js';
 
 /**
  * The memory module's limits in one place. An entry's text is bounded by

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import '../../source/core/zod-english.js';
-import {ContextSnapshotError, renderContextMessage} from '../context-snapshot-message.js';
+import {ContextSnapshotError, renderContextMessage} from '../context-snapshot/context-snapshot-message.js';
 import {MAX_ENTRIES, MAX_LISTING_CHARS, MAX_TOTAL_BYTES, checkKey, checkText} from './limits.js';
 import {findSecret} from './secrets.js';
 import {readMemory, updateMemory, type Memory} from './store.js';
-import {parseToolArguments} from '../hook-data.js';
+import {parseToolArguments} from '../serve/hook-data.js';
 
 /** The snapshot source name the entries are shown under. */
 export const MEMORY_SOURCE = 'memory';

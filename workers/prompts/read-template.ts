@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import '../../source/core/zod-english.js';
 import {FrontMatterError, parseSkillFile} from '../skills/front-matter.js';
 import {MAX_DESCRIPTION_CHARS} from '../skills/limits.js';
-import {readPromptFile} from '../prompt-file.js';
+import {readPromptFile} from '../serve/prompt-file.js';
 
 /** What a template's optional front matter may say; the body is what the prompt becomes. */
 const fieldsSchema = z.strictObject({

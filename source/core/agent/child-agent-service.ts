@@ -1,6 +1,6 @@
 import {RuntimeActionError, type RuntimeServices, type ToolInvocation} from '../extensions/runtime-link.js';
 import type {ChildAgents} from './child-agents.js';
-import {readChildRequest} from './child-request.js';
+import {readChildRequest} from '../child-request.js';
 
 /**
  * `api.runtime.childAgent(request, ctx)` (seed 004 §3): `start` needs the

@@ -8,22 +8,18 @@ import type {BeforeAgentStart} from '../extensions/before-agent-start.js';
 import {CANCEL_GRACE_MS} from '../extensions/extension-tool.js';
 import {RuntimeActionError} from '../extensions/runtime-link.js';
 import {settledWithin} from '../extensions/within-time.js';
-import type {HookChain} from '../hooks/hook-chain.js';
+import type {HookChain} from '../lifecycle/hook-chain.js';
 import type {ModelConfig} from '../config/schema.js';
 import type {ModelCaller} from '../providers/model-caller.js';
 import type {Tool} from '../tools/types.js';
 import type {ApprovalGate} from './approval-gate.js';
 import {ChildOutput, type ChildDelta} from './child-output.js';
-import type {ChildStart} from './child-request.js';
+import {DELEGATE_TOOL_NAME, type ChildResult, type ChildStart} from '../child-request.js';
 import {runTurn, type TurnOutcome} from './run-turn.js';
-import {openSession, type Session} from './session-store.js';
+import {openSession, type Session} from '../session/session-store.js';
 
 /** Child tasks one host keeps at once: running, ended but not disposed, and cancelled ones that have not really ended yet. */
 export const MAX_CHILD_TASKS = 16; // seed 004 §3
-/** The native tool that hands a task to a child; never one of a child's own tools. */
-export const DELEGATE_TOOL_NAME = 'delegate_task';
-/** The owner of the children `delegate_task` starts: no extension can name it (extension names are package-like, never empty). */
-export const CORE_OWNER = '';
 
 /** What a child inherits, read when it starts: the parent's binding, prompt, resources, hooks, workspace and tools as they are now (after any /reload). */
 export interface ChildParent {
@@ -46,16 +42,6 @@ export interface ChildParent {
 }
 
 export type ChildStatus = 'running' | 'done' | 'failed';
-
-export interface ChildResult {
-	status: 'done' | 'failed';
-	/** The child's final report (its last answer's text), cut to what the output budget left. */
-	text: string;
-	/** It stopped at maxTurns before it finished. */
-	turnLimited: boolean;
-	/** The report was cut to what the deltas left of the 4 MiB (child-output.ts); the poll's `truncated` also tells of cut deltas. */
-	truncated: boolean;
-}
 
 export interface ChildPoll {
 	childId: string;

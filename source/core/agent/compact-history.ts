@@ -4,17 +4,17 @@ import type {ImagePart, Message, UserContent} from '../messages.js';
 import type {EmitEvent} from '../events.js';
 import type {ModelReply, ToolSchema} from '../providers/types.js';
 import {TurnError, errorMessage} from '../errors.js';
-import type {HookChain} from '../hooks/hook-chain.js';
+import type {HookChain} from '../lifecycle/hook-chain.js';
 import {checkImageParts} from '../tools/images.js';
-import {firstIssue} from './session-schema.js';
+import {firstIssue} from '../session/session-schema.js';
 import {messageSchema} from '../history/message-schema.js';
-import type {Session} from './session-store.js';
+import type {Session} from '../session/session-store.js';
 import {buildCandidate, commitProblem, cutProblem, estimateBytes} from '../history/compaction.js';
-import {describeShapeProblem, historyShapeProblem} from './history-shape.js';
+import {describeShapeProblem, historyShapeProblem} from '../history/history-shape.js';
 import {transcript} from '../history/transcript.js';
 import type {EventBus} from '../extensions/event-bus.js';
 import {readCancel} from '../extensions/event-answers.js';
-import {readBudgetFigures} from '../hooks/hook-results.js';
+import {readBudgetFigures} from '../lifecycle/hook-results.js';
 
 /** A compaction that could not be committed; the history is exactly as it was. */
 export class CompactionError extends TurnError {

@@ -1,5 +1,5 @@
 import type {Message} from '../messages.js';
-import {deliveryIdOf} from './session-records.js';
+import {deliveryIdOf} from '../session/session-records.js';
 
 /**
  * The history as a model request carries it: an extension's message

@@ -5,8 +5,8 @@ import {errorMessage} from '../errors.js';
 import {RuntimeActionError} from '../extensions/runtime-link.js';
 import type {AppendEntryRequest, CheckedMessage, SendMessageRequest} from '../extensions/check-delivery.js';
 import type {DeliveryResult} from '../extensions/api.js';
-import type {Session} from './session-store.js';
-import {customMessageEvent, type DeliveredMessage, type DeliveryMode, type QueuedItem, type SessionEntry} from './session-records.js';
+import type {Session} from '../session/session-store.js';
+import {customMessageEvent, type DeliveredMessage, type DeliveryMode, type QueuedItem, type SessionEntry} from '../session/session-records.js';
 
 /** Deliveries a session may hold uncommitted (the seed gives no number; a runaway extension must not fill the disk). */
 export const MAX_PENDING_DELIVERIES = 256;

@@ -5,16 +5,16 @@ import type {ModelReply, Protocol, StreamEvent, ToolSchema} from '../providers/t
 import type {ModelConfig} from '../config/schema.js';
 import {ProviderError} from '../providers/errors.js';
 import {TurnError, errorMessage} from '../errors.js';
-import {emptyHookChain, HookError, type HookChain} from '../hooks/hook-chain.js';
-import {readAfterResponse, readBeforeRequest, readBeforeTurn, readBudgetFigures, readBudgetFits, readToolBudget, readUserInput} from '../hooks/hook-results.js';
+import {emptyHookChain, HookError, type HookChain} from '../lifecycle/hook-chain.js';
+import {readAfterResponse, readBeforeRequest, readBeforeTurn, readBudgetFigures, readBudgetFits, readToolBudget, readUserInput} from '../lifecycle/hook-results.js';
 import type {ApprovalGate} from './approval-gate.js';
-import type {Session} from './session-store.js';
+import type {Session} from '../session/session-store.js';
 import type {ModelCaller} from '../providers/model-caller.js';
 import {runToolCall} from './run-tool-call.js';
 import {MAX_IMAGES_PER_BATCH} from '../tools/images.js';
 import {compactHistory, CompactionCancelledError, CompactionError, type CompactionIo, type CompactionReason} from './compact-history.js';
 import {validateBatch} from './validate-batch.js';
-import {describeShapeProblem, historyShapeProblem} from './history-shape.js';
+import {describeShapeProblem, historyShapeProblem} from '../history/history-shape.js';
 import {toolOutputLimit} from './tool-output-limit.js';
 import type {EventBus} from '../extensions/event-bus.js';
 import {readContextAnswer, readInputAnswer, readMessageEnd, readProviderRequest} from '../extensions/event-answers.js';
@@ -25,7 +25,7 @@ import {afterBatchModes, atStopModes, type MessageDelivery} from './message-deli
 import {forModel} from './delivered-for-model.js';
 import {costOf} from '../usage-cost.js';
 import type {Usage} from '../usage.js';
-import {addSessionCost} from './session-cost.js';
+import {addSessionCost} from '../session/session-cost.js';
 
 export interface TurnContext {
 	caller: ModelCaller;

@@ -3,7 +3,7 @@ import {UsageError} from '../errors.js';
 import type {EmitEvent} from '../events.js';
 import type {UserContent} from '../messages.js';
 import {packageProgramArgv} from '../plugins/program.js';
-import {setupAgent, type Agent} from '../start/setup-agent.js';
+import {setupAgent, type Agent} from '../session/setup-agent.js';
 import {headlessDialog} from '../extensions/headless-dialog.js';
 import {approveAsker} from './approve.js';
 import {TurnFailedError} from './errors.js';

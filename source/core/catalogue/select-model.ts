@@ -3,7 +3,7 @@ import type {ModelConfig} from '../config/schema.js';
 import type {OwnedProvider} from '../extensions/extension-provider.js';
 import {createAdapter} from '../providers/index.js';
 import {createHttpCaller, type ModelCaller} from '../providers/model-caller.js';
-import {checkExtraBody} from '../providers/reserved-fields.js';
+import {checkExtraBody} from '../config/reserved-fields.js';
 import type {Adapter, Protocol} from '../providers/types.js';
 import type {BuiltCatalogue} from './build-catalogue.js';
 import {CatalogueLookupError, type CatalogueChoice} from './catalogue.js';

@@ -4,7 +4,7 @@ import {readConfigFileSync} from '../fs/read-config-file.js';
 import '../zod-english.js';
 import {modelConfigSchema, type ModelConfig} from './schema.js';
 import {describeIssues} from './describe-issues.js';
-import {checkExtraBody} from '../providers/reserved-fields.js';
+import {checkExtraBody} from './reserved-fields.js';
 import {isProtocol} from '../providers/types.js';
 
 /** A config is a small hand-written file; anything bigger is a mistake. */

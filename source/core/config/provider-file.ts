@@ -13,11 +13,14 @@ import * as z from 'zod/mini';
 import '../zod-english.js';
 import {UsageError} from '../errors.js';
 import {readConfigFileSync} from '../fs/read-config-file.js';
-import {MAX_EXPIRES_AFTER_SECONDS, MIN_EXPIRES_AFTER_SECONDS} from '../providers/deepseek-files/wire.js';
 import {describeIssues} from './describe-issues.js';
 import type {PlatformDirs} from './dirs.js';
 import type {LoadedConfig} from './load-config.js';
 import {MAX_MODULE_CONFIG_BYTES} from './module-config.js';
+
+/** DeepSeek: a file lives at least an hour and at most 30 days when it expires at all. */
+export const MIN_EXPIRES_AFTER_SECONDS = 3600;
+export const MAX_EXPIRES_AFTER_SECONDS = 2_592_000;
 
 export const PROVIDER_FILE = 'provider.json';
 

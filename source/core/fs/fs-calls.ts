@@ -5,7 +5,7 @@ import {promisify} from 'node:util';
 // taken from node:fs/promises, for the modules the official host loads (the
 // state files' reading and atomic writes, their locks, the skills' files).
 // Loading node:fs/promises also loads node's readline and file-watching
-// modules, and the host's start-up snapshot (workers/official-snapshot.ts)
+// modules, and the host's start-up snapshot (workers/host/official-snapshot.ts)
 // holds every module the host loads: they were 0.4 MB of the blob and about
 // 0.9 ms of every host start on Node 24. A file descriptor has no owner that
 // closes it: each caller closes its own, once, on every path.

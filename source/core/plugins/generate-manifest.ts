@@ -1,4 +1,4 @@
-import type {LifecycleEvent} from '../hooks/event-names.js';
+import type {LifecycleEvent} from '../lifecycle/event-names.js';
 import type {Bindings} from './bindings.js';
 import {moduleHooks, moduleNames, officialModules, type ModuleName} from './modules.js';
 import {officialHostArgv} from './official-host.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import {workerBindingSchema} from '../config/schema.js';
 import {UsageError} from '../errors.js';
-import {lifecycleEvents} from '../hooks/event-names.js';
+import {lifecycleEvents} from '../lifecycle/event-names.js';
 import type {LoadedPlugins, ManifestHook, ManifestTool, WorkerSpec} from '../pool/types.js';
 import {describeIssues} from '../tools/arguments.js';
 import {nativeToolNames} from '../tools/native-tool-names.js';

@@ -1,4 +1,4 @@
-import type {LifecycleEvent} from '../hooks/event-names.js';
+import type {LifecycleEvent} from '../lifecycle/event-names.js';
 import {memoryTools} from './memory-tools.js';
 import {skillTools} from './skill-tools.js';
 import {webTools} from './web-tools.js';

@@ -1,6 +1,6 @@
 import type {ModuleTool} from './modules.js';
 
-/** The skills module's model-facing tools (seed §9); its worker is workers/skills.ts. */
+/** The skills module's model-facing tools (seed §9); its worker is workers/skills/skills.ts. */
 export const skillTools: readonly ModuleTool[] = [
 	{
 		name: 'skill_load',

@@ -2,7 +2,7 @@ import {TurnError} from '../errors.js';
 import type {AssistantMessage, ImagePart, Message, TextPart, UserContent} from '../messages.js';
 import {createAnthropicAssembler} from './anthropic-stream.js';
 import {isRecord} from './errors.js';
-import {reservedBodyFields} from './reserved-fields.js';
+import {reservedBodyFields} from '../config/reserved-fields.js';
 import type {Adapter, AdapterOptions, ToolSchema} from './types.js';
 import {argumentsObject, endpoint, withExtraBody} from './wire.js';
 

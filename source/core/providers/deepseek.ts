@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type {Message, UserContent} from '../messages.js';
 import type {Usage} from '../usage.js';
 import {chatMessages, chatTools, chatUsageSchema, createChatAssembler} from './chat-completions.js';
-import {reservedBodyFields} from './reserved-fields.js';
+import {reservedBodyFields} from '../config/reserved-fields.js';
 import {fileReferencePart} from './deepseek-files/wire.js';
 import type {Adapter, AdapterOptions, FileReferences, StreamAssembler, StreamEvent} from './types.js';
 import {endpoint, withExtraBody} from './wire.js';

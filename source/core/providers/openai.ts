@@ -1,6 +1,6 @@
 import type {Usage} from '../usage.js';
 import {chatMessages, chatTools, chatUsageSchema, createChatAssembler} from './chat-completions.js';
-import {reservedBodyFields} from './reserved-fields.js';
+import {reservedBodyFields} from '../config/reserved-fields.js';
 import type {Adapter, AdapterOptions, StreamAssembler, StreamEvent} from './types.js';
 import {endpoint, withExtraBody} from './wire.js';
 

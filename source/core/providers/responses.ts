@@ -1,5 +1,5 @@
 import type {Message, UserContent} from '../messages.js';
-import {reservedBodyFields} from './reserved-fields.js';
+import {reservedBodyFields} from '../config/reserved-fields.js';
 import {createResponsesAssembler} from './responses-stream.js';
 import type {Adapter, AdapterOptions, ToolSchema} from './types.js';
 import {endpoint, withExtraBody} from './wire.js';
@@ -25,7 +25,7 @@ export function createResponsesAdapter(options: AdapterOptions): Adapter {
 /**
  * The Responses body a history makes, before `extra_body`: `model`, `input`,
  * `stream`, `instructions` (the system messages), `tools`, `max_output_tokens`.
- * The adapter and the responses module (workers/responses.ts) both build it
+ * The adapter and the responses module (workers/responses/responses.ts) both build it
  * here, so their requests stay byte-for-byte alike.
  */
 export function responsesBody(model: string, messages: Message[], tools: ToolSchema[], maxTokens: number | undefined): Record<string, unknown> {

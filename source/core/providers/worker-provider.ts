@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import '../zod-english.js';
 import type {AssistantMessage} from '../messages.js';
 import type {WorkerPool, WorkerSpec} from '../pool/types.js';
-import {providerEvent} from '../hooks/event-names.js';
+import {providerEvent} from '../lifecycle/event-names.js';
 import type {ModelCaller} from './model-caller.js';
 import type {FinishReason, ModelReply} from './types.js';
 import {neutralBody} from './neutral-body.js';

@@ -1,7 +1,18 @@
 import * as z from 'zod/mini';
-import type {ChildAgents, ChildResult} from '../agent/child-agents.js';
-import {CORE_OWNER, DELEGATE_TOOL_NAME} from '../agent/child-agents.js';
-import {childRole, DEFAULT_CHILD_TURNS, MAX_CHILD_ROLE_CHARS, MAX_CHILD_TASK_BYTES, MAX_CHILD_TOOLS, MAX_CHILD_TURNS, MIN_CHILD_TURNS, withDefaults} from '../agent/child-request.js';
+import {
+	childRole,
+	CORE_OWNER,
+	DELEGATE_TOOL_NAME,
+	type ChildResult,
+	type ChildStarter,
+	DEFAULT_CHILD_TURNS,
+	MAX_CHILD_ROLE_CHARS,
+	MAX_CHILD_TASK_BYTES,
+	MAX_CHILD_TOOLS,
+	MAX_CHILD_TURNS,
+	MIN_CHILD_TURNS,
+	withDefaults,
+} from '../child-request.js';
 import {RuntimeActionError} from '../extensions/runtime-link.js';
 import {parseArguments} from './arguments.js';
 import {toParameters} from './parameters.js';
@@ -26,7 +37,7 @@ const schema = z.strictObject({
  * own session; its calls ask for approval like the parent's. Cancelled with
  * the turn (Esc). A child never has this tool.
  */
-export function createDelegateTaskTool(children: ChildAgents): Tool {
+export function createDelegateTaskTool(children: ChildStarter): Tool {
 	return {
 		name: DELEGATE_TOOL_NAME,
 		description: 'Hand a self-contained task (a wide search, a review) to a child agent with a fresh conversation and your tools; its final report is the result.',
@@ -39,7 +50,7 @@ export function createDelegateTaskTool(children: ChildAgents): Tool {
 	};
 }
 
-async function delegate(children: ChildAgents, input: z.output<typeof schema>, signal: AbortSignal): Promise<ToolResult> {
+async function delegate(children: ChildStarter, input: z.output<typeof schema>, signal: AbortSignal): Promise<ToolResult> {
 	const start = withDefaults(input);
 	let task;
 	try {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {toolEvent} from '../hooks/event-names.js';
+import {toolEvent} from '../lifecycle/event-names.js';
 import {compileJsonSchema, describeSchemaErrors} from '../plugins/json-schema.js';
 import {WorkerError, type ManifestTool, type WorkerPool, type WorkerSpec} from '../pool/types.js';
 import {describeIssues} from './arguments.js';

@@ -1,4 +1,4 @@
-import type {ChildAgents} from '../agent/child-agents.js';
+import type {ChildStarter} from '../child-request.js';
 import {createDelegateTaskTool} from './delegate-task.js';
 import {createDocsTool} from './docs.js';
 import {createEditTool} from './edit.js';
@@ -16,7 +16,7 @@ import {createWriteTool} from './write.js';
  * `delegate_task` needs the agent's child registry: without `children` (a
  * tool list outside a running agent) it is left out.
  */
-export function createNativeTools(options: {secrets?: Secrets; children?: ChildAgents} = {}): Tool[] {
+export function createNativeTools(options: {secrets?: Secrets; children?: ChildStarter} = {}): Tool[] {
 	const tools = [createReadTool(), createWriteTool(), createEditTool(), createShellTool(options.secrets), createGlobTool(), createSearchTool(), createViewImageTool(), createDocsTool()];
 	return options.children ? [...tools, createDelegateTaskTool(options.children)] : tools;
 }

@@ -21,10 +21,6 @@ export const FILES_PATH = '/files';
 /** The purpose DeepSeek asks for images. */
 export const IMAGE_PURPOSE = 'user_data';
 
-/** DeepSeek: a file lives at least an hour and at most 30 days when it expires at all. */
-export const MIN_EXPIRES_AFTER_SECONDS = 3600;
-export const MAX_EXPIRES_AFTER_SECONDS = 2_592_000;
-
 /** DeepSeek: an image uploaded through the Files API is at most 64 MiB. */
 export const MAX_IMAGE_UPLOAD_BYTES = 64 * 1024 * 1024;
 

@@ -1,0 +1,30 @@
+import type {ExecutionContext} from '../extensions/api.js';
+import type {ModelCaller} from '../providers/model-caller.js';
+import type {Session} from './session-store.js';
+import type {Tool} from '../tools/types.js';
+
+/** The agent's fields that /reload and a session switch replace: the execution context and a starting child read them as they are now. */
+export interface LiveAgent {
+	caller: ModelCaller;
+	tools: readonly Tool[];
+	session: Session;
+}
+
+/**
+ * `runtime.getExecutionContext()` (seed 004 §3): the model identity, the
+ * thinking setting, the active tools, the workspace and the session, read
+ * live on every call and returned as a fresh copy. It is built from names
+ * only: a credential, a header, a base URL or an endpoint has no way in.
+ */
+export function executionContextService(live: () => LiveAgent, fixed: {workspace: string; thinking: unknown}): (extension: string) => ExecutionContext {
+	return () => {
+		const {caller, tools, session} = live();
+		return {
+			model: {provider: caller.provider ?? caller.protocol, id: caller.model},
+			thinking: fixed.thinking === null ? null : structuredClone(fixed.thinking),
+			tools: tools.map(tool => tool.name),
+			cwd: fixed.workspace,
+			...(session.id ? {sessionId: session.id} : {}),
+		};
+	};
+}
