@@ -11,7 +11,6 @@ import {mkdirSync, mkdtempSync, realpathSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {startMockProvider, type MockReply} from '../test/fixtures/mock-provider.js';
-import {runTurn} from '../source/core/agent/run-turn.js';
 import {setupAgent} from '../source/core/session/setup-agent.js';
 import {median, timeAsync} from './measure.js';
 
@@ -35,7 +34,7 @@ export async function benchChildren(): Promise<void> {
 	const turn = async (replies: MockReply[]) => {
 		mock.enqueue(...replies);
 		return timeAsync(async () => {
-			const outcome = await runTurn('How many text files are there?', {...agent, signal: new AbortController().signal});
+			const outcome = await agent.runTurn('How many text files are there?', new AbortController().signal);
 			if (outcome.reason !== 'stop') throw new Error(`the bench turn ended ${outcome.reason}: ${outcome.error?.message ?? ''}`);
 		});
 	};

@@ -1,9 +1,9 @@
 import type {CliOptions} from '../cli-options.js';
 import {exitCodes, errorMessage} from '../core/errors.js';
-import {runTurn} from '../core/agent/run-turn.js';
 import {createJsonRenderer} from './render-json.js';
 import {createTextRenderer} from './render-text.js';
-import {setupAgent, type Agent} from '../core/session/setup-agent.js';
+import {setupAgent} from '../core/session/setup-agent.js';
+import type {Agent} from '../core/session/agent.js';
 import {headlessDialog} from '../core/extensions/headless-dialog.js';
 import type {StartedPlugins} from '../core/session/start-plugins.js';
 import {handleInterrupts} from '../shared/interrupt.js';
@@ -47,7 +47,7 @@ export async function runLineMode(options: CliOptions, started?: Promise<Started
 	agent.delivery.provideStarter({
 		canStart: () => reading && triggered === null && !controller.signal.aborted,
 		start() {
-			triggered = runTurn(null, {...agent, signal: controller.signal}).then(outcome => {
+			triggered = agent.runTurn(null, controller.signal).then(outcome => {
 				if (turnExitCode(outcome) !== exitCodes.ok && outcome.reason !== 'interrupted') failed = true;
 				triggered = null;
 			});
@@ -77,7 +77,7 @@ export async function runLineMode(options: CliOptions, started?: Promise<Started
 				continue;
 			}
 
-			const outcome = await runTurn(content, {...agent, signal: controller.signal});
+			const outcome = await agent.runTurn(content, controller.signal);
 			if (outcome.reason === 'interrupted') break;
 			if (turnExitCode(outcome) !== exitCodes.ok) failed = true;
 			prompt();

@@ -1,9 +1,9 @@
 import type {CliOptions} from '../cli-options.js';
-import {runTurn} from '../core/agent/run-turn.js';
 import {createJsonRenderer} from './render-json.js';
 import {createTextRenderer} from './render-text.js';
 import {readPromptFromStdin} from './read-prompt.js';
-import {setupAgent, type Agent} from '../core/session/setup-agent.js';
+import {setupAgent} from '../core/session/setup-agent.js';
+import type {Agent} from '../core/session/agent.js';
 import {headlessDialog} from '../core/extensions/headless-dialog.js';
 import type {StartedPlugins} from '../core/session/start-plugins.js';
 import {handleInterrupts} from '../shared/interrupt.js';
@@ -42,7 +42,7 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 		try {
 			const content = await headlessPrompt(prompt, agent.workspace, emit, 'i -p', {mcp: agent.mcp, signal: controller.signal});
 			if (content === null) return exitCodes.usage;
-			const outcome = await runTurn(content, {...agent, signal: controller.signal});
+			const outcome = await agent.runTurn(content, controller.signal);
 			return interrupts.exitCode() ?? turnExitCode(outcome);
 		} finally {
 			await agent.close();

@@ -4,7 +4,6 @@
  * schemas are most of the code to load, and the person should not wait
  * for them to see the screen.
  */
-export {compactNow, runTurn} from '../core/agent/run-turn.js';
 export {setupAgent} from '../core/session/setup-agent.js';
 export {openWorkspaceSession, provisionalSessionPath, renameWorkspaceSession} from '../core/session/workspace-sessions.js';
 export {listSessions} from '../core/session/list-sessions.js';

@@ -1,4 +1,4 @@
-import type {Agent} from '../core/session/setup-agent.js';
+import type {Agent} from '../core/session/agent.js';
 import type {ProviderChoice} from '../core/catalogue/provider-choices.js';
 import type {ChoiceOption, ChooserBroker} from './brokers/chooser-broker.js';
 

@@ -5,7 +5,7 @@ import type {CliOptions} from '../cli-options.js';
 import {exitCodes, StartVetoError} from '../core/errors.js';
 import type {AskPerson} from '../core/agent/approval-gate.js';
 import type {EventBus} from '../core/extensions/event-bus.js';
-import type {Agent} from '../core/session/setup-agent.js';
+import type {Agent} from '../core/session/agent.js';
 import {handleInterrupts} from '../shared/interrupt.js';
 import {printable, writeErr} from '../shared/output.js';
 import {reportSetupError} from '../shared/report-setup-error.js';
@@ -140,7 +140,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	const sendPrompt = async (text: string, controller: AbortController, shownAs: string | undefined, from: 'person' | 'server'): Promise<{reason: string} | undefined> => {
 		if (from === 'server') {
 			store.addUser(shownAs ?? text);
-			return core.runTurn(text, {...agent, signal: controller.signal});
+			return agent.runTurn(text, controller.signal);
 		}
 
 		const prepared = await core.promptContent(text, agent.workspace);
@@ -158,7 +158,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			prepared.text.includes('@') && agent.mcp.servers !== null
 				? await (await import('../core/mcp/resource-mentions.js')).contentWithResources(prepared.content, prepared.text, agent.mcp, controller.signal, problem => store.notice('warning', problem))
 				: prepared.content;
-		return core.runTurn(content, {...agent, signal: controller.signal});
+		return agent.runTurn(content, controller.signal);
 	};
 
 	/** `!command` (`!!command`: not added to the context): the person's own, run at once with no approval; Esc stops it. */
@@ -251,7 +251,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 				turn = controller;
 				store.setBusy(true);
 				notifier.turnStarted();
-				return core.runTurn(null, {...agent, signal: controller.signal});
+				return agent.runTurn(null, controller.signal);
 			}),
 			controller,
 		);
@@ -266,7 +266,6 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			return;
 		}
 
-		agent = {...agent, caller: result.caller, selected: result.selected};
 		store.setModel(result.caller.model);
 		const saved =
 			result.saved === null
@@ -374,7 +373,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			case '/compact': {
 				store.setBusy(true);
 				try {
-					const result = await core.compactNow({...agent, signal: new AbortController().signal});
+					const result = await agent.compactNow(new AbortController().signal);
 					store.notice(result === 'compacted' ? 'info' : 'warning', result === 'compacted' ? 'the history was compacted' : result);
 				} catch (error) {
 					store.notice('error', (error as Error).message);
@@ -429,7 +428,6 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	/** Reads the AGENTS.md files again into the session's system prompt and the next session's (/reload, /clear). */
 	const readInstructions = async () => {
 		const result = await agent.reloadInstructions();
-		agent = {...agent, systemPrompt: result.systemPrompt, instructions: result.instructions};
 		for (const message of result.notices) store.notice('warning', message);
 		return result;
 	};
@@ -440,8 +438,6 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	const switchSession = async (next: Session, options: {showHistory: boolean} = {showHistory: true}) => {
 		// The children of the old session end with it; new ones' sessions go beside the new one.
 		await agent.switchSession(next);
-		await agent.session.close();
-		agent = {...agent, session: next};
 		store.setSession(next.id);
 		if (options.showHistory && next.messages.length > 0) core.showSessionHistory(next, store);
 	};
@@ -512,13 +508,12 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		}
 
 		const extensions = path === undefined ? undefined : [path, ...options.extensions.filter(other => other !== devPath)];
-		const result = await agent.reloadExtensions({sessionId: agent.session.id, sessionPath: agent.session.path, ...(extensions ? {extensions} : {})});
+		const result = await agent.reloadExtensions(extensions ? {extensions} : {});
 		if (!result.ok) {
 			store.notice('error', `the reload failed; the extensions loaded before stay:\n${result.problems.join('\n')}`);
 			return;
 		}
 
-		agent = {...agent, ...result.agent};
 		if (path !== undefined) devPath = path;
 		showExtensions();
 		stopReporting();

@@ -7,9 +7,11 @@ import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFil
 import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {setupAgent, type Agent} from '../../source/core/session/setup-agent.js';
+import {setupAgent} from '../../source/core/session/setup-agent.js';
+import type {Agent} from '../../source/core/session/agent.js';
 import type {AskPerson} from '../../source/core/agent/approval-gate.js';
-import {MAX_CHILD_TASKS, childSessionPath, type ChildTask} from '../../source/core/agent/child-agents.js';
+import {MAX_CHILD_TASKS, childSessionPath} from '../../source/core/agent/child-agents.js';
+import type {ChildTask} from '../../source/core/agent/child-task.js';
 import {CORE_OWNER} from '../../source/core/child-request.js';
 import {withDefaults} from '../../source/core/child-request.js';
 import {RuntimeActionError} from '../../source/core/extensions/runtime-link.js';
@@ -311,7 +313,7 @@ test('/reload cleans up the extensions’ children (their handles are gone); a s
 		const owned = await start(agent, {task: 'Owned by the extension.'}, 'kid');
 		const core = await start(agent, {task: 'Owned by the core.'}, CORE_OWNER);
 		await waitUntil(() => mock.requests.length === before + 2);
-		const reload = await agent.reloadExtensions({sessionId: agent.session.id, sessionPath: agent.session.path});
+		const reload = await agent.reloadExtensions();
 		assert.ok(reload.ok);
 		assert.equal(owned.status, 'failed');
 		assert.equal(owned.error, 'the extensions were reloaded');

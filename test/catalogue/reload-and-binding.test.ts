@@ -9,8 +9,8 @@ import {cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} fro
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {setupAgent, type Agent} from '../../source/core/session/setup-agent.js';
-import {runTurn} from '../../source/core/agent/run-turn.js';
+import {setupAgent} from '../../source/core/session/setup-agent.js';
+import type {Agent} from '../../source/core/session/agent.js';
 import {finishChunk, startGateServer, textChunk, usageChunk, done, type GateServer} from '../fixtures/gate-server.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'i-catalogue-reload-')));
@@ -46,7 +46,7 @@ async function setup(config: Record<string, unknown>, extensions: string[]): Pro
 }
 
 async function turn(agent: Agent, text: string) {
-	return runTurn(text, {...agent, signal: new AbortController().signal});
+	return agent.runTurn(text, new AbortController().signal);
 }
 
 test('/reload rebinds the endpoint from models.json; with the package folder gone it fails and the old binding and session stay', async () => {
@@ -55,7 +55,7 @@ test('/reload rebinds the endpoint from models.json; with the package folder gon
 	cpSync(join(repositoryPackage, 'package.json'), join(copy, 'package.json'));
 	cpSync(join(repositoryPackage, 'dist', 'src'), join(copy, 'dist', 'src'), {recursive: true});
 	writeModels({deepseek: {baseUrl: servers[0]!.baseUrl}});
-	let {agent} = await setup({provider: 'deepseek', model: 'deepseek-chat'}, [copy]);
+	const {agent} = await setup({provider: 'deepseek', model: 'deepseek-chat'}, [copy]);
 	try {
 		assert.deepEqual(agent.selected, {provider: 'deepseek', model: 'deepseek-chat'});
 		servers[0]!.enqueue(reply('first'));
@@ -63,9 +63,8 @@ test('/reload rebinds the endpoint from models.json; with the package folder gon
 		assert.equal(servers[0]!.requests[0]!.headers.authorization, 'Bearer sk-reload-key');
 
 		writeModels({deepseek: {baseUrl: servers[1]!.baseUrl}});
-		const reloaded = await agent.reloadExtensions({sessionId: agent.session.id, sessionPath: agent.session.path});
+		const reloaded = await agent.reloadExtensions();
 		assert.ok(reloaded.ok, JSON.stringify(reloaded));
-		agent = {...agent, ...reloaded.agent};
 		assert.equal((await agent.loadCatalogue()).provider('deepseek')?.baseUrl, servers[1]!.baseUrl);
 		servers[1]!.enqueue(reply('second'), reply('third'));
 		assert.equal((await turn(agent, 'two')).reason, 'stop');
@@ -73,7 +72,7 @@ test('/reload rebinds the endpoint from models.json; with the package folder gon
 
 		rmSync(copy, {recursive: true, force: true});
 		const session = agent.session;
-		const failed = await agent.reloadExtensions({sessionId: agent.session.id, sessionPath: agent.session.path});
+		const failed = await agent.reloadExtensions();
 		assert.equal(failed.ok, false);
 		assert.match(!failed.ok ? failed.problems.join('\n') : '', /copied-providers/);
 		// The old binding and the session stay: the next turn goes where the last one went, with the same key.

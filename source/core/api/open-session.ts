@@ -1,9 +1,9 @@
-import {runTurn} from '../agent/run-turn.js';
 import {UsageError} from '../errors.js';
 import type {EmitEvent} from '../events.js';
 import type {UserContent} from '../messages.js';
 import {packageProgramArgv} from '../plugins/program.js';
-import {setupAgent, type Agent} from '../session/setup-agent.js';
+import {setupAgent} from '../session/setup-agent.js';
+import type {Agent} from '../session/agent.js';
 import {headlessDialog} from '../extensions/headless-dialog.js';
 import {approveAsker} from './approve.js';
 import {TurnFailedError} from './errors.js';
@@ -111,7 +111,7 @@ class AgentSession implements Session {
 			}
 		};
 
-		const ended = runTurn(prompt, {...this.#agent, emit, signal});
+		const ended = this.#agent.runTurn(prompt, signal, {emit});
 		this.#running = {controller, ended};
 		let outcome;
 		try {

@@ -28,3 +28,14 @@ export function executionContextService(live: () => LiveAgent, fixed: {workspace
 		};
 	};
 }
+
+/**
+ * The config's thinking setting for getExecutionContext: there is no field
+ * of its own, so the first of `extra_body`'s reasoning_effort (OpenAI),
+ * thinking (Anthropic, DeepSeek) and reasoning (Responses) that is set, as
+ * written; null when none is.
+ */
+export function thinkingSetting(extraBody: Record<string, unknown>): unknown {
+	for (const key of ['reasoning_effort', 'thinking', 'reasoning']) if (extraBody[key] !== undefined) return extraBody[key];
+	return null;
+}

@@ -135,3 +135,32 @@ function workersEveryTurnCalls(plugins: LoadedPlugins): WorkerSpec[] {
 	for (const hook of plugins.hooks) if (hook.events.some(event => everyTurn.has(event))) add(hook.worker);
 	return [...specs.values()];
 }
+
+/**
+ * `started`, or the signal's reason as soon as it aborts: a head that began
+ * the start itself (the chat screen) ends at once on a signal instead of
+ * after the start finishes (a registry lock may hold it for seconds). A
+ * start that finishes after all has its workers closed.
+ */
+export async function unlessAborted(started: Promise<StartedPlugins>, signal: AbortSignal | undefined): Promise<StartedPlugins> {
+	if (!signal) return started;
+	return new Promise((resolve, reject) => {
+		const onAbort = () => {
+			reject(signal.reason);
+			started
+				.then(
+					async ({pool}) => pool?.close(),
+					() => {},
+				)
+				.catch(() => {});
+		};
+
+		if (signal.aborted) {
+			onAbort();
+			return;
+		}
+
+		signal.addEventListener('abort', onAbort, {once: true});
+		started.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+	});
+}
