@@ -4,7 +4,8 @@ import type {ImagePart, Message, UserContent} from '../messages.js';
 import type {EmitEvent} from '../events.js';
 import type {ModelReply, ToolSchema} from '../providers/types.js';
 import {TurnError, errorMessage} from '../errors.js';
-import type {HookChain} from '../lifecycle/hook-chain.js';
+import {emptyHookChain, type HookChain} from '../lifecycle/hook-chain.js';
+import {TurnLifecycle} from '../lifecycle/turn-lifecycle.js';
 import {checkImageParts} from '../tools/images.js';
 import {firstIssue} from '../session/session-schema.js';
 import {messageSchema} from '../history/message-schema.js';
@@ -13,8 +14,6 @@ import {buildCandidate, commitProblem, cutProblem, estimateBytes} from '../histo
 import {describeShapeProblem, historyShapeProblem} from '../history/history-shape.js';
 import {transcript} from '../history/transcript.js';
 import type {EventBus} from '../extensions/event-bus.js';
-import {readCancel} from '../extensions/event-answers.js';
-import {readBudgetFigures} from '../lifecycle/hook-results.js';
 
 /** A compaction that could not be committed; the history is exactly as it was. */
 export class CompactionError extends TurnError {
@@ -37,7 +36,10 @@ export type CompactionReason = 'budget' | 'manual';
 
 export interface CompactionIo {
 	session: Session;
-	hooks: HookChain;
+	/** The turn's lifecycle: it runs each step's hooks and handlers and tells the head. */
+	lifecycle?: TurnLifecycle;
+	/** Without a lifecycle (a compaction run on its own), one is built from `hooks`, `events` and `emit`. */
+	hooks?: HookChain;
 	emit: EmitEvent;
 	model: string;
 	protocol: string;
@@ -81,12 +83,13 @@ const commitSchema = z.looseObject({messages: z.array(messageSchema)});
  * after the commit.
  */
 export async function compactHistory(io: CompactionIo, budgetAnswer: Record<string, unknown>): Promise<void> {
+	const lifecycle = io.lifecycle ?? new TurnLifecycle({hooks: io.hooks ?? emptyHookChain, events: io.events ?? null, emit: io.emit});
 	const history = [...io.session.messages];
 	const fail = (message: string): never => {
 		throw new CompactionError(`compaction failed, nothing was changed: ${message}`);
 	};
 
-	const plan = parse('compact_plan', planSchema, await io.hooks.run('compact_plan', {budget: budgetAnswer, history, model: io.model, protocol: io.protocol}));
+	const plan = parse('compact_plan', planSchema, await lifecycle.compactPlan({budget: budgetAnswer, history, model: io.model, protocol: io.protocol}));
 	if (plan.cut === null || plan.cut === undefined) {
 		throw new CompactionError('the request does not fit the context window and the compaction plugin chose not to compact (cut: null)');
 	}
@@ -96,17 +99,10 @@ export async function compactHistory(io: CompactionIo, budgetAnswer: Record<stri
 	const cut = plan.cut as number;
 	const state = plan.state ?? null;
 	const prefix = history.slice(1, cut);
-	const events = io.events ?? null;
-	if (events?.has('SessionBeforeCompact')) {
-		const gate = await events.gate(
-			'SessionBeforeCompact',
-			{reason: io.reason, sessionId: io.session.id, cut, messages: prefix, keptMessages: history.length - cut, budget: readBudgetFigures(budgetAnswer)},
-			readCancel,
-		);
-		if (gate.decided && !gate.allow) throw new CompactionCancelledError(gate.by, gate.reason);
-	}
+	const cancelled = await lifecycle.compactGate({reason: io.reason, sessionId: io.session.id, cut, messages: prefix, keptMessages: history.length - cut, budget: budgetAnswer});
+	if (cancelled) throw new CompactionCancelledError(cancelled.extension, cancelled.reason);
 
-	const prepared = parse('before_compact', beforeCompactSchema, await io.hooks.run('before_compact', {messages: prefix, cut, state, model: io.model, protocol: io.protocol, budget: io.budget}));
+	const prepared = parse('before_compact', beforeCompactSchema, await lifecycle.beforeCompact({messages: prefix, cut, state, model: io.model, protocol: io.protocol, budget: io.budget}));
 	let summary: string;
 	if (prepared.summary === undefined) {
 		if (prepared.prompt === undefined) fail('before_compact returned neither a summary nor a prompt for the summary request');
@@ -115,28 +111,21 @@ export async function compactHistory(io: CompactionIo, budgetAnswer: Record<stri
 		summary = prepared.summary;
 	}
 
-	summary = parse('after_compact', afterCompactSchema, await io.hooks.run('after_compact', {summary, state})).summary;
+	summary = parse('after_compact', afterCompactSchema, await lifecycle.afterCompact({summary, state})).summary;
 	if (summary.trim() === '') fail('the summary is empty');
 	const candidate = buildCandidate(history, cut, summary);
 	// Each hook's answer is checked as it comes, so a bad one is blamed on its own hook; the last check read the final answer.
 	let checked: Message[] | undefined;
-	const answer = await io.hooks.run(
-		'before_compact_commit',
-		{messages: candidate, cut, state},
-		{
-			check: (data, hook) => {
-				checked = readCommit(data, history, cut, hook);
-			},
-		},
-	);
+	const answer = await lifecycle.beforeCompactCommit({messages: candidate, cut, state}, (data, hook) => {
+		checked = readCommit(data, history, cut, hook);
+	});
 	const committed = checked ?? readCommit(answer, history, cut);
 	const before = estimateBytes(history);
 	const after = estimateBytes(committed);
 	if (after >= before) fail(`the compacted history is not smaller (${after} bytes against ${before})`);
 	if (!(await io.fits(committed, io.tools)).fits) fail('the compacted history still does not fit the budget');
 	await io.session.replaceHistory(committed);
-	io.emit({type: 'compaction', cut, before_bytes: before, after_bytes: after});
-	events?.observe('SessionCompact', {reason: io.reason, sessionId: io.session.id, cut, summary, beforeBytes: before, afterBytes: after, messageCount: committed.length});
+	lifecycle.compacted({reason: io.reason, sessionId: io.session.id, cut, summary, beforeBytes: before, afterBytes: after, messageCount: committed.length});
 }
 
 async function summarise(io: CompactionIo, prompt: string, text: string, images: unknown[], fail: (message: string) => never): Promise<string> {

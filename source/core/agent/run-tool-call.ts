@@ -5,11 +5,10 @@ import {ToolInputError, ToolRunError} from '../tools/types.js';
 import {checkImageParts, MAX_IMAGES_PER_BATCH} from '../tools/images.js';
 import {truncateOutput} from '../tools/truncate.js';
 import {emptyHookChain, type HookChain} from '../lifecycle/hook-chain.js';
-import {readAfterTool, readBeforeTool} from '../lifecycle/hook-results.js';
+import {TurnLifecycle} from '../lifecycle/turn-lifecycle.js';
 import type {ApprovalGate} from './approval-gate.js';
 import {parseArguments} from './validate-batch.js';
 import type {EventBus} from '../extensions/event-bus.js';
-import {readToolBlock, readToolResult} from '../extensions/event-answers.js';
 
 export interface ToolCallContext {
 	tools: ReadonlyMap<string, Tool>;
@@ -18,6 +17,9 @@ export interface ToolCallContext {
 	workspace: string;
 	signal: AbortSignal;
 	outputLimit: number;
+	/** The turn's lifecycle: it runs the call's hooks and handlers and tells the head. */
+	lifecycle?: TurnLifecycle;
+	/** Without a lifecycle (a call run on its own), one is built from `hooks`, `extensionEvents`, `emit` and `signal`. */
 	hooks?: HookChain;
 	/** Images this call's result may still add: a batch of calls carries at most 8 (seed §5). */
 	imagesLeft?: number;
@@ -45,18 +47,11 @@ export interface ToolCallOutcome {
  * act on becomes an error result; a failing hook and cancellation propagate.
  */
 export async function runToolCall(original: ToolCall, context: ToolCallContext): Promise<ToolCallOutcome> {
-	const hooks = context.hooks ?? emptyHookChain;
-	const extensions = context.extensionEvents ?? null;
-	const call = hooks.has('before_tool') ? await replaceCall(original, hooks) : original;
+	const lifecycle = context.lifecycle ?? new TurnLifecycle({hooks: context.hooks ?? emptyHookChain, events: context.extensionEvents ?? null, emit: context.emit, signal: context.signal});
+	const call = await lifecycle.beforeTool(original);
 	const {name} = call.function;
 	const finish = async (result: ToolResult): Promise<ToolCallOutcome> => {
-		let {output, isError = false} = result;
-		let images: unknown = result.images ?? [];
-		if (extensions?.has('ToolResult')) ({output, isError} = await extensions.transform('ToolResult', {id: call.id, name, output, isError}, readToolResult));
-		if (hooks.has('after_tool')) {
-			const data = await hooks.run('after_tool', {id: call.id, name, output, images, is_error: isError});
-			({output, images, isError} = readAfterTool(data, isError));
-		}
+		let {output, images, isError} = await lifecycle.toolResult({id: call.id, name}, {output: result.output, images: result.images ?? [], isError: result.isError ?? false});
 
 		let checked: ImagePart[] = [];
 		const left = context.imagesLeft ?? MAX_IMAGES_PER_BATCH;
@@ -79,7 +74,7 @@ export async function runToolCall(original: ToolCall, context: ToolCallContext):
 		}
 
 		const content = truncateOutput(output, context.outputLimit);
-		context.emit({type: 'tool_result', id: call.id, name, output: content, is_error: isError, images: checked.length});
+		lifecycle.toolEnded({id: call.id, name, output: content, is_error: isError, images: checked.length});
 		return {message: {role: 'tool', tool_call_id: call.id, content, ...(isError ? {_is_error: true} : {})}, images: checked};
 	};
 
@@ -99,7 +94,7 @@ export async function runToolCall(original: ToolCall, context: ToolCallContext):
 		...(context.sessionId === undefined ? {} : {sessionId: context.sessionId}),
 		toolCallId: call.id,
 		...(context.child === undefined ? {} : {child: context.child}),
-		onUpdate: (text: string) => context.emit({type: 'tool_update', id: call.id, name, text: text.length > MAX_TOOL_UPDATE_CHARS ? `${text.slice(0, MAX_TOOL_UPDATE_CHARS)}…` : text}),
+		onUpdate: (text: string) => lifecycle.toolUpdate(call.id, name, text.length > MAX_TOOL_UPDATE_CHARS ? `${text.slice(0, MAX_TOOL_UPDATE_CHARS)}…` : text),
 	};
 	let plan;
 	try {
@@ -110,31 +105,12 @@ export async function runToolCall(original: ToolCall, context: ToolCallContext):
 	}
 
 	// Extension gates AND with approval: a block ends the call before anyone is asked.
-	if (extensions?.has('ToolCall')) {
-		const gate = await extensions.gate('ToolCall', {id: call.id, name, arguments: parsed.value}, readToolBlock);
-		if (gate.decided && !gate.allow) return failed(`The call was not run: extension ${gate.by} blocked it.${gate.reason ? ` Reason: ${gate.reason}` : ''}`);
-	}
-
-	const approval = await context.gate({id: call.id, name, arguments: parsed.value, ask: plan.ask, external: tool.external === true}, context.signal);
-	if (approval.by !== 'auto') {
-		context.emit({
-			type: 'approval',
-			id: call.id,
-			name,
-			title: plan.ask?.title ?? name,
-			decision: approval.decision,
-			by: approval.by,
-			reason: approval.reason,
-		});
-	}
-
-	if (approval.decision === 'deny') {
-		const reason = approval.reason ? ` Reason: ${approval.reason}` : '';
-		return failed(`The call was not run: approval was denied.${reason}`);
-	}
-
+	const refused = await lifecycle.gateToolCall({id: call.id, name, arguments: parsed.value, title: plan.ask?.title ?? name}, () =>
+		context.gate({id: call.id, name, arguments: parsed.value, ask: plan.ask, external: tool.external === true}, context.signal),
+	);
+	if (refused !== null) return failed(refused);
 	context.signal.throwIfAborted();
-	context.emit({type: 'tool_started', id: call.id, name});
+	lifecycle.toolStarted(call.id, name);
 	let result: ToolResult;
 	try {
 		result = await plan.run();
@@ -144,13 +120,6 @@ export async function runToolCall(original: ToolCall, context: ToolCallContext):
 	}
 
 	return finish(result);
-}
-
-/** `before_tool` gets the raw JSON string arguments and may replace the whole call. */
-async function replaceCall(call: ToolCall, hooks: HookChain): Promise<ToolCall> {
-	const data = await hooks.run('before_tool', {id: call.id, name: call.function.name, arguments: call.function.arguments});
-	const {name, arguments: args} = readBeforeTool(data);
-	return name === call.function.name && args === call.function.arguments ? call : {...call, function: {name, arguments: args}};
 }
 
 function describeFailure(error: unknown, name: string): string {
