@@ -370,3 +370,12 @@ export class TurnLifecycle {
 		}
 	}
 }
+
+/**
+ * The approval gate's policy (agent/approval-gate.ts): the `tool_approval`
+ * hooks, given the proposed decision; none without such a hook. Built here
+ * so the worker hooks of every moment are called from this module.
+ */
+export function toolApprovalPolicy(hooks: HookChain): ((data: Record<string, unknown>, signal?: AbortSignal) => Promise<Record<string, unknown>>) | undefined {
+	return hooks.has('tool_approval') ? async (data, signal) => hooks.run('tool_approval', data, {signal}) : undefined;
+}

@@ -147,5 +147,5 @@ export class ExtensionGenerations {
 
 /** The head's emit, also feeding the extensions' observers when there are any. */
 async function withObservers(events: EventBus | null, headEmit: EmitEvent): Promise<EmitEvent> {
-	return events ? (await import('../extensions/observe-core-events.js')).observeCoreEvents(events, headEmit) : headEmit;
+	return events ? (await import('../lifecycle/observe-core-events.js')).observeCoreEvents(events, headEmit) : headEmit;
 }

@@ -4,8 +4,9 @@ import type {RuntimeServices} from '../extensions/runtime-link.js';
 import {createNativeTools} from '../tools/native-tools.js';
 import type {Tool} from '../tools/types.js';
 import {createHookChain, emptyHookChain} from '../lifecycle/hook-chain.js';
+import {toolApprovalPolicy} from '../lifecycle/turn-lifecycle.js';
 import type {LoadedPlugins, WorkerPool} from '../pool/types.js';
-import type {AskPerson, ApprovalPolicy} from '../agent/approval-gate.js';
+import type {AskPerson} from '../agent/approval-gate.js';
 import {MessageDelivery} from '../agent/message-delivery.js';
 import {ChildAgents} from '../agent/child-agents.js';
 import {childAgentService} from '../agent/child-agent-service.js';
@@ -158,7 +159,6 @@ export async function setupAgent(
 		delivery = new MessageDelivery({session, emit, systemPrompt: prompt.systemPrompt});
 		await delivery.resume();
 		generations.provide(deliveryServices(delivery));
-		const policy: ApprovalPolicy | undefined = hooks.has('tool_approval') ? async (data, signal) => hooks.run('tool_approval', data, {signal}) : undefined;
 		agent = new Agent({
 			workspace,
 			sessionFolder: opened.folder,
@@ -171,7 +171,7 @@ export async function setupAgent(
 			prompt,
 			delivery,
 			children,
-			approval: {yolo: options.yolo === true, askPerson, policy},
+			approval: {yolo: options.yolo === true, askPerson, policy: toolApprovalPolicy(hooks)},
 			limits: {budget: config.budget ?? null, maxTokens: config.max_tokens ?? null, maxSteps: options.maxSteps ?? config.max_steps},
 			// The session it started with may have been switched: closing one twice is a no-op.
 			release: async () => {
