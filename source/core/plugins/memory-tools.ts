@@ -1,4 +1,4 @@
-import type {ModuleTool} from './modules.js';
+import type {ModuleTool} from './module-tool.js';
 
 /**
  * A memory key: 1–200 ASCII letters, digits and `. _ - : /`, starting with a

@@ -1,5 +1,6 @@
 import type {LifecycleEvent} from '../lifecycle/event-names.js';
 import {memoryTools} from './memory-tools.js';
+import type {ModuleTool} from './module-tool.js';
 import {skillTools} from './skill-tools.js';
 import {webTools} from './web-tools.js';
 
@@ -14,13 +15,6 @@ export type ModuleName = (typeof moduleNames)[number];
 
 export function isModuleName(name: string): name is ModuleName {
 	return (moduleNames as readonly string[]).includes(name);
-}
-
-/** A model-facing tool a module registers: only these three fields reach the model. */
-export interface ModuleTool {
-	name: string;
-	description: string;
-	parameters: Record<string, unknown>;
 }
 
 export interface OfficialModule {

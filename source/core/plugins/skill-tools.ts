@@ -1,4 +1,4 @@
-import type {ModuleTool} from './modules.js';
+import type {ModuleTool} from './module-tool.js';
 
 /** The skills module's model-facing tools (seed §9); its worker is workers/skills/skills.ts. */
 export const skillTools: readonly ModuleTool[] = [

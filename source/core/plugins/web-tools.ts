@@ -1,4 +1,4 @@
-import type {ModuleTool} from './modules.js';
+import type {ModuleTool} from './module-tool.js';
 
 // The limits of seed §9 for web access that the tools state, in one place; the web worker enforces them.
 
