@@ -1,6 +1,6 @@
 import {read, writeSync} from 'node:fs';
 import {EventEmitter} from 'node:events';
-import type {FrameInput, FrameOutput} from './serve.js';
+import type {FrameInput, FrameOutput} from './worker-io.js';
 
 /** What one read of stdin takes at most. */
 const READ_BYTES = 64 * 1024;

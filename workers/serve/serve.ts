@@ -7,6 +7,7 @@ import {lifecycleEvents, toolEvent, type LifecycleEvent} from '../../source/core
 import {encodeFrame, FrameDecoder, FrameError} from '../../source/core/pool/frames.js';
 import {AfterAnswer, type AfterAnswerOptions} from './after-answer.js';
 import {ReuseReceiver} from './reuse-receiver.js';
+import type {FrameInput, FrameOutput, WorkerIo} from './worker-io.js';
 
 /** What a handler knows about the request beyond its data (seed §3). */
 export interface WorkerContext {
@@ -38,27 +39,6 @@ export interface WorkerDefinition {
 	hooks?: Partial<Record<LifecycleEvent, Handler>>;
 	/** By tool name; a `tool` request is dispatched on its `data.name`. */
 	tools?: Record<string, Handler>;
-}
-
-/** What serve reads requests from: a stream's chunks, paused while one is handled (a Readable is one). */
-export interface FrameInput {
-	on(event: 'data', listener: (chunk: Buffer) => void): unknown;
-	once(event: 'end', listener: () => void): unknown;
-	once(event: 'error', listener: (error: Error) => void): unknown;
-	pause(): unknown;
-	resume(): unknown;
-	destroy(): unknown;
-}
-
-/** Where serve writes answers: one frame at a time, the callback once it is written (a Writable is one). */
-export interface FrameOutput {
-	write(frame: Buffer, done: (error?: Error | null) => void): unknown;
-}
-
-/** Where requests come from and answers go: stdin and stdout (fd-io.ts), but for the host's warm-up at build time. */
-export interface WorkerIo {
-	input: FrameInput;
-	output: FrameOutput;
 }
 
 /** A frame that cannot be answered: without a usable ID there is nothing to correlate a reply with. */
