@@ -10,7 +10,7 @@ import {join} from 'node:path';
 import {checkProvider, MAX_API_STYLE_LENGTH, MAX_PROVIDER_ID_LENGTH} from '../../source/core/extensions/check-provider.js';
 import {createExtensionProviderCaller, providerUrl, type OwnedProvider} from '../../source/core/extensions/extension-provider.js';
 import {MAX_PROVIDER_DELTA_CHARS, PROVIDER_FIRST_FRAME_MS, PROVIDER_ONE_SHOT_MS, PROVIDER_SILENCE_MS, type RunLimits} from '../../source/core/extensions/provider-run.js';
-import {BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS, MAX_BODY_BYTES} from '../../source/core/providers/http.js';
+import {BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS, MAX_BODY_BYTES} from '../../source/core/providers/http-limits.js';
 import {PROVIDER_CALL_TIMEOUT_MS} from '../../source/core/providers/worker-provider.js';
 import {loadExtensions} from '../../source/core/extensions/load-extensions.js';
 import {ProviderError} from '../../source/core/providers/errors.js';

@@ -2,7 +2,8 @@ import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {createServer, type Server} from 'node:http';
 import type {AddressInfo} from 'node:net';
-import {BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS, MAX_BODY_BYTES, postStream} from '../../source/core/providers/http.js';
+import {postStream} from '../../source/core/providers/http.js';
+import {BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS, MAX_BODY_BYTES} from '../../source/core/providers/http-limits.js';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {failure} from './helpers.js';
 

@@ -1,7 +1,7 @@
 import {Readable} from 'node:stream';
 import type {ReadableStream} from 'node:stream/web';
 import {postRaw} from '../providers/http-request.js';
-import {BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS} from '../providers/http.js';
+import {BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS} from '../providers/http-limits.js';
 import type {ProviderFetch, ProviderFetchInit} from './api.js';
 
 const METHODS = ['POST', 'GET', 'DELETE'] as const;

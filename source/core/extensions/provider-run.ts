@@ -7,13 +7,13 @@ import type {FinishReason, ModelReply, StreamEvent} from '../providers/types.js'
 import type {ProviderControl} from './api.js';
 import {describeThrown} from './describe-thrown.js';
 
-/** A streamed reply's first frame may take this long, as the HTTP layer gives a model's response headers (providers/http.ts HEADERS_TIMEOUT_MS). */
+/** A streamed reply's first frame may take this long, as the HTTP layer gives a model's response headers (providers/http-limits.ts HEADERS_TIMEOUT_MS). */
 export const PROVIDER_FIRST_FRAME_MS = 120_000;
-/** Then it may stay silent this long, as the HTTP layer gives a streamed body (providers/http.ts BODY_TIMEOUT_MS). */
+/** Then it may stay silent this long, as the HTTP layer gives a streamed body (providers/http-limits.ts BODY_TIMEOUT_MS). */
 export const PROVIDER_SILENCE_MS = 300_000;
 /** A one-shot provider sends no frames: it gets the time a provider worker's call gets (worker-provider.ts PROVIDER_CALL_TIMEOUT_MS). */
 export const PROVIDER_ONE_SHOT_MS = 600_000;
-/** Seed 000: a model's reply body is at most 48 MiB (providers/http.ts MAX_BODY_BYTES); a provider's streamed deltas get as many characters. */
+/** Seed 000: a model's reply body is at most 48 MiB (providers/http-limits.ts MAX_BODY_BYTES); a provider's streamed deltas get as many characters. */
 export const MAX_PROVIDER_DELTA_CHARS = 48 * 1024 * 1024;
 /** `waitCancelled(ms)` never arms a timer longer than node can (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;

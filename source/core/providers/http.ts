@@ -1,19 +1,13 @@
 import {Buffer} from 'node:buffer';
-import {BODY_TIMEOUT, HEADERS_TIMEOUT, ProxyFailure, postRaw, type RawResponse} from './http-request.js';
+import {postRaw} from './http-request.js';
+import {BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS, MAX_BODY_BYTES, RETRY_AFTER_CAP_MS} from './http-limits.js';
+import {BODY_TIMEOUT, HEADERS_TIMEOUT, ProxyFailure, type RawResponse} from './http-transport.js';
 import {ProviderError, describeError, errorCode, formatBytes, providerMessage, quote, redact, secretsOf} from './errors.js';
 import {ProxyConfigError} from './proxy-settings.js';
 import {createRetrier, type Retrier, type RetryNotice, type RetryOptions} from './retry.js';
 import {STREAM_REQUEST_HEADERS} from './request-headers.js';
 import type {PreparedRequest} from './types.js';
 
-/** Seed: a model HTTP body, success or error, is at most 48 MiB. */
-export const MAX_BODY_BYTES = 48 * 1024 * 1024;
-/** A server asking for a longer pause than this gets this; a turn should not sleep for hours. */
-export const RETRY_AFTER_CAP_MS = 60_000;
-/** A stream that sends nothing for this long is dead (models may think quietly for minutes). */
-export const BODY_TIMEOUT_MS = 300_000;
-/** Streaming APIs send headers as soon as they start work; a server this slow to answer is dead. */
-export const HEADERS_TIMEOUT_MS = 120_000;
 /** How long the rest of a released body may take to arrive before its connection is dropped. */
 export const RELEASE_GRACE_MS = 1000;
 

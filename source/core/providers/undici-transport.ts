@@ -8,8 +8,8 @@
 import {createRequire} from 'node:module';
 import {Agent, EnvHttpProxyAgent, Pool, type Dispatcher} from 'undici';
 import {describeError, errorCode} from './errors.js';
-import {HEADERS_TIMEOUT, ProxyFailure, type RawRequestOptions, type RawResponse} from './http-request.js';
-import {HEADERS_TIMEOUT_MS} from './http.js';
+import {HEADERS_TIMEOUT_MS} from './http-limits.js';
+import {HEADERS_TIMEOUT, ProxyFailure, type RawRequestOptions, type RawResponse} from './http-transport.js';
 import {proxyFor, readProxySettings, type ProxyChoice, type ProxySettings} from './proxy-settings.js';
 
 /** Failures to open a connection to the proxy, in words. */

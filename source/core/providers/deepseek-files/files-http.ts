@@ -16,8 +16,10 @@
  */
 import {Buffer} from 'node:buffer';
 import type * as z from 'zod/mini';
-import {BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS, isRetryableStatus, RETRY_AFTER_CAP_MS, RETRYABLE_CODES, retryAfter} from '../http.js';
-import {postRaw, ProxyFailure, type RawResponse} from '../http-request.js';
+import {isRetryableStatus, RETRYABLE_CODES, retryAfter} from '../http.js';
+import {BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS, RETRY_AFTER_CAP_MS} from '../http-limits.js';
+import {postRaw} from '../http-request.js';
+import {ProxyFailure, type RawResponse} from '../http-transport.js';
 import {ProviderError, describeError, errorCode, formatBytes, providerMessage, quote, redact, secretsOf} from '../errors.js';
 import {createRetrier, type RetryOptions} from '../retry.js';
 
