@@ -4,7 +4,6 @@ import {writeFileAtomic} from '../fs/atomic-write.js';
 import type {Message} from '../messages.js';
 import {describeShapeProblem, HistoryShape} from '../history/history-shape.js';
 import {firstIssue, sessionFormatVersion, sessionHeaderSchema, sessionStepSchema, type SessionHeader} from './session-schema.js';
-import type {SessionDropped} from './session-store.js';
 import {checkRecordLine, deliveryIdOf, type RecordLine} from './session-records.js';
 
 /** Largest session file we read; past it, a session must be continued in a new one. */
@@ -13,6 +12,18 @@ export const maxSessionBytes = 256 * 1024 * 1024;
 const maxHeaderBytes = 64 * 1024;
 const chunkBytes = 1024 * 1024;
 const newline = 0x0a;
+
+/** What opening a damaged session cut off its end (loadSessionFile). */
+export interface SessionDropped {
+	/** Bytes cut from the end of the file. */
+	bytes: number;
+	/** Lines among them, a last line without newline included. */
+	lines: number;
+	/** The first bad line and what is wrong with it: `line 7: not valid JSON`, `line 4: message 1 (tool): the tool result for "x" answers no tool call …`. */
+	reason: string;
+	/** The side file `<session path>.dropped-<time>` that holds the cut bytes, unchanged. */
+	savedTo: string;
+}
 
 export interface LoadedSession {
 	header: SessionHeader;
