@@ -26,19 +26,32 @@ const repository = fileURLToPath(new URL('../../../', import.meta.url));
 const guide = (topic: string) => readFileSync(join(repository, 'docs', 'extensions', `${topic}.md`), 'utf8');
 const authoring = guide('authoring');
 
-/** Interfaces of api.ts and their members, and every name it exports, read from the source with TypeScript. */
+/**
+ * Interfaces of the extension contract and their members, and every type it
+ * exports, read from the source with TypeScript: api.ts and the files of its
+ * parts it re-exports (api-tools.ts, api-providers.ts, api-runtime.ts).
+ */
 function apiSource(): {members: Map<string, string[]>; exported: Set<string>} {
-	const path = join(repository, 'source', 'core', 'extensions', 'api.ts');
-	const file = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.ES2023, true);
+	const folder = join(repository, 'source', 'core', 'extensions');
 	const members = new Map<string, string[]>();
 	const exported = new Set<string>();
-	for (const statement of file.statements) {
-		if (ts.isInterfaceDeclaration(statement))
-			members.set(
-				statement.name.text,
-				statement.members.flatMap(member => (member.name && ts.isIdentifier(member.name) ? [member.name.text] : [])),
-			);
-		if ((ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) && statement.modifiers?.some(modifier => modifier.kind === ts.SyntaxKind.ExportKeyword)) exported.add(statement.name.text);
+	// A Set's loop visits what is added during it: the parts api.ts names are read after it.
+	const files = new Set(['api.ts']);
+	for (const name of files) {
+		const path = join(folder, name);
+		const file = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.ES2023, true);
+		for (const statement of file.statements) {
+			if (ts.isInterfaceDeclaration(statement))
+				members.set(
+					statement.name.text,
+					statement.members.flatMap(member => (member.name && ts.isIdentifier(member.name) ? [member.name.text] : [])),
+				);
+			if ((ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) && statement.modifiers?.some(modifier => modifier.kind === ts.SyntaxKind.ExportKeyword))
+				exported.add(statement.name.text);
+			if (name === 'api.ts' && ts.isExportDeclaration(statement) && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)) {
+				files.add(statement.moduleSpecifier.text.replace(/^\.\//, '').replace(/\.js$/, '.ts'));
+			}
+		}
 	}
 
 	return {members, exported};

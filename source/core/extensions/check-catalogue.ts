@@ -17,7 +17,7 @@ import {
 } from '../catalogue/catalogue-fields.js';
 import {describeIssues} from '../config/describe-issues.js';
 
-/** One provider of `declare({providers})`, checked (api.ts `DeclaredProvider`). */
+/** One provider of `declare({providers})`, checked (api-providers.ts `DeclaredProvider`). */
 export interface CheckedCatalogueEntry {
 	id: string;
 	apiKeyEnv?: string;
