@@ -1,34 +1,24 @@
-import {
-	EXTENSION_API_VERSION,
-	type Declaration,
-	type EntryRenderer,
-	type ExtensionApi,
-	type ExtensionCommand,
-	type ExtensionRuntime,
-	type ExtensionTool,
-	type MarkdownTransformer,
-	type MessageRenderer,
-	type Platform,
-} from './api.js';
-import {builtinCommandNames, checkCommand, checkMarkdownTransformer, checkRenderer} from './check-command.js';
+import type {ExtensionCommand, ExtensionTool, MarkdownTransformer, Platform} from './api.js';
+import {builtinCommandNames} from './check-command.js';
 import {compiledProviders} from './compiled-providers.js';
 import {resolveEntryPoint} from './entry-point.js';
 import {importExtension, type RegisterFunction} from './import-extension.js';
-import {checkExtensionTool} from './check-tool.js';
 import {describeThrown} from './describe-thrown.js';
 import type {ExtensionCandidate} from './sources.js';
-import {ABORT, type EventHandler} from './event-bus.js';
-import {eventTags, isEventTag, type EventTag} from './event-tags.js';
+import type {EventHandler} from './event-bus.js';
+import type {EventTag} from './event-tags.js';
 import {ExtensionFlags, type FlagSpec} from './cli-flags.js';
 import {TimedOut, withinTime} from './within-time.js';
-import {dialogBinding, invocationOf, RuntimeLink} from './runtime-link.js';
-import {checkProvider, type CheckedProvider} from './check-provider.js';
-import {checkCatalogue, type CheckedCatalogueEntry} from './check-catalogue.js';
+import {RuntimeLink} from './runtime-link.js';
+import type {CheckedProvider} from './check-provider.js';
+import type {CheckedCatalogueEntry} from './check-catalogue.js';
+import {ExtensionStage, rendererKey, type Renderers} from './stage-extension.js';
+
+// start-extensions.ts takes it with the loader, in one lazy import.
+export {rendererKey} from './stage-extension.js';
 
 /** EXTENSIONS.md: a `register` that takes longer fails only its extension. */
 export const REGISTER_TIMEOUT_MS = 10_000;
-
-const platforms = new Set<Platform>(['linux', 'macos', 'windows']);
 
 /** One extension whose `register` succeeded, with what it registered. */
 export interface LoadedExtension {
@@ -60,16 +50,6 @@ export interface LoadedExtension {
 	discoverers: EventHandler[];
 	/** `registerBeforeAgentStart` transforms, in registration order. */
 	beforeAgentStart: EventHandler[];
-}
-
-export interface Renderers {
-	message: ReadonlyMap<string, MessageRenderer>;
-	entry: ReadonlyMap<string, EntryRenderer>;
-}
-
-/** The key a renderer of a customType is owned under: message and entry renderers of one type are two slots. */
-export function rendererKey(kind: 'message' | 'entry', customType: string): string {
-	return `${kind}:${customType}`;
 }
 
 export type LoadReport =
@@ -158,7 +138,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			continue;
 		}
 
-		const staged = stage(entry.name, {toolOwners, commandOwners, rendererOwners, providerOwners}, flags, options.runtime ?? new RuntimeLink());
+		const staged = new ExtensionStage(entry.name, {toolOwners, commandOwners, rendererOwners, providerOwners}, flags, options.runtime ?? new RuntimeLink());
 		try {
 			await withinTime(
 				Promise.resolve().then(() => register(staged.api)),
@@ -210,188 +190,6 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 	// Array.prototype.sort is stable: ties keep load order.
 	loaded.sort((a, b) => b.priority - a.priority);
 	return {extensions: loaded, reports};
-}
-
-/**
- * The api one extension's `register` gets. What it registers is kept here
- * until `register` settles; after that (success, failure or timeout) every
- * slot refuses, so a `register` that outlived its time cannot slip anything
- * in later.
- */
-function stage(
-	name: string,
-	owners: {toolOwners: ReadonlyMap<string, string>; commandOwners: ReadonlyMap<string, string>; rendererOwners: ReadonlyMap<string, string>; providerOwners: ReadonlyMap<string, string>},
-	commandLine: ExtensionFlags,
-	link: RuntimeLink,
-) {
-	const {toolOwners, commandOwners, rendererOwners, providerOwners} = owners;
-	const renderers = {message: new Map<string, MessageRenderer>(), entry: new Map<string, EntryRenderer>()};
-	const addRenderer = (kind: 'message' | 'entry', slot: 'registerMessageRenderer' | 'registerEntryRenderer', customType: unknown, render: unknown) => {
-		guard(slot);
-		const checked = checkRenderer<MessageRenderer & EntryRenderer>(slot, customType, render);
-		const owner = rendererOwners.get(rendererKey(kind, checked.customType)) ?? (renderers[kind].has(checked.customType) ? `extension ${name}` : undefined);
-		if (owner !== undefined) throw new Error(`${slot}: the ${kind} renderer of customType "${checked.customType}" is taken by ${owner}; one renderer per customType`);
-		renderers[kind].set(checked.customType, checked.render);
-	};
-	const providers = new Map<string, CheckedProvider>();
-	const shadowedProviders = new Set<string>();
-	const notices: string[] = [];
-	// Seed 004 §5: streaming after one-shot for the same id replaces it in place (streaming is the superset); anything else twice is a mistake.
-	const addProvider = (value: unknown, streaming: boolean) => {
-		const slot = streaming ? 'registerStreamingProvider' : 'registerProvider';
-		guard(slot);
-		const checked = checkProvider(value, streaming);
-		const owner = providerOwners.get(checked.id);
-		// Seed appendix: the first registration of an id wins, with its catalogue; the later one is said, naming both, and the rest of its extension loads.
-		if (owner !== undefined) {
-			if (!shadowedProviders.has(checked.id)) notices.push(`extension ${name}: its provider "${checked.id}" is not used: ${owner} registered that id first (and its catalogue entry counts)`);
-			shadowedProviders.add(checked.id);
-			return;
-		}
-
-		const earlier = providers.get(checked.id);
-		if (earlier && (earlier.streaming || !streaming)) {
-			throw new Error(
-				`${slot}: extension ${name} registered the provider "${checked.id}" already (${earlier.streaming ? 'streaming' : 'one-shot'}); only a streaming registration after a one-shot one replaces it`,
-			);
-		}
-
-		providers.set(checked.id, checked);
-	};
-
-	let open = true;
-	const tools: ExtensionTool[] = [];
-	const commands = new Map<string, ExtensionCommand>();
-	const markdownTransformers: MarkdownTransformer[] = [];
-	const flags = new Map<string, FlagSpec>();
-	/** This run's values of the flags it registered, readable before its register returns. */
-	const values = new Map<string, boolean | string | undefined>();
-	const handlers: Array<{tag: EventTag; handler: EventHandler}> = [];
-	const discoverers: EventHandler[] = [];
-	const beforeAgentStart: EventHandler[] = [];
-	const declaration: CheckedDeclaration = {};
-	const guard = (slot: string) => {
-		if (!open) throw new Error(`extension ${name}: ${slot} was called after register ended; register everything before register returns`);
-	};
-
-	const api: ExtensionApi = Object.freeze({
-		apiVersion: EXTENSION_API_VERSION,
-		ABORT,
-		declare(value: Declaration) {
-			guard('declare');
-			Object.assign(declaration, checkDeclaration(value));
-		},
-		registerTool(tool: ExtensionTool) {
-			guard('registerTool');
-			const checked = checkExtensionTool(tool);
-			const owner = toolOwners.get(checked.name) ?? (tools.some(other => other.name === checked.name) ? `extension ${name}` : undefined);
-			if (owner !== undefined) throw new Error(`registerTool: the tool name "${checked.name}" is taken by ${owner}; extension tools never shadow another tool`);
-			tools.push(checked);
-		},
-		registerEventHandler(tag: unknown, handler: unknown) {
-			guard('registerEventHandler');
-			if (!isEventTag(tag)) throw new Error(`registerEventHandler: unknown event tag ${JSON.stringify(tag)}; the tags are ${eventTags.join(', ')}`);
-			if (typeof handler !== 'function') throw new Error(`registerEventHandler ${tag}: the handler must be a function (event, ctx) => answer`);
-			handlers.push({tag, handler: handler as EventHandler});
-		},
-		registerFlag(flag: unknown, spec: unknown) {
-			guard('registerFlag');
-			const checked = commandLine.check(name, flag, spec, flags);
-			flags.set(checked.name, checked.spec);
-			values.set(checked.name, checked.value);
-		},
-		registerCommand(command: unknown, spec: unknown) {
-			guard('registerCommand');
-			const checked = checkCommand(command, spec);
-			const owner = commandOwners.get(checked.name) ?? (commands.has(checked.name) ? `extension ${name}` : undefined);
-			if (owner !== undefined) throw new Error(`registerCommand: /${checked.name} is taken by ${owner}`);
-			commands.set(checked.name, checked.command);
-		},
-		registerProvider(provider: unknown) {
-			addProvider(provider, false);
-		},
-		registerStreamingProvider(provider: unknown) {
-			addProvider(provider, true);
-		},
-		registerMarkdownTransformer(transform: unknown) {
-			guard('registerMarkdownTransformer');
-			markdownTransformers.push(checkMarkdownTransformer(transform));
-		},
-		registerMessageRenderer(customType: unknown, render: unknown) {
-			addRenderer('message', 'registerMessageRenderer', customType, render);
-		},
-		registerEntryRenderer(customType: unknown, render: unknown) {
-			addRenderer('entry', 'registerEntryRenderer', customType, render);
-		},
-		registerResourcesDiscover(handler: unknown) {
-			guard('registerResourcesDiscover');
-			if (typeof handler !== 'function') throw new Error('registerResourcesDiscover: the handler must be a function (event, ctx) => ({skillPaths?, promptPaths?, themePaths?})');
-			discoverers.push(handler as EventHandler);
-		},
-		registerBeforeAgentStart(handler: unknown) {
-			guard('registerBeforeAgentStart');
-			if (typeof handler !== 'function') throw new Error('registerBeforeAgentStart: the handler must be a function (event, ctx) => ({systemPrompt?})');
-			beforeAgentStart.push(handler as EventHandler);
-		},
-		runtime: Object.freeze({
-			// Any extension's flag once loaded; its own as soon as it registered it.
-			getCliFlag: (flag: string) => (values.has(flag) ? values.get(flag) : commandLine.value(flag)),
-			getExecutionContext: () => link.service('getExecutionContext')(name),
-			// The second argument is the tool's ctx: it binds the call to that invocation (runtime-link.ts).
-			// The service checks every field: the overloads of ExtensionRuntime only guide an author's types.
-			childAgent: (async (request: unknown, ctx?: unknown) => link.service('childAgent')(name, request, invocationOf(ctx))) as NonNullable<ExtensionRuntime['childAgent']>,
-			appendEntry: async (request: unknown) => link.service('appendEntry')(name, request),
-			sendMessage: async (request: unknown) => link.service('sendMessage')(name, request),
-			// The second argument, a tool's ctx or anything with a signal, may cancel the dialog (ui-dialog-request.ts).
-			uiDialog: async (request: unknown, ctx?: unknown) => link.service('uiDialog')(name, request, dialogBinding(ctx)),
-		}),
-	});
-	return {
-		api,
-		tools,
-		flags,
-		commands,
-		markdownTransformers,
-		renderers,
-		providers,
-		shadowedProviders,
-		notices,
-		handlers,
-		discoverers,
-		beforeAgentStart,
-		declaration,
-		close() {
-			open = false;
-		},
-	};
-}
-
-interface CheckedDeclaration {
-	priority?: number;
-	platforms?: Platform[];
-	providers?: CheckedCatalogueEntry[];
-}
-
-function checkDeclaration(value: unknown): CheckedDeclaration {
-	if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('declare takes an object: {priority?, platforms?, providers?}');
-	const {priority, platforms: wanted, providers} = value as Record<string, unknown>;
-	const declaration: CheckedDeclaration = {};
-	// Copied as checked: an extension that changes its object later changes nothing here.
-	if (providers !== undefined) declaration.providers = checkCatalogue(providers);
-	if (priority !== undefined) {
-		if (typeof priority !== 'number' || !Number.isFinite(priority)) throw new Error(`declare: priority must be a finite number (got ${JSON.stringify(priority)})`);
-		declaration.priority = priority;
-	}
-
-	if (wanted !== undefined) {
-		if (!Array.isArray(wanted) || !wanted.every(item => typeof item === 'string' && platforms.has(item as Platform))) {
-			throw new Error(`declare: platforms must be a list of "linux", "macos", "windows" (got ${JSON.stringify(wanted)})`);
-		}
-
-		declaration.platforms = [...new Set(wanted as Platform[])];
-	}
-
-	return declaration;
 }
 
 /** This process's platform in the names `declare` uses. */
