@@ -1,13 +1,10 @@
 import {StringDecoder} from 'node:string_decoder';
 import {HeadTailBuffer} from './head-tail-buffer.js';
+import {KILL_GRACE_MS, stopGroup, type GroupStop} from './stop-group.js';
 import {ToolRunError} from './types.js';
 
 /** Combined stdout+stderr kept in memory: the first and the last half MiB. */
 export const MAX_COMMAND_OUTPUT_BYTES = 1024 * 1024;
-/** Between SIGTERM and SIGKILL to the process group. */
-const KILL_GRACE_MS = 2000;
-/** How often, during that grace, to look whether the group is gone (and the SIGKILL no longer wanted). */
-const GROUP_PROBE_MS = 50;
 /** After the shell exits, how long to wait for processes it left running that still hold the output open. */
 const HELD_OUTPUT_GRACE_MS = 500;
 /** Secrets the command must never see (seed §2), besides the session's own (`CommandOptions.secrets`). */
@@ -95,7 +92,7 @@ export async function runCommand(command: string, options: CommandOptions): Prom
 		let outputHeldOpen = false;
 		let settled = false;
 		let heldTimer: NodeJS.Timeout | undefined;
-		let killTimer: NodeJS.Timeout | undefined;
+		let stopping: GroupStop | undefined;
 
 		const decoder = options.onOutput ? new StringDecoder('utf8') : null;
 		subprocess.all?.on('data', (chunk: Buffer) => {
@@ -109,34 +106,7 @@ export async function runCommand(command: string, options: CommandOptions): Prom
 			}
 
 			stoppedBy = reason;
-			const {pid} = subprocess;
-			killGroup(pid, 'SIGTERM');
-			if (pid === undefined) {
-				return;
-			}
-
-			// Once the group is empty its id is free for reuse, and a late SIGKILL would hit whoever got it:
-			// so the SIGKILL waits only as long as the group is seen to exist.
-			const deadline = Date.now() + KILL_GRACE_MS;
-			const probe = () => {
-				if (!groupExists(pid)) {
-					killNoLongerDue(pid);
-					return;
-				}
-
-				const left = deadline - Date.now();
-				if (left <= 0) {
-					killNoLongerDue(pid);
-					killGroup(pid, 'SIGKILL');
-					return;
-				}
-
-				killTimer = setTimeout(probe, Math.min(GROUP_PROBE_MS, left)).unref();
-			};
-
-			scheduleKillOnExit(pid);
-			// Unref'd: a pending SIGKILL never holds this process open; if it exits first, the kill is sent then.
-			killTimer = setTimeout(probe, GROUP_PROBE_MS).unref();
+			stopping = stopGroup(subprocess.pid);
 		};
 
 		const timeoutTimer = setTimeout(() => {
@@ -172,10 +142,7 @@ export async function runCommand(command: string, options: CommandOptions): Prom
 			exit = {code, signal};
 			clearTimeout(timeoutTimer);
 			// The shell led the group: if nothing it started is left, there is nothing to SIGKILL.
-			if (subprocess.pid !== undefined && !groupExists(subprocess.pid)) {
-				clearTimeout(killTimer);
-				killNoLongerDue(subprocess.pid);
-			}
+			stopping?.leaderExited();
 
 			// A background process may keep the pipe open for ever: stop listening after a grace period (longer after a kill, to let SIGKILL land).
 			heldTimer = setTimeout(
@@ -206,66 +173,6 @@ function commandEnd(stoppedBy: 'timeout' | 'aborted' | null, exit: {code: number
 	}
 
 	return exit?.code === null || exit?.code === undefined ? {kind: 'signal', signal: exit?.signal ?? 'unknown'} : {kind: 'exit', code: exit.code};
-}
-
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-	if (pid === undefined) {
-		return;
-	}
-
-	if (process.platform === 'win32') {
-		// No process groups on Windows: taskkill /T walks the tree (and is always forceful).
-		void import('execa').then(({execa}) => execa('taskkill', ['/pid', String(pid), '/T', '/F'], {reject: false, windowsHide: true}));
-		return;
-	}
-
-	try {
-		process.kill(-pid, signal);
-	} catch {
-		// ESRCH: the group is already gone.
-	}
-}
-
-/** Process groups sent SIGTERM whose SIGKILL is still due; sent at once if this process exits first. */
-const killDue = new Set<number>();
-
-function scheduleKillOnExit(pid: number): void {
-	if (killDue.size === 0) {
-		process.on('exit', killDueGroups);
-	}
-
-	killDue.add(pid);
-}
-
-function killNoLongerDue(pid: number): void {
-	if (killDue.delete(pid) && killDue.size === 0) {
-		process.off('exit', killDueGroups);
-	}
-}
-
-function killDueGroups(): void {
-	for (const pid of killDue) {
-		if (groupExists(pid)) {
-			killGroup(pid, 'SIGKILL');
-		}
-	}
-
-	killDue.clear();
-}
-
-/** Whether any process (a zombie too) is left in the group; always false on Windows, where taskkill /F already ended the tree. */
-function groupExists(pid: number): boolean {
-	if (process.platform === 'win32') {
-		return false;
-	}
-
-	try {
-		process.kill(-pid, 0);
-		return true;
-	} catch (error) {
-		// EPERM: a member runs as another user, which still counts.
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
 }
 
 /** The normal environment less the secrets; names compare case-insensitively, as Windows does. */
