@@ -91,23 +91,9 @@ export function createAnthropicAssembler(emit: (event: StreamEvent) => void): St
 
 				case 'content_block_delta': {
 					const {index, delta} = checkEvent(blockDelta, json, LABEL, 'content_block_delta');
-					const target = block(index);
-					if (delta.type === 'text_delta' && delta.text !== undefined) {
-						target.text = String(target.text ?? '') + delta.text;
-						text += delta.text;
-						emit({type: 'text_delta', text: delta.text});
-					} else if (delta.type === 'thinking_delta' && delta.thinking !== undefined) {
-						target.thinking = String(target.thinking ?? '') + delta.thinking;
-						emit({type: 'thinking_delta', text: delta.thinking});
-					} else if (delta.type === 'signature_delta' && delta.signature !== undefined) {
-						target.signature = String(target.signature ?? '') + delta.signature;
-					} else if (delta.type === 'input_json_delta' && delta.partial_json !== undefined) {
-						inputs.set(index, (inputs.get(index) ?? '') + delta.partial_json);
-					} else if (delta.type === 'citations_delta' && delta.citation !== undefined) {
-						target.citations = [...(Array.isArray(target.citations) ? target.citations : []), delta.citation];
-					}
-
-					// Other delta types are new API features; the block still replays as started.
+					const shown = applyDelta(block(index), delta, index, inputs);
+					if (shown?.type === 'text_delta') text += shown.text;
+					if (shown) emit(shown);
 					break;
 				}
 
@@ -149,14 +135,7 @@ export function createAnthropicAssembler(emit: (event: StreamEvent) => void): St
 
 		finish(): ModelReply {
 			if (!done) throw new StreamProtocolError(`${LABEL} ended before message_stop (truncated response)`);
-			const content: Block[] = [];
-			for (let index = 0; index < blocks.size; index++) {
-				const found = blocks.get(index);
-				if (!found) throw new StreamProtocolError(`${LABEL}: content block ${index} is missing`);
-				if (!stopped.has(index)) throw new StreamProtocolError(`${LABEL}: content block ${index} never stopped`);
-				content.push(found);
-			}
-
+			const content = stoppedBlocks(blocks, stopped);
 			const toolCalls: ToolCall[] = [];
 			content.forEach((found, index) => {
 				if (found.type === 'tool_use') toolCalls.push(toolCall(found, inputs.get(index), index));
@@ -168,6 +147,46 @@ export function createAnthropicAssembler(emit: (event: StreamEvent) => void): St
 
 		partialText: () => text,
 	};
+}
+
+/**
+ * Adds a content_block_delta to its block (tool input JSON to `inputs`, parsed
+ * at the block's stop) and returns what it shows: text or thinking. Other
+ * delta types are new API features; the block still replays as started.
+ */
+function applyDelta(target: Block, delta: z.infer<typeof blockDelta>['delta'], index: number, inputs: Map<number, string>): StreamEvent | undefined {
+	if (delta.type === 'text_delta' && delta.text !== undefined) {
+		target.text = String(target.text ?? '') + delta.text;
+		return {type: 'text_delta', text: delta.text};
+	}
+
+	if (delta.type === 'thinking_delta' && delta.thinking !== undefined) {
+		target.thinking = String(target.thinking ?? '') + delta.thinking;
+		return {type: 'thinking_delta', text: delta.thinking};
+	}
+
+	if (delta.type === 'signature_delta' && delta.signature !== undefined) {
+		target.signature = String(target.signature ?? '') + delta.signature;
+	} else if (delta.type === 'input_json_delta' && delta.partial_json !== undefined) {
+		inputs.set(index, (inputs.get(index) ?? '') + delta.partial_json);
+	} else if (delta.type === 'citations_delta' && delta.citation !== undefined) {
+		target.citations = [...(Array.isArray(target.citations) ? target.citations : []), delta.citation];
+	}
+
+	return undefined;
+}
+
+/** The reply's content blocks in order: each one started, none missing, every one stopped. */
+function stoppedBlocks(blocks: ReadonlyMap<number, Block>, stopped: ReadonlySet<number>): Block[] {
+	const content: Block[] = [];
+	for (let index = 0; index < blocks.size; index++) {
+		const found = blocks.get(index);
+		if (!found) throw new StreamProtocolError(`${LABEL}: content block ${index} is missing`);
+		if (!stopped.has(index)) throw new StreamProtocolError(`${LABEL}: content block ${index} never stopped`);
+		content.push(found);
+	}
+
+	return content;
 }
 
 function parseInput(json: string, index: number): unknown {
