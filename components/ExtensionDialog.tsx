@@ -1,34 +1,13 @@
-import {useEffect, useRef, useState, type ComponentType} from 'react';
+import {useEffect, useRef, useState} from 'react';
 import {Box, Text, useInput} from 'ink';
 import type {DialogAnswer, DialogRequest} from '../source/core/extensions/ui-dialog-request.js';
 import {MAX_INPUT_CHARS} from '../source/core/extensions/ui-dialog-request.js';
 import type {PendingDialog} from '../source/tui/brokers/dialog-broker.js';
 import {TYPEAHEAD_GUARD_MS} from './Approval.js';
+import {useTextInput} from './use-text-input.js';
 
 /** Options a select shows at once; the window follows the highlighted one. */
 export const MAX_VISIBLE_OPTIONS = 10;
-
-type TextInputProps = {value: string; placeholder?: string; mask?: string; focus?: boolean; onChange(value: string): void; onSubmit(value: string): void};
-
-/**
- * ink-text-input is loaded when the first input dialog opens, not with the
- * screen: most sessions never show one, and the first frame does not wait
- * for it.
- */
-let textInput: ComponentType<TextInputProps> | undefined;
-let loading: Promise<ComponentType<TextInputProps>> | undefined;
-export async function loadTextInput(): Promise<ComponentType<TextInputProps>> {
-	loading ??= import('./text-input-chunk.js').then(module => {
-		textInput = module.default as ComponentType<TextInputProps>;
-		return textInput;
-	});
-	return loading;
-}
-
-/** ink-text-input when it is loaded already: a widget shown after the first one draws its field in its first frame. */
-export function loadedTextInput(): ComponentType<TextInputProps> | undefined {
-	return textInput;
-}
 
 export interface ExtensionDialogProps {
 	pending: PendingDialog;
@@ -146,18 +125,7 @@ function Input({request, early, answer}: PartProps<'input'>) {
 	const [value, setValue] = useState(request.default ?? '');
 	// What Enter answers: the text as last changed, not the value the key handler was made with (see Select).
 	const latest = useRef(value);
-	const [TextInput, setTextInput] = useState(() => textInput);
-	useEffect(() => {
-		if (TextInput) return;
-		let live = true;
-		loadTextInput().then(
-			loaded => live && setTextInput(() => loaded),
-			() => {},
-		);
-		return () => {
-			live = false;
-		};
-	}, [TextInput]);
+	const TextInput = useTextInput();
 
 	const full = value.length >= MAX_INPUT_CHARS;
 	return (

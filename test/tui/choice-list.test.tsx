@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import {setTimeout as delay} from 'node:timers/promises';
 import {render} from 'ink-testing-library';
 import {ChoiceList} from '../../components/ChoiceList.js';
-import {loadedTextInput, loadTextInput} from '../../components/ExtensionDialog.js';
+import {loadedTextInput, loadTextInput} from '../../components/use-text-input.js';
 import {KeyField, MAX_KEY_FIELD_CHARS} from '../../components/KeyField.js';
 import type {PendingChoice} from '../../source/tui/brokers/chooser-broker.js';
 import type {PendingKey} from '../../source/tui/brokers/key-broker.js';

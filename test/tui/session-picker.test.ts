@@ -1,7 +1,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {cannotOpen, relativeTime, sessionPickerRequest} from '../../source/tui/session-picker.js';
-import {filterOptions} from '../../components/ChoiceList.js';
+import {filterOptions} from '../../components/use-choice.js';
 import type {SessionSummary} from '../../source/core/session/list-sessions.js';
 
 const now = new Date('2025-06-01T12:00:00Z');
