@@ -53,3 +53,23 @@ test('workers and provider adapters never import the agent loop: what they share
 	);
 	assert.deepEqual(offenders, []);
 });
+
+test('no head copies the agent object: no spread of it and no Object.assign onto or from it in the chat screen, the modes, the core API or the components', () => {
+	// A head holds the agent by reference (DESIGN.md "Layout"); a copy would keep the model, tools and session it had when copied.
+	const heads = [join(source, 'tui'), join(source, 'modes'), join(source, 'core', 'api'), fileURLToPath(new URL('../../components', import.meta.url))];
+	const scanned = heads.flatMap(dir =>
+		readdirSync(dir, {recursive: true, encoding: 'utf8'})
+			.filter(name => /\.tsx?$/.test(name))
+			.map(name => join(dir, name)),
+	);
+	assert.ok(scanned.length > 20, 'the scan found the heads');
+	// `agent`, `this.agent`, `props.agent`, `this.#agent`: spread, assigned onto or from, or cloned.
+	const agent = String.raw`(?:[\w$#]+\.)*#?agent\b`;
+	const copy = new RegExp(String.raw`\.\.\.\s*${agent}|Object\.assign\((?:[^;]*?,\s*)?\s*${agent}|structuredClone\(\s*${agent}`);
+	const offenders = scanned.flatMap(file =>
+		readFileSync(file, 'utf8')
+			.split('\n')
+			.flatMap((line, index) => (copy.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
+	);
+	assert.deepEqual(offenders, []);
+});
