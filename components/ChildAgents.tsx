@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import type {ChildItem} from '../source/tui/chat-store.js';
+import type {ChildItem} from '../source/tui/chat-state.js';
 
 /** The running child agents, one line each: role, ID, model requests so far and what it does now. Esc stops them with the turn. */
 export function ChildAgents({items}: {items: readonly ChildItem[]}) {

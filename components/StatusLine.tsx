@@ -1,6 +1,6 @@
 import {Box, Text} from 'ink';
 import {homedir} from 'node:os';
-import type {StatusInfo} from '../source/tui/chat-store.js';
+import type {StatusInfo} from '../source/tui/chat-state.js';
 import {statusCost} from '../source/tui/cost-tally.js';
 
 function shortPath(path: string): string {

@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import type {ToolItem} from '../source/tui/chat-store.js';
+import type {ToolItem} from '../source/tui/chat-state.js';
 
 /** Results longer than this many lines are folded to their first lines and a count. */
 export const FOLDED_RESULT_LINES = 6;

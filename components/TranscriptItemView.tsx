@@ -1,4 +1,4 @@
-import type {TranscriptItem} from '../source/tui/chat-store.js';
+import type {TranscriptItem} from '../source/tui/chat-state.js';
 import type {MarkdownRenderer} from '../source/tui/markdown/render-markdown.js';
 import {AssistantText} from './AssistantText.js';
 import {CustomMessage} from './CustomMessage.js';

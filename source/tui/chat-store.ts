@@ -1,100 +1,25 @@
 import type {CoreEvent} from '../core/events.js';
-import type {Usage} from '../core/usage.js';
 import {summariseArguments} from '../shared/summarise-arguments.js';
-import {printable} from '../shared/output.js';
+import {AnswerStream} from './answer-stream.js';
+import type {ChatState, ChildItem, HistoryItem, StatusInfo, ToolItem, ToolStatus, TranscriptItem} from './chat-state.js';
 import type {PickerEntry} from './editor/mention-rank.js';
 import type {SlashCommand} from './slash-commands.js';
 import {customRendering, type CustomRendering} from './custom-rendering.js';
 import type {MarkdownRenderer} from './markdown/render-markdown.js';
-import {addUsage, emptyCost, type CostState} from './cost-tally.js';
+import {addUsage, emptyCost} from './cost-tally.js';
+import {lastLine, shown} from './shown-text.js';
+
+/** The running `!` command's output the live area keeps (its tail). */
+const LIVE_BASH_CHARS = 4096;
 
 /**
  * The chat screen's state, built from core events. Finished items go to
  * `finished`, which only ever grows: the screen writes each once to the
  * scrollback (Ink `Static`) and never redraws it. Everything still moving
- * (the line being streamed, thinking, running tools) is `live`, the only part
- * that re-renders. With Markdown, streamed text moves to `finished` block by
- * block (a paragraph once a blank line ends it, a fence once it closes…),
- * each written once, and the open block is drawn in the live area; without
- * (before the renderer loaded, or I_MARKDOWN=0), line by line as it came.
+ * (the text being streamed, thinking, running tools) is live, the only part
+ * that re-renders; streamed text reaches `finished` through the answer
+ * stream (answer-stream.ts), by Markdown block or by line.
  */
-
-export type ToolStatus = 'pending' | 'asking' | 'running' | 'done' | 'failed' | 'denied';
-
-export type TranscriptItem =
-	| {kind: 'logo'; key: string}
-	/** `attachments`: what its @-mentions attached, one line (attach-mentions.ts `describeAttachments`). */
-	| {kind: 'user'; key: string; text: string; attachments?: string}
-	/** A `!` command the person ran: its last output lines and how it ended; `context` false when it was not added to the context (`!!`, or its save failed). */
-	| {kind: 'bash'; key: string; command: string; output: string; status: string; context: boolean}
-	/** Answer text: one finished Markdown block (`gap`: a blank row above it, for every block of an answer but its first), or plain lines. */
-	| {kind: 'assistant'; key: string; text: string; markdown: boolean; gap: boolean}
-	| {kind: 'thinking'; key: string; lines: number}
-	| {kind: 'tool'; key: string; id: string; name: string; summary: string; status: ToolStatus; result: string | null; note: string | null; progress?: string | null}
-	| {kind: 'notice'; key: string; level: 'info' | 'warning' | 'error'; text: string}
-	/** An extension's message (display: true) or an entry its renderer draws: `label` is its customType (or the extension, for a plain message). */
-	| {kind: 'custom'; key: string; label: string; text: string};
-
-export type ToolItem = Extract<TranscriptItem, {kind: 'tool'}>;
-
-/** What a resumed session's history shows (resumed-history.ts reads it from the messages). */
-export type HistoryItem =
-	/** `attachments`: the line saying what its @-mentions attached (describeAttachments), when they did. */
-	| {kind: 'user'; text: string; attachments?: string}
-	| {kind: 'assistant'; text: string}
-	| {kind: 'tool'; id: string; name: string; arguments: string}
-	/** A `!` command whose output went to the context. */
-	| {kind: 'bash'; command: string; output: string; status: string};
-
-/** A running child agent as the live area shows it: its role, turns so far and last activity. */
-export interface ChildItem {
-	id: string;
-	role: string;
-	turns: number;
-	activity: string;
-}
-
-export interface StatusInfo {
-	model: string;
-	workspace: string;
-	session: string | null;
-	usage: Usage | null;
-	/** The context window from the API config's budget, when it names one. */
-	window: number | null;
-	/** The budget's last estimate for a request and its limit (tokens), when a budget plugin gives them. */
-	budget?: {estimate: number; limit: number} | null;
-	/** Cache-read and all input tokens over this screen's requests: the hit ratio as the cache report counts it (Σ read / Σ input). */
-	cacheTotals?: {read: number; input: number};
-	/** The last turn's and the session's cost, tokens and prices (/cost); reset when the session changes. */
-	cost?: CostState;
-}
-
-export interface ChatState {
-	finished: TranscriptItem[];
-	/** The streamed text still open: the open Markdown block's source, or (plain) the line not yet ended by a newline. */
-	partial: string;
-	/** Draws answer text as Markdown once it is loaded (after the first frame); null: plain text. */
-	markdown: MarkdownRenderer | null;
-	/** Thinking text of the current step, shown collapsed. */
-	thinking: string;
-	tools: ToolItem[];
-	/** Child agents still running (delegate_task, an extension's childAgent). */
-	children: ChildItem[];
-	/** The `!` command running, its output's tail as it comes. */
-	bash?: {command: string; output: string} | null;
-	busy: boolean;
-	/** The agent is being set up behind the first frame: the screen shows, nothing can be sent yet. */
-	starting: boolean;
-	status: StatusInfo;
-	/** The extensions' slash commands, after the screen's own in completions and /help. */
-	commands: readonly SlashCommand[];
-	/** The connected MCP servers' resources, for the @ picker (`@server:uri`); a server still starting adds its own once ready. */
-	resources: readonly PickerEntry[];
-}
-
-/** The running `!` command's output the live area keeps (its tail). */
-const LIVE_BASH_CHARS = 4096;
-
 export class ChatStore {
 	#state: ChatState;
 	readonly #listeners = new Set<() => void>();
@@ -103,16 +28,14 @@ export class ChatStore {
 	#turnOpen = false;
 	#scheduled: NodeJS.Timeout | undefined;
 	readonly #frameMs: number;
-	/** Completed lines of streamed text not yet moved to `finished` (plain text): one item per frame, not per line. */
-	#lines: string[] = [];
-	/** Finished Markdown blocks of this answer so far: the next one gets a blank row above it. */
-	#answerBlocks = 0;
-	/** Streamed Markdown not yet split into blocks: split once a frame, not on every delta. */
-	#unsplit = false;
-	/** The open Markdown goes on the last finished block (a long paragraph cut between lines): no blank row above it. */
-	#continues = false;
-	/** The extensions' Markdown transformers, run on each block of answer text as it is finished. */
-	#transform: (text: string) => string = text => text;
+	/** The answer's text on its way to the scrollback. */
+	readonly #answer = new AnswerStream({
+		get: () => this.#state,
+		set: change => {
+			this.#state = {...this.#state, ...change};
+		},
+		key: () => this.#key(),
+	});
 	/** The extensions' message and entry renderers; before they load, messages with display show the default way and entries not at all. */
 	#rendering: CustomRendering = customRendering({messageRenderers: new Map(), entryRenderers: new Map()}, () => {});
 	/** Deliveries shown so far: a resumed session's are shown from its history once, whatever also comes as an event. */
@@ -182,7 +105,7 @@ export class ChatStore {
 
 	/** The extensions' commands and Markdown transform, once they loaded. */
 	extend(extension: {commands: readonly SlashCommand[]; transform?: (text: string) => string; rendering?: CustomRendering}): void {
-		if (extension.transform) this.#transform = extension.transform;
+		if (extension.transform) this.#answer.setTransform(extension.transform);
 		if (extension.rendering) this.#rendering = extension.rendering;
 		this.#update({commands: extension.commands}, true);
 	}
@@ -194,7 +117,7 @@ export class ChatStore {
 
 	/** Answer text from now on is drawn as Markdown (the renderer is the lazy chunk, loaded after the first frame). */
 	setMarkdown(markdown: MarkdownRenderer): void {
-		this.#endText();
+		this.#answer.end();
 		this.#update({markdown}, true);
 	}
 
@@ -215,7 +138,7 @@ export class ChatStore {
 		this.#shownDeliveries.add(event.id);
 		const view = event.type === 'entry' ? this.#rendering.entry(event) : this.#rendering.message(event);
 		if (!view) return;
-		this.#endText();
+		this.#answer.end();
 		this.#finish([{kind: 'custom', key: this.#key(), label: shown(view.label), text: shown(view.text)}], true);
 	}
 
@@ -226,12 +149,12 @@ export class ChatStore {
 	 * call as one finished line. Deliveries go through `delivered`.
 	 */
 	showHistory(items: readonly HistoryItem[]): void {
-		this.#endText();
+		this.#answer.end();
 		const markdown = this.#state.markdown !== null;
 		const shownItems = items.map((item): TranscriptItem => {
 			if (item.kind === 'user') return {kind: 'user', key: this.#key(), text: shown(item.text), ...(item.attachments === undefined ? {} : {attachments: shown(item.attachments)})};
 			if (item.kind === 'bash') return {kind: 'bash', key: this.#key(), command: shown(item.command), output: shown(item.output), status: shown(item.status), context: true};
-			if (item.kind === 'assistant') return {kind: 'assistant', key: this.#key(), text: shown(markdown ? this.#transform(item.text) : item.text), markdown, gap: false};
+			if (item.kind === 'assistant') return {kind: 'assistant', key: this.#key(), text: shown(markdown ? this.#answer.transform(item.text) : item.text), markdown, gap: false};
 			return {kind: 'tool', key: this.#key(), id: item.id, name: shown(item.name), summary: shown(summariseArguments(item.arguments)), status: 'done', result: null, note: null};
 		});
 		if (shownItems.length > 0) this.#finish(shownItems, true);
@@ -245,6 +168,82 @@ export class ChatStore {
 	/** Folds a core event into the state. Streaming updates are batched to one notification a frame. */
 	apply(event: CoreEvent): void {
 		switch (event.type) {
+			case 'session':
+			case 'budget':
+			case 'usage': {
+				this.#statusEvent(event);
+				break;
+			}
+
+			case 'tool_call':
+			case 'approval':
+			case 'tool_started':
+			case 'tool_update':
+			case 'tool_result': {
+				this.#toolEvent(event);
+				break;
+			}
+
+			case 'child': {
+				this.#child(event);
+				break;
+			}
+
+			case 'text_delta': {
+				this.#endThinking();
+				this.#update({partial: this.#answer.append(shown(event.text))}, false);
+				break;
+			}
+
+			case 'thinking_delta': {
+				this.#update({thinking: this.#state.thinking + event.text}, false);
+				break;
+			}
+
+			case 'retry': {
+				this.notice('warning', `${event.reason}; retry ${event.attempt} in ${(event.delay_ms / 1000).toFixed(1)} s`);
+				break;
+			}
+
+			case 'warning': {
+				this.notice('warning', event.message);
+				break;
+			}
+
+			case 'compaction': {
+				this.notice('info', `compacted the history: ${event.before_bytes} → ${event.after_bytes} bytes`);
+				break;
+			}
+
+			case 'error': {
+				this.#answer.end();
+				this.notice('error', event.message);
+				break;
+			}
+
+			case 'custom_message':
+			case 'entry': {
+				// While the agent is set up the renderers are not known yet: the screen shows the session's deliveries from its history once it started.
+				if (!this.#state.starting) this.delivered(event);
+				break;
+			}
+
+			case 'done': {
+				// The next request's usage begins another turn's tally (/cost's "last turn").
+				this.#turnOpen = false;
+				this.#answer.end();
+				this.#endThinking();
+				if (event.reason === 'interrupted') this.notice('info', 'interrupted; the session keeps its last complete step');
+				if (event.reason === 'length') this.notice('warning', 'the answer was cut off at max_tokens');
+				this.#update({busy: false}, true);
+				break;
+			}
+		}
+	}
+
+	/** The status line's events: the session, the budget's estimate, a request's usage and cost. */
+	#statusEvent(event: Extract<CoreEvent, {type: 'session' | 'budget' | 'usage'}>): void {
+		switch (event.type) {
 			case 'session': {
 				this.#update({status: {...this.#state.status, session: event.id}}, true);
 				if (event.resumed_messages > 0) this.notice('info', `resumed ${event.resumed_messages} messages from ${event.path}`);
@@ -255,19 +254,27 @@ export class ChatStore {
 				break;
 			}
 
-			case 'text_delta': {
-				this.#endThinking();
-				this.#stream(shown(event.text));
+			case 'budget': {
+				this.#update({status: {...this.#state.status, budget: {estimate: event.estimate, limit: event.limit}}}, false);
 				break;
 			}
 
-			case 'thinking_delta': {
-				this.#update({thinking: this.#state.thinking + event.text}, false);
+			case 'usage': {
+				const totals = this.#state.status.cacheTotals ?? {read: 0, input: 0};
+				const cacheTotals = {read: totals.read + event.usage.cacheRead, input: totals.input + event.usage.input};
+				const cost = addUsage(this.#state.status.cost ?? emptyCost(), event, !this.#turnOpen);
+				this.#turnOpen = true;
+				this.#update({status: {...this.#state.status, usage: event.usage, cacheTotals, cost}}, false);
 				break;
 			}
+		}
+	}
 
+	/** A tool call from its request to its result: live while it runs, then finished. */
+	#toolEvent(event: Extract<CoreEvent, {type: 'tool_call' | 'approval' | 'tool_started' | 'tool_update' | 'tool_result'}>): void {
+		switch (event.type) {
 			case 'tool_call': {
-				this.#endText();
+				this.#answer.end();
 				this.#endThinking();
 				const item: ToolItem = {kind: 'tool', key: this.#key(), id: event.id, name: shown(event.name), summary: shown(summariseArguments(event.arguments)), status: 'pending', result: null, note: null};
 				this.#update({tools: [...this.#state.tools, item]}, true);
@@ -302,146 +309,23 @@ export class ChatStore {
 				this.#finish([done], true);
 				break;
 			}
-
-			case 'budget': {
-				this.#update({status: {...this.#state.status, budget: {estimate: event.estimate, limit: event.limit}}}, false);
-				break;
-			}
-
-			case 'usage': {
-				const totals = this.#state.status.cacheTotals ?? {read: 0, input: 0};
-				const cacheTotals = {read: totals.read + event.usage.cacheRead, input: totals.input + event.usage.input};
-				const cost = addUsage(this.#state.status.cost ?? emptyCost(), event, !this.#turnOpen);
-				this.#turnOpen = true;
-				this.#update({status: {...this.#state.status, usage: event.usage, cacheTotals, cost}}, false);
-				break;
-			}
-
-			case 'retry': {
-				this.notice('warning', `${event.reason}; retry ${event.attempt} in ${(event.delay_ms / 1000).toFixed(1)} s`);
-				break;
-			}
-
-			case 'warning': {
-				this.notice('warning', event.message);
-				break;
-			}
-
-			case 'child': {
-				const item: ChildItem = {id: event.id, role: shown(event.role), turns: event.turns, activity: shown(lastLine(event.activity))};
-				const others = this.#state.children.filter(child => child.id !== event.id);
-				if (event.status === 'running') {
-					const known = others.length < this.#state.children.length;
-					this.#update({children: known ? this.#state.children.map(child => (child.id === event.id ? item : child)) : [...others, item]}, false);
-					break;
-				}
-
-				this.#update({children: others}, false);
-				const turns = `${event.turns} turn${event.turns === 1 ? '' : 's'}`;
-				if (event.status === 'done') this.notice('info', `child ${item.role} (${event.id}) ${item.activity} after ${turns}`);
-				else this.notice('warning', `child ${item.role} (${event.id}) failed after ${turns}: ${item.activity}`);
-				break;
-			}
-
-			case 'compaction': {
-				this.notice('info', `compacted the history: ${event.before_bytes} → ${event.after_bytes} bytes`);
-				break;
-			}
-
-			case 'error': {
-				this.#endText();
-				this.notice('error', event.message);
-				break;
-			}
-
-			case 'custom_message':
-			case 'entry': {
-				// While the agent is set up the renderers are not known yet: the screen shows the session's deliveries from its history once it started.
-				if (!this.#state.starting) this.delivered(event);
-				break;
-			}
-
-			case 'done': {
-				// The next request's usage begins another turn's tally (/cost's "last turn").
-				this.#turnOpen = false;
-				this.#endText();
-				this.#endThinking();
-				if (event.reason === 'interrupted') this.notice('info', 'interrupted; the session keeps its last complete step');
-				if (event.reason === 'length') this.notice('warning', 'the answer was cut off at max_tokens');
-				this.#update({busy: false}, true);
-				break;
-			}
 		}
 	}
 
-	/** Appends streamed text: completed lines (plain) or finished blocks (Markdown) move to the scrollback at the next frame. */
-	#stream(text: string): void {
-		const all = this.#state.partial + text;
-		if (this.#state.markdown) {
-			this.#unsplit = true;
-			this.#update({partial: all}, false);
+	/** A child agent: live while it runs, a notice when it ended. */
+	#child(event: Extract<CoreEvent, {type: 'child'}>): void {
+		const item: ChildItem = {id: event.id, role: shown(event.role), turns: event.turns, activity: shown(lastLine(event.activity))};
+		const others = this.#state.children.filter(child => child.id !== event.id);
+		if (event.status === 'running') {
+			const known = others.length < this.#state.children.length;
+			this.#update({children: known ? this.#state.children.map(child => (child.id === event.id ? item : child)) : [...others, item]}, false);
 			return;
 		}
 
-		const end = all.lastIndexOf('\n');
-		if (end !== -1) this.#lines.push(all.slice(0, end));
-		this.#update({partial: end === -1 ? all : all.slice(end + 1)}, false);
-	}
-
-	/** The answer's text is over (a tool call, an error, the end of the turn): whatever is open is finished as it stands. */
-	#endText(): void {
-		const {partial, markdown} = this.#state;
-		this.#state = {...this.#state, partial: ''};
-		this.#unsplit = false;
-		if (markdown) {
-			if (partial.trim() !== '') {
-				const {finished, open, continues} = markdown.split(partial);
-				this.#addBlocks(finished, continues);
-				this.#addBlocks([open], false);
-			}
-
-			this.#answerBlocks = 0;
-			this.#continues = false;
-			return;
-		}
-
-		if (partial !== '') this.#lines.push(partial);
-		this.#flushLines();
-	}
-
-	/** The open Markdown's finished blocks move to `finished`; what is left stays in the live area. */
-	#splitOpen(): void {
-		const {partial, markdown} = this.#state;
-		if (!this.#unsplit || !markdown) return;
-		this.#unsplit = false;
-		const {finished, open, continues} = markdown.split(partial);
-		if (finished.length === 0) return;
-		this.#state = {...this.#state, partial: open};
-		this.#addBlocks(finished, continues);
-	}
-
-	/** Each block through the extensions' transformers, then one item each, written once. */
-	#addBlocks(blocks: readonly string[], continues: boolean): void {
-		const items: TranscriptItem[] = [];
-		for (const source of blocks) {
-			const block = source.replace(/\n+$/, '');
-			if (block.trim() === '') continue;
-			items.push({kind: 'assistant', key: this.#key(), text: this.#transform(block), markdown: true, gap: this.#answerBlocks > 0 && !this.#continues});
-			this.#answerBlocks++;
-			this.#continues = false;
-		}
-
-		// Set after the blocks: it is the open text, finished later, that goes on the last of them.
-		if (items.length > 0) this.#continues = continues;
-
-		if (items.length > 0) this.#state = {...this.#state, finished: [...this.#state.finished, ...items]};
-	}
-
-	#flushLines(): void {
-		if (this.#lines.length === 0) return;
-		const text = this.#transform(this.#lines.join('\n'));
-		this.#lines = [];
-		this.#state = {...this.#state, finished: [...this.#state.finished, {kind: 'assistant', key: this.#key(), text, markdown: false, gap: false}]};
+		this.#update({children: others}, false);
+		const turns = `${event.turns} turn${event.turns === 1 ? '' : 's'}`;
+		if (event.status === 'done') this.notice('info', `child ${item.role} (${event.id}) ${item.activity} after ${turns}`);
+		else this.notice('warning', `child ${item.role} (${event.id}) failed after ${turns}: ${item.activity}`);
 	}
 
 	#endThinking(): void {
@@ -453,8 +337,8 @@ export class ChatStore {
 
 	#finish(items: TranscriptItem[], now: boolean): void {
 		// Text streamed before these items comes before them (an open Markdown block goes on below them).
-		this.#flushLines();
-		this.#splitOpen();
+		this.#answer.flushLines();
+		this.#answer.splitOpen();
 		this.#update({finished: [...this.#state.finished, ...items]}, now);
 	}
 
@@ -484,27 +368,8 @@ export class ChatStore {
 	}
 
 	#notify(): void {
-		this.#flushLines();
-		this.#splitOpen();
+		this.#answer.flushLines();
+		this.#answer.splitOpen();
 		for (const listener of this.#listeners) listener();
 	}
-}
-
-/**
- * Text from the model, a tool or a server, made safe for the terminal: Ink
- * strips cursor movement but keeps colours and OSC sequences (a clipboard
- * write, a window title), so every control character is shown as U+FFFD.
- */
-function shown(text: string): string {
-	return printable(text.replaceAll('\r\n', '\n'));
-}
-
-/** A progress text's last non-empty line: the one status line a running tool shows. */
-function lastLine(text: string): string {
-	return (
-		text
-			.split(/\r?\n/)
-			.filter(line => line.trim().length > 0)
-			.at(-1) ?? ''
-	);
 }

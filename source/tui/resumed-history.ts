@@ -4,7 +4,8 @@ import type {Message} from '../core/messages.js';
 import {describeAttachments} from '../core/mentions/attach-mentions.js';
 import {attachmentsOf} from '../core/mentions/attachment-parts.js';
 import {userBashOf} from '../core/user-bash/user-bash-message.js';
-import type {ChatStore, HistoryItem} from './chat-store.js';
+import type {HistoryItem} from './chat-state.js';
+import type {ChatStore} from './chat-store.js';
 
 /** A resumed session shows at most this many of its last messages; a note says how many came before. */
 export const MAX_SHOWN_HISTORY_MESSAGES = 400;

@@ -8,7 +8,7 @@ import {StatusLine} from '../../components/StatusLine.js';
 import {SlashMenu} from '../../components/SlashMenu.js';
 import {ToolCall, FOLDED_RESULT_LINES} from '../../components/ToolCall.js';
 import type {ApprovalChoice, PendingApproval} from '../../source/tui/brokers/approval-broker.js';
-import type {ToolItem} from '../../source/tui/chat-store.js';
+import type {ToolItem} from '../../source/tui/chat-state.js';
 
 const tool = (change: Partial<ToolItem> = {}): ToolItem => ({kind: 'tool', key: 'k', id: 'c1', name: 'read', summary: 'files: path: a.txt', status: 'running', result: null, note: null, ...change});
 

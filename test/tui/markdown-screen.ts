@@ -1,6 +1,7 @@
 import {createRequire} from 'node:module';
 import type {Terminal as TerminalType} from '@xterm/headless';
-import {ChatStore, type TranscriptItem} from '../../source/tui/chat-store.js';
+import type {TranscriptItem} from '../../source/tui/chat-state.js';
+import {ChatStore} from '../../source/tui/chat-store.js';
 import {createMarkdownRenderer, type MarkdownOptions, type MarkdownRenderer} from '../../source/tui/markdown/render-markdown.js';
 
 // CommonJS only; no ESM entry node can load.

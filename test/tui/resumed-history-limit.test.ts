@@ -4,7 +4,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {MAX_SHOWN_HISTORY_MESSAGES, showSessionHistory} from '../../source/tui/resumed-history.js';
-import type {HistoryItem} from '../../source/tui/chat-store.js';
+import type {HistoryItem} from '../../source/tui/chat-state.js';
 
 function shown(count: number): {items: HistoryItem[]; notices: string[]} {
 	const items: HistoryItem[] = [];

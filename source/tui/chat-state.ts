@@ -1,0 +1,80 @@
+import type {Usage} from '../core/usage.js';
+import type {PickerEntry} from './editor/mention-rank.js';
+import type {SlashCommand} from './slash-commands.js';
+import type {MarkdownRenderer} from './markdown/render-markdown.js';
+import type {CostState} from './cost-tally.js';
+
+/** What the chat screen shows, as the store (chat-store.ts) keeps it and the components draw it. */
+
+export type ToolStatus = 'pending' | 'asking' | 'running' | 'done' | 'failed' | 'denied';
+
+export type TranscriptItem =
+	| {kind: 'logo'; key: string}
+	/** `attachments`: what its @-mentions attached, one line (attach-mentions.ts `describeAttachments`). */
+	| {kind: 'user'; key: string; text: string; attachments?: string}
+	/** A `!` command the person ran: its last output lines and how it ended; `context` false when it was not added to the context (`!!`, or its save failed). */
+	| {kind: 'bash'; key: string; command: string; output: string; status: string; context: boolean}
+	/** Answer text: one finished Markdown block (`gap`: a blank row above it, for every block of an answer but its first), or plain lines. */
+	| {kind: 'assistant'; key: string; text: string; markdown: boolean; gap: boolean}
+	| {kind: 'thinking'; key: string; lines: number}
+	| {kind: 'tool'; key: string; id: string; name: string; summary: string; status: ToolStatus; result: string | null; note: string | null; progress?: string | null}
+	| {kind: 'notice'; key: string; level: 'info' | 'warning' | 'error'; text: string}
+	/** An extension's message (display: true) or an entry its renderer draws: `label` is its customType (or the extension, for a plain message). */
+	| {kind: 'custom'; key: string; label: string; text: string};
+
+export type ToolItem = Extract<TranscriptItem, {kind: 'tool'}>;
+
+/** What a resumed session's history shows (resumed-history.ts reads it from the messages). */
+export type HistoryItem =
+	/** `attachments`: the line saying what its @-mentions attached (describeAttachments), when they did. */
+	| {kind: 'user'; text: string; attachments?: string}
+	| {kind: 'assistant'; text: string}
+	| {kind: 'tool'; id: string; name: string; arguments: string}
+	/** A `!` command whose output went to the context. */
+	| {kind: 'bash'; command: string; output: string; status: string};
+
+/** A running child agent as the live area shows it: its role, turns so far and last activity. */
+export interface ChildItem {
+	id: string;
+	role: string;
+	turns: number;
+	activity: string;
+}
+
+export interface StatusInfo {
+	model: string;
+	workspace: string;
+	session: string | null;
+	usage: Usage | null;
+	/** The context window from the API config's budget, when it names one. */
+	window: number | null;
+	/** The budget's last estimate for a request and its limit (tokens), when a budget plugin gives them. */
+	budget?: {estimate: number; limit: number} | null;
+	/** Cache-read and all input tokens over this screen's requests: the hit ratio as the cache report counts it (Σ read / Σ input). */
+	cacheTotals?: {read: number; input: number};
+	/** The last turn's and the session's cost, tokens and prices (/cost); reset when the session changes. */
+	cost?: CostState;
+}
+
+export interface ChatState {
+	finished: TranscriptItem[];
+	/** The streamed text still open: the open Markdown block's source, or (plain) the line not yet ended by a newline. */
+	partial: string;
+	/** Draws answer text as Markdown once it is loaded (after the first frame); null: plain text. */
+	markdown: MarkdownRenderer | null;
+	/** Thinking text of the current step, shown collapsed. */
+	thinking: string;
+	tools: ToolItem[];
+	/** Child agents still running (delegate_task, an extension's childAgent). */
+	children: ChildItem[];
+	/** The `!` command running, its output's tail as it comes. */
+	bash?: {command: string; output: string} | null;
+	busy: boolean;
+	/** The agent is being set up behind the first frame: the screen shows, nothing can be sent yet. */
+	starting: boolean;
+	status: StatusInfo;
+	/** The extensions' slash commands, after the screen's own in completions and /help. */
+	commands: readonly SlashCommand[];
+	/** The connected MCP servers' resources, for the @ picker (`@server:uri`); a server still starting adds its own once ready. */
+	resources: readonly PickerEntry[];
+}
