@@ -8,7 +8,7 @@ export {setupAgent} from '../core/session/setup-agent.js';
 export {openWorkspaceSession, provisionalSessionPath, renameWorkspaceSession} from '../core/session/workspace-sessions.js';
 export {listSessions} from '../core/session/list-sessions.js';
 export {forkSession} from '../core/session/fork-session.js';
-export {sessionPickerRequest, cannotOpen} from './session-picker.js';
+export {sessionPickerRequest, cannotOpen} from './commands/session-picker.js';
 export {showSessionHistory} from './resumed-history.js';
 export {reportSetupError} from '../shared/report-setup-error.js';
 export {resolveDirs} from '../core/config/dirs.js';

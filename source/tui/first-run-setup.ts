@@ -11,7 +11,7 @@ import {writeProfileFiles} from '../commands/init.js';
 import {checkTypedKey} from '../commands/typed-key.js';
 import type {ChoiceOption, ChoiceRequest} from './brokers/chooser-broker.js';
 import type {KeyRequest} from './brokers/key-broker.js';
-import {modelOption} from './model-picker.js';
+import {modelOption} from './commands/model-picker.js';
 
 /**
  * The chat screen's first-run setup (issue 16 item 5): with no model

@@ -15,7 +15,7 @@ import {beforeScreen, type BeforeScreen} from './before-screen.js';
 import {ChatStore} from './chat-store.js';
 import {consoleToNotices} from './console-notices.js';
 import {keysHelp, parseSlashCommand} from './slash-commands.js';
-import {INIT_PROMPT} from './init-prompt.js';
+import {INIT_PROMPT} from './commands/init-prompt.js';
 import {Notifier} from './notify/notifier.js';
 import type {McpPromptCommand} from '../core/mcp/mcp-servers.js';
 import {costReport, emptyCost} from './cost-tally.js';
@@ -23,13 +23,13 @@ import {chainMarkdownTransformers} from './markdown/markdown-transform.js';
 import {markdownOptions} from './markdown/markdown-options.js';
 import {customRendering} from './custom-rendering.js';
 import type {Session} from '../core/session/session-store.js';
-import {runExtensionCommand} from './extension-command.js';
+import {runExtensionCommand} from './commands/extension-command.js';
 import {reportExtensionRejections} from '../shared/extension-rejections.js';
 import {TrustBroker} from './brokers/trust-broker.js';
 import {DialogBroker} from './brokers/dialog-broker.js';
 import {ChooserBroker} from './brokers/chooser-broker.js';
 import {KeyBroker} from './brokers/key-broker.js';
-import {chooseModel as pickModel, chooseProvider as pickProvider, type ModelTarget} from './model-picker.js';
+import {chooseModel as pickModel, chooseProvider as pickProvider, type ModelTarget} from './commands/model-picker.js';
 import {QuestionLine} from './brokers/open-question.js';
 import {uiPromptEvents} from './ui-prompt-events.js';
 import {findPromptTemplate, parseTemplateCommand} from '../core/resources/prompt-template-file.js';
@@ -401,7 +401,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			}
 
 			case '/context': {
-				store.notice('info', await (await import('./context-command.js')).contextNotice(agent));
+				store.notice('info', await (await import('./commands/context-notice.js')).contextNotice(agent));
 				break;
 			}
 
@@ -411,7 +411,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			}
 
 			case '/mcp': {
-				const {mcpSlash} = await import('./mcp-slash.js');
+				const {mcpSlash} = await import('./commands/mcp-slash.js');
 				// A login waits for the browser's redirect (minutes at most); the screen goes on meanwhile (command() is not awaited).
 				const notice = await mcpSlash(agent.mcp, args, text => store.notice('info', text));
 				store.notice(notice.level, notice.text);

@@ -4,7 +4,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {HistoryMeter, measureTools} from '../../workers/budget/history-meter.js';
 import {renderInstructionsBlock, withInstructions} from '../../source/core/resources/instructions-block.js';
-import {contextReport, formatContextReport} from '../../source/tui/context-report.js';
+import {contextReport, formatContextReport} from '../../source/tui/commands/context-report.js';
 import type {Message} from '../../source/core/messages.js';
 
 const files = [

@@ -1,6 +1,6 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {cannotOpen, relativeTime, sessionPickerRequest} from '../../source/tui/session-picker.js';
+import {cannotOpen, relativeTime, sessionPickerRequest} from '../../source/tui/commands/session-picker.js';
 import {filterOptions} from '../../components/use-choice.js';
 import type {SessionSummary} from '../../source/core/session/list-sessions.js';
 

@@ -59,7 +59,7 @@ test('Markdown transformers chain in order; {} and nothing keep the text; a thro
 
 test('an extension command: text, {lines} and nothing shown as they are, a wrong answer a warning, a throw an error naming it, a stop without waiting', async () => {
 	const {ChatStore} = await import('../../source/tui/chat-store.js');
-	const {runExtensionCommand} = await import('../../source/tui/extension-command.js');
+	const {runExtensionCommand} = await import('../../source/tui/commands/extension-command.js');
 	const store = new ChatStore({model: '', workspace: '', session: null, usage: null, window: null}, {logo: false, frameMs: 0});
 	const run = async (handler: () => unknown, signal = new AbortController().signal) =>
 		runExtensionCommand('c', {extension: 'x', description: 'd', handler: handler as never}, '', {workspace: '/w', sessionId: 's', signal, store});

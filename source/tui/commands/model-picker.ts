@@ -1,6 +1,6 @@
-import type {Agent} from '../core/session/agent.js';
-import type {ProviderChoice} from '../core/catalogue/provider-choices.js';
-import type {ChoiceOption, ChooserBroker} from './brokers/chooser-broker.js';
+import type {Agent} from '../../core/session/agent.js';
+import type {ProviderChoice} from '../../core/catalogue/provider-choices.js';
+import type {ChoiceOption, ChooserBroker} from '../brokers/chooser-broker.js';
 
 /** What a switch asks for: a provider (its first model), a model (bare within a provider, or PROVIDER/MODEL), and how errors name it. */
 export type ModelTarget = Parameters<Agent['switchModel']>[0];

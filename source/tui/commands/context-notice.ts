@@ -1,4 +1,4 @@
-import type {Agent} from '../core/session/agent.js';
+import type {Agent} from '../../core/session/agent.js';
 import {contextReport, formatContextReport, type ContextReport} from './context-report.js';
 
 /**

@@ -1,6 +1,6 @@
-import type {McpHandle} from '../core/mcp/mcp-handle.js';
-import type {McpServerStatus} from '../core/mcp/mcp-servers.js';
-import {mcpPromptCommand} from '../core/mcp/mcp-tool-name.js';
+import type {McpHandle} from '../../core/mcp/mcp-handle.js';
+import type {McpServerStatus} from '../../core/mcp/mcp-servers.js';
+import {mcpPromptCommand} from '../../core/mcp/mcp-tool-name.js';
 
 export interface McpNotice {
 	level: 'info' | 'warning';

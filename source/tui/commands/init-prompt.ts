@@ -1,4 +1,4 @@
-import {INSTRUCTIONS_FILE} from '../core/resources/project-instructions.js';
+import {INSTRUCTIONS_FILE} from '../../core/resources/project-instructions.js';
 
 /**
  * The prompt /init sends as an ordinary turn: the model studies the

@@ -1,9 +1,9 @@
-import {HistoryMeter, measureTools} from '../../workers/budget/history-meter.js';
-import {CONTEXT_MARKER} from '../core/history/compaction.js';
-import type {Message} from '../core/messages.js';
-import type {ToolSchema} from '../core/providers/types.js';
-import {INSTRUCTIONS_HEADING, renderFileSection} from '../core/resources/instructions-block.js';
-import type {SessionInstructions} from '../core/session/session-instructions.js';
+import {HistoryMeter, measureTools} from '../../../workers/budget/history-meter.js';
+import {CONTEXT_MARKER} from '../../core/history/compaction.js';
+import type {Message} from '../../core/messages.js';
+import type {ToolSchema} from '../../core/providers/types.js';
+import {INSTRUCTIONS_HEADING, renderFileSection} from '../../core/resources/instructions-block.js';
+import type {SessionInstructions} from '../../core/session/session-instructions.js';
 
 /** One part of the next request and its estimated tokens. */
 export interface ContextRow {

@@ -1,5 +1,5 @@
-import type {SessionSummary} from '../core/session/list-sessions.js';
-import type {ChoiceOption, ChoiceRequest} from './brokers/chooser-broker.js';
+import type {SessionSummary} from '../../core/session/list-sessions.js';
+import type {ChoiceOption, ChoiceRequest} from '../brokers/chooser-broker.js';
 
 /** The first words of a session's first message, as the picker shows them. */
 export const PICKER_TITLE_CHARS = 60;

@@ -1,7 +1,7 @@
-import type {ExtensionUi} from '../core/session/start-extensions.js';
-import {describeThrown} from '../core/extensions/describe-thrown.js';
-import type {ChatStore} from './chat-store.js';
-import {readRenderedText} from './rendered-text.js';
+import type {ExtensionUi} from '../../core/session/start-extensions.js';
+import {describeThrown} from '../../core/extensions/describe-thrown.js';
+import type {ChatStore} from '../chat-store.js';
+import {readRenderedText} from '../rendered-text.js';
 
 type Command = ExtensionUi['commands'] extends ReadonlyMap<string, infer C> ? C : never;
 
