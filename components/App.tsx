@@ -49,7 +49,8 @@ export interface AppProps {
 	/** The field for an API key (the first-run setup); absent: none is shown. */
 	keys?: KeyBroker;
 	history: string[];
-	onSubmit(text: string): void;
+	/** A message or command; false: it may not start now (the turn controller said why), and the text stays in the editor. */
+	onSubmit(text: string): boolean | void;
 	onInterrupt(): void;
 	onExit(): void;
 	/** The terminal's focus reports (focus-report.ts), which never reach the editor or any field as text. */
@@ -85,16 +86,9 @@ export function App({store, broker, trust, dialogs, chooser, keys, history, onSu
 			return false;
 		}
 
-		// Refused, the text stays in the editor for when the turn ends.
-		if (state.busy) {
-			store.notice('info', 'a turn is running: wait for it, or press Esc to stop it');
-			return false;
-		}
-
-		// A unique prefix of a command runs that command: "/he" is /help.
+		// A unique prefix of a command runs that command: "/he" is /help. Refused (a turn is running), the text stays in the editor for when it ends.
 		const matches = slashCompletions(text.trim(), state.commands);
-		onSubmit(matches.length === 1 ? matches[0]!.name : text);
-		return true;
+		return onSubmit(matches.length === 1 ? matches[0]!.name : text) !== false;
 	};
 
 	const ctrlC = (hasText: boolean) => {

@@ -1,5 +1,6 @@
 import {Box, Text} from 'ink';
-import {slashCompletions, type SlashCommand} from '../source/tui/slash-commands.js';
+import type {SlashCommand} from '../source/tui/commands/slash-command.js';
+import {slashCompletions} from '../source/tui/slash-commands.js';
 
 /** The commands a `/…` draft may complete to; Tab takes the first. */
 export function SlashMenu({draft, commands = []}: {draft: string; commands?: readonly SlashCommand[]}) {

@@ -16,3 +16,6 @@ export {NoModelConfigError} from '../core/config/load-config.js';
 export {promptContent, describeAttachments} from '../core/mentions/attach-mentions.js';
 export {runUserBash} from '../core/user-bash/run-user-bash.js';
 export {recordUserBash, userBashMessage} from '../core/user-bash/user-bash-message.js';
+
+/** This module as the screen's parts hold it once it is loaded. */
+export type ChatCore = typeof import('./chat-core.js');

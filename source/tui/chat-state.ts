@@ -1,6 +1,6 @@
 import type {Usage} from '../core/usage.js';
 import type {PickerEntry} from './editor/mention-rank.js';
-import type {SlashCommand} from './slash-commands.js';
+import type {SlashCommand} from './commands/slash-command.js';
 import type {MarkdownRenderer} from './markdown/render-markdown.js';
 import type {CostState} from './cost-tally.js';
 

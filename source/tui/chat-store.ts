@@ -3,7 +3,7 @@ import {summariseArguments} from '../shared/summarise-arguments.js';
 import {AnswerStream} from './answer-stream.js';
 import type {ChatState, ChildItem, HistoryItem, StatusInfo, ToolItem, ToolStatus, TranscriptItem} from './chat-state.js';
 import type {PickerEntry} from './editor/mention-rank.js';
-import type {SlashCommand} from './slash-commands.js';
+import type {SlashCommand} from './commands/slash-command.js';
 import {customRendering, type CustomRendering} from './custom-rendering.js';
 import type {MarkdownRenderer} from './markdown/render-markdown.js';
 import {addUsage, emptyCost} from './cost-tally.js';

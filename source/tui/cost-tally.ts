@@ -1,5 +1,5 @@
 import type {CoreEvent} from '../core/events.js';
-import {addCost, describePrices, formatCost, NO_COST, uncachedInput, type Cost, type ModelPrices} from '../core/usage-cost.js';
+import {addCost, formatCost, NO_COST, uncachedInput, type Cost, type ModelPrices} from '../core/usage-cost.js';
 
 /** Tokens by the kind each is priced as: the uncached input, the output, cache reads, cache writes. */
 export interface TokenCounts {
@@ -53,20 +53,6 @@ export function addUsage(state: CostState, event: UsageEvent, newTurn: boolean):
 		prices: event.prices,
 		model: event.model,
 	};
-}
-
-/** The words of /cost: each tally's cost, its tokens by kind, and the prices used; "unknown" where a price is missing, never $0. */
-export function costReport(state: CostState): string {
-	if (state.session.requests === 0) return 'no model request in this session yet: nothing has cost anything';
-	const tokens = (counts: TokenCounts) =>
-		`input ${counts.input.toLocaleString('en-US')} · output ${counts.output.toLocaleString('en-US')} · cache read ${counts.cacheRead.toLocaleString('en-US')} · cache write ${counts.cacheWrite.toLocaleString('en-US')}`;
-	const line = (label: string, tally: Tally) => `${label}: ${formatCost(tally.cost)} over ${tally.requests} request${tally.requests === 1 ? '' : 's'} (tokens: ${tokens(tally.tokens)})`;
-	const {prices} = state;
-	const used =
-		prices === null
-			? `prices: unknown (${state.model ?? 'the model'} is not in the catalogue; add its "cost" in models.json)`
-			: `prices for ${state.model ?? 'the model'} per million tokens: ${describePrices(prices)}`;
-	return [...(state.turn ? [line('last turn', state.turn)] : []), line('this session', state.session), used].join('\n');
 }
 
 /** The status line's part: the session's cost (`$0.0123`, `unknown`, `$0.01 + unknown`). */

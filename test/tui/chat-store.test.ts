@@ -2,7 +2,8 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {ChatStore} from '../../source/tui/chat-store.js';
 import {summariseArguments as summarise} from '../../source/shared/summarise-arguments.js';
-import {costReport, emptyCost, statusCost} from '../../source/tui/cost-tally.js';
+import {emptyCost, statusCost} from '../../source/tui/cost-tally.js';
+import {costReport} from '../../source/tui/commands/cost-command.js';
 
 const status = {model: 'm', workspace: '/w', session: null, usage: null, window: null};
 

@@ -3,7 +3,8 @@ import {describeThrown} from '../../core/extensions/describe-thrown.js';
 import type {ChatStore} from '../chat-store.js';
 import {readRenderedText} from '../rendered-text.js';
 
-type Command = ExtensionUi['commands'] extends ReadonlyMap<string, infer C> ? C : never;
+/** An extension's command as the loaded generation holds it (with whose it is). */
+export type ExtensionUiCommand = ExtensionUi['commands'] extends ReadonlyMap<string, infer C> ? C : never;
 
 /**
  * Runs an extension's `/name` in the chat screen: its answer (text or lines)
@@ -11,7 +12,12 @@ type Command = ExtensionUi['commands'] extends ReadonlyMap<string, infer C> ? C 
  * error naming the command and the extension. When its signal aborts (Esc)
  * the screen stops waiting at once; a late answer is not shown.
  */
-export async function runExtensionCommand(name: string, command: Command, args: string, context: {workspace: string; sessionId: string; signal: AbortSignal; store: ChatStore}): Promise<void> {
+export async function runExtensionCommand(
+	name: string,
+	command: ExtensionUiCommand,
+	args: string,
+	context: {workspace: string; sessionId: string; signal: AbortSignal; store: Pick<ChatStore, 'notice'>},
+): Promise<void> {
 	const {signal, store} = context;
 	const where = `/${name} (extension ${command.extension})`;
 	let answered: Promise<unknown>;

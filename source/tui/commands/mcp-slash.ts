@@ -12,9 +12,10 @@ export interface McpNotice {
  * reconnect NAME` kills the server's group and starts it again, settling
  * once it is ready or failed; `/mcp login NAME` runs a remote server's
  * OAuth login (`say` shows the address to open while it waits) and starts
- * it again; `/mcp logout NAME` forgets its tokens.
+ * it again; `/mcp logout NAME` forgets its tokens. Null: words it does
+ * not know (the command says its usage).
  */
-export async function mcpSlash(mcp: McpHandle, args: string, say: (text: string) => void = () => {}): Promise<McpNotice> {
+export async function mcpSlash(mcp: McpHandle, args: string, say: (text: string) => void = () => {}): Promise<McpNotice | null> {
 	const words = args.split(/\s+/).filter(word => word !== '');
 	const servers = await mcp.ready;
 	if (words.length === 0) {
@@ -34,7 +35,7 @@ export async function mcpSlash(mcp: McpHandle, args: string, say: (text: string)
 		return {level: result.ok ? 'info' : 'warning', text: result.message};
 	}
 
-	return {level: 'warning', text: 'usage: /mcp, /mcp reconnect NAME, /mcp login NAME or /mcp logout NAME'};
+	return null;
 }
 
 function describeStatus(status: McpServerStatus): string {

@@ -14,7 +14,7 @@ function providerOption(choice: ProviderChoice): ChoiceOption {
 }
 
 /** `/provider`: the catalogue's providers, those whose key resolves first and marked; null when cancelled. */
-export async function chooseProvider(agent: Pick<Agent, 'providerChoices' | 'selected'>, chooser: ChooserBroker): Promise<string | null> {
+export async function chooseProvider(agent: Pick<Agent, 'providerChoices' | 'selected'>, chooser: Pick<ChooserBroker, 'ask'>): Promise<string | null> {
 	const choices = await agent.providerChoices();
 	const current = agent.selected?.provider;
 	return chooser.ask({title: `Provider${current === undefined ? '' : ` (now ${current})`}`, options: choices.map(providerOption), legend: LEGEND});
@@ -35,7 +35,7 @@ export function modelOption(value: string, model: ProviderChoice['models'][numbe
  * (a config that chooses by protocol), every model as `provider/model`,
  * those whose provider's key resolves first. Null when cancelled.
  */
-export async function chooseModel(agent: Pick<Agent, 'providerChoices' | 'selected'>, chooser: ChooserBroker): Promise<ModelTarget | null> {
+export async function chooseModel(agent: Pick<Agent, 'providerChoices' | 'selected'>, chooser: Pick<ChooserBroker, 'ask'>): Promise<ModelTarget | null> {
 	const choices = await agent.providerChoices();
 	const current = agent.selected;
 	const own = current === null ? undefined : choices.find(choice => choice.id === current.provider);

@@ -1,0 +1,11 @@
+import type {ScreenCommand} from './command-context.js';
+
+export const exitCommand: ScreenCommand = {
+	name: '/exit',
+	usage: '/exit',
+	description: 'leave i',
+	takesArguments: false,
+	async run({leave}) {
+		leave();
+	},
+};

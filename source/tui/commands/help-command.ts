@@ -1,0 +1,11 @@
+import type {ScreenCommand} from './command-context.js';
+
+export const helpCommand: ScreenCommand = {
+	name: '/help',
+	usage: '/help',
+	description: 'keys and commands',
+	takesArguments: false,
+	async run({store, commands}) {
+		store.notice('info', commands.help());
+	},
+};
