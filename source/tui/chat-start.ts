@@ -21,8 +21,8 @@ export interface StartParts {
 	trust: TrustBroker;
 	chooser: ChooserBroker;
 	keys: KeyBroker;
-	/** The extensions whose handlers hear i's own questions (UiPromptStart/End): the first ones while the agent is set up, then the agent's. */
-	setEvents(bus: EventBus | null): void;
+	/** The extensions whose handlers hear i's own questions (UiPromptStart/End): the first ones while the agent is set up, then the agent's as they are now (a /reload replaces them). */
+	setEvents(read: () => EventBus | null): void;
 }
 
 /** The screen as the start may end it: its frame cleared, then the terminal given back. */
@@ -122,7 +122,8 @@ export class ChatStart {
 		}
 
 		this.#ready = before;
-		this.#parts.setEvents(before.extensions?.events ?? null);
+		const events = before.extensions?.events ?? null;
+		this.#parts.setEvents(() => events);
 		return null;
 	}
 
@@ -157,7 +158,7 @@ export class ChatStart {
 			}
 
 			// The agent's handlers from now on.
-			this.#parts.setEvents(agent.extensionEvents ?? null);
+			this.#parts.setEvents(() => agent.extensionEvents);
 		} catch (error) {
 			// A question still open (the session could not be opened meanwhile) goes unanswered.
 			this.#parts.trust.cancel();
@@ -208,7 +209,8 @@ export class ChatStart {
 		}
 
 		this.#ready = after;
-		this.#parts.setEvents(after.extensions?.events ?? null);
+		const events = after.extensions?.events ?? null;
+		this.#parts.setEvents(() => events);
 		return null;
 	}
 

@@ -71,8 +71,8 @@ interface Screen {
 
 async function chat(options: CliOptions, store: ChatStore, restoreConsole: () => void): Promise<number> {
 	// The extensions' handlers for i's own questions (UiPromptStart/End): the first ones while the agent is set up, then the agent's.
-	let events: EventBus | null = null;
-	const prompts = uiPromptEvents(() => events);
+	let events: () => EventBus | null = () => null;
+	const prompts = uiPromptEvents(() => events());
 	// One question at a time: approvals, the trust question and the extensions' dialogs wait for each other on one line.
 	const line = new QuestionLine();
 	const broker = new ApprovalBroker(prompts, line);
@@ -88,8 +88,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		trust,
 		chooser,
 		keys,
-		setEvents: bus => {
-			events = bus;
+		setEvents: read => {
+			events = read;
 		},
 	});
 	const ended = await start.beforeScreen();

@@ -5,6 +5,8 @@ import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {TYPEAHEAD_GUARD_MS} from '../../components/Approval.js';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {makeSandbox, runCli} from '../helpers/cli.js';
 import {startChat} from './chat.js';
@@ -120,4 +122,39 @@ test('/reload loads the changed extension file (SessionShutdown and SessionStart
 	const lines = readFileSync(log, 'utf8').trim().split('\n');
 	assert.deepEqual(lines.slice(0, 3), ['one SessionStart startup', 'one SessionShutdown reload', 'two SessionStart reload']);
 	assert.ok(!lines.some(line => line.startsWith('three')), 'nothing of the failed generation ran');
+});
+
+test("after /reload the new generation hears i's questions (UiPromptStart/End): the screen reads the agent's handlers as they are now, not as they were at the start", async () => {
+	const box = makeSandbox();
+	const file = join(box.root, 'asking.mjs');
+	const log = join(box.root, 'prompts.log');
+	writeFileSync(log, '');
+	const version = (name: string) => `
+		import {appendFileSync} from 'node:fs';
+		export default function register(api) {
+			for (const tag of ['UiPromptStart', 'UiPromptEnd']) api.registerEventHandler(tag, () => appendFileSync(${JSON.stringify(log)}, '${name} ' + tag + '\\n'));
+			api.registerCommand('ask', {description: 'asks', async handler(args, ctx) { const answer = await api.runtime.uiDialog({type: 'confirm', title: 'Sure ${name}?'}, ctx); return 'answered ' + JSON.stringify(answer); }});
+		}
+	`;
+	const ask = async (run: Awaited<ReturnType<typeof startChat>>['run'], name: string) => {
+		run.type('/ask\r');
+		await run.waitFor(screen => screen.includes(`Sure ${name}?`), `the ${name} question`);
+		// Keys typed at once are taken for typeahead and ignored.
+		await sleep(TYPEAHEAD_GUARD_MS + 150);
+		run.type('y');
+		await run.waitFor(screen => screen.split('answered').length > (name === 'one' ? 1 : 2), `the ${name} answer`, {whole: true});
+	};
+	writeFileSync(file, version('one'));
+	const {run} = await startChat(mock, {box, args: ['--extension', file]});
+	try {
+		await ask(run, 'one');
+		writeFileSync(file, version('two'));
+		run.type('/reload\r');
+		await run.waitFor(screen => screen.includes('reloaded 2 extensions'), 'the reload');
+		await ask(run, 'two');
+	} finally {
+		await run.close();
+	}
+
+	assert.deepEqual(readFileSync(log, 'utf8').trim().split('\n'), ['one UiPromptStart', 'one UiPromptEnd', 'two UiPromptStart', 'two UiPromptEnd']);
 });
