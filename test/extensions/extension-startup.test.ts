@@ -1,4 +1,4 @@
-// An extension start in its steps (source/core/start/start-extensions.ts):
+// An extension start in its steps (source/core/session/start-extensions.ts):
 // the extensions that need no trust first, their ProjectTrust gate, then the
 // project's code; against real modules and real trust files in temp folders
 // (../shared/EXTENSIONS.md "Where extensions come from", "Events").

@@ -32,11 +32,11 @@ export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOp
 	session?: string | undefined;
 	/** A named session of the workspace (`--session-name`). */
 	sessionName?: string | undefined;
-	/** `--continue`: the workspace's latest session (sessions/start-session.ts). */
+	/** `--continue`: the workspace's latest session (start-session.ts). */
 	continueLatest?: boolean | undefined;
 	/** The first message when the head knows it before set-up (`-p TEXT`): a new session takes its name at once. */
 	firstMessage?: string | undefined;
-	/** The chat screen: a new session is named after its first message once it is saved (sessions/start-session.ts). */
+	/** The chat screen: a new session is named after its first message once it is saved (start-session.ts). */
 	nameLater?: boolean | undefined;
 	/** Model requests one turn may make (`--max-steps`); the config's max_steps by default. */
 	maxSteps?: number | undefined;
