@@ -81,11 +81,6 @@ export function App({store, broker, trust, dialogs, chooser, keys, history, onSu
 
 	const submit = (text: string): boolean => {
 		if (text.trim() === '') return false;
-		if (state.starting) {
-			store.notice('info', 'still starting: the message stays in the editor; press Enter again in a moment');
-			return false;
-		}
-
 		// A unique prefix of a command runs that command: "/he" is /help. Refused (a turn is running), the text stays in the editor for when it ends.
 		const matches = slashCompletions(text.trim(), state.commands);
 		return onSubmit(matches.length === 1 ? matches[0]!.name : text) !== false;

@@ -17,6 +17,7 @@ export function StatusLine({status, busy}: {status: StatusInfo; busy: boolean}) 
 	const {usage} = status;
 	const parts = [status.model, shortPath(status.workspace)].filter(part => part !== '');
 	if (status.session) parts.push(`session ${status.session.slice(0, 8)}`);
+	else if (status.newSession) parts.push('new session');
 	if (usage) {
 		parts.push(`↑${tokens(usage.input)} ↓${tokens(usage.output)}`);
 		if (status.window && !status.budget) parts.push(`ctx ${Math.min(100, Math.round(((usage.input + usage.output) / status.window) * 100))}%`);

@@ -99,8 +99,6 @@ async function runCommand(command: (typeof commandNames)[number] | undefined, ar
 
 /** The chat screen's module, loaded without undici's fetch (import-without-fetch.ts). */
 async function loadChatScreen(): Promise<typeof import('./tui/run-tui.js')> {
-	// In the one-file headless bundle this await hands the run to the ES module bundle and never ends (tui/hand-over.ts).
-	await import('./tui/hand-over.js');
 	// Ink colours through chalk, which reads FORCE_COLOR but not NO_COLOR: say it in chalk's terms before it loads.
 	if (process.env.NO_COLOR) process.env.FORCE_COLOR = '0';
 	const {importWithoutFetch} = await import('./tui/import-without-fetch.js');
@@ -117,8 +115,11 @@ async function loadChatScreen(): Promise<typeof import('./tui/run-tui.js')> {
 export async function runHead(options: CliOptions): Promise<number> {
 	// --json wants events, not a screen: it keeps line mode even at a terminal.
 	const chatScreen = options.print === undefined && !options.json && process.stdin.isTTY && process.stdout.isTTY;
-	// Loaded before any step that has an effect: in the one-file headless bundle
+	// Before any step that has an effect: in the one-file headless bundle
 	// (cli-headless.ts) this import hands the whole run to the ES module bundle.
+	if (chatScreen) await import('./tui/hand-over.js');
+	// The chat's workers start while the screen's modules load (early-start.ts), unless the run ends before the chat.
+	const early = chatScreen && !options.listModels && !options.commandLine.pending ? (await import('./tui/early-start.js')).earlyStart(options) : undefined;
 	const tui = chatScreen ? await loadChatScreen() : undefined;
 	if (options.commandLine.pending && !options.noExtensions) {
 		try {
@@ -131,7 +132,7 @@ export async function runHead(options: CliOptions): Promise<number> {
 	}
 
 	if (options.listModels) return (await import('./commands/list-models.js')).runListModels(options);
-	if (tui) return tui.runTui(options);
+	if (tui) return tui.runTui(options, early);
 	if (options.resume === true) {
 		process.stderr.write('i: --resume opens a picker in the chat screen, which needs a terminal on stdin and stdout; use --continue (the latest session) or --session FILE\n');
 		return exitCodes.usage;

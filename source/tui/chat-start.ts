@@ -12,6 +12,7 @@ import type {KeyBroker} from './brokers/key-broker.js';
 import type {TrustBroker} from './brokers/trust-broker.js';
 import type {ChatCore} from './chat-core.js';
 import type {ChatStore} from './chat-store.js';
+import type {EarlyStart} from './early-start.js';
 import {firstRunSetup} from './first-run-screen.js';
 
 /** What the start needs of the screen. */
@@ -21,6 +22,8 @@ export interface StartParts {
 	trust: TrustBroker;
 	chooser: ChooserBroker;
 	keys: KeyBroker;
+	/** The config and workers begun before the screen's modules loaded, when they were. */
+	early: EarlyStart | undefined;
 	/** The extensions whose handlers hear i's own questions (UiPromptStart/End): the first ones while the agent is set up, then the agent's as they are now (a /reload replaces them). */
 	setEvents(read: () => EventBus | null): void;
 }
@@ -139,7 +142,7 @@ export class ChatStart {
 		try {
 			core = await import('./chat-core.js');
 			const setUp = async () =>
-				core.setupAgent(this.#options, event => this.#parts.store.apply(event), askPerson, signal, this.#ready.kind === 'ready' ? this.#ready.started : undefined, this.#ready.extensions);
+				core.setupAgent(this.#options, event => this.#parts.store.apply(event), askPerson, signal, this.#ready.kind === 'ready' ? this.#ready.started : this.#parts.early?.take(), this.#ready.extensions);
 			const found = this.#noConfig;
 			let missing = this.#noConfig;
 			if (!missing) {
@@ -187,6 +190,8 @@ export class ChatStart {
 	 */
 	async #firstRun(configPath: string, extensionsListed: boolean, screen: StartScreen): Promise<number | null> {
 		const {options, store, chooser, keys} = this.#parts;
+		// What began before the screen found no config: the set-up after this one starts with the config written.
+		this.#parts.early?.forget();
 		const leave = new AbortController();
 		this.#leaveSetup = leave;
 		const outcome = await firstRunSetup(configPath, options, {store, chooser, keys, signal: AbortSignal.any([leave.signal, this.#leaving.signal])}).finally(() => {
@@ -221,8 +226,8 @@ export class ChatStart {
 		this.#interrupts.dispose();
 	}
 
-	#screenContext(): {report(message: string): void; columns: number; rows: number} {
-		return {report: message => this.#parts.store.notice('warning', message), columns: process.stdout.columns, rows: process.stdout.rows};
+	#screenContext(): Parameters<typeof beforeScreen>[1] {
+		return {report: message => this.#parts.store.notice('warning', message), columns: process.stdout.columns, rows: process.stdout.rows, startedEarly: () => this.#parts.early?.take()};
 	}
 }
 

@@ -45,6 +45,8 @@ export interface StatusInfo {
 	model: string;
 	workspace: string;
 	session: string | null;
+	/** No session is open yet and the one to come is new: shown as such from the first frame. */
+	newSession?: boolean;
 	usage: Usage | null;
 	/** The context window from the API config's budget, when it names one. */
 	window: number | null;

@@ -18,6 +18,8 @@ import {ChatStart} from './chat-start.js';
 import {ChatStore} from './chat-store.js';
 import type {CommandContext} from './commands/command-context.js';
 import {CommandRegistry} from './commands/command-registry.js';
+import type {EarlyStart} from './early-start.js';
+import {EarlyMessage} from './early-message.js';
 import {consoleToNotices} from './console-notices.js';
 import {markdownOptions} from './markdown/markdown-options.js';
 import {Notifier} from './notify/notifier.js';
@@ -31,14 +33,21 @@ import {uiPromptEvents} from './ui-prompt-events.js';
  * the turns; the store turns its events into screen state; the Ink app
  * renders that and hands the person's actions back here.
  */
-export async function runTui(options: CliOptions): Promise<number> {
-	const store = new ChatStore({model: '', workspace: '', session: null, usage: null, window: null}, {logo: options.logo, starting: true});
+export async function runTui(options: CliOptions, early?: EarlyStart): Promise<number> {
+	// A new session is shown as one from the first frame; the one --continue, --session or --session-name opens once it is open.
+	const fresh = options.session === undefined && options.sessionName === undefined && options.continueLatest !== true && options.resume !== true;
+	const store = new ChatStore({model: '', workspace: '', session: null, newSession: fresh, usage: null, window: null}, {logo: options.logo, starting: true});
+	early?.plugins.then(
+		({workspace}) => store.preview({workspace}),
+		() => {},
+	);
 	// Extension code that prints would break the frames: its console output becomes notices.
 	const restoreConsole = consoleToNotices((level, text) => store.notice(level, text));
 	try {
-		return await chat(options, store, restoreConsole);
+		return await chat(options, store, restoreConsole, early);
 	} finally {
 		restoreConsole();
+		early?.release();
 	}
 }
 
@@ -58,7 +67,7 @@ interface Screen {
 	notifier: Notifier;
 	start: ChatStart;
 	history: string[];
-	/** Hands the person's keys to the chat. */
+	/** Hands the person's keys to the chat, and a message sent while it started with them. */
 	connect(keys: ChatKeys): void;
 	/** Ends the chat with an exit code (/exit, Ctrl-C twice, a signal). */
 	finish(code: number): void;
@@ -69,7 +78,7 @@ interface Screen {
 	close(): void;
 }
 
-async function chat(options: CliOptions, store: ChatStore, restoreConsole: () => void): Promise<number> {
+async function chat(options: CliOptions, store: ChatStore, restoreConsole: () => void, early: EarlyStart | undefined): Promise<number> {
 	// The extensions' handlers for i's own questions (UiPromptStart/End): the first ones while the agent is set up, then the agent's.
 	let events: () => EventBus | null = () => null;
 	const prompts = uiPromptEvents(() => events());
@@ -88,6 +97,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		trust,
 		chooser,
 		keys,
+		early,
 		setEvents: read => {
 			events = read;
 		},
@@ -95,8 +105,9 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	const ended = await start.beforeScreen();
 	if (ended !== null) return ended;
 
-	// Set once setup succeeded; the screen refuses messages and commands until then.
+	// Set once setup succeeded; until then one message or command waits for it (--resume's picker comes first: none waits).
 	let chatKeys: ChatKeys | null = null;
+	const waiting = new EarlyMessage(store, options.resume !== true);
 	const history: string[] = [];
 	let finish!: (code: number) => void;
 	const finished = new Promise<number>(resolve => {
@@ -117,7 +128,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			chooser,
 			keys,
 			history,
-			onSubmit: text => chatKeys?.submit(text) ?? false,
+			onSubmit: text => (chatKeys ? chatKeys.submit(text) : waiting.hold(text)),
 			onInterrupt,
 			onExit: () => finish(exitCodes.ok),
 			onFocus: focused => notifier.focusChanged(focused),
@@ -137,9 +148,14 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		return broker.askPerson(request, signal);
 	};
 	const started = await start.setUp({clear: () => instance.clear(), close}, askPerson);
-	if (started.kind === 'ended') return started.code;
+	if (started.kind === 'ended') {
+		waiting.dropped();
+		return started.code;
+	}
+
 	const connect = (connected: ChatKeys) => {
 		chatKeys = connected;
+		waiting.send(connected.submit);
 	};
 
 	return chatWith(started.agent, started.core, {options, store, broker, dialogs, chooser, notifier, start, history, connect, finish, finished, drawMarkdown, close});
@@ -153,7 +169,6 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 	const registry = new CommandRegistry();
 	const extensions = new ScreenExtensions({agent, store, registry, options});
 	const context: CommandContext = {agent, store, chooser, turns, sessions, extensions, commands: registry, leave: () => screen.finish(exitCodes.ok)};
-	screen.connect({submit: text => submitText(text, {registry, turns, context, history: screen.history}), interrupt: () => turns.interrupt()});
 	// The screen is the one head that can ask the person (api.runtime.uiDialog); kept across /reload.
 	agent.provideRuntime({uiDialog: dialogs.ask});
 	extensions.show();
@@ -173,6 +188,8 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 	// A resumed session (--continue, --session) shows its history, drawn as Markdown when it is on.
 	sessions.showOpened();
 	store.started({model: agent.caller.model, workspace: agent.workspace, window: agent.budget?.window ?? null});
+	// The keys reach the chat from here on; a message sent while it started goes first.
+	screen.connect({submit: text => submitText(text, {registry, turns, context, history: screen.history}), interrupt: () => turns.interrupt()});
 	// --resume: the picker comes once the screen is ready; the person may type meanwhile, as with any picker.
 	if (options.resume === true) turns.track(sessions.resume(true).catch((error: unknown) => store.notice('error', (error as Error).message)));
 	// A signal from outside ends the chat like /exit, after the running turn saved its last complete step.

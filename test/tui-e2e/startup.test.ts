@@ -7,7 +7,7 @@ import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {makeSandbox} from '../helpers/cli.js';
 import {runInTerminal} from '../helpers/pty.js';
-import {MODEL} from './chat.js';
+import {lastUserText, MODEL} from './chat.js';
 
 const lifecycle = fileURLToPath(new URL('../../../test/fixtures/workers/lifecycle.py', import.meta.url));
 const STARTING = 'starting — Ctrl-C to leave';
@@ -18,30 +18,50 @@ before(async () => {
 });
 after(async () => mock.close());
 
-/** A workspace whose session_load hook never answers: the agent stays in setup (for the hook's 15 s) behind a drawn screen. */
-function slowStart() {
+/** A workspace whose session_load hook never answers (or answers after `delay` seconds): the agent stays in setup behind a drawn screen. */
+function slowStart(delay?: number) {
 	const box = makeSandbox();
 	writeFileSync(join(box.configDir, 'hooks.json'), JSON.stringify({hooks: [{events: ['session_load'], exec: ['python3', lifecycle, 'slow']}]}));
-	writeFileSync(join(box.workspace, '.lifecycle.json'), JSON.stringify({slow: {session_load: {hang: true}}}));
+	writeFileSync(join(box.workspace, '.lifecycle.json'), JSON.stringify({slow: {session_load: delay === undefined ? {hang: true} : {delay}}}));
 	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: MODEL, plugins: ['hooks.json']});
 	return box;
 }
 
-test('the screen is drawn before the agent is set up; a message typed meanwhile stays in the editor; Ctrl-C leaves with 130', async () => {
+test('the screen is drawn before the agent is set up, showing a new session; a message sent meanwhile leaves the editor to wait; Ctrl-C leaves with 130 and says it was not sent', async () => {
 	const box = slowStart();
 	const run = runInTerminal(['-C', box.workspace], {env: box.env, cwd: box.workspace});
 	try {
-		await run.waitFor(screen => screen.includes(STARTING) && screen.split('\n').some(row => row.endsWith('/help')), 'the screen while starting');
+		await run.waitFor(screen => screen.includes(STARTING) && screen.split('\n').some(row => row.endsWith('/help') && row.includes('new session')), 'the screen while starting, with the session');
 		await run.waitUntil(() => run.terminal.modes.bracketedPasteMode, 'the editor listening');
 		const requests = mock.requests.length;
 		run.type('hello there\r');
-		// The notice goes to the scrollback and the editor is drawn again below it: the screen may be read between the two writes.
-		await run.waitFor(screen => screen.includes('still starting') && screen.includes('› hello there'), 'the refusal, with the message still in the editor');
+		await run.waitFor(screen => screen.includes('your message is sent as soon as i is ready') && screen.includes('› Ask i anything'), 'the message waiting, the editor empty');
+		run.type('a second one\r');
+		await run.waitFor(screen => screen.includes('one message already waits') && screen.includes('› a second one'), 'a second message kept in the editor');
 		assert.equal(mock.requests.length, requests, 'nothing went to the model');
 
 		run.type('\u0003');
 		const {exitCode} = await run.exit();
 		assert.equal(exitCode, 130);
+		assert.match(run.output(), /not sent \(the chat ended while it started\): hello there/);
+	} finally {
+		await run.close();
+	}
+});
+
+test('keys typed before the first frame reach the editor, and a message sent while the agent starts goes to the model once it has started', async () => {
+	const box = slowStart(2);
+	const run = runInTerminal(['-C', box.workspace], {env: box.env, cwd: box.workspace});
+	try {
+		// Before node has even loaded i: the terminal holds them until the editor reads them.
+		run.type('typed early');
+		await run.waitFor(screen => screen.includes(STARTING) && screen.includes('› typed early'), 'the early keys in the editor while starting');
+		await run.waitUntil(() => run.terminal.modes.bracketedPasteMode, 'the editor listening');
+		mock.enqueue({text: 'answered after the start'});
+		run.type(' and sent\r');
+		await run.waitFor(screen => screen.includes('answered after the start'), 'the answer once the agent started', {timeoutMs: 30_000});
+		assert.equal(lastUserText(mock.requests.at(-1)!.body), 'typed early and sent');
+		await run.ready();
 	} finally {
 		await run.close();
 	}
