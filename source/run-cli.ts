@@ -118,8 +118,8 @@ export async function runHead(options: CliOptions): Promise<number> {
 	// Before any step that has an effect: in the one-file headless bundle
 	// (cli-headless.ts) this import hands the whole run to the ES module bundle.
 	if (chatScreen) await import('./tui/hand-over.js');
-	// The chat's workers start while the screen's modules load (early-start.ts), unless the run ends before the chat.
-	const early = chatScreen && !options.listModels && !options.commandLine.pending ? (await import('./tui/early-start.js')).earlyStart(options) : undefined;
+	// Raw at once, while the screen's modules load: keys typed meanwhile are neither echoed over the screen nor held back as a line (run-tui.ts ends it).
+	if (chatScreen && !options.listModels && !options.commandLine.pending) process.stdin.setRawMode(true);
 	const tui = chatScreen ? await loadChatScreen() : undefined;
 	if (options.commandLine.pending && !options.noExtensions) {
 		try {
@@ -132,7 +132,7 @@ export async function runHead(options: CliOptions): Promise<number> {
 	}
 
 	if (options.listModels) return (await import('./commands/list-models.js')).runListModels(options);
-	if (tui) return tui.runTui(options, early);
+	if (tui) return tui.runTui(options);
 	if (options.resume === true) {
 		process.stderr.write('i: --resume opens a picker in the chat screen, which needs a terminal on stdin and stdout; use --continue (the latest session) or --session FILE\n');
 		return exitCodes.usage;

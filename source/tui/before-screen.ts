@@ -19,13 +19,9 @@ export type BeforeScreen =
  * a few stats (or, with a settings file, the look into it). Project
  * extensions of a workspace nobody decided for yet load after the trust
  * question, which needs the screen: BeforeTuiStart is over for them.
- * The workers started (or those `startedEarly` gives, started before the
- * screen's modules loaded) are stopped again when this fails or is vetoed.
+ * The workers started are stopped again when this fails or is vetoed.
  */
-export async function beforeScreen(
-	options: StartOptions & ExtensionOptions,
-	context: {report(message: string): void; columns: number; rows: number; startedEarly?: () => Promise<StartedPlugins> | undefined},
-): Promise<BeforeScreen> {
+export async function beforeScreen(options: StartOptions & ExtensionOptions, context: {report(message: string): void; columns: number; rows: number}): Promise<BeforeScreen> {
 	const listed = {extensions: options.extensions ?? [], extensionDirs: options.extensionDirs ?? []};
 	if (options.noExtensions || !mayHaveExtensionSources({...listed, workspace: options.cwd ?? '.', configDir: resolveDirs().config_dir})) return {kind: 'screen-first', extensions: undefined};
 	const [{startPlugins, resolveWorkspace}, {checkedDirs}, {ExtensionStartup}, {nativeToolNames}] = await Promise.all([
@@ -36,7 +32,7 @@ export async function beforeScreen(
 	]);
 	const extensions = await ExtensionStartup.find(options, {workspace: resolveWorkspace(options.cwd), dirs: checkedDirs()});
 	if (!extensions.found) return {kind: 'screen-first', extensions};
-	const started = context.startedEarly?.() ?? startPlugins(options);
+	const started = startPlugins(options);
 	const {workspace, plugins, pool} = await started;
 	try {
 		const takenToolNames = new Map<string, string>([...nativeToolNames.map(name => [name, 'a native tool'] as const), ...plugins.tools.map(tool => [tool.name, 'a worker tool'] as const)]);

@@ -2,6 +2,7 @@ import type {CliOptions} from '../cli-options.js';
 import type {AskPerson} from '../core/agent/approval-gate.js';
 import {exitCodes, StartVetoError} from '../core/errors.js';
 import type {EventBus} from '../core/extensions/event-bus.js';
+import type {StartedPlugins, StartOptions} from '../core/session/start-plugins.js';
 import type {Agent} from '../core/session/agent.js';
 import {handleInterrupts} from '../shared/interrupt.js';
 import {printable, writeErr} from '../shared/output.js';
@@ -12,7 +13,6 @@ import type {KeyBroker} from './brokers/key-broker.js';
 import type {TrustBroker} from './brokers/trust-broker.js';
 import type {ChatCore} from './chat-core.js';
 import type {ChatStore} from './chat-store.js';
-import type {EarlyStart} from './early-start.js';
 import {firstRunSetup} from './first-run-screen.js';
 
 /** What the start needs of the screen. */
@@ -22,8 +22,6 @@ export interface StartParts {
 	trust: TrustBroker;
 	chooser: ChooserBroker;
 	keys: KeyBroker;
-	/** The config and workers begun before the screen's modules loaded, when they were. */
-	early: EarlyStart | undefined;
 	/** The extensions whose handlers hear i's own questions (UiPromptStart/End): the first ones while the agent is set up, then the agent's as they are now (a /reload replaces them). */
 	setEvents(read: () => EventBus | null): void;
 }
@@ -139,10 +137,16 @@ export class ChatStart {
 		const signal = this.#leaving.signal;
 		let agent!: Agent;
 		let core!: ChatCore;
+		// The config read and the workers started while the core's chunk loads, unless BeforeTuiStart's look began them (or found no config).
+		let early = this.#ready.kind === 'ready' || this.#noConfig ? undefined : startPluginsNow(this.#options, this.#parts.store);
 		try {
 			core = await import('./chat-core.js');
-			const setUp = async () =>
-				core.setupAgent(this.#options, event => this.#parts.store.apply(event), askPerson, signal, this.#ready.kind === 'ready' ? this.#ready.started : this.#parts.early?.take(), this.#ready.extensions);
+			const setUp = async () => {
+				const started = this.#ready.kind === 'ready' ? this.#ready.started : early;
+				// The first set-up only: after a first-run setup the config it wrote is read again.
+				early = undefined;
+				return core.setupAgent(this.#options, event => this.#parts.store.apply(event), askPerson, signal, started, this.#ready.extensions);
+			};
 			const found = this.#noConfig;
 			let missing = this.#noConfig;
 			if (!missing) {
@@ -163,6 +167,8 @@ export class ChatStart {
 			// The agent's handlers from now on.
 			this.#parts.setEvents(() => agent.extensionEvents);
 		} catch (error) {
+			// The workers begun for a set-up that never ran (the core's chunk did not load) stop.
+			early?.then(async ({pool}) => pool?.close()).catch(() => {});
 			// A question still open (the session could not be opened meanwhile) goes unanswered.
 			this.#parts.trust.cancel();
 			this.#end(screen);
@@ -190,8 +196,6 @@ export class ChatStart {
 	 */
 	async #firstRun(configPath: string, extensionsListed: boolean, screen: StartScreen): Promise<number | null> {
 		const {options, store, chooser, keys} = this.#parts;
-		// What began before the screen found no config: the set-up after this one starts with the config written.
-		this.#parts.early?.forget();
 		const leave = new AbortController();
 		this.#leaveSetup = leave;
 		const outcome = await firstRunSetup(configPath, options, {store, chooser, keys, signal: AbortSignal.any([leave.signal, this.#leaving.signal])}).finally(() => {
@@ -227,8 +231,16 @@ export class ChatStart {
 	}
 
 	#screenContext(): Parameters<typeof beforeScreen>[1] {
-		return {report: message => this.#parts.store.notice('warning', message), columns: process.stdout.columns, rows: process.stdout.rows, startedEarly: () => this.#parts.early?.take()};
+		return {report: message => this.#parts.store.notice('warning', message), columns: process.stdout.columns, rows: process.stdout.rows};
 	}
+}
+
+/** The config read and the workers started, as setupAgent would start them; the status line shows the workspace once it is known. */
+function startPluginsNow(options: StartOptions, store: ChatStore): Promise<StartedPlugins> {
+	const started = import('../core/session/start-plugins.js').then(async ({startPlugins}) => startPlugins(options));
+	// Its failure is the set-up's to report, which awaits it.
+	started.then(({workspace}) => store.preview({workspace})).catch(() => {});
+	return started;
 }
 
 /** The notices gathered before a screen that never came (extension console output, warnings), on stderr. */

@@ -18,7 +18,6 @@ import {ChatStart} from './chat-start.js';
 import {ChatStore} from './chat-store.js';
 import type {CommandContext} from './commands/command-context.js';
 import {CommandRegistry} from './commands/command-registry.js';
-import type {EarlyStart} from './early-start.js';
 import {EarlyMessage} from './early-message.js';
 import {consoleToNotices} from './console-notices.js';
 import {markdownOptions} from './markdown/markdown-options.js';
@@ -33,21 +32,18 @@ import {uiPromptEvents} from './ui-prompt-events.js';
  * the turns; the store turns its events into screen state; the Ink app
  * renders that and hands the person's actions back here.
  */
-export async function runTui(options: CliOptions, early?: EarlyStart): Promise<number> {
+export async function runTui(options: CliOptions): Promise<number> {
 	// A new session is shown as one from the first frame; the one --continue, --session or --session-name opens once it is open.
 	const fresh = options.session === undefined && options.sessionName === undefined && options.continueLatest !== true && options.resume !== true;
 	const store = new ChatStore({model: '', workspace: '', session: null, newSession: fresh, usage: null, window: null}, {logo: options.logo, starting: true});
-	early?.plugins.then(
-		({workspace}) => store.preview({workspace}),
-		() => {},
-	);
 	// Extension code that prints would break the frames: its console output becomes notices.
 	const restoreConsole = consoleToNotices((level, text) => store.notice(level, text));
 	try {
-		return await chat(options, store, restoreConsole, early);
+		return await chat(options, store, restoreConsole);
 	} finally {
 		restoreConsole();
-		early?.release();
+		// A screen that never came leaves the terminal raw (run-cli.ts set it so); Ink's unmount has left it so already.
+		if (process.stdin.isTTY) process.stdin.setRawMode(false);
 	}
 }
 
@@ -78,7 +74,7 @@ interface Screen {
 	close(): void;
 }
 
-async function chat(options: CliOptions, store: ChatStore, restoreConsole: () => void, early: EarlyStart | undefined): Promise<number> {
+async function chat(options: CliOptions, store: ChatStore, restoreConsole: () => void): Promise<number> {
 	// The extensions' handlers for i's own questions (UiPromptStart/End): the first ones while the agent is set up, then the agent's.
 	let events: () => EventBus | null = () => null;
 	const prompts = uiPromptEvents(() => events());
@@ -97,7 +93,6 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		trust,
 		chooser,
 		keys,
-		early,
 		setEvents: read => {
 			events = read;
 		},
