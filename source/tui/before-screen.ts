@@ -24,6 +24,8 @@ export type BeforeScreen =
 export async function beforeScreen(options: StartOptions & ExtensionOptions, context: {report(message: string): void; columns: number; rows: number}): Promise<BeforeScreen> {
 	const listed = {extensions: options.extensions ?? [], extensionDirs: options.extensionDirs ?? []};
 	if (options.noExtensions || !mayHaveExtensionSources({...listed, workspace: options.cwd ?? '.', configDir: resolveDirs().config_dir})) return {kind: 'screen-first', extensions: undefined};
+	// Loading them may take long, and no screen reads the keys yet: Ctrl-C must reach the process as a signal (run-cli.ts made the terminal raw).
+	if (process.stdin.isTTY) process.stdin.setRawMode(false);
 	const [{startPlugins, resolveWorkspace}, {checkedDirs}, {ExtensionStartup}, {nativeToolNames}] = await Promise.all([
 		import('../core/session/start-plugins.js'),
 		import('../core/config/checked-dirs.js'),

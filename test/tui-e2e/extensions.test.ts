@@ -222,6 +222,21 @@ test('a BeforeTuiStart handler that does not answer is skipped after 5 s: a time
 	}
 });
 
+test('Ctrl-C while a BeforeTuiStart handler keeps the screen waiting leaves at once with 130: the terminal is not raw before the screen reads it', async () => {
+	const at = place({slow: `export default api => api.registerEventHandler('BeforeTuiStart', () => new Promise(() => {}))`});
+	const {run} = await startChat(mock, {box: at.box, env: at.env, args: ['--trust-project'], ready: false});
+	try {
+		// Within the handler's 5 s: nothing is drawn before BeforeTuiStart has answered.
+		await sleep(1500);
+		const pressed = Date.now();
+		run.type('\u0003');
+		assert.equal((await run.exit()).exitCode, 130);
+		assert.ok(Date.now() - pressed < BEFORE_TUI_START_TIMEOUT_MS - 1500, 'left before the handler timed out');
+	} finally {
+		await run.close();
+	}
+});
+
 test('UiPromptStart and UiPromptEnd wrap an approval: the tool, its title and the answer', async () => {
 	const at = place({watcher: recorder(['UiPromptStart', 'UiPromptEnd'])});
 	const {run} = await startChat(mock, {box: at.box, env: at.env, args: ['--trust-project']});
