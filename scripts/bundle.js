@@ -28,16 +28,6 @@ const stringWidthFast = {
 	},
 };
 
-/** The model transport's undici: its dispatchers and request API only (scripts/undici-core.cjs), half the package to load, and no node:http2. */
-const undiciCore = {
-	name: 'undici-core',
-	setup(plugin) {
-		plugin.onResolve({filter: /^undici$/}, () => ({path: fileURLToPath(new URL('undici-core.cjs', import.meta.url))}));
-		// HTTP/2 is never negotiated (allowH2 stays false): node:http2 and its internal modules stay unloaded.
-		plugin.onResolve({filter: /^node:http2$/}, args => (/[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? {path: fileURLToPath(new URL('undici-no-http2.cjs', import.meta.url))} : undefined));
-	},
-};
-
 /**
  * The provider package (providers/src, TypeScript that esbuild compiles) in
  * place of compiled-providers.ts's undefined: every run loads the package,
@@ -71,7 +61,7 @@ const esmChunks = {
 	define: {'process.env.NODE_ENV': '"production"'},
 	// CommonJS dependencies call require(); ESM output needs it defined.
 	banner: {js: "import {createRequire as __createRequire} from 'node:module'; const require = __createRequire(import.meta.url);"},
-	plugins: [stringWidthFast, meowTrim, undiciCore, compiledProviders],
+	plugins: [stringWidthFast, meowTrim, compiledProviders],
 	logLevel: 'warning',
 };
 // The search tool's worker thread is a file of its own beside the chunks (search-thread.ts finds it by URL).
@@ -106,7 +96,7 @@ await build({
 	external: esmChunks.external,
 	define: {...esmChunks.define, 'import.meta.url': '__importMetaUrl', 'import.meta': '__importMeta'},
 	banner: {js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href; const __importMeta = {url: __importMetaUrl};"},
-	plugins: [stringWidthFast, meowTrim, undiciCore, compiledProviders, headlessTui],
+	plugins: [stringWidthFast, meowTrim, compiledProviders, headlessTui],
 	logLevel: 'warning',
 });
 // esbuild escapes what is not ASCII in code (charset 'ascii') but keeps the
