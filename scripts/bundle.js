@@ -8,7 +8,6 @@ import {readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {resolve} from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {build} from 'esbuild';
-import {meowTrim} from './meow-trim.js';
 import codeCache from '../bin/snapshot-code-cache.js';
 
 // The compiled tree to bundle: dist by default; a private build may name its own.
@@ -61,7 +60,7 @@ const esmChunks = {
 	define: {'process.env.NODE_ENV': '"production"'},
 	// CommonJS dependencies call require(); ESM output needs it defined.
 	banner: {js: "import {createRequire as __createRequire} from 'node:module'; const require = __createRequire(import.meta.url);"},
-	plugins: [stringWidthFast, meowTrim, compiledProviders],
+	plugins: [stringWidthFast, compiledProviders],
 	logLevel: 'warning',
 };
 // The search tool's worker thread is a file of its own beside the chunks (search-thread.ts finds it by URL).
@@ -96,7 +95,7 @@ await build({
 	external: esmChunks.external,
 	define: {...esmChunks.define, 'import.meta.url': '__importMetaUrl', 'import.meta': '__importMeta'},
 	banner: {js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href; const __importMeta = {url: __importMetaUrl};"},
-	plugins: [stringWidthFast, meowTrim, compiledProviders, headlessTui],
+	plugins: [stringWidthFast, compiledProviders, headlessTui],
 	logLevel: 'warning',
 });
 // esbuild escapes what is not ASCII in code (charset 'ascii') but keeps the
