@@ -71,8 +71,8 @@ await build({...esmChunks, entryPoints: {cli: `${dist}/source/cli.js`, 'search-w
 // Every run without a chat screen (-p, line mode, --json, the commands, the
 // workers) as one CommonJS file beside the chunks: node's CommonJS loader
 // reads one file where the ES module loader resolves, links and compiles
-// some fifty, and on Node 20 bin/i.js keeps V8's compiled code of this file
-// between runs (Node 20 has no module compile cache). The chat screen stays
+// some fifty, and bin/i.js keeps V8's compiled code of this file between
+// runs (bin/code-cache.js). The chat screen stays
 // in the ES module chunks (scripts/headless-tui.cjs hands such a run over),
 // and an extension is imported from outside the file (scripts/headless-import.cjs).
 // import.meta.url is the file's own URL: it sits beside the chunks, so every
@@ -103,7 +103,7 @@ await build({
 // bin/code-cache.js reads as one-byte text, without decoding UTF-8 (and V8
 // keeps a source half the size). `\uXXXX` means the same character in
 // strings, identifiers and regular expressions.
-/** Escapes what is not ASCII in a CommonJS bundle: bin/code-cache.js reads it as one-byte text. */
+/** Escapes what is not ASCII in a CommonJS bundle: bin/code-cache.js reads it as one-byte text (test/cli/code-cache.test.ts checks). */
 function asciiOnly(file) {
 	const text = readFileSync(file, 'utf8');
 	writeFileSync(
@@ -121,7 +121,7 @@ await build({...esmChunks, entryPoints: {index: `${dist}/source/core/api/index.j
 
 // The official worker host (`i --runtime worker official`, which every run of
 // `i` with the default profile starts) as one CommonJS file: no ES module
-// loader and no chunk graph to walk, about half of a worker's start-up. Its
+// loader and no chunk graph to walk. Its
 // modules stay lazy inside the file: one is initialised at its first request.
 await build({
 	entryPoints: {official: `${dist}/workers/host/official-cli.js`, 'official-snapshot': `${dist}/workers/host/official-snapshot.js`},
