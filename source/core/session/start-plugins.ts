@@ -87,7 +87,7 @@ function needsPool(plugins: LoadedPlugins): boolean {
 
 type PoolModules = [typeof import('../pool/pool.js'), typeof import('../pool/worker-environment.js')];
 
-/** The pool's modules; not the workspace registry, whose import (node:crypto, about 3 ms) would hold up the workers' start. */
+/** The pool's modules; not the workspace registry, whose import (node:crypto) would hold up the workers' start. */
 async function poolModules(): Promise<PoolModules> {
 	return Promise.all([import('../pool/pool.js'), import('../pool/worker-environment.js')]);
 }
