@@ -1,8 +1,8 @@
 'use strict';
-// Runs a CommonJS file with V8's compiled code of it kept between runs. The
-// headless bundle is one file of about 2 MB; compiling what a one-shot runs
-// of it is most of what is left of `i -p`'s start-up, and a code cache made
-// at the end of one run lets the next one skip it. Node 20 has no module
+// Runs a CommonJS file with V8's compiled code of it kept between runs:
+// compiling what a one-shot runs of the headless bundle is much of `i -p`'s
+// start-up, and a code cache made at the end of one run lets the next one
+// skip it (what it buys: docs/dev/performance.md). Node 20 has no module
 // compile cache (`module.enableCompileCache` came with 22.1); the one of
 // later nodes makes its cache when the file is compiled, before the
 // functions a run calls are, so it is used for the rest (chunks, extensions)
@@ -15,6 +15,11 @@
 // than the run that wrote it: compiledMuchMore), through a temporary
 // file renamed into place, and that write removes the caches of older builds
 // of the same file (another copy of `i` using the folder keeps its own).
+//
+// Its two rules for the bundles it runs, both checked by
+// test/cli/code-cache.test.ts: they are ASCII (scripts/bundle.js escapes the
+// rest), and their own code imports from outside the file only through
+// scripts/headless-import.cjs.
 const {mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} = require('node:fs');
 const Module = require('node:module');
 const {basename, dirname, join} = require('node:path');
@@ -66,9 +71,9 @@ function requireWithCodeCache(file, folder) {
  * that wrote its cache did (`<cache>.code`, written beside it). A cache holds
  * what the run that made it compiled: made by `i --runtime init` (the quick
  * start's first command) or `i --help`, it lacks most of what a one-shot
- * runs, and every later one-shot compiled that again (about 15% more CPU);
- * such a run writes the cache again, with both. One count of the isolate's
- * bytecode at exit (about 1 ms); node's own modules count too, hence the margin.
+ * runs, and every later one-shot compiled that again; such a run writes the
+ * cache again, with both. One count of the isolate's bytecode at exit; node's
+ * own modules count too, hence the margin.
  */
 function compiledMuchMore(cacheFile) {
 	let written;

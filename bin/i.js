@@ -58,8 +58,7 @@ function mayOpenChatScreen() {
  * between runs by bin/code-cache.js, also where node has a compile cache of
  * its own: node's keeps what was compiled when the file was loaded, the top
  * level and little else, while code-cache.js keeps what the run compiled
- * until its exit; on Node 24 a one-shot took about 65 ms less CPU so
- * (interleaved runs, with and without plugins).
+ * until its exit.
  */
 function runHeadless(compileCache) {
 	const bundle = join(__dirname, '..', 'dist', 'bundle', 'headless.cjs');

@@ -8,7 +8,6 @@ import {readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {resolve} from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {build} from 'esbuild';
-import {meowTrim} from './meow-trim.js';
 import codeCache from '../bin/snapshot-code-cache.js';
 
 // The compiled tree to bundle: dist by default; a private build may name its own.
@@ -25,16 +24,6 @@ const stringWidthFast = {
 	name: 'string-width-fast',
 	setup(plugin) {
 		plugin.onResolve({filter: /^string-width$/}, args => (args.importer === fastWidth ? undefined : {path: fastWidth}));
-	},
-};
-
-/** The model transport's undici: its dispatchers and request API only (scripts/undici-core.cjs), half the package to load, and no node:http2. */
-const undiciCore = {
-	name: 'undici-core',
-	setup(plugin) {
-		plugin.onResolve({filter: /^undici$/}, () => ({path: fileURLToPath(new URL('undici-core.cjs', import.meta.url))}));
-		// HTTP/2 is never negotiated (allowH2 stays false): node:http2 and its internal modules stay unloaded.
-		plugin.onResolve({filter: /^node:http2$/}, args => (/[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? {path: fileURLToPath(new URL('undici-no-http2.cjs', import.meta.url))} : undefined));
 	},
 };
 
@@ -71,7 +60,7 @@ const esmChunks = {
 	define: {'process.env.NODE_ENV': '"production"'},
 	// CommonJS dependencies call require(); ESM output needs it defined.
 	banner: {js: "import {createRequire as __createRequire} from 'node:module'; const require = __createRequire(import.meta.url);"},
-	plugins: [stringWidthFast, meowTrim, undiciCore, compiledProviders],
+	plugins: [stringWidthFast, compiledProviders],
 	logLevel: 'warning',
 };
 // The search tool's worker thread is a file of its own beside the chunks (search-thread.ts finds it by URL).
@@ -82,8 +71,8 @@ await build({...esmChunks, entryPoints: {cli: `${dist}/source/cli.js`, 'search-w
 // Every run without a chat screen (-p, line mode, --json, the commands, the
 // workers) as one CommonJS file beside the chunks: node's CommonJS loader
 // reads one file where the ES module loader resolves, links and compiles
-// some fifty, and on Node 20 bin/i.js keeps V8's compiled code of this file
-// between runs (Node 20 has no module compile cache). The chat screen stays
+// some fifty, and bin/i.js keeps V8's compiled code of this file between
+// runs (bin/code-cache.js). The chat screen stays
 // in the ES module chunks (scripts/headless-tui.cjs hands such a run over),
 // and an extension is imported from outside the file (scripts/headless-import.cjs).
 // import.meta.url is the file's own URL: it sits beside the chunks, so every
@@ -106,7 +95,7 @@ await build({
 	external: esmChunks.external,
 	define: {...esmChunks.define, 'import.meta.url': '__importMetaUrl', 'import.meta': '__importMeta'},
 	banner: {js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href; const __importMeta = {url: __importMetaUrl};"},
-	plugins: [stringWidthFast, meowTrim, undiciCore, compiledProviders, headlessTui],
+	plugins: [stringWidthFast, compiledProviders, headlessTui],
 	logLevel: 'warning',
 });
 // esbuild escapes what is not ASCII in code (charset 'ascii') but keeps the
@@ -114,7 +103,7 @@ await build({
 // bin/code-cache.js reads as one-byte text, without decoding UTF-8 (and V8
 // keeps a source half the size). `\uXXXX` means the same character in
 // strings, identifiers and regular expressions.
-/** Escapes what is not ASCII in a CommonJS bundle: bin/code-cache.js reads it as one-byte text. */
+/** Escapes what is not ASCII in a CommonJS bundle: bin/code-cache.js reads it as one-byte text (test/cli/code-cache.test.ts checks). */
 function asciiOnly(file) {
 	const text = readFileSync(file, 'utf8');
 	writeFileSync(
@@ -132,7 +121,7 @@ await build({...esmChunks, entryPoints: {index: `${dist}/source/core/api/index.j
 
 // The official worker host (`i --runtime worker official`, which every run of
 // `i` with the default profile starts) as one CommonJS file: no ES module
-// loader and no chunk graph to walk, about half of a worker's start-up. Its
+// loader and no chunk graph to walk. Its
 // modules stay lazy inside the file: one is initialised at its first request.
 await build({
 	entryPoints: {official: `${dist}/workers/host/official-cli.js`, 'official-snapshot': `${dist}/workers/host/official-snapshot.js`},

@@ -4,6 +4,7 @@
 // loader of a vm.Script by a key the cache does not carry). bin/code-cache.js
 // then offers an import() of its own, compiled by node as usual; a bundle
 // loaded by plain require() (Node ≥ 22.1, or no cache) imports by itself.
+// test/cli/code-cache.test.ts checks that no other module of i in the bundle calls import().
 const outside = globalThis[Symbol.for('i-agent.import-url')];
 
 exports.importUrl = async url => (outside ? outside(url) : import(url));

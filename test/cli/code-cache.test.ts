@@ -210,3 +210,22 @@ test('the CommonJS bundles code-cache.js reads as one-byte text are ASCII (the h
 		assert.equal(first, -1, `${bundle}: a byte past ASCII at ${first}: ${bytes.subarray(Math.max(0, first - 40), first + 40).toString('utf8')}`);
 	}
 });
+
+test('the headless bundle’s own code imports from outside the file only through scripts/headless-import.cjs (an import() in code from a code cache finds no loader on Node 20)', () => {
+	const text = readFileSync(fileURLToPath(new URL('../../bundle/headless.cjs', import.meta.url)), 'utf8');
+	const importers = new Set<string>();
+	// esbuild names each bundled module in a comment at the start of a line, before its code.
+	let module_ = '';
+	for (const line of text.split('\n')) {
+		const named = /^\/\/ (\S+)$/.exec(line);
+		if (named) module_ = named[1]!;
+		else if (/\bimport\(/.test(line.replace(/\/\/.*$/, '')) && !/^\s*(\*|\/\*)/.test(line)) importers.add(module_);
+	}
+
+	assert.ok(importers.has('scripts/headless-import.cjs'), `the import() of scripts/headless-import.cjs was found: ${[...importers].join(', ')}`);
+	assert.deepEqual(
+		[...importers].filter(name => name !== 'scripts/headless-import.cjs' && !name.includes('node_modules/')),
+		[],
+		'these modules of i call import() themselves: import through source/core/import-url.ts',
+	);
+});

@@ -46,10 +46,7 @@ export interface Setup {
 	faulty(mode: string, cwd?: string): WorkerSpec;
 }
 
-export async function setup(
-	t: TestContext,
-	options: {callTimeoutMs?: number; ioLimitBytes?: number; parentEnv?: NodeJS.ProcessEnv; startEnvironment?: (spec: WorkerSpec) => Record<string, string> | undefined} = {},
-): Promise<Setup> {
+export async function setup(t: TestContext, options: {callTimeoutMs?: number; ioLimitBytes?: number; parentEnv?: NodeJS.ProcessEnv} = {}): Promise<Setup> {
 	const dir = realpathSync(await mkdtemp(join(tmpdir(), 'i-pool-')));
 	const dirs: PlatformDirs = {
 		config_dir: join(dir, 'config'),
@@ -62,7 +59,6 @@ export async function setup(
 		env: workerEnvironment(options.parentEnv ?? process.env, dirs),
 		ioLimitBytes: options.ioLimitBytes ?? 1024 * 1024,
 		callTimeoutMs: options.callTimeoutMs ?? 10_000,
-		...(options.startEnvironment ? {startEnvironment: options.startEnvironment} : {}),
 	});
 	t.after(async () => {
 		await pool.close();

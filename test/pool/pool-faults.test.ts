@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import {test, type TestContext} from 'node:test';
 import {MAX_FRAME_BYTES} from '../../source/core/pool/frames.js';
 import type {WorkerFailureKind} from '../../source/core/pool/types.js';
-import {failure, fixture, folder, isAlive, pidOf, setup, sh, waitUntilGone, workspaceId, type Setup} from './helpers.js';
+import {failure, fixture, isAlive, pidOf, setup, sh, waitUntilGone, workspaceId, type Setup} from './helpers.js';
 
 const request = {name: 'probe', arguments: {}};
 
@@ -167,27 +167,4 @@ test('the environment canary: secrets never reach a worker; PATH, HOME, PYTHONUT
 	assert.deepEqual(answer.env, expected);
 	assert.equal(expected.HOME, '/home/canary');
 	assert.ok(!JSON.stringify(answer).includes('canary-') && !JSON.stringify(answer).includes('sk-canary'));
-});
-
-test("a start environment reaches only the worker it is given for, beside the others' variables, and never a secret", async t => {
-	const parentEnv = {...process.env, OPENAI_API_KEY: 'sk-canary-secret', START_ONLY: 'from the parent'};
-	const given: string[] = [];
-	const {pool, faulty, dir, dirs} = await setup(t, {
-		parentEnv,
-		startEnvironment: spec => {
-			given.push(spec.cwd);
-			return spec.cwd === dir ? {START_ONLY: 'for this start'} : undefined;
-		},
-	});
-	const other = await folder(dir, 'other');
-	const tuned = await pool.call(faulty('echo'), 'tool', request);
-	const plain = await pool.call(faulty('echo', other), 'tool', request);
-	const base = {...(plain.env as Record<string, string>)};
-	assert.equal(base.START_ONLY, undefined);
-	assert.equal(base.I_CONFIG_DIR, dirs.config_dir);
-	assert.deepEqual(tuned.env, {...base, START_ONLY: 'for this start'});
-	assert.ok(!JSON.stringify([tuned, plain]).includes('sk-canary'));
-	// Asked once per process: the second call to the first worker reuses it.
-	await pool.call(faulty('echo'), 'tool', request);
-	assert.deepEqual(given, [dir, other]);
 });

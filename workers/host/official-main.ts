@@ -1,15 +1,12 @@
 import {errorMessage, exitCodes, UsageError} from '../../source/core/errors.js';
-import {forgetStartEnvironment} from '../../source/core/plugins/host-start-environment.js';
 import {runOfficialHost} from './official.js';
 
 /**
  * The official host from the command line, `… --runtime worker official`:
- * serves until EOF, then exits with the code. Its start's malloc tuning
- * leaves the environment first. The entry of the host's own
+ * serves until EOF, then exits with the code. The entry of the host's own
  * bundles (official-cli.ts, official-snapshot.ts), which skip the CLI.
  */
 export function runHostFromArgv(): void {
-	forgetStartEnvironment();
 	const args = process.argv.slice(2);
 	if (args[0] !== '--runtime' || args[1] !== 'worker' || args[2] !== 'official') {
 		process.stderr.write(`i: the official worker host runs as \`i --runtime worker official\` (got ${JSON.stringify(args)})\n`);

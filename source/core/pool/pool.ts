@@ -14,12 +14,6 @@ export interface WorkerPoolOptions {
 	context: RequestContext | Promise<RequestContext>;
 	/** Every worker's whole environment: see workerEnvironment(). */
 	env: Record<string, string>;
-	/**
-	 * Variables added to one worker's environment for its own start, or
-	 * undefined for none: the official host's malloc tuning
-	 * (host-start-environment.ts), which the host removes before its modules run.
-	 */
-	startEnvironment?: (spec: WorkerSpec) => Record<string, string> | undefined;
 	/** The stderr each worker keeps (the config's io_limit_bytes); the rest is drained and counted. */
 	ioLimitBytes: number;
 	/** Per call, unless the call sets its own; tests shorten it. */
@@ -68,12 +62,11 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 		const key = JSON.stringify([spec.exec, spec.cwd]);
 		const running = workers.get(key);
 		if (running !== undefined) return running;
-		const extra = options.startEnvironment?.(spec);
 		const started: WorkerProcess = new WorkerProcess({
 			spec,
 			// A worker writes frames only for calls, and calls wait for the context.
 			context: () => context!,
-			env: extra === undefined ? options.env : {...options.env, ...extra},
+			env: options.env,
 			ioLimitBytes: options.ioLimitBytes,
 			onEnd: () => {
 				if (workers.get(key) === started) workers.delete(key);

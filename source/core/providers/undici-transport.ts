@@ -69,42 +69,12 @@ export function createDispatcher(proxies: ProxySettings | undefined): Dispatcher
 	});
 }
 
-/**
- * undici parses HTTP with llhttp compiled to WebAssembly, at its first
- * connection. V8 soon recompiles the parser's one big function with its
- * optimising tier on a background thread (about 100 ms of a core and 30 MB),
- * and a process exits only once that job is done: a one-shot answered
- * quickly waited that long after its last byte. Model replies are small
- * streams, which the baseline tier parses as fast (a 40 MiB body took the
- * same time), so the parser is compiled with the baseline tier only: the
- * flag is on until the first response arrives (the parser is compiled by
- * then, and keeps the tier it was compiled with) and off again for any
- * other WebAssembly. Left alone when node was started with a tier flag of its own.
- * Node 24's V8 takes the flag only at start: there the parser tiers up as V8
- * likes, and node:v8 (with the modules it loads) is not loaded for nothing.
- *
- * Turning it off restores every flag it implied (`--liftoff-only` also turns
- * off `--wasm-tier-up` and `--wasm-dynamic-tiering`, both on by default):
- * V8 accepts compiled code only under the flags it was made with, so a flag
- * left changed makes node's own compiled built-in modules, bin/code-cache.js's
- * cache and the module compile cache useless for the rest of the run (every
- * built-in loaded after it compiled from source: 2.5 times as long), and the
- * caches written at exit ones the next run refuses.
- */
 // Required, not imported: on Node 24 an ES import of node:http reads every one of its exports, and some load node:tls and node:http2.
-const builtin = createRequire(import.meta.url);
-const {STATUS_CODES} = builtin('node:http') as typeof import('node:http');
-const setsTier = Number(process.versions.node.split('.')[0]) < 24 && !/liftoff|wasm-tier/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`);
-const setFlagsFromString: (flags: string) => void = setsTier ? (builtin('node:v8') as typeof import('node:v8')).setFlagsFromString : () => {};
-/** `--no-liftoff-only` and the defaults `--liftoff-only` turned off: V8's flags as they were (checked in test/providers/parser-tier.test.ts). */
-const BASELINE_TIER_OFF = '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering';
-let parserCompiled = false;
+const {STATUS_CODES} = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 export async function send(url: string, options: RawRequestOptions, via: Shared = sharedDispatcher()): Promise<RawResponse> {
 	const target = new URL(url);
 	const proxy = via.proxies && proxyFor(via.proxies, target);
-	const baselineTier = setsTier && !parserCompiled;
-	if (baselineTier) setFlagsFromString('--liftoff-only');
 	try {
 		const response = await via.dispatcher.request({
 			origin: target.origin,
@@ -116,13 +86,10 @@ export async function send(url: string, options: RawRequestOptions, via: Shared 
 			headersTimeout: options.headersTimeoutMs,
 			bodyTimeout: options.bodyTimeoutMs,
 		});
-		parserCompiled = true;
 		return {statusCode: response.statusCode, headers: response.headers, body: response.body, proxy: proxy && describeProxy(proxy)};
 	} catch (error) {
 		const failure = errorCode(error) === HEADERS_TIMEOUT ? coded(`no response headers within ${options.headersTimeoutMs} ms`, HEADERS_TIMEOUT, error) : error;
 		throw proxy ? proxyFailure(failure, proxy, target) : failure;
-	} finally {
-		if (baselineTier) setFlagsFromString(BASELINE_TIER_OFF);
 	}
 }
 

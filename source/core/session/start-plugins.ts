@@ -85,11 +85,11 @@ function needsPool(plugins: LoadedPlugins): boolean {
 	return plugins.hooks.length > 0 || plugins.tools.length > 0 || plugins.provider !== null;
 }
 
-type PoolModules = [typeof import('../pool/pool.js'), typeof import('../pool/worker-environment.js'), typeof import('../plugins/host-start-environment.js')];
+type PoolModules = [typeof import('../pool/pool.js'), typeof import('../pool/worker-environment.js')];
 
-/** The pool's modules; not the workspace registry, whose import (node:crypto, about 3 ms) would hold up the workers' start. */
+/** The pool's modules; not the workspace registry, whose import (node:crypto) would hold up the workers' start. */
 async function poolModules(): Promise<PoolModules> {
-	return Promise.all([import('../pool/pool.js'), import('../pool/worker-environment.js'), import('../plugins/host-start-environment.js')]);
+	return Promise.all([import('../pool/pool.js'), import('../pool/worker-environment.js')]);
 }
 
 /**
@@ -98,15 +98,9 @@ async function poolModules(): Promise<PoolModules> {
  * (no frame is sent before), and a registry that cannot give one closes
  * the pool, so nothing is left running after the error.
  */
-async function startPool(
-	[{createWorkerPool}, {workerEnvironment}, {hostStartEnvironment}]: PoolModules,
-	plugins: LoadedPlugins,
-	workspace: string,
-	dirs: PlatformDirs,
-	ioLimitBytes: number,
-): Promise<WorkerPool> {
+async function startPool([{createWorkerPool}, {workerEnvironment}]: PoolModules, plugins: LoadedPlugins, workspace: string, dirs: PlatformDirs, ioLimitBytes: number): Promise<WorkerPool> {
 	const context = registeredContext(workspace, dirs);
-	const pool = createWorkerPool({context, env: workerEnvironment(process.env, dirs), startEnvironment: spec => hostStartEnvironment(spec.exec), ioLimitBytes});
+	const pool = createWorkerPool({context, env: workerEnvironment(process.env, dirs), ioLimitBytes});
 	for (const spec of workersEveryTurnCalls(plugins)) pool.start(spec);
 	try {
 		await context;
