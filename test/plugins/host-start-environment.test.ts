@@ -1,24 +1,20 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {execFile} from 'node:child_process';
-import {existsSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {promisify} from 'node:util';
 import {forgetStartEnvironment, HOST_MALLOC_TUNABLES, hostStartEnvironment} from '../../source/core/plugins/host-start-environment.js';
-import {snapshotFlags} from '../../source/core/plugins/program.js';
 
 const bin = fileURLToPath(new URL('../../../bin/i.js', import.meta.url));
-const blob = fileURLToPath(new URL('../../host/official.blob', import.meta.url));
-const note = fileURLToPath(new URL('../../host/official.blob.json', import.meta.url));
 const node = process.execPath;
 const host = ['--runtime', 'worker', 'official'];
 const tuning = {GLIBC_TUNABLES: HOST_MALLOC_TUNABLES};
 
-test('the official host this node runs gets the malloc tuning on Linux, from its snapshot or its bundle; no other worker does', () => {
+test('the official host this node runs gets the malloc tuning on Linux; no other worker does', () => {
 	assert.deepEqual(hostStartEnvironment([node, '/opt/i/bin/i.js', ...host], 'linux', node), tuning);
-	assert.deepEqual(hostStartEnvironment([node, ...snapshotFlags, '--snapshot-blob', '/opt/i/dist/host/official.blob', '/opt/i/bin/i.js', ...host], 'linux', node), tuning);
 	for (const exec of [
 		[node, '/opt/i/bin/i.js', '--runtime', 'worker', 'prompts'],
 		[node, '/opt/i/bin/i.js', ...host, '--config', 'x.json'],
@@ -46,15 +42,13 @@ test("the host drops the tuning from its environment; a value of the user's own 
 	assert.deepEqual(none, {});
 });
 
-test('a real host, from its bundle and from its snapshot, runs without the tuning in its environment: nothing it starts inherits it', async t => {
+test('a real host runs without the tuning in its environment: nothing it starts inherits it', async () => {
 	// Preloaded before the host's code; at its exit it says what the host's environment held.
 	const dir = mkdtempSync(join(tmpdir(), 'i-host-env-'));
 	const probe = join(dir, 'probe.cjs');
 	const out = join(dir, 'seen.json');
 	writeFileSync(probe, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.env.GLIBC_TUNABLES ?? null)));\n`);
 	const starts: Array<{name: string; argv: string[]}> = [{name: 'bundle', argv: ['--require', probe, bin, ...host]}];
-	if (existsSync(note)) starts.push({name: 'snapshot', argv: ['--require', probe, ...snapshotFlags, '--snapshot-blob', blob, bin, ...host]});
-	else t.diagnostic('no snapshot was built for this node: the bundle only');
 	for (const {name, argv} of starts) {
 		for (const [given, seen] of [
 			[HOST_MALLOC_TUNABLES, null],
