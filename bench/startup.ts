@@ -7,13 +7,8 @@
 // preloaded into `i` that logs the children it spawns, and the chat screen's
 // launch to first frame, to ready and to the agent set up with the default
 // profile (and to first frame with none), launched alternately with
-// one-shots of the same config: issue 41 holds ready to 1.3× the one-shot. The default profile is measured twice: from this
-// checkout (its host snapshot built by `npm run build`) and as
-// `npm install -g` of its `npm pack` gives it (the host from the snapshot an
-// installed copy keeps in its cache folder, made after its first run, which
-// is shown once).
-import {execFileSync} from 'node:child_process';
-import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync} from 'node:fs';
+// one-shots of the same config: issue 41 holds ready to 1.3× the one-shot.
+import {mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -26,9 +21,6 @@ const FIRST_FRAME_LAUNCHES = 10;
 const CHAT_COLUMNS = 120;
 const CHAT_ROWS = 40;
 const cli = fileURLToPath(new URL('../../bin/i.js', import.meta.url));
-const repository = fileURLToPath(new URL('../../', import.meta.url));
-/** Making the kept host snapshot serves a sample turn: a few seconds, more on a loaded machine. */
-const KEPT_SNAPSHOT_WAIT_MS = 60_000;
 const countSpawns = new URL('../../test/fixtures/count-spawns.mjs', import.meta.url).href;
 const node = process.execPath;
 
@@ -38,7 +30,7 @@ interface Setup {
 }
 
 /** A config folder as `i --runtime init` leaves it, with the model filled in; or one with the model alone. */
-async function makeSetup(root: string, name: string, baseUrl: string, profile: boolean, program = cli): Promise<Setup> {
+async function makeSetup(root: string, name: string, baseUrl: string, profile: boolean): Promise<Setup> {
 	const home = join(root, name);
 	const workspace = join(home, 'workspace');
 	mkdirSync(workspace, {recursive: true});
@@ -54,7 +46,7 @@ async function makeSetup(root: string, name: string, baseUrl: string, profile: b
 	};
 	const model = {protocol: 'openai', base_url: baseUrl, model: 'bench', api_key_env: 'BENCH_KEY'};
 	if (profile) {
-		await timeCommand(node, [program, '--runtime', 'init'], {env});
+		await timeCommand(node, [cli, '--runtime', 'init'], {env});
 		const written = JSON.parse(readFileSync(join(config, 'config.json'), 'utf8')) as Record<string, unknown>;
 		writeFileSync(join(config, 'config.json'), JSON.stringify({...written, ...model}));
 	} else {
@@ -63,32 +55,6 @@ async function makeSetup(root: string, name: string, baseUrl: string, profile: b
 	}
 
 	return {env, workspace};
-}
-
-/**
- * What `npm install -g` of this repository's `npm pack` gives, in
- * `root/prefix`: its bin/i.js. Offline: the package has no dependencies.
- */
-async function installPackage(root: string): Promise<string> {
-	const npmCli = process.env.npm_execpath;
-	const [command, ...prefix] = npmCli && /npm-cli\.c?js$/.test(npmCli) ? [node, npmCli] : ['npm'];
-	const flags = ['--offline', '--no-audit', '--no-fund', '--update-notifier=false', '--loglevel=error'];
-	const npm = (args: string[], cwd: string) =>
-		execFileSync(command!, [...prefix, ...args, ...flags], {cwd, encoding: 'utf8', env: {PATH: process.env.PATH, HOME: join(root, 'npm-home'), npm_config_cache: join(root, 'npm-cache')}});
-	// --ignore-scripts: `npm run bench` built dist just now, and that is what ships.
-	const [packed] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', root], repository)) as Array<{filename: string}>;
-	npm(['install', '--global', '--prefix', join(root, 'prefix'), join(root, packed!.filename)], root);
-	return join(root, 'prefix', 'lib', 'node_modules', 'i-agent', 'bin', 'i.js');
-}
-
-/** Waits until the installed copy's host snapshot is kept in the setup's cache folder (the first run started its builder). */
-async function keptSnapshotOf(setup: Setup): Promise<void> {
-	const folder = join(setup.env.I_CACHE_DIR!, 'host');
-	const ready = () => existsSync(folder) && readdirSync(folder).some(name => name.endsWith('.blob')) && !readdirSync(folder).some(name => name.endsWith('.lock'));
-	for (const deadline = Date.now() + KEPT_SNAPSHOT_WAIT_MS; !ready(); ) {
-		if (Date.now() > deadline) throw new Error(`the installed copy kept no host snapshot in ${folder} within ${KEPT_SNAPSHOT_WAIT_MS} ms`);
-		await new Promise(resolve => setTimeout(resolve, 100));
-	}
 }
 
 interface ChatLaunch {
@@ -132,24 +98,17 @@ export async function benchStartup(): Promise<void> {
 	const answer = {text: 'Hello!', usage: {input: 20, output: 3}};
 	const bare = await makeSetup(root, 'bare', mock.baseUrl('openai'), false);
 	const standard = await makeSetup(root, 'standard', mock.baseUrl('openai'), true);
-	const installedCli = await installPackage(root);
-	const installed = await makeSetup(root, 'installed', mock.baseUrl('openai'), true, installedCli);
-	const oneShot = (setup: Setup, program = cli) => [program, '-p', 'Say hello', '-C', setup.workspace];
+	const oneShot = (setup: Setup) => [cli, '-p', 'Say hello', '-C', setup.workspace];
 
-	// Warm the file cache once so the first measured run is not an outlier; the installed copy's
-	// first run is its first ever: its host starts from the bundle and a snapshot is made for later runs.
+	// Warm the file cache once so the first measured run is not an outlier.
 	await timeCommand(node, ['-e', '0']);
 	mock.enqueue(answer);
 	await timeCommand(node, oneShot(standard), {env: standard.env});
-	mock.enqueue(answer);
-	const firstInstalled = await timeCommandCpu(node, oneShot(installed, installedCli), {env: installed.env});
-	await keptSnapshotOf(installed);
 
 	const runs = {
 		node: [] as Array<{wallMs: number; cpuMs: number}>,
 		bare: [] as Array<{wallMs: number; cpuMs: number}>,
 		standard: [] as Array<{wallMs: number; cpuMs: number}>,
-		installed: [] as Array<{wallMs: number; cpuMs: number}>,
 	};
 	for (let run = 0; run < RUNS; run++) {
 		runs.node.push(await timeCommandCpu(node, ['-e', '0'], {env: bare.env}));
@@ -157,8 +116,6 @@ export async function benchStartup(): Promise<void> {
 		runs.bare.push(await timeCommandCpu(node, oneShot(bare), {env: bare.env}));
 		mock.enqueue(answer);
 		runs.standard.push(await timeCommandCpu(node, oneShot(standard), {env: standard.env}));
-		mock.enqueue(answer);
-		runs.installed.push(await timeCommandCpu(node, oneShot(installed, installedCli), {env: installed.env}));
 	}
 
 	// Worker processes per one-shot: a module preloaded into `i` logs each child it spawns (workers get an emptied environment).
@@ -196,12 +153,6 @@ export async function benchStartup(): Promise<void> {
 	console.log(`| i -p "Say hello", no plugins (baseline) | ${wall('bare').toFixed(1)} | ${cpu('bare').toFixed(0)} | 1.00× | 1.00× | ${ratio(wall('bare'), wall('node'))} |`);
 	console.log(
 		`| i -p "Say hello", default profile | ${wall('standard').toFixed(1)} | ${cpu('standard').toFixed(0)} | ${ratio(wall('standard'), wall('bare'))} | ${ratio(cpu('standard'), cpu('bare'))} | ${ratio(wall('standard'), wall('node'))} |`,
-	);
-	console.log(
-		`| the same, installed with \`npm install -g\` (the host from the snapshot it keeps) | ${wall('installed').toFixed(1)} | ${cpu('installed').toFixed(0)} | ${ratio(wall('installed'), wall('bare'))} | ${ratio(cpu('installed'), cpu('bare'))} | ${ratio(wall('installed'), wall('node'))} |`,
-	);
-	console.log(
-		`| the installed copy's first run (the host from its bundle; its snapshot made in the background), once | ${firstInstalled.wallMs.toFixed(1)} | ${firstInstalled.cpuMs.toFixed(0)} | ${ratio(firstInstalled.wallMs, wall('bare'))} | ${ratio(firstInstalled.cpuMs, cpu('bare'))} | ${ratio(firstInstalled.wallMs, wall('node'))} |`,
 	);
 	console.log('');
 	const chatMedian = (side: ChatLaunch[], key: keyof ChatLaunch) => median(side.map(launch => launch[key]));

@@ -26,8 +26,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
 	if (command === '--runtime' && kind === 'worker' && name === 'official') {
 		// `i --runtime worker official`, the worker host every run with the default
 		// profile starts, loads its own CommonJS bundle: none of the CLI's chunks.
-		// It starts from a snapshot where it has one (program.ts); where not, its
-		// compiled code is kept like the headless bundle's.
+		// Its compiled code is kept like the headless bundle's.
 		const host = join(__dirname, '..', 'dist', 'host', 'official.cjs');
 		if (compileCache) require('./code-cache.js').requireWithCodeCache(host, compileCache);
 		else require(host);

@@ -3,12 +3,10 @@
 // Dynamic imports (execa, diff, the heads, undici) stay separate chunks, loaded only when used.
 // The core's API (`i-agent/core`) is bundled into dist/core the same way, so
 // the installed package needs none of its dependencies.
-import {spawnSync} from 'node:child_process';
 import {readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {resolve} from 'node:path';
-import {fileURLToPath, pathToFileURL} from 'node:url';
+import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
-import codeCache from '../bin/snapshot-code-cache.js';
 
 // The compiled tree to bundle: dist by default; a private build may name its own.
 const dist = process.argv[2] ?? 'dist';
@@ -121,10 +119,10 @@ await build({...esmChunks, entryPoints: {index: `${dist}/source/core/api/index.j
 
 // The official worker host (`i --runtime worker official`, which every run of
 // `i` with the default profile starts) as one CommonJS file: no ES module
-// loader and no chunk graph to walk. Its
-// modules stay lazy inside the file: one is initialised at its first request.
+// loader and no chunk graph to walk. Its modules stay lazy inside the file:
+// one is initialised at its first request.
 await build({
-	entryPoints: {official: `${dist}/workers/host/official-cli.js`, 'official-snapshot': `${dist}/workers/host/official-snapshot.js`},
+	entryPoints: {official: `${dist}/workers/host/official-cli.js`},
 	outdir: `${dist}/host`,
 	outExtension: {'.js': '.cjs'},
 	bundle: true,
@@ -135,32 +133,5 @@ await build({
 	logLevel: 'warning',
 });
 
-// The host's bundle is loaded through bin/code-cache.js where it has no snapshot, and its source is kept in
-// the snapshot's heap: ASCII, like the headless bundle's, it is read without decoding and held at half the size.
+// The host's bundle is loaded through bin/code-cache.js: ASCII, like the headless bundle's, it is read without decoding.
 asciiOnly(`${dist}/host/official.cjs`);
-asciiOnly(`${dist}/host/official-snapshot.cjs`);
-
-// The host as a V8 start-up snapshot for this Node.js (workers/host/official-snapshot.ts):
-// its modules loaded and initialised and a sample turn served at build time,
-// so a start costs about what `node -e 0` costs. The note beside it says which node built it; any
-// other node starts the host from official.cjs instead (program.ts). A node
-// that cannot build one leaves no blob and a warning: the host still works.
-const host = `${dist}/host`;
-const {snapshotBuild, snapshotFlags} = await import(pathToFileURL(resolve(`${dist}/source/core/plugins/program.js`)).href);
-const built = spawnSync(process.execPath, [...snapshotFlags, '--snapshot-blob', 'official.blob', '--build-snapshot', 'official-snapshot.cjs'], {cwd: host, encoding: 'utf8'});
-if (built.status === 0) {
-	// The sample turn served while the snapshot was built answered with an error: the snapshot works, only less warmed.
-	for (const line of built.stderr.split('\n').filter(line => line.startsWith('warm-up: '))) process.stderr.write(`bundle: official host snapshot ${line}\n`);
-	// Without node's code cache of its builtins, half the blob (bin/snapshot-code-cache.js), if a host still starts
-	// from it: given no request it exits at once, and a blob that made it hang would not hold up the build.
-	const blob = `${host}/official.blob`;
-	const hostStarts = () =>
-		spawnSync(process.execPath, [...snapshotFlags, '--snapshot-blob', blob, fileURLToPath(new URL('../bin/i.js', import.meta.url)), '--runtime', 'worker', 'official'], {stdio: 'ignore', timeout: 120_000})
-			.status === 0;
-	if (!codeCache.dropBuiltinCodeCache(blob, hostStarts))
-		process.stderr.write(`bundle: the official host snapshot keeps node's code cache (node ${process.version}): its layout was not recognised, or a host did not start without it\n`);
-	writeFileSync(`${host}/official.blob.json`, `${JSON.stringify(snapshotBuild())}\n`);
-} else {
-	rmSync(`${host}/official.blob`, {force: true});
-	process.stderr.write(`bundle: no start-up snapshot of the official host (node ${process.version}): ${(built.stderr || built.error?.message || '').trim().split('\n').at(-1)}\n`);
-}

@@ -21,7 +21,6 @@ export async function runCommand(args: string[]): Promise<number> {
 
 	try {
 		const bindings = await readBindings(resolveDirs().config_dir);
-		// No start-up snapshot in a printed manifest: it may be kept and outlive this node, which would make node refuse the blob.
 		const {manifest, warnings} = generateManifest({profile, bindings, program: programArgv()});
 		for (const warning of warnings) writeErr(`i: warning: ${warning}\n`);
 		writeOut(`${JSON.stringify(manifest, null, 2)}\n`);

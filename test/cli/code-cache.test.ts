@@ -203,8 +203,8 @@ test('a cache made by a run that used little of the file is written again by a r
 	assert.match(readFileSync(count, 'utf8'), /^\d+$/);
 });
 
-test('the CommonJS bundles code-cache.js reads as one-byte text are ASCII (the host’s source is also held in its snapshot at half the size)', () => {
-	for (const bundle of ['../../bundle/headless.cjs', '../../host/official.cjs', '../../host/official-snapshot.cjs']) {
+test('the CommonJS bundles code-cache.js reads as one-byte text are ASCII', () => {
+	for (const bundle of ['../../bundle/headless.cjs', '../../host/official.cjs']) {
 		const bytes = readFileSync(fileURLToPath(new URL(bundle, import.meta.url)));
 		const first = bytes.findIndex(byte => byte > 0x7f);
 		assert.equal(first, -1, `${bundle}: a byte past ASCII at ${first}: ${bytes.subarray(Math.max(0, first - 40), first + 40).toString('utf8')}`);

@@ -21,19 +21,11 @@ function shipped(): string[] {
 	return [...files(join(dist, 'bundle'), /\.c?js$/), ...files(join(dist, 'core'), /\.js$/), ...files(join(dist, 'host'), /\.cjs$/), ...files(join(repository, 'bin'), /\.js$/)];
 }
 
-/**
- * Run only by `npm run build` to make the host's start-up snapshot, never by a
- * person's run: its code flush (workers/host/flush-compiled-code.ts) is issue
- * 41's other half, and this exception goes with it.
- */
-const BUILD_TIME_ONLY = new Set(['dist/host/official-snapshot.cjs']);
-
 test('no built file switches V8 flags at run time or tunes malloc through GLIBC_TUNABLES', () => {
 	const found = shipped().flatMap(file => {
 		const text = readFileSync(file, 'utf8');
 		const name = file.slice(repository.length);
-		const words = BUILD_TIME_ONLY.has(name) ? ['GLIBC_TUNABLES'] : ['setFlagsFromString', 'GLIBC_TUNABLES'];
-		return words.filter(word => text.includes(word)).map(word => `${name}: ${word}`);
+		return ['setFlagsFromString', 'GLIBC_TUNABLES'].filter(word => text.includes(word)).map(word => `${name}: ${word}`);
 	});
 	assert.deepEqual(found, []);
 });

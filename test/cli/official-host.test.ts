@@ -4,7 +4,7 @@
 // process it spawns: workers get an emptied environment, so only `i` logs.
 import {test, before, after, type TestContext} from 'node:test';
 import assert from 'node:assert/strict';
-import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
@@ -13,8 +13,6 @@ import {waitUntilGone} from '../pool/helpers.js';
 
 const bin = fileURLToPath(new URL('../../../bin/i.js', import.meta.url));
 const countSpawns = new URL('../../../test/fixtures/count-spawns.mjs', import.meta.url).href;
-/** Written by the build beside the host's snapshot when this node could build one. */
-const snapshotNote = fileURLToPath(new URL('../../host/official.blob.json', import.meta.url));
 
 let mock: MockProvider;
 before(async () => {
@@ -45,7 +43,7 @@ async function initialised(t: TestContext, extra: Record<string, unknown> = {}):
 				.split('\n')
 				.filter(Boolean)
 				.map(line => JSON.parse(line) as {pid: number; argv: string[]; env: string[] | null})
-				// The part from `--runtime` on: the program before it is node and bin/i.js, with or without the host's snapshot.
+				// The part from `--runtime` on: the program before it is node and bin/i.js.
 				.map(({pid, argv, env}) => ({pid, argv, args: argv.slice(argv.indexOf('--runtime')), env})),
 		run: (args: string[], options: Parameters<typeof runCli>[1] = {}) => runCli(args, {...options, env: {...box.env, NODE_OPTIONS: `--import ${countSpawns}`, SPAWN_LOG: log}, entry: bin}),
 	});
@@ -65,9 +63,9 @@ test('the default profile: "Say hello" starts exactly one worker process, the of
 		workersOf(box).map(each => each.args),
 		[host],
 	);
-	// Built by this node, the host starts from its snapshot; without one (another node) from its bundle.
+	// node and bin/i.js, with no V8 flag and no start-up snapshot on node's command line.
 	const [started] = workersOf(box);
-	assert.equal(started!.argv.includes('--snapshot-blob'), existsSync(snapshotNote), started!.argv.join(' '));
+	assert.deepEqual(started!.argv, [process.execPath, bin, ...host]);
 	// The seed's few variables, the same as every other worker's.
 	assert.deepEqual(started!.env, ['HOME', 'I_CACHE_DIR', 'I_CONFIG_DIR', 'I_DATA_DIR', 'I_RUNTIME_DIR', 'PATH', 'PYTHONUTF8']);
 	// The hooks ran: the prompts module's system prompt reached the request.

@@ -14,7 +14,6 @@ import {basename, delimiter, dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {jsonEvents, makeSandbox, runCli, type Sandbox} from '../helpers/cli.js';
-import {snapshotFlags} from '../../source/core/plugins/program.js';
 
 /** The compiled tree this test runs in, and the repository it was built from. */
 const tree = fileURLToPath(new URL('../../', import.meta.url));
@@ -25,8 +24,6 @@ const version = (JSON.parse(readFileSync(join(repository, 'package.json'), 'utf8
 /** The issue's target for `du -sh` of the prefix (the peer CLIs take 100–424 MB). */
 const MAX_INSTALLED_BYTES = 40 * 1024 * 1024;
 const NPM_TIMEOUT_MS = 120_000;
-/** Making the kept host snapshot serves a sample turn: a few seconds, more on a loaded machine. */
-const KEPT_SNAPSHOT_WAIT_MS = 60_000;
 
 // `npm pack` ships the repository's dist/; a private build's tree is not what it packs.
 const skip = basename(tree.replace(/[\\/]$/, '')) === 'dist' ? false : `npm pack ships dist/, and this test runs in the private build ${tree}`;
@@ -127,9 +124,6 @@ test('the tarball holds the program and its core, built, and nothing the install
 		'dist/bundle/headless.cjs',
 		'dist/bundle/search-worker.js',
 		'dist/host/official.cjs',
-		// The host's snapshot source and its builder, for the snapshot an installed copy keeps in its cache folder.
-		'dist/host/official-snapshot.cjs',
-		'bin/host-snapshot.js',
 		'dist/core/index.js',
 		'dist/core/search-worker.js',
 		'dist/types/api/index.d.ts',
@@ -147,8 +141,8 @@ test('the tarball holds the program and its core, built, and nothing the install
 		assert.ok(files.includes(needed), `${needed} is in the tarball`);
 	}
 
-	// A snapshot only runs on the node that built it (program.ts); the compiled tree, tests and sources stay home.
-	const strays = files.filter(path => /^dist\/(source|test|bench|components|workers|brand)\/|official\.blob|\.map$|^source\/|^test\/|node_modules|^providers\/(?!package\.json$|dist\/src\/)/.test(path));
+	// The compiled tree, tests and sources stay home.
+	const strays = files.filter(path => /^dist\/(source|test|bench|components|workers|brand)\/|\.map$|^source\/|^test\/|node_modules|^providers\/(?!package\.json$|dist\/src\/)/.test(path));
 	assert.deepEqual(strays, []);
 	const manifest = JSON.parse(readFileSync(join(prefix, 'lib', 'node_modules', 'i-agent', 'package.json'), 'utf8')) as Record<string, unknown>;
 	assert.equal(manifest.dependencies, undefined, 'everything the program loads is bundled');
@@ -225,46 +219,14 @@ test('the default profile: the official host runs from the installed copy and it
 	);
 	const hosts = hostStarts(log);
 	assert.equal(hosts.length, 1, JSON.stringify(hosts));
-	// node, then the installed bin/i.js (no snapshot: the tarball has none)…
+	// node, then the installed bin/i.js…
 	const installedCli = realpathSync(join(prefix, 'lib', 'node_modules', 'i-agent', 'bin', 'i.js'));
 	assert.deepEqual(hosts[0]!.slice(1, 2), [installedCli]);
-	// Its bundle's compiled code is kept like the headless bundle's…
+	// Its bundle's compiled code is kept like the headless bundle's.
 	assert.ok(
 		readdirSync(join(box.root, 'cache', 'compile')).some(name => name.startsWith('official-') && name.endsWith('.v8')),
 		'the host bundle has a code cache',
 	);
-	// …while a snapshot for this node is made in the background, into the cache folder; later runs start the host from it.
-	const kept = join(box.root, 'cache', 'host');
-	const deadline = Date.now() + KEPT_SNAPSHOT_WAIT_MS;
-	const blobs = () => (readdirSync(kept, {withFileTypes: true}).some(entry => entry.name.endsWith('.lock')) ? [] : readdirSync(kept).filter(name => name.endsWith('.blob')));
-	while (blobs().length === 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 200));
-	assert.equal(blobs().length, 1, `a kept snapshot in ${kept}: ${readdirSync(kept).join(', ')}`);
-	writeFileSync(log, '');
-	mock.enqueue({text: 'hooked again'});
-	const again = await runCli(['-p', 'hi', '-C', box.workspace], {
-		env: {...box.env, PATH: cleanEnv.PATH, NODE_OPTIONS: `--import ${countSpawns}`, SPAWN_LOG: log},
-		entry: installedBin,
-	});
-	assert.equal(again.code, 0, again.stderr);
-	assert.equal(again.stdout, 'hooked again\n');
-	assert.deepEqual(hostStarts(log)[0]!.slice(1, 4 + snapshotFlags.length), [...snapshotFlags, '--snapshot-blob', join(kept, blobs()[0]!), installedCli]);
-});
-
-test('NODE_DISABLE_COMPILE_CACHE=1: the installed copy keeps no host snapshot and starts no builder', {skip}, async () => {
-	const box = await initialised();
-	const log = join(box.root, 'spawns.log');
-	writeFileSync(log, '');
-	mock.enqueue({text: 'uncached'});
-	const answer = await runCli(['-p', 'hi', '-C', box.workspace], {
-		env: {...box.env, PATH: cleanEnv.PATH, NODE_DISABLE_COMPILE_CACHE: '1', NODE_OPTIONS: `--import ${countSpawns}`, SPAWN_LOG: log},
-		entry: installedBin,
-	});
-	assert.equal(answer.code, 0, answer.stderr);
-	assert.equal(answer.stdout, 'uncached\n');
-	const spawned = readFileSync(log, 'utf8').split('\n').filter(Boolean);
-	assert.equal(spawned.length, 1, spawned.join('\n'));
-	assert.deepEqual(hostStarts(log)[0]!.slice(1, 2), [realpathSync(join(prefix, 'lib', 'node_modules', 'i-agent', 'bin', 'i.js'))]);
-	assert.equal(statSync(join(box.root, 'cache', 'host'), {throwIfNoEntry: false}), undefined);
 });
 
 /**

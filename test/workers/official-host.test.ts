@@ -1,11 +1,9 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {existsSync, readFileSync} from 'node:fs';
-import {mkdir, writeFile} from 'node:fs/promises';
+import {writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {runCli} from '../helpers/cli.js';
-import {beforeRequest, chatBody, statsFile} from './cache-helpers.js';
 import {makeFolders, startOfficialWorker, startWorker} from './frame-worker.js';
 
 const bin = fileURLToPath(new URL('../../../bin/i.js', import.meta.url));
@@ -28,44 +26,6 @@ test('the official host dispatches each request on its top-level "module", modul
 		const exit = await host.close();
 		assert.equal(exit.code, 0, exit.stderr);
 	}
-});
-
-test('serving a turn, the official host never loads node:fs/promises nor the readline modules it brings (its start-up snapshot would hold them)', async t => {
-	const folders = await makeFolders(t);
-	// A skill to read, a module config to read, and the statistics' locked atomic write at the end: the host's file work.
-	await mkdir(join(folders.workspace, '.i', 'skills', 'greet'), {recursive: true});
-	await writeFile(join(folders.workspace, '.i', 'skills', 'greet', 'SKILL.md'), '---\nname: greet\ndescription: Greet people.\n---\nSay hello.\n');
-	await writeFile(join(folders.config, 'cache.json'), JSON.stringify({}));
-	const log = join(folders.root, 'builtins.log');
-	const recorder = join(folders.root, 'recorder.cjs');
-	await writeFile(recorder, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, process.moduleLoadList.join('\\n')));\n`);
-	const host = startWorker(t, [process.execPath, '--require', recorder, bin, '--runtime', 'worker', 'official'], {env: folders.env});
-	const workspaceId = '00000000-0000-4000-8000-000000000000';
-	const base = {workspace: folders.workspace, workspace_id: workspaceId, paths: folders.paths};
-	const system = {role: 'system', content: 'You are i.'};
-	const messages = [system, {role: 'user', content: 'Say hello'}];
-	const answers = [
-		await host.request({id: 1, event: 'system_prompt', module: 'prompts', ...base, data: {prompt: system.content, workspace: folders.workspace}}),
-		await host.request({id: 2, event: 'before_turn', module: 'memory', ...base, data: {messages}}),
-		await host.request({id: 3, event: 'before_turn', module: 'skills', ...base, data: {messages}}),
-	];
-	const prepared = await host.request({id: 4, event: 'before_request', module: 'cache', ...base, data: beforeRequest(chatBody(messages))});
-	const response = {protocol: 'openai', model: 'm', message: {role: 'assistant', content: 'Hello!'}, finish_reason: 'stop', usage: {prompt_tokens: 20, completion_tokens: 3, total_tokens: 23}};
-	answers.push(prepared, await host.request({id: 5, event: 'after_response', module: 'cache', ...base, data: {response, request_meta: prepared.data?.request_meta ?? {}}}));
-	assert.deepEqual(
-		answers.filter(answer => answer.error !== undefined),
-		[],
-	);
-	assert.match(JSON.stringify(answers[2]!.data.messages), /greet/, 'the skills module read the skill');
-	const exit = await host.close();
-	assert.equal(exit.code, 0, exit.stderr);
-	assert.ok(existsSync(statsFile(folders, workspaceId)), 'the statistics were written');
-	const loaded = readFileSync(log, 'utf8').split('\n');
-	assert.ok(loaded.includes('NativeModule fs'), 'the recorder saw the host');
-	assert.deepEqual(
-		loaded.filter(name => /^NativeModule (fs\/promises|internal\/fs\/promises|readline|internal\/readline\/)/.test(name)),
-		[],
-	);
 });
 
 test('a request to the host without a module, or naming none it serves, gets an error frame naming the modules', async t => {

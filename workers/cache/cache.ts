@@ -105,8 +105,7 @@ export function cacheHooks(config: (context: WorkerContext) => Promise<CacheConf
 			const key = cacheKey(loaded, context.workspace_id!, request.model);
 			const body = prepareBody(loaded, request.body, key);
 			const shape = shaper.shape(body);
-			// Without node's cache of random bytes: the host's start-up snapshot would hold it, and every host from it would make the same IDs.
-			const id = randomUUID({disableEntropyCache: true});
+			const id = randomUUID();
 			const at = new Date().toISOString();
 			// Read from the view: the writes of earlier requests may still be on their way.
 			const view = await stats.view(path);

@@ -4,7 +4,7 @@ import {runOfficialHost} from './official.js';
 /**
  * The official host from the command line, `… --runtime worker official`:
  * serves until EOF, then exits with the code. The entry of the host's own
- * bundles (official-cli.ts, official-snapshot.ts), which skip the CLI.
+ * bundle (official-cli.ts), which skips the CLI.
  */
 export function runHostFromArgv(): void {
 	const args = process.argv.slice(2);

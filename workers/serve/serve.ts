@@ -7,7 +7,7 @@ import {lifecycleEvents, toolEvent, type LifecycleEvent} from '../../source/core
 import {encodeFrame, FrameDecoder, FrameError} from '../../source/core/pool/frames.js';
 import {AfterAnswer, type AfterAnswerOptions} from './after-answer.js';
 import {ReuseReceiver} from './reuse-receiver.js';
-import type {FrameInput, FrameOutput, WorkerIo} from './worker-io.js';
+import type {FrameInput, FrameOutput} from './worker-io.js';
 
 /** What a handler knows about the request beyond its data (seed §3). */
 export interface WorkerContext {
@@ -80,7 +80,8 @@ export interface ModuleHost {
  * host evicts a worker on any protocol failure anyway. Returns the exit code:
  * 0 at a clean EOF.
  */
-export async function serve(worker: WorkerDefinition | ModuleHost, io: WorkerIo = fdIo()): Promise<number> {
+export async function serve(worker: WorkerDefinition | ModuleHost): Promise<number> {
+	const io = fdIo();
 	// stdout carries frames only; a stray console.log from a handler goes to stderr.
 	console.log = console.error;
 	console.info = console.error;

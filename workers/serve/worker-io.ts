@@ -12,9 +12,3 @@ export interface FrameInput {
 export interface FrameOutput {
 	write(frame: Buffer, done: (error?: Error | null) => void): unknown;
 }
-
-/** Where requests come from and answers go: stdin and stdout (fd-io.ts), but for the host's warm-up at build time. */
-export interface WorkerIo {
-	input: FrameInput;
-	output: FrameOutput;
-}

@@ -1,6 +1,6 @@
 import {lstatSync, realpathSync, type Stats} from 'node:fs';
+import {open, stat} from 'node:fs/promises';
 import path from 'node:path';
-import {closeFile, openFile, readFromFile, statFile, statPath} from '../../source/core/fs/fs-calls.js';
 import {isInside} from '../../source/core/tools/paths.js';
 import {MAX_SKILL_FILE_BYTES} from './limits.js';
 
@@ -48,11 +48,11 @@ function isPlainEntry(folder: string, relative: string, joined: string): boolean
  * read is capped, so a file growing meanwhile cannot slip past the limit.
  */
 export async function readSkillText(file: string, name: string): Promise<string> {
-	let fd: number;
+	let handle;
 	try {
 		// Checked before opening too: opening a FIFO would wait for a writer.
-		checkStats(await statPath(file), name);
-		fd = await openFile(file, 'r');
+		checkStats(await stat(file), name);
+		handle = await open(file, 'r');
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === 'EISDIR') throw new SkillFileError(`${name} is a folder, not a file`);
@@ -62,11 +62,11 @@ export async function readSkillText(file: string, name: string): Promise<string>
 	}
 
 	try {
-		checkStats(await statFile(fd), name);
+		checkStats(await handle.stat(), name);
 		const buffer = Buffer.alloc(MAX_SKILL_FILE_BYTES + 1);
 		let length = 0;
 		while (length < buffer.length) {
-			const {bytesRead} = await readFromFile(fd, buffer, length, buffer.length - length, length);
+			const {bytesRead} = await handle.read(buffer, length, buffer.length - length, length);
 			if (bytesRead === 0) break;
 			length += bytesRead;
 		}
@@ -80,7 +80,7 @@ export async function readSkillText(file: string, name: string): Promise<string>
 			throw new SkillFileError(`${name} is a binary file (not valid UTF-8); only text files can be read`);
 		}
 	} finally {
-		await closeFile(fd);
+		await handle.close();
 	}
 }
 

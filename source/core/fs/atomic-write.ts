@@ -1,7 +1,7 @@
 import {randomUUID} from 'node:crypto';
 import type {BigIntStats} from 'node:fs';
+import {link, open, rename, rm, type FileHandle} from 'node:fs/promises';
 import {basename, dirname, join} from 'node:path';
-import {closeFile, linkPath, openFile, removePath, renamePath, statFile, syncFile, writeToFile, writeWholeFile} from './fs-calls.js';
 
 /** Errors a platform gives when a directory cannot be opened or fsynced (Windows, some file systems). */
 const unsupportedDirectorySync = new Set(['EISDIR', 'EPERM', 'EACCES', 'EINVAL', 'EBADF', 'ENOTSUP']);
@@ -17,53 +17,50 @@ const unsupportedDirectorySync = new Set(['EISDIR', 'EPERM', 'EACCES', 'EINVAL',
  * place: another writer's file never passes for this one.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array | AsyncIterable<Uint8Array>, options: {mode?: number; exclusive?: boolean} = {}): Promise<BigIntStats> {
-	// No cached entropy: a process from a start-up snapshot (the official host) would share the cache's state with every other.
-	const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomUUID({disableEntropyCache: true})}.tmp`);
-	// Open until closed here, once: a descriptor closed twice could close another file that took its number.
-	let fd: number | undefined;
+	const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomUUID()}.tmp`);
+	let handle: FileHandle | undefined;
 	let written: BigIntStats;
 	try {
-		fd = await openFile(temp, 'wx', options.mode ?? 0o666);
-		if (typeof data === 'string' || data instanceof Uint8Array) await writeWholeFile(fd, data);
+		handle = await open(temp, 'wx', options.mode ?? 0o666);
+		if (typeof data === 'string' || data instanceof Uint8Array) await handle.writeFile(data);
 		// In chunks, so a large copy never has to be held in memory whole.
-		else for await (const chunk of data) await writeAll(fd, chunk);
-		await syncFile(fd);
+		else for await (const chunk of data) await writeAll(handle, chunk);
+		await handle.sync();
 		// What was written, as the file will stat once in place (a rename keeps the inode and its times).
-		written = await statFile(fd, {bigint: true});
-		const closing = fd;
-		fd = undefined;
-		await closeFile(closing);
+		written = await handle.stat({bigint: true});
+		await handle.close();
+		handle = undefined;
 		if (options.exclusive) {
-			await linkPath(temp, path);
-			await removePath(temp, {force: true});
+			await link(temp, path);
+			await rm(temp, {force: true});
 		} else {
-			await renamePath(temp, path);
+			await rename(temp, path);
 		}
 	} catch (error) {
-		if (fd !== undefined) await closeFile(fd).catch(() => {});
-		await removePath(temp, {force: true});
+		await handle?.close().catch(() => {});
+		await rm(temp, {force: true});
 		throw error;
 	}
 	await syncDirectory(dirname(path));
 	return written;
 }
 
-async function writeAll(fd: number, bytes: Uint8Array): Promise<void> {
+async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
 	for (let done = 0; done < bytes.length; ) {
-		const {bytesWritten} = await writeToFile(fd, bytes, done, bytes.length - done);
+		const {bytesWritten} = await handle.write(bytes, done, bytes.length - done);
 		done += bytesWritten;
 	}
 }
 
 /** Makes a rename or create in `directory` durable, where the platform allows it. */
 export async function syncDirectory(directory: string): Promise<void> {
-	let fd: number | undefined;
+	let handle: FileHandle | undefined;
 	try {
-		fd = await openFile(directory, 'r');
-		await syncFile(fd);
+		handle = await open(directory, 'r');
+		await handle.sync();
 	} catch (error) {
 		if (!unsupportedDirectorySync.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
 	} finally {
-		if (fd !== undefined) await closeFile(fd);
+		await handle?.close();
 	}
 }

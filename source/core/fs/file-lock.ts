@@ -1,8 +1,8 @@
+import {rm} from 'node:fs/promises';
 import {closeSync, openSync, rmSync, unlinkSync, writeFileSync} from 'node:fs';
 import {hostname} from 'node:os';
 import {setTimeout as sleep} from 'node:timers/promises';
 import * as z from 'zod/mini';
-import {removePath} from './fs-calls.js';
 import {readConfigFileSync, readRegularFile, type ConfigFileRule} from './read-config-file.js';
 
 /** An unparsable lock younger than this may be mid-write; older, its writer died. */
@@ -176,7 +176,7 @@ async function createExclusive(path: string, text: string): Promise<boolean> {
 
 /** Removes a takeover guard this process created. */
 async function removeGuard(path: string): Promise<void> {
-	await removePath(path, {force: true});
+	await rm(path, {force: true});
 	heldHere.delete(path);
 }
 
@@ -261,13 +261,13 @@ async function removeStaleLock(path: string, ownerText: string): Promise<boolean
 	const guard = `${path}.takeover`;
 	if (!(await createExclusive(guard, ownerText))) {
 		// A taker that died inside the section leaves its guard behind; it is judged like a lock.
-		if ((await inspectLock(guard)).kind === 'stale') await removePath(guard, {force: true});
+		if ((await inspectLock(guard)).kind === 'stale') await rm(guard, {force: true});
 		return false;
 	}
 
 	try {
 		// Look again under the guard: the lock may have been taken over and renewed since.
-		if ((await inspectLock(path)).kind === 'stale') await removePath(path, {force: true});
+		if ((await inspectLock(path)).kind === 'stale') await rm(path, {force: true});
 	} finally {
 		await removeGuard(guard);
 	}

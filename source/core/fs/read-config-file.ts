@@ -1,6 +1,6 @@
 import {closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats} from 'node:fs';
+import {open, stat, type FileHandle} from 'node:fs/promises';
 import {UsageError} from '../errors.js';
-import {closeFile, openFile, readFromFile, statFile, statPath} from './fs-calls.js';
 
 /**
  * How one caller's file is named in errors and how big it may be. Every file
@@ -47,20 +47,20 @@ export async function readConfigFile(path: string, rule: ConfigFileRule): Promis
 
 /** `readConfigFile` with the open handle's stats, for a caller that needs them too (a lock's age). */
 export async function readRegularFile(path: string, rule: ConfigFileRule): Promise<RegularFile | undefined> {
-	let fd: number;
+	let handle: FileHandle;
 	try {
-		fd = await openFile(path, openFlags);
+		handle = await open(path, openFlags);
 	} catch (error) {
 		if (isMissing(error)) return undefined;
-		throw openFailure(error, rule, statTells(error) ? await statPath(path).catch(() => undefined) : undefined);
+		throw openFailure(error, rule, statTells(error) ? await stat(path).catch(() => undefined) : undefined);
 	}
 
 	try {
-		const stats = await statFile(fd);
+		const stats = await handle.stat();
 		checkRegular(stats, rule);
 		const filling = new CappedFill(stats.size, rule.maxBytes);
 		for (let room = filling.room(); room; room = filling.room()) {
-			const {bytesRead} = await readFromFile(fd, room.buffer, room.offset, room.length, room.offset);
+			const {bytesRead} = await handle.read(room.buffer, room.offset, room.length, room.offset);
 			if (bytesRead === 0) break;
 			filling.add(bytesRead);
 		}
@@ -69,7 +69,7 @@ export async function readRegularFile(path: string, rule: ConfigFileRule): Promi
 	} catch (error) {
 		throw readFailure(error, rule);
 	} finally {
-		await closeFile(fd);
+		await handle.close();
 	}
 }
 

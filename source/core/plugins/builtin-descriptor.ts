@@ -38,7 +38,7 @@ export interface ResolvedBuiltin {
  * and bindings in `configDir`, so no path is ever stored and a moved or
  * upgraded program keeps working.
  */
-export async function resolveBuiltin(json: unknown, file: string, configDir: string, program: readonly string[], host: readonly string[] = program): Promise<ResolvedBuiltin> {
+export async function resolveBuiltin(json: unknown, file: string, configDir: string, program: readonly string[]): Promise<ResolvedBuiltin> {
 	const parsed = descriptorSchema.safeParse(json);
 	if (!parsed.success) throw new UsageError(`builtin descriptor ${file}: ${describeIssues(parsed.error.issues, json, 'the descriptor')}`);
 	const {builtin_profile: wanted, tools} = parsed.data;
@@ -47,6 +47,6 @@ export async function resolveBuiltin(json: unknown, file: string, configDir: str
 		throw new UsageError(`builtin descriptor ${file}: "builtin_profile" ${JSON.stringify(wanted)} is neither "configured" (the selection in plugins.json) nor a profile (${profileNames.join(', ')})`);
 	}
 
-	const {manifest, warnings} = generateManifest({...selection, bindings: await readBindings(configDir), program, host});
+	const {manifest, warnings} = generateManifest({...selection, bindings: await readBindings(configDir), program});
 	return {manifest, tools, label: `builtin profile "${selection.profile}" of ${file}`, warnings};
 }

@@ -21,8 +21,6 @@ export interface GenerateOptions {
 	bindings?: Bindings;
 	/** The argv that starts this program (`programArgv()`). */
 	program: readonly string[];
-	/** The argv that starts its official host (`hostProgramArgv()`: with its snapshot), followed by `--runtime worker official`; `program` by default. */
-	host?: readonly string[];
 }
 
 /**
@@ -40,7 +38,7 @@ export function generateManifest(options: GenerateOptions): {manifest: Generated
 	const included = (module: ModuleName): boolean => selected.includes(module) && (officialModules[module].built || bound(module));
 	// Official modules share one host process, which reads prefix-reuse frames; a bound module leaves
 	// the host for its own worker, which gets plain seed §2 frames unless its own manifest says otherwise.
-	const host = officialHostArgv(options.host ?? options.program);
+	const host = officialHostArgv(options.program);
 	const worker = (module: ModuleName): WorkerBinding & {prefix_reuse?: true} => bindings[module] ?? {exec: [...host], prefix_reuse: true};
 
 	const warnings: string[] = [];

@@ -3,8 +3,7 @@ import type {PlatformDirs} from '../config/dirs.js';
 import type {LoadedConfig} from '../config/load-config.js';
 import {UsageError} from '../errors.js';
 import type {LoadedPlugins} from '../pool/types.js';
-import {keptSnapshot} from './kept-snapshot.js';
-import {hostProgramArgv, programArgv} from './program.js';
+import {programArgv} from './program.js';
 import {BUILTIN_FILE, isBuiltinDescriptor, resolveBuiltin} from './builtin-descriptor.js';
 import {checkGeneratedManifest, parseManifest} from './manifest-file.js';
 import {readJsonFile} from './read-json-file.js';
@@ -12,12 +11,12 @@ import {resolveWorker} from './resolve-worker.js';
 import {sharedResolution} from './shared-resolution.js';
 
 export interface LoadPluginsOptions {
-	/** The argv that starts this program, for builtin descriptors; `programArgv()` (and its host `hostProgramArgv()`) unless a test names another. */
+	/** The argv that starts this program, for builtin descriptors; `programArgv()` unless a test names another. */
 	program?: readonly string[];
 	/**
 	 * For a process that is not `i` (a script on the core API), whose
 	 * running script is its own: finds the package's `i`, asked only when a
-	 * builtin descriptor needs it. Its host may start from the snapshot.
+	 * builtin descriptor needs it.
 	 */
 	packageProgram?: () => readonly string[];
 }
@@ -54,9 +53,7 @@ export async function loadPlugins(loaded: LoadedConfig, dirs: PlatformDirs, opti
 		const baseDir = dirname(file);
 		if (isBuiltinDescriptor(json)) {
 			const program = options.program ?? options.packageProgram?.() ?? programArgv();
-			// A program a test names has no snapshot; this one's host may start from its own (program.ts).
-			const host = options.program ? program : hostProgramArgv(program, undefined, keepsSnapshots() ? () => keptSnapshot(dirs.cache_dir) : undefined);
-			const builtin = await resolveBuiltin(json, file, dirs.config_dir, program, host);
+			const builtin = await resolveBuiltin(json, file, dirs.config_dir, program);
 			warnings.push(...builtin.warnings);
 			add(await checkGeneratedManifest(builtin.manifest, {label: builtin.label, file, baseDir, declaredTools, checkSchemas: false, resolve: resolveEntry}));
 			add(await parseManifest({tools: builtin.tools}, {label: `builtin descriptor ${file}`, file, baseDir, declaredTools, checkSchemas: true, resolve: resolveEntry}));
@@ -69,11 +66,6 @@ export async function loadPlugins(loaded: LoadedConfig, dirs: PlatformDirs, opti
 	if (typeof explicit === 'object') plugins.provider = resolveWorker(explicit, configFolder, `config ${loaded.path}: "provider"`);
 	checkPrefixReuse(plugins);
 	return {plugins, warnings};
-}
-
-/** NODE_DISABLE_COMPILE_CACHE=1 turns off what `i` keeps of compiled code in the cache folder: the kept host snapshot too. */
-function keepsSnapshots(): boolean {
-	return process.env.NODE_DISABLE_COMPILE_CACHE !== '1';
 }
 
 /**

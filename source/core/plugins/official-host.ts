@@ -7,7 +7,7 @@
  */
 export const OFFICIAL_HOST = 'official';
 
-/** The argv of the official host, started by `program` (`hostProgramArgv()`). */
+/** The argv of the official host, started by `program` (`programArgv()`). */
 export function officialHostArgv(program: readonly string[]): string[] {
 	return [...program, '--runtime', 'worker', OFFICIAL_HOST];
 }
