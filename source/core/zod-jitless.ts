@@ -5,7 +5,7 @@
  * parses each a few times: the official host, and every run of the
  * headless bundle (`i -p`, line mode, commands), where code made by `new
  * Function` is also beyond the code cache bin/code-cache.js keeps, so each
- * run compiled it again (about 20 ms of a one-shot's CPU, interleaved runs).
+ * run compiled it again.
  * The chat screen, which lives long, keeps zod's default. Imported first,
  * before any schema exists: the choice is read when a schema is made.
  */

@@ -9,8 +9,8 @@ const READ_BYTES = 64 * 1024;
  * stdin and stdout as a worker serves them: reads and writes on the file
  * descriptors themselves, not through process.stdin and process.stdout,
  * which for a pipe make a net.Socket each (node's net module and stream
- * set-up: about 6 ms of the official host's CPU per start, which every
- * default-profile one-shot pays). The descriptors a worker is started with
+ * set-up, which the official host would pay at every start, so every
+ * default-profile one-shot). The descriptors a worker is started with
  * are blocking (libuv makes a child's stdio so): a read waits in the thread
  * pool, a write returns once written. One that is not (a pipe someone made
  * non-blocking) is handed to the stream it would have had, from the first

@@ -6,8 +6,8 @@ import type {ExtensionModule} from './api.js';
  * there); undefined in the unbundled build, which imports the package's
  * files like any extension's. The package is loaded by every run (it
  * declares the catalogue's providers), and importing its files started
- * node's ES module loader for six small modules: about 10 ms of a one-shot
- * that needs no other ES module. It is the same code as the package's own
+ * node's ES module loader for six small modules in a one-shot that needs no
+ * other ES module. It is the same code as the package's own
  * build under `providers/dist/`, made from the same sources by the same
  * build, and is used only in place of that folder (sources.ts, `compiledIn`).
  */

@@ -9,8 +9,8 @@ import {readFileSync, writeFileSync} from 'node:fs';
  * running the schema over every entry again; any other text (edited by a
  * person, written by an older version, or beside a digest that is torn or
  * missing) is checked in full. Checking is most of what reading such a file
- * costs: 200 cache records took about 11 ms of the official host's CPU, twice
- * per one-shot, and the session index grows with every session.
+ * costs, the cache's records are read twice per one-shot, and the session
+ * index grows with every session.
  */
 export function writtenDigestPath(path: string): string {
 	return `${path}.sha256`;

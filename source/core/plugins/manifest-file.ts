@@ -81,8 +81,8 @@ export async function parseManifest(json: unknown, options: ParseManifestOptions
 /**
  * The manifest a builtin profile generates (generate-manifest.ts): typed by
  * the code that made it, so it skips the schema, which is for files from
- * outside (about 2 ms of a one-shot's start, most of it zod building the
- * parser on its first use); every other rule applies as to a file's.
+ * outside (zod would build the parser at its first use in every start);
+ * every other rule applies as to a file's.
  */
 export async function checkGeneratedManifest(manifest: GeneratedManifest, options: ParseManifestOptions): Promise<LoadedPlugins> {
 	return checkManifest({tools: manifest.tools, hooks: manifest.hooks, provider: manifest.provider}, options);

@@ -7,7 +7,7 @@ export type ResolveEntry = (binding: WorkerBinding, baseDir: string, where: stri
  * `resolveWorker` once per worker and folder for one load: the fifteen
  * entries of the standard profile all name the official host in the same
  * folder, and each resolution canonicalises the folder and checks the
- * program (a realpath and three stats, about 0.15 ms). Each entry gets its
+ * program (a realpath and three stats). Each entry gets its
  * own copy. A binding that fails is not kept: every entry that names it
  * throws with its own place.
  */

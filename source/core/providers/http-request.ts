@@ -16,8 +16,7 @@ export async function postRaw(url: string, options: RawRequestOptions): Promise<
 }
 
 /**
- * Starts loading the HTTP transport (undici, about 12 ms of a one-shot's
- * CPU) without waiting for it: a turn calls it before its first hooks, so
+ * Starts loading the HTTP transport (undici) without waiting for it: a turn calls it before its first hooks, so
  * the loading fills the time the process would spend waiting for the
  * worker's answers instead of coming after them. A failure to load is
  * reported by the request that needs it.

@@ -70,7 +70,7 @@ export function titleOf(text: string): string {
 /**
  * Writes a temporary file beside `path` and renames it over `path`: a reader
  * sees the old index or the new one. Without the fsyncs of writeFileAtomic
- * (two, about 20 ms on a busy disk, after every step): a crash may lose the
+ * (two after every step, slow on a busy disk): a crash may lose the
  * last update or leave an empty index, which is read as none and written
  * again at the next save; the sessions themselves are synced.
  */

@@ -1,8 +1,8 @@
 /*
  * The editor's text as an immutable list of pieces. A keystroke in a 1 MB
  * buffer then copies one piece and the list of references, instead of the
- * whole string: on Node 20 every full copy of 1 MB costs 4–8 ms (allocation
- * and page faults), which a plain string pays on every edit.
+ * whole string, which a plain string pays (allocation and page faults) on
+ * every edit.
  */
 
 /** An edit copies at most about this many code units of text. */
