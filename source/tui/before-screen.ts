@@ -20,12 +20,12 @@ export type BeforeScreen =
  * extensions of a workspace nobody decided for yet load after the trust
  * question, which needs the screen: BeforeTuiStart is over for them.
  * The workers started are stopped again when this fails or is vetoed.
+ * `beforeLoading` is called once extensions are to be loaded, before any is.
  */
-export async function beforeScreen(options: StartOptions & ExtensionOptions, context: {report(message: string): void; columns: number; rows: number}): Promise<BeforeScreen> {
+export async function beforeScreen(options: StartOptions & ExtensionOptions, context: {report(message: string): void; columns: number; rows: number; beforeLoading?: () => void}): Promise<BeforeScreen> {
 	const listed = {extensions: options.extensions ?? [], extensionDirs: options.extensionDirs ?? []};
 	if (options.noExtensions || !mayHaveExtensionSources({...listed, workspace: options.cwd ?? '.', configDir: resolveDirs().config_dir})) return {kind: 'screen-first', extensions: undefined};
-	// Loading them may take long, and no screen reads the keys yet: Ctrl-C must reach the process as a signal (run-cli.ts made the terminal raw).
-	if (process.stdin.isTTY) process.stdin.setRawMode(false);
+	context.beforeLoading?.();
 	const [{startPlugins, resolveWorkspace}, {checkedDirs}, {ExtensionStartup}, {nativeToolNames}] = await Promise.all([
 		import('../core/session/start-plugins.js'),
 		import('../core/config/checked-dirs.js'),

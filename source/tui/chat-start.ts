@@ -92,7 +92,11 @@ export class ChatStart {
 	async beforeScreen(): Promise<number | null> {
 		const {store} = this.#parts;
 		const signal = this.#leaving.signal;
-		const early = beforeScreen(this.#options, this.#screenContext());
+		// Loading extensions may take long, and no screen reads the keys yet: Ctrl-C must reach the process as a signal (run-cli.ts made the terminal raw).
+		const cooked = () => {
+			if (process.stdin.isTTY) process.stdin.setRawMode(false);
+		};
+		const early = beforeScreen(this.#options, {...this.#screenContext(), beforeLoading: cooked});
 		let before: BeforeScreen;
 		try {
 			before = await unlessAborted(early, signal);
