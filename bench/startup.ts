@@ -154,7 +154,6 @@ export async function benchStartup(): Promise<void> {
 	console.log(
 		`| i -p "Say hello", default profile | ${wall('standard').toFixed(1)} | ${cpu('standard').toFixed(0)} | ${ratio(wall('standard'), wall('bare'))} | ${ratio(cpu('standard'), cpu('bare'))} | ${ratio(wall('standard'), wall('node'))} |`,
 	);
-	console.log('');
 	const chatMedian = (side: ChatLaunch[], key: keyof ChatLaunch) => median(side.map(launch => launch[key]));
 	const shot = median(chats.oneShot);
 	console.log('');
