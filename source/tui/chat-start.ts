@@ -2,7 +2,6 @@ import type {CliOptions} from '../cli-options.js';
 import type {AskPerson} from '../core/agent/approval-gate.js';
 import {exitCodes, StartVetoError} from '../core/errors.js';
 import type {EventBus} from '../core/extensions/event-bus.js';
-import type {StartedPlugins, StartOptions} from '../core/session/start-plugins.js';
 import type {Agent} from '../core/session/agent.js';
 import {handleInterrupts} from '../shared/interrupt.js';
 import {printable, writeErr} from '../shared/output.js';
@@ -141,16 +140,10 @@ export class ChatStart {
 		const signal = this.#leaving.signal;
 		let agent!: Agent;
 		let core!: ChatCore;
-		// The config read and the workers started while the core's chunk loads, unless BeforeTuiStart's look began them (or found no config).
-		let early = this.#ready.kind === 'ready' || this.#noConfig ? undefined : startPluginsNow(this.#options, this.#parts.store);
 		try {
 			core = await import('./chat-core.js');
-			const setUp = async () => {
-				const started = this.#ready.kind === 'ready' ? this.#ready.started : early;
-				// The first set-up only: after a first-run setup the config it wrote is read again.
-				early = undefined;
-				return core.setupAgent(this.#options, event => this.#parts.store.apply(event), askPerson, signal, started, this.#ready.extensions);
-			};
+			const setUp = async () =>
+				core.setupAgent(this.#options, event => this.#parts.store.apply(event), askPerson, signal, this.#ready.kind === 'ready' ? this.#ready.started : undefined, this.#ready.extensions);
 			const found = this.#noConfig;
 			let missing = this.#noConfig;
 			if (!missing) {
@@ -171,8 +164,6 @@ export class ChatStart {
 			// The agent's handlers from now on.
 			this.#parts.setEvents(() => agent.extensionEvents);
 		} catch (error) {
-			// The workers begun for a set-up that never ran (the core's chunk did not load) stop.
-			early?.then(async ({pool}) => pool?.close()).catch(() => {});
 			// A question still open (the session could not be opened meanwhile) goes unanswered.
 			this.#parts.trust.cancel();
 			this.#end(screen);
@@ -237,14 +228,6 @@ export class ChatStart {
 	#screenContext(): Parameters<typeof beforeScreen>[1] {
 		return {report: message => this.#parts.store.notice('warning', message), columns: process.stdout.columns, rows: process.stdout.rows};
 	}
-}
-
-/** The config read and the workers started, as setupAgent would start them; the status line shows the workspace once it is known. */
-function startPluginsNow(options: StartOptions, store: ChatStore): Promise<StartedPlugins> {
-	const started = import('../core/session/start-plugins.js').then(async ({startPlugins}) => startPlugins(options));
-	// Its failure is the set-up's to report, which awaits it.
-	started.then(({workspace}) => store.preview({workspace})).catch(() => {});
-	return started;
 }
 
 /** The notices gathered before a screen that never came (extension console output, warnings), on stderr. */

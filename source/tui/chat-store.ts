@@ -98,11 +98,6 @@ export class ChatStore {
 		this.#update({busy}, true);
 	}
 
-	/** What the status line can show while the agent is set up (the workspace, once the config is read). */
-	preview(status: Partial<StatusInfo>): void {
-		if (this.#state.starting) this.#update({status: {...this.#state.status, ...status}}, true);
-	}
-
 	/** The agent is set up: messages can be sent. */
 	started(status: Partial<StatusInfo>): void {
 		this.#update({starting: false, status: {...this.#state.status, ...status}}, true);

@@ -1,5 +1,5 @@
 import {lstatSync, realpathSync, type Stats} from 'node:fs';
-import {open, stat} from 'node:fs/promises';
+import {open, stat, type FileHandle} from 'node:fs/promises';
 import path from 'node:path';
 import {isInside} from '../../source/core/tools/paths.js';
 import {MAX_SKILL_FILE_BYTES} from './limits.js';
@@ -48,7 +48,7 @@ function isPlainEntry(folder: string, relative: string, joined: string): boolean
  * read is capped, so a file growing meanwhile cannot slip past the limit.
  */
 export async function readSkillText(file: string, name: string): Promise<string> {
-	let handle;
+	let handle: FileHandle;
 	try {
 		// Checked before opening too: opening a FIFO would wait for a writer.
 		checkStats(await stat(file), name);

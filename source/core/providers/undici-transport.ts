@@ -5,7 +5,7 @@
  * (proxy-settings.ts). undici's `request` follows no redirects; node's tls
  * does the TLS, so `NODE_EXTRA_CA_CERTS` is trusted as everywhere in node.
  */
-import {createRequire} from 'node:module';
+import {STATUS_CODES} from 'node:http';
 import {Agent, EnvHttpProxyAgent, Pool, type Dispatcher} from 'undici';
 import {describeError, errorCode} from './errors.js';
 import {HEADERS_TIMEOUT_MS} from './http-limits.js';
@@ -68,9 +68,6 @@ export function createDispatcher(proxies: ProxySettings | undefined): Dispatcher
 		clientFactory: (origin, options) => new Pool(origin, {...options, headersTimeout: HEADERS_TIMEOUT_MS}),
 	});
 }
-
-// Required, not imported: on Node 24 an ES import of node:http reads every one of its exports, and some load node:tls and node:http2.
-const {STATUS_CODES} = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 export async function send(url: string, options: RawRequestOptions, via: Shared = sharedDispatcher()): Promise<RawResponse> {
 	const target = new URL(url);
