@@ -9,7 +9,7 @@ export async function runCli(argv: string[]): Promise<number> {
 	if (argv.some(word => word.startsWith('--api-key'))) (await import('./command-line/hide-secret-arguments.js')).hideSecretArguments(argv);
 	// A command's code loads only for that command: `i -p` never pays for `i install`.
 	const command = commandNames.find(name => name === argv[0]);
-	// Seed §4: the provider's file management is a channel of its own, never a turn's.
+	// spec/platform.md §4: the provider's file management is a channel of its own, never a turn's.
 	if (argv[0] === '--provider-action') {
 		const [code, {flushOutput}] = await Promise.all([import('./commands/provider-action.js').then(async ({runProviderAction}) => runProviderAction(argv.slice(1))), import('./shared/output.js')]);
 		await flushOutput();

@@ -30,7 +30,7 @@ interface Report extends Omit<CacheTotals, 'predictions'> {
 }
 
 /**
- * `i --runtime cache-report [-C DIR] [--config FILE] [--json]` (seed §8):
+ * `i --runtime cache-report [-C DIR] [--config FILE] [--json]` (spec/platform.md §8):
  * the observed prompt-cache figures of a workspace from the cache module's
  * stats file, against the target of `cache.json` (or `--config FILE`). A
  * workspace never seen is not registered: it simply has no statistics.

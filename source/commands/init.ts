@@ -18,7 +18,7 @@ const modelFields = [
 ] as const;
 
 /**
- * `i --runtime init`: writes the plugin files of seed §1 into the config
+ * `i --runtime init`: writes the plugin files of spec/platform.md §1 into the config
  * folder (the portable selection, this machine's bindings, the dynamic
  * builtin descriptor) and, when there is no config.json, one that loads
  * builtin.json. An existing file is never overwritten.
@@ -53,7 +53,7 @@ export async function runCommand(args: string[]): Promise<number> {
 	}
 }
 
-/** The plugin files of the init profile (seed §1), by name, with what a fresh one holds. */
+/** The plugin files of the init profile (spec/platform.md §1), by name, with what a fresh one holds. */
 export const PROFILE_FILES: ReadonlyArray<readonly [string, unknown]> = [
 	[SELECTION_FILE, defaultSelection],
 	[BINDINGS_FILE, {}],

@@ -9,7 +9,7 @@ import {programArgv} from '../core/plugins/program.js';
 /**
  * `i --runtime manifest PROFILE`: prints the profile's manifest as JSON,
  * its official workers started by this program's absolute path and
- * bindings.json applied (seed §1). Warnings go to stderr.
+ * bindings.json applied (spec/platform.md §1). Warnings go to stderr.
  */
 export async function runCommand(args: string[]): Promise<number> {
 	const [profile, ...rest] = args;

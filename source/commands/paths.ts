@@ -26,7 +26,7 @@ interface ResolvedPaths extends PlatformDirs {
 
 /**
  * `i --runtime paths [-C DIR] [--json]`: what this program resolves for a
- * workspace (seed §3): its canonical path and ID (registered if new), the
+ * workspace (spec/platform.md §3): its canonical path and ID (registered if new), the
  * four folders, its state folder and the config files that would be read.
  */
 export async function runCommand(args: string[]): Promise<number> {
@@ -47,7 +47,7 @@ async function resolvePaths(dir: string): Promise<ResolvedPaths> {
 	// The same rules a request's `paths` must meet, so a bad I_*_DIR shows here and not as failing workers.
 	const dirs = checkedDirs();
 	const id = await workspaceId(workspace, dirs);
-	// provider.json is the core's too: its HTTP adapters read it (seed §4).
+	// provider.json is the core's too: its HTTP adapters read it (spec/platform.md §4).
 	const configFiles: Record<string, string> = {core: configPath(undefined, dirs.config_dir), provider: join(dirs.config_dir, PROVIDER_FILE)};
 	for (const module of modulesWithConfigFile) configFiles[module] = moduleConfigPath(module, undefined, dirs);
 	return {workspace, workspace_id: id, ...dirs, workspace_state_dir: workspaceStateDir(dirs, id), config_files: configFiles};

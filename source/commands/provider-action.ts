@@ -1,5 +1,5 @@
 /**
- * `i --provider-action VERB …` (seed 000 §4): the remote management of the
+ * `i --provider-action VERB …` (spec/platform.md §4): the remote management of the
  * files the DeepSeek Files channel uploaded, a channel of its own beside
  * the chat: never a tool, never reached by a model.
  *

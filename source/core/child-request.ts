@@ -4,15 +4,15 @@ import {describeIssues} from './config/describe-issues.js';
 import {RuntimeActionError} from './extensions/runtime-link.js';
 
 /** A child's task, in UTF-8 bytes. */
-export const MAX_CHILD_TASK_BYTES = 20_000; // seed 004 §3
+export const MAX_CHILD_TASK_BYTES = 20_000; // spec/extensions.md §3
 /** Model requests a child may make: `maxTurns` 1–32, 8 when not given. */
-export const MIN_CHILD_TURNS = 1; // seed 004 §3
-export const MAX_CHILD_TURNS = 32; // seed 004 §3
-export const DEFAULT_CHILD_TURNS = 8; // seed 004 §3
+export const MIN_CHILD_TURNS = 1; // spec/extensions.md §3
+export const MAX_CHILD_TURNS = 32; // spec/extensions.md §3
+export const DEFAULT_CHILD_TURNS = 8; // spec/extensions.md §3
 /** How long a child may run before it is cancelled and fails: `timeoutSeconds` 10–1800, 300 when not given. */
-export const MIN_CHILD_TIMEOUT_SECONDS = 10; // seed 004 §3
-export const MAX_CHILD_TIMEOUT_SECONDS = 1800; // seed 004 §3
-export const DEFAULT_CHILD_TIMEOUT_SECONDS = 300; // seed 004 §3
+export const MIN_CHILD_TIMEOUT_SECONDS = 10; // spec/extensions.md §3
+export const MAX_CHILD_TIMEOUT_SECONDS = 1800; // spec/extensions.md §3
+export const DEFAULT_CHILD_TIMEOUT_SECONDS = 300; // spec/extensions.md §3
 /** A role is one line a person reads beside the child (the seed gives no bound; this keeps the chat screen's line and the approval title short). */
 export const MAX_CHILD_ROLE_CHARS = 64;
 /** Tools named in `tools`: at most one per tool a parent can have. */

@@ -119,7 +119,7 @@ function afterTool(rewrite: (data: Record<string, unknown>) => Record<string, un
 	};
 }
 
-test('a result goes through after_tool before its images are checked (seed §5): a hook can repair or drop them', async () => {
+test('a result goes through after_tool before its images are checked (spec/platform.md §5): a hook can repair or drop them', async () => {
 	const tool = fakeTool('shot', returning({output: 'took a picture', images: [link]}));
 	// Without a hook the link is refused, naming the tool.
 	const refused = await runToolCall(call('shot'), context([tool]));

@@ -1,5 +1,5 @@
 // Extension providers through the real `i` (EXTENSIONS.md "Providers",
-// seed 004 §5): the example extension over a local SSE server of the test's
+// spec/extensions.md §5): the example extension over a local SSE server of the test's
 // own, whose gate holds the rest of the reply until the first delta came out
 // of `i`; UTF-8 split across chunks, usage, one terminal, a cancel before the
 // stream ends, a provider that never polls, an HTTP 401, line mode, approval

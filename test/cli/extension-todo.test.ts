@@ -1,6 +1,6 @@
 // The example extension (examples/extension-todo), as its own build made it,
 // loaded by the built CLI with --extension and driven by the mock model:
-// the host smoke test seed 004 §6 asks of every extension.
+// the host smoke test spec/extensions.md §6 asks of every extension.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {readdirSync, readFileSync} from 'node:fs';

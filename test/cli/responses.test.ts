@@ -156,7 +156,7 @@ test('a provider worker refuses a wire: it has no HTTP stream to assemble', asyn
 	assert.equal(existsSync(join(box.workspace, '.provider.log')), false, 'the provider worker was never called');
 });
 
-test('with the cache module (seed §6): the cache prepares the converted body and observes a reply the responses module then refuses', async () => {
+test('with the cache module (spec/platform.md §6): the cache prepares the converted body and observes a reply the responses module then refuses', async () => {
 	const box = makeSandbox();
 	writeFileSync(join(box.configDir, 'builtin.json'), JSON.stringify({builtin_profile: 'configured', tools: []}));
 	const others = ['prompts', 'approval', 'budget', 'compact', 'memory', 'skills', 'web', 'search'];

@@ -10,7 +10,7 @@ import {binPath, jsonEvents, makeSandbox} from '../helpers/cli.js';
 import {DEFAULT_COMPACT_PROMPT} from '../../workers/compact/compact.js';
 
 // About 9k: the byte estimate counts the 7.4 KB of native tool schemas (delegate_task's among them) and system prompt
-// as 7.4k tokens before the first usage anchors it (seed §7: unknown is never zero), so a compacted history, which
+// as 7.4k tokens before the first usage anchors it (spec/platform.md §7: unknown is never zero), so a compacted history, which
 // starts unanchored, needs a little more than 9k to fit with its kept turn.
 const WINDOW = 11_000;
 const TURNS = 300;

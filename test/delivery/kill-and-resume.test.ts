@@ -1,5 +1,5 @@
 // AppendEntry and SendMessage across a `kill -9` in the middle of a tool
-// batch (seed 004 §3: "取消和会话恢复不会丢弃已经接受的排队消息"): what the
+// batch (spec/extensions.md §3: "取消和会话恢复不会丢弃已经接受的排队消息"): what the
 // actions accepted is in the session file before they resolve; a resume
 // commits it once, never twice.
 import {test} from 'node:test';

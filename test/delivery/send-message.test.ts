@@ -1,5 +1,5 @@
 // SendMessage and AppendEntry through real `i` processes against the mock
-// provider (seed 004 §3 "运行期间追加上下文", "SendMessage 的投递选项"): each
+// provider (spec/extensions.md §3 "运行期间追加上下文", "SendMessage 的投递选项"): each
 // row of the triggerTurn / deliverAs table during a tool batch and while
 // idle; the mock's request log shows what the model saw and when.
 import {test} from 'node:test';

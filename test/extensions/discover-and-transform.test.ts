@@ -1,5 +1,5 @@
 // registerResourcesDiscover and registerBeforeAgentStart handlers as the
-// host calls them (seed 004 §5): timeouts, limits and answer shapes.
+// host calls them (spec/extensions.md §5): timeouts, limits and answer shapes.
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {createBeforeAgentStart} from '../../source/core/extensions/before-agent-start.js';

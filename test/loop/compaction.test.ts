@@ -1,4 +1,4 @@
-// The compaction transaction inside a turn (seed §7), driven through the
+// The compaction transaction inside a turn (spec/platform.md §7), driven through the
 // agent object with a recording hook chain in place of the compaction
 // module: when context_budget says the request does not fit, compact_plan ▸
 // before_compact ▸ [summary request] ▸ after_compact ▸ before_compact_commit

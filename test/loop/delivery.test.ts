@@ -1,4 +1,4 @@
-// The delivery modes of an extension's sendMessage (seed 004 §3, the
+// The delivery modes of an extension's sendMessage (spec/extensions.md §3, the
 // triggerTurn / deliverAs table) in one process, through the agent's
 // MessageDelivery with requests checked as the runtime checks them: what
 // each request sent the model, and when. test/delivery/send-message.test.ts

@@ -23,7 +23,7 @@ function ok(result: Awaited<ReturnType<typeof promptContent>>) {
 	return result;
 }
 
-test('the limits: 64 KiB of text per file, 20 files, and seed §5 for images', () => {
+test('the limits: 64 KiB of text per file, 20 files, and spec/platform.md §5 for images', () => {
 	assert.equal(MAX_ATTACHED_TEXT_BYTES, 64 * 1024);
 	assert.equal(MAX_ATTACHED_FILES, 20);
 	assert.equal(MAX_IMAGE_BYTES, 8 * 1024 * 1024);

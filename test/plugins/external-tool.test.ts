@@ -112,7 +112,7 @@ test('a response without string output or with unknown fields is a tool error na
 	}
 });
 
-test('images come back unchecked: the core checks them after after_tool (seed §5), which may repair them', async () => {
+test('images come back unchecked: the core checks them after after_tool (spec/platform.md §5), which may repair them', async () => {
 	const link = [{type: 'image_url', image_url: {url: 'https://example.com/a.png'}}];
 	assert.deepEqual(await runWith({output: 'x', images: link}), {output: 'x', images: link});
 	assert.deepEqual(await runWith({output: 'x', images: {}}), {output: 'x', images: {}});

@@ -15,7 +15,7 @@ const official = (_module: string) => [...program, '--runtime', 'worker', 'offic
 /** Binding every module makes every hook entry appear, built or not: the whole order is visible. */
 const everyModuleBound: Bindings = Object.fromEntries(moduleNames.map(module => [module, {exec: [`/bin/${module}`], cwd: '/c'}]));
 
-test('the profiles of seed §1 and §10 exist', () => {
+test('the profiles of spec/platform.md §1 and §10 exist', () => {
 	assert.deepEqual(profileNames.toSorted(), [
 		'approval',
 		'budget',
@@ -37,10 +37,10 @@ test('the profiles of seed §1 and §10 exist', () => {
 	assert.deepEqual(profiles['responses-compact'], ['responses', 'budget', 'compact']);
 	assert.ok(!(profiles.full as readonly string[]).includes('smoke'), 'the smoke policy is a profile of its own');
 	assert.ok(!(profiles.full as readonly string[]).includes('smoke-thinking'), 'so is its thinking variant');
-	assert.ok((profiles.standard as readonly string[]).includes('prompts'), 'the default manifest selects the system prompt (seed §4)');
+	assert.ok((profiles.standard as readonly string[]).includes('prompts'), 'the default manifest selects the system prompt (spec/platform.md §4)');
 });
 
-test('full orders hooks by seed §6: cache preparation after the wire transformation, cache observation before the adapter', () => {
+test('full orders hooks by spec/platform.md §6: cache preparation after the wire transformation, cache observation before the adapter', () => {
 	const {manifest} = generateManifest({profile: 'full', program, bindings: everyModuleBound});
 	assert.deepEqual(
 		manifest.hooks.map(hook => [hook.module, hook.events.join(',')]),

@@ -1,4 +1,4 @@
-// The fault-injection suite (seed §2): one misbehaving worker per test, in
+// The fault-injection suite (spec/platform.md §2): one misbehaving worker per test, in
 // Python (faulty.py) or shell (banner.sh, grandchildren.sh). After every
 // fault the call fails with a specific WorkerError, the worker is gone, and
 // the next call works with a fresh worker.
@@ -100,7 +100,7 @@ test('a request of exactly 48 MiB is sent; one byte more fails without being sen
 	const {pool, faulty, dir, dirs} = await setup(t);
 	const spec = faulty('echo');
 	const first = pidOf(await pool.call(spec, 'tool', request));
-	// The request frame as seed §2 and §3 lay it out.
+	// The request frame as spec/platform.md §2 and §3 lay it out.
 	const frameBytes = (id: number, pad: string) => Buffer.byteLength(JSON.stringify({id, event: 'tool', workspace: dir, workspace_id: workspaceId, paths: dirs, data: {pad}})) + 1;
 	const pad = 'x'.repeat(MAX_FRAME_BYTES - frameBytes(2, ''));
 	const exact = await pool.call(spec, 'tool', {pad});

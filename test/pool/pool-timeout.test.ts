@@ -1,4 +1,4 @@
-// The real 15 s limit, tested once (seed §2); other timing tests shorten it.
+// The real 15 s limit, tested once (spec/platform.md §2); other timing tests shorten it.
 // A file of its own, so the wait runs beside the other test files.
 import assert from 'node:assert/strict';
 import {test} from 'node:test';

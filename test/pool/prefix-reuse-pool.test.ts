@@ -49,7 +49,7 @@ test('every array under data or one object below it is tracked on its own pointe
 	assert.deepEqual((third.seen as Seen).tails, {'/body/messages': 0, '/body/tools': 0, '/odd~1~0key': 0});
 });
 
-test('a worker that does not opt in gets plain seed §2 frames, whole every time', async t => {
+test('a worker that does not opt in gets plain spec/platform.md §2 frames, whole every time', async t => {
 	const {pool, dir} = await setup(t);
 	const spec = reuseWorker(dir, false);
 	const messages = history(20);

@@ -1,4 +1,4 @@
-// The merge of skill and prompt-template folders (seed 004 §8: configured
+// The merge of skill and prompt-template folders (spec/extensions.md §8: configured
 // before conventional, project before global, packages last).
 import assert from 'node:assert/strict';
 import {mkdirSync, mkdtempSync, realpathSync, writeFileSync} from 'node:fs';

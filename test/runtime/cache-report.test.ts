@@ -22,7 +22,7 @@ async function start(t: TestContext, config: Record<string, unknown> = {}) {
 
 const body = chatBody([{role: 'user', content: 'hi'}]);
 
-/** Each provider's raw usage objects and the figures worked out by hand from its accounting (seed §8). */
+/** Each provider's raw usage objects and the figures worked out by hand from its accounting (spec/platform.md §8). */
 const cases = [
 	{
 		name: 'OpenAI Chat: cached_tokens is part of prompt_tokens',

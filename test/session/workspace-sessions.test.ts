@@ -1,4 +1,4 @@
-// The chat screen's sessions (seed 000 §3): names from the first message,
+// The chat screen's sessions (spec/platform.md §3): names from the first message,
 // /rename, /fork, the summary index and the list the picker reads.
 import assert from 'node:assert/strict';
 import {randomUUID} from 'node:crypto';

@@ -1,4 +1,4 @@
-// delegate_task on the chat screen (seed 004 §3): the running child is
+// delegate_task on the chat screen (spec/extensions.md §3): the running child is
 // shown with its role, turn count and activity; its approval question comes
 // to the parent's screen saying whose it is, and the person's answer is the
 // child's; Esc cancels the child with the turn.

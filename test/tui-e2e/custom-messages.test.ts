@@ -1,4 +1,4 @@
-// sendMessage from the chat screen (seed 004 §3; issue 14 item 6): a command
+// sendMessage from the chat screen (spec/extensions.md §3; issue 14 item 6): a command
 // that sends while idle adds to the context without asking the model, or,
 // with triggerTurn: true, starts a run as if the person had sent it; the
 // message renderer draws it; a resumed session draws it again. In a real

@@ -5,7 +5,7 @@ import {parseHookData} from '../serve/hook-data.js';
 import type {WorkerDefinition} from '../serve/serve.js';
 import {parseWorkerOptions} from '../serve/worker-options.js';
 
-/** `approval.json` (seed §4). */
+/** `approval.json` (spec/platform.md §4). */
 const approvalConfigSchema = z.strictObject({
 	/** ask: the core's proposed decision stands; auto: allow what is not denied. */
 	mode: z._default(z.enum(['ask', 'auto']), 'ask'),

@@ -25,7 +25,7 @@ const REMEMBERED_REQUESTS = 32;
 const USAGE_OVERFLOW_WINDOWS = 8;
 
 /**
- * Estimates a request's input tokens (seed §7). The UTF-8 byte count is an
+ * Estimates a request's input tokens (spec/platform.md §7). The UTF-8 byte count is an
  * upper bound (a byte-level token covers at least one byte); when the last
  * response's usage is valid, is for this model, and its request was exactly
  * this history's prefix (by fingerprint, as measured here before), the

@@ -25,7 +25,7 @@ export interface Limits {
 }
 
 /**
- * The limits a budget sets (seed §7). The output reserve is `reserve_output`,
+ * The limits a budget sets (spec/platform.md §7). The output reserve is `reserve_output`,
  * else the request's `max_tokens`, else nothing beyond the safety margin.
  */
 export function planLimits(budget: Budget, maxTokens: number | null): Limits {

@@ -28,7 +28,7 @@ const dataSchema = z.looseObject({
 });
 
 /**
- * `i --runtime worker budget`: the `context_budget` hook (seed §7). Its
+ * `i --runtime worker budget`: the `context_budget` hook (spec/platform.md §7). Its
  * config is the API config's `budget`, which the core sends with each
  * request; without one it measures nothing and says nothing. It answers the
  * full data with `fits`, `estimate` and `limit` (tokens), `window`,

@@ -21,7 +21,7 @@ interface Entry {
  * once when they are the very objects measured last) instead of serialised
  * and hashed again.
  * Fingerprints ignore top-level `_` metadata except the two keys adapters
- * replay (seed §7).
+ * replay (spec/platform.md §7).
  */
 export class HistoryMeter {
 	#previous: Entry[] = [];

@@ -84,7 +84,7 @@ export type CacheHooks = Record<'before_request' | 'request_retry' | 'after_resp
 export type CacheMetaKey = 'cache' | 'smoke_cache';
 
 /**
- * The cache module's three hooks over a config found per request (seed §8):
+ * The cache module's three hooks over a config found per request (spec/platform.md §8):
  * `before_request` adds the mode's cache fields, predicts how the request
  * relates to the previous one of its stream and counts it prepared;
  * `request_retry` counts each physical retry as prepared again;
@@ -184,7 +184,7 @@ export function cacheHooks(config: (context: WorkerContext) => Promise<CacheConf
 	};
 }
 
-/** `i --runtime worker cache [--config FILE]` (seed §8): `cacheHooks` over `cache.json` (or `--config FILE`). */
+/** `i --runtime worker cache [--config FILE]` (spec/platform.md §8): `cacheHooks` over `cache.json` (or `--config FILE`). */
 export function createWorker(args: string[]): WorkerDefinition {
 	const options = parseWorkerOptions('cache', args);
 	const config = moduleConfigLoader('cache', cacheConfigSchema, options.config);

@@ -7,14 +7,14 @@ import {workspaceStateDir} from '../../source/core/config/workspace-registry.js'
 export const DEFAULT_STATS = 'metrics/cache-stats.json';
 export const DEFAULT_TARGET_HIT_RATIO = 0.99;
 
-/** Seed §8: relative to the workspace state folder, never absolute (any platform's form) and never climbing out with `..`. */
+/** spec/platform.md §8: relative to the workspace state folder, never absolute (any platform's form) and never climbing out with `..`. */
 function statsPathProblem(path: string): string | undefined {
 	if (isAbsolute(path) || /^[\\/]/.test(path) || /^[A-Za-z]:/.test(path)) return 'must be a path relative to the workspace state folder, not an absolute path';
 	if (path.split(/[\\/]/).includes('..')) return 'may not contain a ".." segment: it must stay inside the workspace state folder';
 	return undefined;
 }
 
-/** `cache.json` (seed §8). */
+/** `cache.json` (spec/platform.md §8). */
 export const cacheConfigSchema = z
 	.strictObject({
 		/** observe: adds nothing to requests; openai: prompt_cache_key; anthropic: top-level cache_control. */

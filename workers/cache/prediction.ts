@@ -86,7 +86,7 @@ export interface StreamTip {
  * append: the previous request is a prefix of this one, so a provider cache
  * can serve all of it; compact: not a prefix, and the history shrank or
  * carries a compaction summary; reset: anything else (changed system prompt,
- * tools or an earlier message). A prediction, not an observation (seed §8).
+ * tools or an earlier message). A prediction, not an observation (spec/platform.md §8).
  */
 export function predict(tip: StreamTip | undefined, shape: WireShape): Prediction {
 	if (!tip) return 'new';

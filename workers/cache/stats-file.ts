@@ -7,7 +7,7 @@ import {readStateFile, withStateFile} from '../../source/core/fs/state-file.js';
 import {noteWritten, writtenDigestPath} from '../../source/core/fs/written-digest.js';
 import {predictions} from './prediction.js';
 
-/** Seed §8: the most recent request records kept… */
+/** spec/platform.md §8: the most recent request records kept… */
 export const MAX_RECORDS = 200;
 /** …and the most recently used streams; the cumulative totals are kept forever. */
 export const MAX_STREAMS = 256;

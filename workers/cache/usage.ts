@@ -1,5 +1,5 @@
 /**
- * Each provider's prompt-cache accounting (seed §8), from the provider's
+ * Each provider's prompt-cache accounting (spec/platform.md §8), from the provider's
  * raw usage object: how many input tokens the request had in all, how many
  * of them were read from the cache (a hit) and how many were written to it
  * (Anthropic creation: not a hit).

@@ -2,7 +2,7 @@ import {cutProblem, latestRequestIndex} from '../../source/core/history/compacti
 import type {Message} from '../../source/core/messages.js';
 
 /**
- * The default cut (seed §7): as late as the rules allow, so the most is
+ * The default cut (spec/platform.md §7): as late as the rules allow, so the most is
  * summarised, yet never past the person's latest request, never leaving
  * fewer than `keepRecent` messages after it, and never between a tool call
  * and its result (or its images). Null when no safe old prefix exists.

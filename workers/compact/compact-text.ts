@@ -14,7 +14,7 @@ const omitted = (count: number) => `\n[… ${count} characters omitted …]\n`;
  * JSON string (what the byte estimate counts): each long message cut to its
  * head and tail first, then, if still too long, the oldest part dropped —
  * except a previous summary at the start, which is the memory of all before
- * it and is kept. Chunked summaries are not done (seed §7).
+ * it and is kept. Chunked summaries are not done (spec/platform.md §7).
  */
 export function summaryText(prefix: readonly Message[], roomBytes: number): string {
 	const shortened = prefix.map(message => shorten(message));

@@ -10,7 +10,7 @@ import {parseHookData} from '../serve/hook-data.js';
 import type {WorkerDefinition} from '../serve/serve.js';
 import {parseWorkerOptions} from '../serve/worker-options.js';
 
-/** `compact.json` (seed §7). */
+/** `compact.json` (spec/platform.md §7). */
 const compactConfigSchema = z.strictObject({
 	enabled: z._default(z.boolean(), true),
 	/** Messages after the cut, at least. */

@@ -4,7 +4,7 @@ import '../../source/core/zod-english.js';
 import type {Message, UserMessage} from '../../source/core/messages.js';
 
 /**
- * One context snapshot message (seed §7): a `user` message that hands the
+ * One context snapshot message (spec/platform.md §7): a `user` message that hands the
  * model a source's entries as untrusted reference data, either all of them
  * (`full`) or what changed since the last one (`delta`). The entries travel
  * as one JSON object inside a `<context>` wrapper so they parse back exactly;

@@ -3,7 +3,7 @@ import {SUMMARY_MARKER} from '../../source/core/history/compaction.js';
 import {ContextSnapshotError, contextMark, parseContextMessage, renderContextMessage, type ContextMessage} from './context-snapshot-message.js';
 
 /**
- * Context snapshots (seed §7, last paragraph), as pure functions for the
+ * Context snapshots (spec/platform.md §7, last paragraph), as pure functions for the
  * workers that put a source's entries (memory, skills) into the
  * conversation: a full snapshot first, then append-only upsert/remove
  * deltas, nothing when the content is unchanged; and, when a compaction

@@ -4,7 +4,7 @@ import type {Handler, WorkerContext} from '../serve/serve.js';
 
 /**
  * The two hooks of a worker that shows the model `source`'s entries as
- * context snapshots (seed §7): before_turn appends what changed since the
+ * context snapshots (spec/platform.md §7): before_turn appends what changed since the
  * history's latest snapshot, before_compact_commit restores the full one a
  * compaction summarised away. `entries` gives the current entries, or null
  * to pass the data through untouched (the source is switched off).

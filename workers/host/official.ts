@@ -17,7 +17,7 @@ export const officialWorkerModules: Record<string, () => Promise<WorkerModule>> 
 	responses: async () => import('../responses/responses.js'),
 	skills: async () => import('../skills/skills.js'),
 	smoke: async () => import('../smoke/smoke.js'),
-	// Seed §10: the smoke policy with the largest cap, for thinking and image checks; tools still refused.
+	// spec/platform.md §10: the smoke policy with the largest cap, for thinking and image checks; tools still refused.
 	'smoke-thinking': async () => {
 		const smoke = await import('../smoke/smoke.js');
 		return {createWorker: smoke.createThinkingWorker};

@@ -7,7 +7,7 @@ import type {WorkerContext, WorkerDefinition} from '../serve/serve.js';
 import {snapshotHooks} from '../context-snapshot/snapshot-hooks.js';
 import {parseWorkerOptions} from '../serve/worker-options.js';
 
-/** `memory.json` (seed §4, §9). */
+/** `memory.json` (spec/platform.md §4, §9). */
 const memoryConfigSchema = z.strictObject({
 	/** Show the entries to the model as context snapshots while the module is enabled. */
 	inject: z._default(z.boolean(), true),
@@ -19,7 +19,7 @@ function pathFor(what: string, context: WorkerContext): string {
 }
 
 /**
- * `i --runtime worker memory [--config FILE]`: workspace memory (seed §9).
+ * `i --runtime worker memory [--config FILE]`: workspace memory (spec/platform.md §9).
  * Tools memory_read, memory_write and memory_delete keep entries in
  * `data/workspaces/<id>/memory.json` under a lock with atomic writes; being
  * external tools, every call needs approval (the core asks, unless --yolo).

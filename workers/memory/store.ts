@@ -19,7 +19,7 @@ export type Memory = Map<string, MemoryEntry>;
 const entrySchema = z.strictObject({text: z.string(), updated_at: z.string()});
 const fileSchema = z.strictObject({version: z.literal(1), entries: z.record(z.string(), entrySchema)});
 
-/** `data/workspaces/<id>/memory.json` (seed §3). */
+/** `data/workspaces/<id>/memory.json` (spec/platform.md §3). */
 export function memoryPath(dirs: PlatformDirs, workspaceId: string): string {
 	return join(workspaceStateDir(dirs, workspaceId), 'memory.json');
 }

@@ -11,7 +11,7 @@ import {readTemplate} from './read-template.js';
 import type {Handler, WorkerContext, WorkerDefinition} from '../serve/serve.js';
 import {parseWorkerOptions} from '../serve/worker-options.js';
 
-/** `prompts.json` (seed §4): prompt files, relative to the config's folder. */
+/** `prompts.json` (spec/platform.md §4): prompt files, relative to the config's folder. */
 const promptsConfigSchema = z.strictObject({
 	system: z.optional(z.string().check(z.minLength(1))),
 	compact: z.optional(z.string().check(z.minLength(1))),

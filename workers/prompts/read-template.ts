@@ -12,7 +12,7 @@ const fieldsSchema = z.strictObject({
 
 /**
  * A prompt template's text: a prompt file (strict UTF-8, 1–32000
- * characters, `{{workspace}}` filled in; seed 000 §9), without its front
+ * characters, `{{workspace}}` filled in; spec/platform.md §9), without its front
  * matter when it starts with one (`---`, `description:` and
  * `argument-hint:`, `---`, read as a SKILL.md's is). Errors name the file.
  */

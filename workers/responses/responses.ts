@@ -16,7 +16,7 @@ const responseSchema = z.looseObject({
 
 /**
  * `i --runtime worker responses`: the Responses wire over a Chat Completions
- * config (seed §1, §6). `before_request` turns an `openai` request into the
+ * config (spec/platform.md §1, §6). `before_request` turns an `openai` request into the
  * request the native `responses` adapter would send for the same history and
  * answers `wire: "responses"`, so the core reads the reply with the Responses
  * stream assembler; it also says `protocol: "responses"` to the hooks after

@@ -3,7 +3,7 @@ import {loadModuleConfig, moduleConfigPath, type ModuleConfig} from '../../sourc
 import type {WorkerContext} from './serve.js';
 
 /**
- * A module's config for a request's folders (seed §4): `--config FILE` if
+ * A module's config for a request's folders (spec/platform.md §4): `--config FILE` if
  * given, else `<config_dir>/<module>.json` of the request's `paths`. Each file
  * is read once, since a host's folders are fixed for a worker's life; a
  * failure is not remembered, so a fixed file is read on the next request.

@@ -9,7 +9,7 @@ import {AfterAnswer, type AfterAnswerOptions} from './after-answer.js';
 import {ReuseReceiver} from './reuse-receiver.js';
 import type {FrameInput, FrameOutput} from './worker-io.js';
 
-/** What a handler knows about the request beyond its data (seed §3). */
+/** What a handler knows about the request beyond its data (spec/platform.md §3). */
 export interface WorkerContext {
 	/** The request's workspace, when the host sent one. */
 	workspace: string | undefined;
@@ -50,7 +50,7 @@ class StdoutError extends Error {}
 const lifecycle = new Set<string>(lifecycleEvents);
 
 /**
- * Several modules in one process (the official host, seed §2 for one
+ * Several modules in one process (the official host, spec/platform.md §2 for one
  * resident worker): each request names its module at the top level,
  * beside `workspace` and `paths`, and is served by that module's
  * definition, made on its first request.
@@ -71,7 +71,7 @@ export interface ModuleHost {
 }
 
 /**
- * Serves NDJSON requests on stdin until EOF (seed §2), one at a time and in
+ * Serves NDJSON requests on stdin until EOF (spec/platform.md §2), one at a time and in
  * order, writing exactly one response frame per request and waiting for it
  * to be flushed before reading on. A request with a usable ID but bad parts
  * (event, data, context) gets an error frame; a frame without one (not JSON,
@@ -175,7 +175,7 @@ interface ServeState {
 
 /**
  * The request context, checked once: a host's workspace and folders are
- * fixed for a worker's life (seed §2) and its skill and prompt folders
+ * fixed for a worker's life (spec/platform.md §2) and its skill and prompt folders
  * change only on a reload, so a frame repeating the last ones exactly is not
  * checked again (the check resolves real paths on disk).
  */

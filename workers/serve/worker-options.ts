@@ -4,7 +4,7 @@ import {UsageError} from '../../source/core/errors.js';
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /**
- * A worker's command line: `--config FILE` (seed §4) plus the module's own
+ * A worker's command line: `--config FILE` (spec/platform.md §4) plus the module's own
  * options. Anything else is a usage error naming the worker.
  */
 export function parseWorkerOptions<T extends Options>(worker: string, args: string[], options: T = {} as T) {

@@ -13,7 +13,7 @@ import {isInside} from '../../source/core/tools/paths.js';
 import {readSkillText, resolveInSkill} from './safe-read.js';
 import {parseWorkerOptions} from '../serve/worker-options.js';
 
-/** `skills.json` (seed §4, §9): extra roots, each relative to this file's folder or absolute. */
+/** `skills.json` (spec/platform.md §4, §9): extra roots, each relative to this file's folder or absolute. */
 const skillsConfigSchema = z.strictObject({
 	roots: z._default(z.array(z.string().check(z.minLength(1))), []),
 });
@@ -23,7 +23,7 @@ const loadArguments = z.strictObject({name: z.string()});
 const readArguments = z.strictObject({name: z.string(), path: z.string()});
 
 /**
- * `i --runtime worker skills [--config FILE]`: the skills module (seed §9).
+ * `i --runtime worker skills [--config FILE]`: the skills module (spec/platform.md §9).
  * Skills are found afresh on each request in the roots the request's
  * `resources` name (else the workspace's default roots) and the roots
  * skills.json names. before_turn shows the model each

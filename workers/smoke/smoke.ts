@@ -7,12 +7,12 @@ import {moduleConfigLoader} from '../serve/module-config-loader.js';
 import type {WorkerDefinition} from '../serve/serve.js';
 import {parseWorkerOptions} from '../serve/worker-options.js';
 
-/** Seed §10: the output cap is 1..1024 tokens, 32 unless set. */
+/** spec/platform.md §10: the output cap is 1..1024 tokens, 32 unless set. */
 const MIN_OUTPUT_CAP = 1;
-const MAX_OUTPUT_CAP = 1024; // seed 000 §10, also the smoke-thinking profile's cap
-const DEFAULT_OUTPUT_CAP = 32; // seed 000 §10
+const MAX_OUTPUT_CAP = 1024; // spec/platform.md §10, also the smoke-thinking profile's cap
+const DEFAULT_OUTPUT_CAP = 32; // spec/platform.md §10
 
-/** Seed §10: the smoke policy's cache observation, relative to the workspace state folder, apart from the cache module's own. */
+/** spec/platform.md §10: the smoke policy's cache observation, relative to the workspace state folder, apart from the cache module's own. */
 const SMOKE_CACHE_STATS = 'metrics/smoke-cache.json';
 
 /** Observe only (no provider cache field is added), into the smoke file. */
@@ -41,12 +41,12 @@ const responseSchema = z.looseObject({response: z.looseObject({message: z.record
 
 /**
  * `i --runtime worker smoke [--output-cap N] [--config FILE]`: the low-cost
- * connectivity policy of seed §10. `before_request` removes the tools and
+ * connectivity policy of spec/platform.md §10. `before_request` removes the tools and
  * caps the output; `after_response` refuses a reply with tool calls. The
  * cache is only observed, into `metrics/smoke-cache.json` of the workspace
  * state folder (the cache module's hooks with a config of their own): after
  * the policy's edits, so the prediction sees the body that is sent, and
- * before the refusal, so a refused reply is still counted (seed §6).
+ * before the refusal, so a refused reply is still counted (spec/platform.md §6).
  * `name` is the module it serves: `smoke-thinking` is this worker with
  * `--output-cap 1024`.
  */

@@ -10,7 +10,7 @@ interface Network extends Ip {
 	bits: number;
 }
 
-/** Address ranges refused unless trusted (seed §9), each named for the error message. */
+/** Address ranges refused unless trusted (spec/platform.md §9), each named for the error message. */
 const blockedRanges: ReadonlyArray<[string, string]> = [
 	['0.0.0.0/8', 'unspecified ("this network")'],
 	['10.0.0.0/8', 'private'],

@@ -21,7 +21,7 @@ const headerValue = z.string().check(z.refine(value => !/[\r\n\0]/.test(value), 
 /** A dotted path into JSON: "web.results", "0.title"; "" is the value itself. */
 const jsonPath = z.string().check(z.maxLength(200));
 
-/** `search` in web.json: one configurable endpoint (seed §9). */
+/** `search` in web.json: one configurable endpoint (spec/platform.md §9). */
 export const searchConfigSchema = z.strictObject({
 	method: z._default(z.enum(['GET', 'POST']), 'GET'),
 	url: httpUrl,
@@ -49,7 +49,7 @@ export const searchConfigSchema = z.strictObject({
 	),
 });
 
-/** `web.json` (seed §4, §9). Private addresses are refused unless trusted here. */
+/** `web.json` (spec/platform.md §4, §9). Private addresses are refused unless trusted here. */
 export const webConfigSchema = z.strictObject({
 	/** Host names or IP literals, as written in a URL, whose addresses may be private. */
 	trusted_hosts: z._default(z.array(hostName), []),

@@ -32,7 +32,7 @@ export interface GuardedRequest {
 }
 
 /**
- * Sends one HTTP request under the call's guard (seed §9): http or https
+ * Sends one HTTP request under the call's guard (spec/platform.md §9): http or https
  * only; at most MAX_REQUESTS per call; every address of the host checked
  * by the policy, then the connection made to the checked address itself
  * (the URL's name stays the Host header and the TLS name), so a DNS answer

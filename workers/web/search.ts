@@ -27,7 +27,7 @@ export async function readCredential(configPath: string, file: string): Promise<
 }
 
 /**
- * One query to the configured endpoint (seed §9): GET with the query in the
+ * One query to the configured endpoint (spec/platform.md §9): GET with the query in the
  * query string, or POST with a JSON body; the answer's JSON is mapped
  * through `results_path` and `fields`. Redirects are not followed, so the
  * credential goes to the configured address only. Every message has the

@@ -26,7 +26,7 @@ const searchArgs = z.strictObject({
 });
 
 /**
- * `i --runtime worker web [--config FILE]`: the web tools (seed §9).
+ * `i --runtime worker web [--config FILE]`: the web tools (spec/platform.md §9).
  * `web_fetch` reads one page as text, `web_search` asks the endpoint
  * configured in web.json. Both go through one guard per call: public
  * addresses only unless web.json trusts them, checked after DNS and on

@@ -24,7 +24,7 @@ export const API_KEY_ENV = 'LOCAL_OPENAI_API_KEY';
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080/v1';
 
 export default function register(api: ExtensionApi): void {
-	// Capability detection (seed 004 §3): streaming where the host has it, one-shot on a host that has only that.
+	// Capability detection (spec/extensions.md §3): streaming where the host has it, one-shot on a host that has only that.
 	if (!api.registerStreamingProvider && !api.registerProvider) {
 		throw new Error(`i-extension-provider needs api.registerStreamingProvider or api.registerProvider, which this i (extension API ${api.apiVersion}) does not have: upgrade i`);
 	}

@@ -15,7 +15,7 @@ export interface Endpoint {
 	apiKey: string | undefined;
 }
 
-/** The control plane's kinds (seed 004 §5): 0 asks about content frames. */
+/** The control plane's kinds (spec/extensions.md §5): 0 asks about content frames. */
 const CONTENT = 0;
 /** How much of an error body the error quotes. */
 const MAX_ERROR_QUOTE = 300;

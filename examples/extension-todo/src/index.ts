@@ -10,7 +10,7 @@ import {todoTool} from './todo-tool.js';
 export const apiVersion = '1';
 
 export default function register(api: ExtensionApi): void {
-	// Capability detection (seed 004 §3): every slot may be missing; without tools this extension has nothing to offer, and says so.
+	// Capability detection (spec/extensions.md §3): every slot may be missing; without tools this extension has nothing to offer, and says so.
 	if (!api.registerTool) throw new Error(`i-extension-todo needs api.registerTool, which this i (extension API ${api.apiVersion}) does not have: upgrade i`);
 	api.registerTool(todoTool);
 }

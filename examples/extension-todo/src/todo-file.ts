@@ -3,7 +3,7 @@ import {mkdir, open, readFile, rename, rm, stat} from 'node:fs/promises';
 import {join} from 'node:path';
 import {emptyList, parseList, TodoError, type TodoList} from './todo-list.js';
 
-/** Where the lists live, below the workspace: one file per session (seed 004 §4: `.i/todos/<sessionId>.json`). */
+/** Where the lists live, below the workspace: one file per session (spec/extensions.md §4: `.i/todos/<sessionId>.json`). */
 export const TODO_FOLDER = join('.i', 'todos');
 /** The project's shared list, for a call without a session ID. A session's file name never starts with `_`, so no session can take it. */
 export const PROJECT_LIST = '_project';

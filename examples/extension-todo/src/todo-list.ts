@@ -2,7 +2,7 @@
  * The todo list itself, as plain data and pure functions: no files, no
  * host. What the tool stores is checked here on the way in (a model's
  * text) and on the way back (a file someone may have edited), with bounds
- * on both (seed 004 §6: limits on counts and sizes).
+ * on both (spec/extensions.md §6: limits on counts and sizes).
  */
 
 /** Items one list holds: a plan, not a backlog. */

@@ -73,7 +73,7 @@ export function createApprovalGate(options: {yolo: boolean; askPerson: AskPerson
 			if (decision !== proposed) by = 'policy';
 		}
 
-		// Seed §1: every external tool call needs approval; a policy may deny it, never waive the ask.
+		// spec/platform.md §1: every external tool call needs approval; a policy may deny it, never waive the ask.
 		if (decision === 'allow' && request.external) decision = 'ask';
 
 		if (decision === 'deny') return {decision, by: 'policy', reason: 'denied by the approval policy'};

@@ -3,7 +3,7 @@ import type {ChildAgents} from './child-agents.js';
 import {readChildRequest} from '../child-request.js';
 
 /**
- * `api.runtime.childAgent(request, ctx)` (seed 004 §3): `start` needs the
+ * `api.runtime.childAgent(request, ctx)` (spec/extensions.md §3): `start` needs the
  * live invocation of one of the calling extension's own tools, made by the
  * parent (not by a child); `poll`, `cancel` and `dispose` need only the
  * owning extension, so a child started in one call can be polled from

@@ -19,7 +19,7 @@ import {runTurn, type TurnOutcome} from './run-turn.js';
 import {openSession, type Session} from '../session/session-store.js';
 
 /** Child tasks one host keeps at once: running, ended but not disposed, and cancelled ones that have not really ended yet. */
-export const MAX_CHILD_TASKS = 16; // seed 004 §3
+export const MAX_CHILD_TASKS = 16; // spec/extensions.md §3
 
 /** What a child inherits, read when it starts: the parent's binding, prompt, resources, hooks, workspace and tools as they are now (after any /reload). */
 export interface ChildParent {
@@ -49,7 +49,7 @@ export interface ChildBinding {
 }
 
 /**
- * The host's child agents (seed 004 §3 "独立子任务"): each a `runTurn` of its
+ * The host's child agents (spec/extensions.md §3 "独立子任务"): each a `runTurn` of its
  * own with its own session beside the parent's, the parent's provider
  * binding, system prompt, hooks, workspace and approval policy, and its
  * text kept in a bounded buffer for `poll`. Handles belong to their owner
@@ -118,7 +118,7 @@ export class ChildAgents {
 
 		const task = new ChildTask({id, owner, role: request.role, session});
 		this.#tasks.set(id, task);
-		// A cancel of the call it belongs to cancels the child: a queued start inherits it too (seed 004 §3).
+		// A cancel of the call it belongs to cancels the child: a queued start inherits it too (spec/extensions.md §3).
 		const onAbort = () => this.#cancel(task, 'the tool call that started it was cancelled');
 		binding.signal?.addEventListener('abort', onAbort, {once: true});
 		const timer = setTimeout(() => this.#cancel(task, `it ran past its timeout of ${request.timeoutSeconds} s (timeoutSeconds)`), request.timeoutSeconds * 1000);
@@ -193,7 +193,7 @@ export class ChildAgents {
 		if (task.result || task.controller.signal.aborted) return;
 		task.cancelReason = reason;
 		task.controller.abort(new Error(reason));
-		// Past the grace it counts as failed for the poller, but keeps its slot until it really ends (seed 004 §3).
+		// Past the grace it counts as failed for the poller, but keeps its slot until it really ends (spec/extensions.md §3).
 		const grace = setTimeout(() => {
 			if (task.settle({status: 'failed', text: '', turnLimited: false, truncated: false}, `${reason}; it did not stop within ${CANCEL_GRACE_MS / 1000} s and keeps its slot until it ends`)) this.#progress(task);
 		}, CANCEL_GRACE_MS);

@@ -1,5 +1,5 @@
 /**
- * What a child task hands back while and after it runs (seed 004 §3): its
+ * What a child task hands back while and after it runs (spec/extensions.md §3): its
  * text deltas, taken by `poll`, and its final report. Both share one budget
  * of bytes and the deltas have a count; past either the stream is cut with
  * one marker delta and `truncated`, and the task goes on. The budget counts
@@ -8,9 +8,9 @@
  */
 
 /** Text deltas and the final report of one child task share this many bytes (UTF-8). */
-export const MAX_CHILD_OUTPUT_BYTES = 4 * 1024 * 1024; // seed 004 §3: 4 MiB
+export const MAX_CHILD_OUTPUT_BYTES = 4 * 1024 * 1024; // spec/extensions.md §3: 4 MiB
 /** Deltas one child task may produce; the marker that says the stream was cut comes after them. */
-export const MAX_CHILD_DELTAS = 8192; // seed 004 §3
+export const MAX_CHILD_DELTAS = 8192; // spec/extensions.md §3
 
 export type ChildDelta = {type: 'text'; text: string} | {type: 'truncated'; text: string};
 

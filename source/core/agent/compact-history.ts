@@ -65,7 +65,7 @@ const afterCompactSchema = z.looseObject({summary: z.string()});
 const commitSchema = z.looseObject({messages: z.array(messageSchema)});
 
 /**
- * The compaction transaction (seed §7), run when the budget says a request
+ * The compaction transaction (spec/platform.md §7), run when the budget says a request
  * does not fit and a compaction plugin is configured: compact_plan picks a
  * cut the core validates; before_compact returns either a local summary or
  * the prompt (and text, images) for a summary request, which itself must
@@ -143,7 +143,7 @@ async function summarise(io: CompactionIo, prompt: string, text: string, images:
 		{role: 'system', content: prompt},
 		{role: 'user', content},
 	];
-	// Seed §7: the summary request must fit too; no tool schema goes with it.
+	// spec/platform.md §7: the summary request must fit too; no tool schema goes with it.
 	if (!(await io.fits(request, [])).fits) fail('the summary request itself does not fit the budget');
 	let reply: ModelReply;
 	try {

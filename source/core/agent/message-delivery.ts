@@ -29,7 +29,7 @@ export const afterBatchModes: ReadonlySet<DeliveryMode> = new Set(['steer', 'con
 export const atStopModes: ReadonlySet<DeliveryMode> = new Set(['steer', 'followUp', 'context']);
 
 /**
- * The agent's side of `appendEntry` and `sendMessage` (seed 004 §3, the
+ * The agent's side of `appendEntry` and `sendMessage` (spec/extensions.md §3, the
  * `triggerTurn` / `deliverAs` table): idle, an item joins the session at
  * once; while a run is active it is saved to the session file as queued
  * (before the action resolves) and committed at its moment by the run

@@ -44,7 +44,7 @@ export async function requestAnswer(context: RequestContext, lifecycle: TurnLife
 			try {
 				await compactHistory(compactionIo(context, lifecycle, schemas, 'budget'), check.answer);
 			} catch (error) {
-				// The budget still says no: a request that does not fit is never sent (seed §7).
+				// The budget still says no: a request that does not fit is never sent (spec/platform.md §7).
 				if (error instanceof CompactionCancelledError) {
 					throw new CompactionError(`the request does not fit the model's window (${describeBudget(check.answer)}) and ${error.message}, so nothing was sent; the history is unchanged`);
 				}
@@ -72,7 +72,7 @@ export async function requestAnswer(context: RequestContext, lifecycle: TurnLife
 /**
  * The usage of each session's last model response and the number of history
  * messages its request carried: the budget anchors its estimate on it when
- * the history still starts with that request (seed §7).
+ * the history still starts with that request (spec/platform.md §7).
  */
 const anchors = new WeakMap<Session, {model: string; input: number; output: number; request_messages: number}>();
 

@@ -21,7 +21,7 @@ export interface ToolCallContext {
 	lifecycle?: TurnLifecycle;
 	/** Without a lifecycle (a call run on its own), one is built from `hooks`, `extensionEvents`, `emit` and `signal`. */
 	hooks?: HookChain;
-	/** Images this call's result may still add: a batch of calls carries at most 8 (seed §5). */
+	/** Images this call's result may still add: a batch of calls carries at most 8 (spec/platform.md §5). */
 	imagesLeft?: number;
 	/** The session's ID, for tools that keep state per session (an extension tool's `__i.sessionId`). */
 	sessionId?: string;
@@ -43,7 +43,7 @@ export interface ToolCallOutcome {
  * Runs one validated call: `before_tool` (which may replace the call),
  * arguments, plan, approval, execution, then `after_tool` (on errors too),
  * the image checks (each image, and the batch's cap of 8 through
- * `imagesLeft`) and the size cut (seed §5). Every failure the model can
+ * `imagesLeft`) and the size cut (spec/platform.md §5). Every failure the model can
  * act on becomes an error result; a failing hook and cancellation propagate.
  */
 export async function runToolCall(original: ToolCall, context: ToolCallContext): Promise<ToolCallOutcome> {

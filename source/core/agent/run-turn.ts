@@ -54,7 +54,7 @@ export interface TurnContext {
 	/**
 	 * Set when this turn is a child agent's (child-agents.ts): its tool calls
 	 * are marked with the child's ID (they cannot start children) and tools
-	 * see the parent's session ID, whose state space they belong to (seed 004 §3).
+	 * see the parent's session ID, whose state space they belong to (spec/extensions.md §3).
 	 */
 	childOf?: {child: string; sessionId: string};
 }
@@ -134,7 +134,7 @@ async function runDeliveringTurn(input: UserContent | null, context: TurnContext
 						.filter(part => part.type === 'text')
 						.map(part => part.text)
 						.join('\n');
-		// Seed 004 §5: once per user prompt, before its first request; every request of this run sends it, none saves it.
+		// spec/extensions.md §5: once per user prompt, before its first request; every request of this run sends it, none saves it.
 		const systemPrompt = await lifecycle.systemPrompt(prompt, content, session);
 		lifecycle.agentStart(prompt, session.id);
 		while (steps < context.maxSteps) {
@@ -157,14 +157,14 @@ async function runDeliveringTurn(input: UserContent | null, context: TurnContext
 			}
 
 			await save(await runBatch(context, lifecycle, [reply.message], calls, {toolMap, schemas}));
-			// After the whole batch, never into it: a running tool never sees steering (seed 004 §3).
+			// After the whole batch, never into it: a running tool never sees steering (spec/extensions.md §3).
 			await delivery?.commit(afterBatchModes, save, context.emit);
 			lifecycle.stepEnd(steps, calls.length, session.id);
 		}
 
 		return await done('max_steps', new TurnError(`stopped after ${context.maxSteps} model requests (max_steps); the session is saved, send another message to continue or raise max_steps`));
 	} catch (error) {
-		// A cancelled extension provider keeps the usage it reported (seed 004 §5): the tokens were spent.
+		// A cancelled extension provider keeps the usage it reported (spec/extensions.md §5): the tokens were spent.
 		if (error instanceof ProviderError && error.usage) emitUsage(context, error.usage);
 		if (signal.aborted) return done('interrupted');
 		return done('error', error instanceof Error ? error : new TurnError(errorMessage(error)));
@@ -222,7 +222,7 @@ async function runBatch(context: TurnContext, lifecycle: TurnLifecycle, step: Me
 
 /**
  * The run's first step: the system prompt of a new session, what extensions
- * queued for the next explicit run (seed 004 §3: before its new input),
+ * queued for the next explicit run (spec/extensions.md §3: before its new input),
  * the input, and what the `before_turn` hooks add.
  */
 async function saveUserStep(content: UserContent, context: TurnContext, lifecycle: TurnLifecycle, save: (step: Message[]) => Promise<void>): Promise<void> {

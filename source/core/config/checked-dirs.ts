@@ -4,7 +4,7 @@ import {dirEnvironmentVariables, resolveDirs, type PlatformDirs} from './dirs.js
 import {validatePaths} from './request-context.js';
 
 /**
- * The four folders as every request frame must carry them (seed §3):
+ * The four folders as every request frame must carry them (spec/platform.md §3):
  * absolute (a relative I_*_DIR resolves against the current folder), no
  * `..`, config and data never under cache or runtime. A violation is a
  * configuration error naming the variable, not a worker's failure later.

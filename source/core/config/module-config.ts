@@ -18,7 +18,7 @@ export interface ModuleConfig<T> {
 }
 
 /**
- * Seed §4: an explicit `--config FILE` (against the worker's cwd), else
+ * spec/platform.md §4: an explicit `--config FILE` (against the worker's cwd), else
  * `<config_dir>/<module>.json`.
  */
 export function moduleConfigPath(module: string, explicit: string | undefined, dirs: PlatformDirs, cwd: string = process.cwd()): string {
@@ -27,7 +27,7 @@ export function moduleConfigPath(module: string, explicit: string | undefined, d
 
 /**
  * A file a module config names, resolved against that config's folder: the
- * rule of most modules (seed §4; cache `stats` is the exception, resolved
+ * rule of most modules (spec/platform.md §4; cache `stats` is the exception, resolved
  * against the workspace state folder by its own module).
  */
 export function resolveFromConfig(configPath: string, file: string): string {

@@ -1,5 +1,5 @@
 /**
- * `provider.json` (seed 000 §4): how the core's HTTP adapters hand images to
+ * `provider.json` (spec/platform.md §4): how the core's HTTP adapters hand images to
  * the provider. `i` has no provider worker by default, so the core reads it,
  * found like every module's config: `<config_dir>/provider.json` (the
  * `--config` of the command line is the model config, so no flag names this
@@ -87,7 +87,7 @@ export function loadProviderFile(dirs: PlatformDirs): LoadedProviderFile {
 }
 
 /**
- * The double authorisation of seed §4: the Files channel runs only when
+ * The double authorisation of spec/platform.md §4: the Files channel runs only when
  * `provider.json` asks for it and the API config allows provider
  * operations. Either alone is refused, naming the other and where to set
  * it; so is the channel for a protocol other than DeepSeek's. True when the

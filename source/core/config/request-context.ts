@@ -6,7 +6,7 @@ import {resourceFoldersSchema} from '../resources/resource-folders.js';
 import type {PlatformDirs} from './dirs.js';
 import {describeIssues} from './describe-issues.js';
 
-/** The platform context a request may carry (seed §3); each part is optional, a worker falls back for what is missing. */
+/** The platform context a request may carry (spec/platform.md §3); each part is optional, a worker falls back for what is missing. */
 export type RequestContextFields = Partial<RequestContext>;
 
 /** A request's platform context broke a rule; the message names the field and the rule. */
@@ -57,7 +57,7 @@ export function validateRequestContext(frame: Record<string, unknown>): RequestC
 }
 
 /**
- * The four platform folders under the rules of seed §3. `label` names a
+ * The four platform folders under the rules of spec/platform.md §3. `label` names a
  * folder in messages: `field "paths.config_dir"` for a frame by default.
  */
 export function validatePaths(value: unknown, label: (key: keyof PlatformDirs) => string = key => `field "paths.${key}"`): PlatformDirs {

@@ -4,7 +4,7 @@ import {providerIdPattern} from '../catalogue/provider-id.js';
 /** Names the seed removed: explicit BPE tokenizers fail instead of silently degrading. */
 export const removedTokenizers: readonly string[] = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'];
 
-/** The one tokenizer (seed §7): a conservative estimate from UTF-8 bytes. */
+/** The one tokenizer (spec/platform.md §7): a conservative estimate from UTF-8 bytes. */
 export const UTF8_BYTES_TOKENIZER = 'utf8_bytes';
 
 /** Why `budget.tokenizer` cannot be `value`, naming the value and the fix; null for the one valid value. */
@@ -15,7 +15,7 @@ export function tokenizerProblem(value: unknown): string | null {
 	return typeof value === 'string' && removedTokenizers.includes(value) ? `${given} is a BPE tokenizer, and BPE tokenizers were removed; ${fix}` : `${given} is not a tokenizer; ${fix}, the only one`;
 }
 
-/** The API config's `budget` (seed §7) but its `tokenizer`: the budget worker reads the same fields from its data. */
+/** The API config's `budget` (spec/platform.md §7) but its `tokenizer`: the budget worker reads the same fields from its data. */
 export const budgetFields = {
 	window: z.int().check(z.positive(), z.describe('context window in tokens')),
 	reserve_output: z.optional(z.int().check(z.nonnegative())),
@@ -36,7 +36,7 @@ export const workerBindingSchema = z.strictObject({
 	cwd: z.optional(z.string().check(z.minLength(1))),
 });
 
-/** Seed §2: a worker's stderr is drained but only this much of it is kept. */
+/** spec/platform.md §2: a worker's stderr is drained but only this much of it is kept. */
 export const DEFAULT_IO_LIMIT_BYTES = 1024 * 1024;
 
 export const modelConfigSchema = z.strictObject({

@@ -8,7 +8,7 @@ import {readStateFile, withStateFile} from '../fs/state-file.js';
 import {noteWritten} from '../fs/written-digest.js';
 import type {PlatformDirs} from './dirs.js';
 
-/** Seed §3: the registry holds at most 10000 workspaces… */
+/** spec/platform.md §3: the registry holds at most 10000 workspaces… */
 export const MAX_WORKSPACES = 10_000;
 /** …and is never read past 2 MB (10000 entries take about 1.1 MB). */
 export const MAX_REGISTRY_BYTES = 2 * 1024 * 1024;

@@ -99,7 +99,7 @@ export interface ProviderMessage {
 }
 
 /**
- * One streamed frame (seed 004 §5). `text_delta`, `thinking_delta` and
+ * One streamed frame (spec/extensions.md §5). `text_delta`, `thinking_delta` and
  * `toolcall_delta` are content (kind 0); `start`, `*_start`, `*_end` and
  * `usage` are structural (kind 1). Unknown types are ignored.
  */
@@ -114,7 +114,7 @@ export type ProviderFrame =
 export const CHUNK_CONTENT = 0;
 export const CHUNK_STRUCTURAL = 1;
 
-/** The control plane a streaming request polls (seed 004 §5 "取消"). */
+/** The control plane a streaming request polls (spec/extensions.md §5 "取消"). */
 export interface ProviderControl {
 	/** Non-blocking: true once the request is cancelled (Esc, Ctrl-C, SIGINT, the turn ending, an idle limit). */
 	isCancelled(kind?: typeof CHUNK_CONTENT | typeof CHUNK_STRUCTURAL): boolean;

@@ -70,7 +70,7 @@ export interface ExtensionRuntime {
 	/** What the agent runs with now: model identity, thinking setting, active tools, cwd, session; never a credential, header or endpoint. */
 	getExecutionContext?(): ExecutionContext;
 	/**
-	 * A child agent (seed 004 §3; the authoring guide's "Child agents"):
+	 * A child agent (spec/extensions.md §3; the authoring guide's "Child agents"):
 	 * `start` takes the `execute` ctx of the tool call the child belongs to
 	 * and is refused without a live one; `poll`, `cancel` and `dispose` need
 	 * only the extension that started it.
@@ -123,7 +123,7 @@ export interface UserMessageInput {
 	content: string | MessageContentBlock[];
 }
 
-/** When a message is delivered (seed 004 §3); the table is in the authoring guide. */
+/** When a message is delivered (spec/extensions.md §3); the table is in the authoring guide. */
 export interface DeliveryOptions {
 	/** Absent: idle, context only; running, steering. true: idle, a run starts. false: context only, never a reply. */
 	triggerTurn?: boolean;

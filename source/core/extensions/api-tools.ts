@@ -13,14 +13,14 @@ export interface HostContext {
 	sessionId?: string;
 }
 
-/** Seed 000 §5's image part, checked like a native tool's: PNG, JPEG, GIF or WebP, at most 8 MiB, at most 8 a batch. */
+/** spec/platform.md §5's image part, checked like a native tool's: PNG, JPEG, GIF or WebP, at most 8 MiB, at most 8 a batch. */
 export interface ExtensionImagePart {
 	type: 'image_url';
 	/** A base64 data URL: `data:image/png;base64,…`; links are refused. */
 	image_url: {url: string};
 }
 
-/** Seed 000 §5's tool result, or a tool error the model sees. */
+/** spec/platform.md §5's tool result, or a tool error the model sees. */
 export type ExtensionToolResult = {output: string; images?: ExtensionImagePart[]} | {error: string};
 
 export interface ExtensionToolContext {

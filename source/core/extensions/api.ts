@@ -5,7 +5,7 @@ import type {ExtensionImagePart, ExtensionTool} from './api-tools.js';
 /**
  * What an extension sees: the `api` its `register(api)` receives and the
  * shapes it passes back (../shared/EXTENSIONS.md). Every slot is optional on
- * purpose (seed 004 §3 capability detection): a host that lacks one leaves it
+ * purpose (spec/extensions.md §3 capability detection): a host that lacks one leaves it
  * undefined and the extension degrades with its own message. This host fills
  * the slots it implements; the rest of the contract (providers, the other
  * runtime actions) arrives slot by slot, each only once it works.
@@ -76,7 +76,7 @@ export interface EventContext {
 	extension: string;
 }
 
-/** The 36 tags of seed 004 §5 (event-tags.ts); an unknown one is a registration error. */
+/** The 36 tags of spec/extensions.md §5 (event-tags.ts); an unknown one is a registration error. */
 export type EventTagName = import('./event-tags.js').EventTag;
 
 /** `api.ABORT`: a `BeforeTuiStart` handler returns it (or `{abort: true, reason}`) to stop the start. */
@@ -178,7 +178,7 @@ export interface ExtensionApi {
 	/** Called at start (and reload) with the others, each under 10 s; a failing one is reported and the others still count. */
 	registerResourcesDiscover?(handler: (event: ResourcesDiscoverEvent, ctx: EventContext) => ResourcesDiscoverAnswer | undefined | Promise<ResourcesDiscoverAnswer | undefined>): void;
 	/**
-	 * The system prompt of one run (seed 004 §5): `{systemPrompt}` replaces it (to append, read `event.systemPrompt` and add to it),
+	 * The system prompt of one run (spec/extensions.md §5): `{systemPrompt}` replaces it (to append, read `event.systemPrompt` and add to it),
 	 * `{}` or nothing leaves it, `""` clears it. Chained in priority order, once per user prompt, never saved; a failing one keeps the value before it.
 	 */
 	registerBeforeAgentStart?(handler: (event: BeforeAgentStartEvent, ctx: EventContext) => {systemPrompt?: string} | undefined | Promise<{systemPrompt?: string} | undefined>): void;

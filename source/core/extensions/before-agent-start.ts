@@ -13,7 +13,7 @@ export interface SystemPromptTransform {
 export type BeforeAgentStart = (event: BeforeAgentStartEvent) => Promise<string>;
 
 /**
- * Seed 004 §5, the runtime system-prompt transform: the transforms run in
+ * spec/extensions.md §5, the runtime system-prompt transform: the transforms run in
  * priority order, each given the event with the prompt the one before it
  * made. `{systemPrompt}` replaces it (never appends), `{}` or nothing leaves
  * it, `""` clears it; a throw, a timeout (10 s) or another answer is

@@ -8,7 +8,7 @@ import {CUSTOM_TYPE_PATTERN, MAX_CUSTOM_TYPE_LENGTH} from './check-command.js';
 export {CUSTOM_TYPE_PATTERN, MAX_CUSTOM_TYPE_LENGTH} from './check-command.js';
 
 /**
- * The arguments of `api.runtime.appendEntry` and `.sendMessage` (seed 004 §3
+ * The arguments of `api.runtime.appendEntry` and `.sendMessage` (spec/extensions.md §3
  * "运行期间追加上下文", "SendMessage 的投递选项"), checked field by field:
  * an extension's arguments come from outside. Every refusal is an
  * `invalid_argument` naming the extension, the field and the limit.

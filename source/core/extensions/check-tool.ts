@@ -1,6 +1,6 @@
 import type {ExtensionTool} from './api.js';
 
-/** The manifest rule for tool names (seed 000 §5): 1–64 of `A-Z a-z 0-9 _ -`. */
+/** The manifest rule for tool names (spec/platform.md §5): 1–64 of `A-Z a-z 0-9 _ -`. */
 export const MAX_TOOL_NAME_LENGTH = 64;
 const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
 /** A description is sent to the model with every request: long enough to explain, short enough not to crowd the prompt. */

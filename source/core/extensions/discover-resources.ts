@@ -35,7 +35,7 @@ const paths = z.optional(z.array(z.string().check(z.minLength(1, 'an entry is an
 const answerSchema = z.looseObject({skillPaths: paths, promptPaths: paths, themePaths: paths});
 
 /**
- * Seed 004 §5: every discoverer is asked (all at once, each under the 10 s
+ * spec/extensions.md §5: every discoverer is asked (all at once, each under the 10 s
  * of an event) and the answers are merged in priority order. A handler that
  * throws, times out or answers something else than `{skillPaths?,
  * promptPaths?, themePaths?}` is reported with its extension's name and adds

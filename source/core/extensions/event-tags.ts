@@ -1,5 +1,5 @@
 /**
- * The 36 event tags of seed 004 §5 (the reference SDK's `EventTag`, by name),
+ * The 36 event tags of spec/extensions.md §5 (the reference SDK's `EventTag`, by name),
  * each with its class from ../shared/EXTENSIONS.md: what a handler's answer
  * does and what a throw or a timeout means. A module of its own, so checking
  * a registration loads nothing else.

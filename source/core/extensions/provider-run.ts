@@ -69,7 +69,7 @@ type Outcome = {ok: true; reply: ModelReply} | {ok: false; error: ProviderError}
 
 /**
  * One request to an extension provider, from its first frame to its one
- * terminal (seed 004 §5 "取消"). The terminal is whichever comes first: the
+ * terminal (spec/extensions.md §5 "取消"). The terminal is whichever comes first: the
  * extension's message, its failure, a cancel, or an idle limit; everything
  * after it is dropped. A cancel latches the control plane, aborts the
  * extension's signal and ends the request at once with an `aborted` error

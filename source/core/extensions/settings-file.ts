@@ -28,7 +28,7 @@ export interface Settings {
 /** The global settings' `notifications`: how the chat screen notifies (source/tui/notify/notify-style.ts). */
 export const notificationStyles = ['bell', 'osc9', 'osc777', 'off'] as const;
 
-/** Seed 000 §11's bound for every list a person writes by hand. */
+/** Every list a person writes by hand has a bound (spec/extensions.md §6, rule 3); 256 is i's own number. */
 export const MAX_SETTINGS_ENTRIES = 256;
 
 const paths = z.optional(z.array(z.string().check(z.minLength(1, 'an entry is an empty path'))).check(z.maxLength(MAX_SETTINGS_ENTRIES, `at most ${MAX_SETTINGS_ENTRIES} entries`)));

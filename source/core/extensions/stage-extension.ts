@@ -160,7 +160,7 @@ export class ExtensionStage {
 		this.renderers[kind].set(checked.customType, checked.render);
 	}
 
-	/** Seed 004 §5: streaming after one-shot for the same id replaces it in place (streaming is the superset); anything else twice is a mistake. */
+	/** spec/extensions.md §5: streaming after one-shot for the same id replaces it in place (streaming is the superset); anything else twice is a mistake. */
 	#addProvider(value: unknown, streaming: boolean): void {
 		const slot = streaming ? 'registerStreamingProvider' : 'registerProvider';
 		this.#guard(slot);

@@ -2,7 +2,7 @@ import {UsageError} from '../errors.js';
 import {renderSystemPrompt} from '../history/system-prompt.js';
 import {readConfigFile} from './read-config-file.js';
 
-/** Seed 000 §9: a prompt file holds 1–32000 characters (Unicode code points). */
+/** spec/platform.md §9: a prompt file holds 1–32000 characters (Unicode code points). */
 export const MAX_PROMPT_CHARACTERS = 32_000;
 /** No UTF-8 character takes more than 4 bytes: a bigger file is over the limit without decoding it. */
 const maxPromptBytes = MAX_PROMPT_CHARACTERS * 4;

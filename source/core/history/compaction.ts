@@ -2,7 +2,7 @@ import {isDeepStrictEqual} from 'node:util';
 import type {Message} from '../messages.js';
 
 /**
- * The pure rules of a compaction (seed §7): where a cut may fall, what the
+ * The pure rules of a compaction (spec/platform.md §7): where a cut may fall, what the
  * candidate history is, and when it may replace the original. The I/O shell
  * around them is compact-history.ts.
  */

@@ -1,4 +1,4 @@
-/** The lifecycle events of seed §6, in the order a turn raises them. */
+/** The lifecycle events of spec/platform.md §6, in the order a turn raises them. */
 export const lifecycleEvents = [
 	'session_load',
 	'system_prompt',

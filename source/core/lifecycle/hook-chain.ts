@@ -32,7 +32,7 @@ export interface HookChain {
 	has(event: LifecycleEvent): boolean;
 	/**
 	 * Runs the hooks for `event` in manifest order, each receiving the full
-	 * `data` the previous one returned (seed §6), and returns the last. With
+	 * `data` the previous one returned (spec/platform.md §6), and returns the last. With
 	 * no hooks it returns `data` itself. Each answer goes through `check`
 	 * before the next hook gets it.
 	 */

@@ -15,7 +15,7 @@ import {HookError} from './hook-chain.js';
  * never a silent default.
  */
 
-/** Seed §9: a system prompt replacement is 1–32000 characters. */
+/** spec/platform.md §9: a system prompt replacement is 1–32000 characters. */
 export const MAX_SYSTEM_PROMPT_CHARS = 32_000;
 
 /** `hook` names whose answer it is: the event alone, or the very hook when the chain checks each answer. */
@@ -47,7 +47,7 @@ const messagesSchema = z.looseObject({messages: z.array(messageSchema)});
 
 /**
  * `before_turn` may append steering or reference messages; the history it
- * was given is a prefix that must come back unchanged (seed §7: the system
+ * was given is a prefix that must come back unchanged (spec/platform.md §7: the system
  * prompt and history prefix are never rewritten), and what it appended must
  * leave a history the provider accepts. Returns what was appended.
  */
@@ -106,7 +106,7 @@ const beforeRequestSchema = z.looseObject({
 
 /**
  * `before_request` may change the body, never the origin the request goes to
- * (seed §6). A hook that turned the body into another protocol's wire (the
+ * (spec/platform.md §6). A hook that turned the body into another protocol's wire (the
  * responses module) names that built-in protocol in `wire`, whose assembler
  * then reads the reply; `wire` is not sent.
  */

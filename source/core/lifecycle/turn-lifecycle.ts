@@ -112,7 +112,7 @@ export class TurnLifecycle {
 	}
 
 	/**
-	 * The run's system prompt (seed 004 §5): the `registerBeforeAgentStart`
+	 * The run's system prompt (spec/extensions.md §5): the `registerBeforeAgentStart`
 	 * transforms, then the `BeforeAgentStart` observers hear the prompt the
 	 * run sends. Undefined when it is the session's, unchanged.
 	 */

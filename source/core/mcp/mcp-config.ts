@@ -10,9 +10,9 @@ import {expandVariables} from './expand-variables.js';
 export const DEFAULT_MCP_TIMEOUT_SECONDS = 60;
 /** Upper bound of `timeout`: a tool call that may take an hour should say so in its own protocol, not here. */
 export const MAX_MCP_TIMEOUT_SECONDS = 3600;
-/** Servers one file may list; seed 000 §11's bound for every list a person writes by hand. */
+/** Servers one file may list: every list a person writes by hand has a bound (spec/extensions.md §6, rule 3); 64 is i's own number. */
 export const MAX_MCP_SERVERS = 64;
-/** Arguments, env entries, headers and alwaysAllow names per server (seed 000 §11). */
+/** Arguments, env entries, headers and alwaysAllow names per server (spec/extensions.md §6, rule 3). */
 export const MAX_MCP_LIST_ENTRIES = 256;
 /** A server's name becomes part of `mcp__<server>__<tool>` (tool names are at most 64 characters). */
 export const MAX_MCP_SERVER_NAME_LENGTH = 32;

@@ -26,7 +26,7 @@ export type McpState = 'starting' | 'ready' | 'failed' | 'needs login' | 'stoppe
 
 export interface McpConnectionOptions {
 	config: McpServerConfig;
-	/** The stdio server's whole environment besides its entry's `env` (workerEnvironment, seed 000 §2). */
+	/** The stdio server's whole environment besides its entry's `env` (workerEnvironment, spec/platform.md §2). */
 	baseEnvironment: Record<string, string>;
 	clientVersion: string;
 	/** The workspace folder: the one root the client offers (`roots/list`), so a filesystem-style server knows where to work. */

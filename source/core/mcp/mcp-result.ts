@@ -8,7 +8,7 @@ const imageTypes = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp'
 
 /**
  * A server's tool result as the core's: text parts joined, images as image
- * parts (checked by the core after after_tool, seed 000 §5: size, type,
+ * parts (checked by the core after after_tool, spec/platform.md §5: size, type,
  * count), embedded resources as their text or a line naming them, links
  * and audio as a line, and `structuredContent` as JSON when there is no
  * content. `isError` is a tool error the model sees.

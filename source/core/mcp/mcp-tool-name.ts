@@ -1,7 +1,7 @@
 import {createHash} from 'node:crypto';
 import {MAX_TOOL_NAME_LENGTH} from '../extensions/check-tool.js';
 
-/** What a server's own name is made of where the tool-name rule (seed 000 §5: `A-Z a-z 0-9 _ -`) does not allow it. */
+/** What a server's own name is made of where the tool-name rule (spec/platform.md §5: `A-Z a-z 0-9 _ -`) does not allow it. */
 const notAllowed = /[^A-Za-z0-9_-]/g;
 /** Characters of a hash that keep two long names apart once cut to the limit. */
 const HASH_CHARS = 8;

@@ -5,7 +5,7 @@ import type {JSONRPCMessage} from '@modelcontextprotocol/sdk/types.js';
 import {StderrTail} from '../pool/stderr-tail.js';
 import {killGroup} from '../pool/kill-group.js';
 
-/** A server's stderr kept for the message that explains its failure: the end of it, in bounded memory (seed 000 §2's drained stderr). */
+/** A server's stderr kept for the message that explains its failure: the end of it, in bounded memory (spec/platform.md §2's drained stderr). */
 export const MCP_STDERR_TAIL_BYTES = 16 * 1024;
 /** One JSON-RPC line from a server; a longer one ends the connection rather than growing memory without bound. */
 export const MAX_MCP_MESSAGE_BYTES = 32 * 1024 * 1024;

@@ -17,7 +17,7 @@ import {parseMentions} from './parse-mentions.js';
 export const MAX_ATTACHED_TEXT_BYTES = 64 * 1024;
 /** Files one message may attach, as one read call may read (read.ts `MAX_READ_FILES`). */
 export const MAX_ATTACHED_FILES = MAX_READ_FILES;
-/** Seed §5: 8 images per message, at most 8 MiB each (images.ts). */
+/** spec/platform.md §5: 8 images per message, at most 8 MiB each (images.ts). */
 export {MAX_IMAGES_PER_BATCH as MAX_ATTACHED_IMAGES, MAX_IMAGE_BYTES} from '../tools/images.js';
 
 /**

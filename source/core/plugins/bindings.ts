@@ -6,7 +6,7 @@ import {isModuleName, moduleNames, type ModuleName} from './modules.js';
 import {readJsonFile} from './read-json-file.js';
 import type {WorkerBinding} from './resolve-worker.js';
 
-/** This machine's worker replacements, in the config folder (seed §1). */
+/** This machine's worker replacements, in the config folder (spec/platform.md §1). */
 export const BINDINGS_FILE = 'bindings.json';
 
 export type BindingName = ModuleName | 'provider';

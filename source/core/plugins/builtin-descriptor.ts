@@ -6,7 +6,7 @@ import {generateManifest, type GeneratedManifest} from './generate-manifest.js';
 import {isProfileName, profileNames} from './profiles.js';
 import {readSelection} from './selection.js';
 
-/** The dynamic built-in descriptor `i --runtime init` writes into the config folder (seed §1). */
+/** The dynamic built-in descriptor `i --runtime init` writes into the config folder (spec/platform.md §1). */
 export const BUILTIN_FILE = 'builtin.json';
 
 export const defaultBuiltinDescriptor = {builtin_profile: 'configured', tools: []};

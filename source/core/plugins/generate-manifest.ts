@@ -24,7 +24,7 @@ export interface GenerateOptions {
 }
 
 /**
- * The manifest of a profile (seed §1). Every official entry runs the one
+ * The manifest of a profile (spec/platform.md §1). Every official entry runs the one
  * official host and names its module (sent with each request, so the host
  * knows which module serves it). Official entries carry no `cwd`, so
  * they run in the folder of the manifest that holds them. A module that is
@@ -37,7 +37,7 @@ export function generateManifest(options: GenerateOptions): {manifest: Generated
 	const bound = (module: ModuleName): boolean => bindings[module] !== undefined;
 	const included = (module: ModuleName): boolean => selected.includes(module) && (officialModules[module].built || bound(module));
 	// Official modules share one host process, which reads prefix-reuse frames; a bound module leaves
-	// the host for its own worker, which gets plain seed §2 frames unless its own manifest says otherwise.
+	// the host for its own worker, which gets plain spec/platform.md §2 frames unless its own manifest says otherwise.
 	const host = officialHostArgv(options.program);
 	const worker = (module: ModuleName): WorkerBinding & {prefix_reuse?: true} => bindings[module] ?? {exec: [...host], prefix_reuse: true};
 

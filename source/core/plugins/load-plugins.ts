@@ -25,7 +25,7 @@ export interface LoadPluginsOptions {
  * Loads the manifests the API config's `plugins` lists, in order (relative
  * paths against the config file's folder): tools and hooks concatenate in
  * that order, tool names are unique across all of them. The provider is the
- * API config's own `provider` when it has one (seed §1: the explicit binding
+ * API config's own `provider` when it has one (spec/platform.md §1: the explicit binding
  * wins), else the one of the last manifest that declares one. `warnings`
  * name profile modules that are not built yet; the caller prints them.
  */
@@ -69,7 +69,7 @@ export async function loadPlugins(loaded: LoadedConfig, dirs: PlatformDirs, opti
 }
 
 /**
- * One (exec, cwd) is one resident process (seed §2), so its entries must
+ * One (exec, cwd) is one resident process (spec/platform.md §2), so its entries must
  * agree on whether it reads prefix-reuse frames: a worker cannot speak both.
  */
 function checkPrefixReuse(plugins: LoadedPlugins): void {

@@ -10,7 +10,7 @@ import {compileJsonSchema} from './json-schema.js';
 import {resolveWorker} from './resolve-worker.js';
 import type {ResolveEntry} from './shared-resolution.js';
 
-/** Seed §1: tool names are 1–64 ASCII letters, digits, `_` and `-`. */
+/** spec/platform.md §1: tool names are 1–64 ASCII letters, digits, `_` and `-`. */
 const MAX_TOOL_NAME_LENGTH = 64;
 const toolNamePattern = /^[A-Za-z0-9_-]+$/;
 
@@ -63,7 +63,7 @@ export interface ParseManifestOptions {
 }
 
 /**
- * Validates a parsed manifest (seed §1) and resolves its workers. Unknown
+ * Validates a parsed manifest (spec/platform.md §1) and resolves its workers. Unknown
  * fields are errors; every error names the manifest, the entry
  * (`tools[2] "my_tool"`, `hooks[0]`) and the rule it broke.
  */

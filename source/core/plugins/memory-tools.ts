@@ -17,7 +17,7 @@ const key = {
 	description: 'The entry\'s key: 1–200 ASCII letters, digits and . _ - : /, starting with a letter or digit (e.g. "style/indent").',
 };
 
-/** The memory module's tools (seed §9): the model-facing definitions only; the worker does the work. */
+/** The memory module's tools (spec/platform.md §9): the model-facing definitions only; the worker does the work. */
 export const memoryTools: readonly ModuleTool[] = [
 	{
 		name: 'memory_read',

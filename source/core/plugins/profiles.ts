@@ -4,7 +4,7 @@ import type {ModuleName} from './modules.js';
 const full: readonly ModuleName[] = ['prompts', 'approval', 'budget', 'compact', 'cache', 'responses', 'memory', 'skills', 'web', 'search'];
 
 /**
- * The profiles of seed §1 and §10. `standard` is the default: `full`
+ * The profiles of spec/platform.md §1 and §10. `standard` is the default: `full`
  * without the Responses transformation. The budget profiles only measure;
  * the compact ones also compact.
  */

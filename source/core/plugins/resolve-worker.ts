@@ -10,7 +10,7 @@ export interface WorkerBinding {
 }
 
 /**
- * Resolves a binding into the spec the pool runs (seed §1): `cwd` defaults
+ * Resolves a binding into the spec the pool runs (spec/platform.md §1): `cwd` defaults
  * to `baseDir`, a relative one resolves against it, and the result must be
  * an existing folder, canonicalised. `exec[0]` without a path separator is
  * looked up on PATH now, so a missing program fails at load and not at the

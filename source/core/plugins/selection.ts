@@ -6,7 +6,7 @@ import {isModuleName, moduleNames, type ModuleName} from './modules.js';
 import {DEFAULT_PROFILE, isProfileName, profileNames, type ProfileName} from './profiles.js';
 import {readJsonFile} from './read-json-file.js';
 
-/** The portable plugin selection, in the config folder (seed §1). */
+/** The portable plugin selection, in the config folder (spec/platform.md §1). */
 export const SELECTION_FILE = 'plugins.json';
 
 export interface PluginSelection {

@@ -1,6 +1,6 @@
 import type {ModuleTool} from './module-tool.js';
 
-/** The skills module's model-facing tools (seed §9); its worker is workers/skills/skills.ts. */
+/** The skills module's model-facing tools (spec/platform.md §9); its worker is workers/skills/skills.ts. */
 export const skillTools: readonly ModuleTool[] = [
 	{
 		name: 'skill_load',

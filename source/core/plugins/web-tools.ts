@@ -1,6 +1,6 @@
 import type {ModuleTool} from './module-tool.js';
 
-// The limits of seed §9 for web access that the tools state, in one place; the web worker enforces them.
+// The limits of spec/platform.md §9 for web access that the tools state, in one place; the web worker enforces them.
 
 /** A page's body is read up to this many bytes (1 MB); the rest is dropped and the output says so. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -18,7 +18,7 @@ export const DEFAULT_SEARCH_RESULTS = 5;
 export const MAX_URL_CHARS = 8192;
 export const MAX_QUERY_CHARS = 2000;
 
-/** The web module's tools (seed §9): the model-facing definitions only; the web worker does the work and checks the same limits. */
+/** The web module's tools (spec/platform.md §9): the model-facing definitions only; the web worker does the work and checks the same limits. */
 export const webTools: readonly ModuleTool[] = [
 	{
 		name: 'web_fetch',

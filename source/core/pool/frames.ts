@@ -1,5 +1,5 @@
 import {isUtf8} from 'node:buffer';
-/** Seed §2: one frame is at most 48 MiB, its newline included, in either direction. */
+/** spec/platform.md §2: one frame is at most 48 MiB, its newline included, in either direction. */
 export const MAX_FRAME_BYTES = 48 * 1024 * 1024;
 
 export class FrameError extends Error {
@@ -28,7 +28,7 @@ export function encodeFrame(value: unknown, limit = MAX_FRAME_BYTES): Buffer {
  * Splits a byte stream into frames on `\n` only (never readline, which also
  * breaks on U+2028/U+2029). A frame is decoded once it is complete, so a
  * character split across chunks is whole again; bytes that are not UTF-8
- * fail the frame rather than turn silently into U+FFFD (seed §2: frames are
+ * fail the frame rather than turn silently into U+FFFD (spec/platform.md §2: frames are
  * UTF-8). A frame whose bytes, newline included, exceed the limit is an
  * error as soon as that is certain; nothing is buffered past it. After a
  * FrameError the decoder is done: the stream cannot be resynchronised.

@@ -2,12 +2,12 @@ import {describeWorker, WorkerProcess} from './worker-process.js';
 import type {ResourceFolders} from '../resources/resource-folders.js';
 import {WorkerError, type RequestContext, type WorkerPool, type WorkerSpec} from './types.js';
 
-/** Seed §2: each call, from serialisation to the answer. */
+/** spec/platform.md §2: each call, from serialisation to the answer. */
 export const DEFAULT_CALL_TIMEOUT_MS = 15_000;
 
 export interface WorkerPoolOptions {
 	/**
-	 * Sent at the top of every request frame (seed §3). A promise while the
+	 * Sent at the top of every request frame (spec/platform.md §3). A promise while the
 	 * workspace's ID is still being read: workers start at once, and calls
 	 * wait for it (a call fails with its error).
 	 */
@@ -21,7 +21,7 @@ export interface WorkerPoolOptions {
 }
 
 /**
- * The resident worker pool (seed §2): one process per (exec, cwd), started
+ * The resident worker pool (spec/platform.md §2): one process per (exec, cwd), started
  * by `start` or the first call and kept until it fails or the pool closes. A failed
  * worker is gone, its whole process group killed; nothing is retried, and
  * the next call to its spec starts a fresh one.

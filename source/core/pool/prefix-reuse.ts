@@ -1,7 +1,7 @@
 import {FrameError} from './frames.js';
 
 /**
- * Prefix reuse: an opt-in encoding of seed §2 frames for workers whose
+ * Prefix reuse: an opt-in encoding of spec/platform.md §2 frames for workers whose
  * manifest entries say `"prefix_reuse": true` (the official ones do). The
  * data a hook sees and returns is still the full data; only the frame
  * leaves out what the other side already holds. A frame's top-level

@@ -1,7 +1,7 @@
 import {StringDecoder} from 'node:string_decoder';
 import {FrameError} from './frames.js';
 
-/** What a worker may answer (seed §2): `{"id":N,"data":{…}}` or `{"id":N,"error":"…"}`. */
+/** What a worker may answer (spec/platform.md §2): `{"id":N,"data":{…}}` or `{"id":N,"error":"…"}`. */
 export type Response = {data: Record<string, unknown>; reuse?: unknown} | {error: string};
 
 /** How much of an offending line a message quotes. */

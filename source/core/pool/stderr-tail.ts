@@ -4,7 +4,7 @@ const QUOTED_BYTES = 2048;
 const ESCAPE_SEQUENCES = /\u001B\[[0-?]*[ -/]*[@-~]/g;
 
 /**
- * A worker's stderr, drained continuously (seed §2) and kept in bounded
+ * A worker's stderr, drained continuously (spec/platform.md §2) and kept in bounded
  * memory: the most recent `limit` bytes, the rest only counted. The end is
  * what explains a failure, so the end is what survives.
  */

@@ -18,7 +18,7 @@ export interface WorkerSpec {
 }
 
 /**
- * The platform context every request frame carries at top level (seed §3):
+ * The platform context every request frame carries at top level (spec/platform.md §3):
  * the workspace, its stable ID and the four folders; and, when the run
  * names any beyond the workspace's own, the skill and prompt folders
  * (resource-folders.ts).
@@ -31,7 +31,7 @@ export interface RequestContext {
 }
 
 export interface CallOptions {
-	/** The whole call: serialisation, the write and the wait (seed §2: 15 s). */
+	/** The whole call: serialisation, the write and the wait (spec/platform.md §2: 15 s). */
 	timeoutMs?: number;
 	/** Cancels the call: a queued one is dropped, a running one stops its worker. */
 	signal?: AbortSignal;
@@ -43,7 +43,7 @@ export interface CallOptions {
 	module?: string;
 }
 
-/** Calls into resident NDJSON workers (seed §2). */
+/** Calls into resident NDJSON workers (spec/platform.md §2). */
 export interface WorkerPool {
 	/**
 	 * Sends one request frame and resolves with the response's `data` object.

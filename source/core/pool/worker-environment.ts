@@ -1,10 +1,10 @@
 import {dirEnvironmentVariables, type PlatformDirs} from '../config/dirs.js';
 
-/** Passed through from the core's environment when set there (seed §2); everything else is dropped. */
+/** Passed through from the core's environment when set there (spec/platform.md §2); everything else is dropped. */
 const INHERITED = ['PATH', 'SystemRoot', 'TEMP', 'TMP', 'HOME', 'USERPROFILE'] as const;
 
 /**
- * A worker's whole environment (seed §2): PATH, PYTHONUTF8=1, the system
+ * A worker's whole environment (spec/platform.md §2): PATH, PYTHONUTF8=1, the system
  * folders that exist in `parent`, and the four I_*_DIR set to the folders the
  * core resolved, so workers and core agree even where the core fell back to
  * defaults. No API key, credential or I_APPROVAL_TOKEN ever gets through:

@@ -49,7 +49,7 @@ export function describeWorker(spec: WorkerSpec): string {
 }
 
 /**
- * One resident NDJSON worker (seed §2): a process in its own group, fed one
+ * One resident NDJSON worker (spec/platform.md §2): a process in its own group, fed one
  * request at a time. Any failure ends it for good: the group is SIGKILLed and
  * the failing call and every queued one reject with the same WorkerError;
  * there is no retry. The one exception is a request that cannot be encoded
@@ -214,7 +214,7 @@ export class WorkerProcess {
 		this.#current = call;
 		call.id = this.#nextId;
 		this.#hold(true);
-		// Seed §2: the limit covers serialisation, the write and the wait, so it starts first.
+		// spec/platform.md §2: the limit covers serialisation, the write and the wait, so it starts first.
 		call.timer = setTimeout(() => this.#timedOut(call), call.timeoutMs);
 		const context = this.#options.context();
 		const {config_dir, data_dir, cache_dir, runtime_dir} = context.paths;

@@ -9,7 +9,7 @@ import {neutralBody} from './neutral-body.js';
 import {ProviderError} from './errors.js';
 
 /**
- * Seed §2 gives hooks and tools 15 s a call; a model answer routinely takes
+ * spec/platform.md §2 gives hooks and tools 15 s a call; a model answer routinely takes
  * longer, so the provider call gets the time a model request gets.
  */
 export const PROVIDER_CALL_TIMEOUT_MS = 600_000;
@@ -43,7 +43,7 @@ const replySchema = z.object({
 const finishReasons: readonly FinishReason[] = ['stop', 'tool_calls', 'length', 'content_filter'];
 
 /**
- * A model reached through a provider worker (seed §1 `provider`): the core
+ * A model reached through a provider worker (spec/platform.md §1 `provider`): the core
  * sends `{"event":"provider","data":{"protocol","url","body"}}` where body is
  * the provider-neutral request `{model, messages, tools, max_tokens?, ...extra_body}`,
  * and the worker answers `{"message":{"content","tool_calls"?,"reasoning_content"?},

@@ -26,7 +26,7 @@ export interface CollectedResources {
 
 /**
  * The skill and prompt-template folders of a run, in the order the modules
- * search them (seed 004 §8: configured paths before the conventional
+ * search them (spec/extensions.md §8: configured paths before the conventional
  * folders, the project before the global settings, packages last):
  * `--skill` / `--prompt-template`, the project settings' `skillDirs` /
  * `promptDirs`, the workspace's own folders, the global settings', then

@@ -15,7 +15,7 @@ export function parseTemplateCommand(text: string): {name: string; args: string}
 
 /**
  * The file of template `name`: `<folder>/<name>.md` in the first folder
- * that has it as a regular file (seed 004 §8: the earlier folder wins a
+ * that has it as a regular file (spec/extensions.md §8: the earlier folder wins a
  * name), or undefined. Looked up when invoked, never listed, so a folder
  * of any size costs one stat per folder.
  */

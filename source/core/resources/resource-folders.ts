@@ -3,16 +3,16 @@ import * as z from 'zod/mini';
 
 /**
  * The skill and prompt-template folders a host hands the skills and prompts
- * modules (seed 004 §8): the vocabulary the core and those workers share, in
+ * modules (spec/extensions.md §8): the vocabulary the core and those workers share, in
  * a module of its own so neither imports the other. The core sends the
  * folders at the top of each request frame, beside `workspace` and `paths`
  * (README "Extensions", "Skills and prompt templates"); a frame without them
  * leaves each module to the workspace's conventional folders below.
  */
 
-/** The workspace's own skill roots (seed 000 §9): searched when the host names no folders. */
+/** The workspace's own skill roots (spec/platform.md §9): searched when the host names no folders. */
 export const PROJECT_SKILL_FOLDERS = ['.agents/skills', '.i/skills'] as const;
-/** The workspace's own prompt templates (seed 004 §8 `.i/prompts/`). */
+/** The workspace's own prompt templates (spec/extensions.md §8 `.i/prompts/`). */
 export const PROJECT_PROMPT_FOLDER = '.i/prompts';
 
 export interface ResourceFolder {

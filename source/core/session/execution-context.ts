@@ -11,7 +11,7 @@ export interface LiveAgent {
 }
 
 /**
- * `runtime.getExecutionContext()` (seed 004 §3): the model identity, the
+ * `runtime.getExecutionContext()` (spec/extensions.md §3): the model identity, the
  * thinking setting, the active tools, the workspace and the session, read
  * live on every call and returned as a fresh copy. It is built from names
  * only: a credential, a header, a base URL or an endpoint has no way in.

@@ -85,7 +85,7 @@ export class ExtensionGenerations {
 	/**
 	 * Loads every extension again, from `extensions` instead of the start's
 	 * paths when given (i dev's new build). Nothing of it runs until `take`;
-	 * any extension that fails keeps the loaded generation whole (seed §7).
+	 * any extension that fails keeps the loaded generation whole (spec/extensions.md §7).
 	 */
 	async load(extensions: readonly string[] | undefined): Promise<{ok: true; next: StartedExtensions} | {ok: false; problems: string[]}> {
 		this.#count += 1;

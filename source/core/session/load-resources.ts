@@ -25,7 +25,7 @@ export interface ResourceContext {
 const nothing: DiscoveredResources = {skillPaths: [], promptPaths: [], themePaths: []};
 
 /**
- * The skill and prompt-template folders of a run (seed 004 §5, §8): the
+ * The skill and prompt-template folders of a run (spec/extensions.md §5, §8): the
  * extensions are asked for theirs (`reason` `startup`, or `reload` when a
  * reload calls this again with the new generation's extensions), observers
  * of `ResourcesDiscover` are told what they named, and everything is merged

@@ -37,7 +37,7 @@ export function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: 
 		useMaxTokens: config.use_max_tokens,
 		extraBody: config.extra_body,
 	});
-	// provider.json is the built-in adapters' (seed §4): the Files channel runs only with both authorisations.
+	// provider.json is the built-in adapters' (spec/platform.md §4): the Files channel runs only with both authorisations.
 	const provider = loadProviderFile(where.dirs);
 	const files = filesChannelAuthorised(loaded, provider) ? lazyFilesChannel(loaded, provider, adapter.headers(apiKey), where) : undefined;
 	return createHttpCaller({adapter, apiKey, model: configModel(loaded), http: {maxRetries: config.max_retries}, ...(files ? {files} : {})});

@@ -5,7 +5,7 @@ import {userBashOf} from '../user-bash/user-bash-message.js';
 
 /**
  * Names of the chat screen's sessions in `<data_dir>/workspaces/<id>/sessions/`
- * (seed 000 §3). Unlike `--session-name` (session-store.ts: ASCII, so a
+ * (spec/platform.md §3). Unlike `--session-name` (session-store.ts: ASCII, so a
  * project's `.i/sessions` can be shared through any file system), these live
  * only under the data folder, so a name is letters and digits of any script
  * (a Chinese first message gets a Chinese name), `.`, `_` and `-`; 1–64

@@ -155,7 +155,7 @@ export async function setupAgent(
 		for (const message of read.notices) emit({type: 'warning', message});
 		const prompt = new SessionPrompt(basePrompt, read, session, place);
 		const resumed = session.messages.length > 0;
-		// Before SessionStart, so its handlers can use them. appendEntry and sendMessage (seed 004 §3): the core queues and commits; a head that can start a run lends its RunStarter.
+		// Before SessionStart, so its handlers can use them. appendEntry and sendMessage (spec/extensions.md §3): the core queues and commits; a head that can start a run lends its RunStarter.
 		delivery = new MessageDelivery({session, emit, systemPrompt: prompt.systemPrompt});
 		await delivery.resume();
 		generations.provide(deliveryServices(delivery));
@@ -227,7 +227,7 @@ async function startMcp(
 	return {mcp, toHead};
 }
 
-/** appendEntry and sendMessage (seed 004 §3); the checks' schemas load with the first delivery, so a run without one never builds them. */
+/** appendEntry and sendMessage (spec/extensions.md §3); the checks' schemas load with the first delivery, so a run without one never builds them. */
 function deliveryServices(delivery: MessageDelivery): Pick<RuntimeServices, 'appendEntry' | 'sendMessage'> {
 	const checks = async () => import('../extensions/check-delivery.js');
 	return {

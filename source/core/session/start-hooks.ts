@@ -9,7 +9,7 @@ import type {Session} from './session-store.js';
  * `session_load` for every session, `system_prompt` for a new one. These run
  * before any turn: a failing hook vetoes the start. The workspace's
  * `.i/SYSTEM.md` then replaces what was chosen (the project's word beats the
- * global config's, seed 004 §8) and `.i/APPEND_SYSTEM.md` extends it.
+ * global config's, spec/extensions.md §8) and `.i/APPEND_SYSTEM.md` extends it.
  */
 export async function startHooks(hooks: HookChain, session: Session, workspace: string, signal: AbortSignal | undefined): Promise<string> {
 	const fallback = renderSystemPrompt(workspace);

@@ -34,7 +34,7 @@ export interface StartSession {
  * Opens the session a start asked for. `--session FILE` opens any file (the
  * old `<data_dir>/sessions/` layout too; one inside this workspace's folder is
  * kept in its index like the rest); `--session-name` the project's
- * `.i/sessions/NAME.json`, a namespace of its own (seed 000 §3); otherwise
+ * `.i/sessions/NAME.json`, a namespace of its own (spec/platform.md §3); otherwise
  * the workspace folder: its latest session with `-c`, else a new one.
  */
 export async function openStartSession(choice: SessionChoice, workspace: string, dirs: PlatformDirs, warn: (message: string) => void): Promise<StartSession> {

@@ -11,7 +11,7 @@ import {checkSessionName, firstUserText, slugOf, unusedName, withSuffix} from '.
 import {titleOf, updateSessionIndex} from './session-index.js';
 
 /**
- * The chat screen's sessions (seed 000 §3): `<data_dir>/workspaces/<id>/sessions/<name>.json`,
+ * The chat screen's sessions (spec/platform.md §3): `<data_dir>/workspaces/<id>/sessions/<name>.json`,
  * the ID from the workspace registry. A new session opens under a hidden
  * provisional name (`.new-<time>-<hex>.json`, which the picker does not list)
  * and takes its name from its first message once the first step is saved;

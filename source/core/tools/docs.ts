@@ -6,7 +6,7 @@ import {parseArguments} from './arguments.js';
 import {toParameters} from './parameters.js';
 import {ToolInputError, ToolRunError, type Tool, type ToolContext, type ToolResult} from './types.js';
 
-/** Seed 004 §10: a model asked to write an extension reads `authoring` or `debugging` first; the seed's preamble names `agent` for a whole package. */
+/** spec/extensions.md §10: a model asked to write an extension reads `authoring` or `debugging` first; the seed's preamble names `agent` for a whole package. */
 export const DOCS_TOPICS = ['authoring', 'debugging', 'agent'] as const;
 export type DocsTopic = (typeof DOCS_TOPICS)[number];
 

@@ -15,7 +15,7 @@ export function isExternalTool(tool: Tool): tool is ExternalTool {
 	return (tool as Partial<ExternalTool>).external === true;
 }
 
-// Seed §5: `output` must be a string and `images` may be left out; anything more is a worker bug worth naming.
+// spec/platform.md §5: `output` must be a string and `images` may be left out; anything more is a worker bug worth naming.
 const responseSchema = z.strictObject({
 	output: z.string(),
 	images: z.optional(z.unknown()),
@@ -64,6 +64,6 @@ async function callWorker(tool: ManifestTool, pool: WorkerPool, args: Record<str
 	const parsed = responseSchema.safeParse(data);
 	if (!parsed.success) throw new ToolRunError(`${where} returned an invalid result: ${describeIssues(parsed.error.issues, data, 'its data')}`);
 	const {output, images} = parsed.data;
-	// Checked by the core after after_tool (seed §5: the result goes through after_tool first).
+	// Checked by the core after after_tool (spec/platform.md §5: the result goes through after_tool first).
 	return images === undefined ? {output} : {output, images};
 }

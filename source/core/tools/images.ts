@@ -4,7 +4,7 @@ import {describeIssues} from './arguments.js';
 import {formatBytes} from './format.js';
 import {ToolRunError} from './types.js';
 
-/** Seed §5: every image, native or from an external tool, is at most 8 MiB … */
+/** spec/platform.md §5: every image, native or from an external tool, is at most 8 MiB … */
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
 /** … and a result carries at most 8 of them. */
 export const MAX_IMAGES_PER_BATCH = 8;

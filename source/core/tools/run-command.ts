@@ -7,7 +7,7 @@ import {ToolRunError} from './types.js';
 export const MAX_COMMAND_OUTPUT_BYTES = 1024 * 1024;
 /** After the shell exits, how long to wait for processes it left running that still hold the output open. */
 const HELD_OUTPUT_GRACE_MS = 500;
-/** Secrets the command must never see (seed §2), besides the session's own (`CommandOptions.secrets`). */
+/** Secrets the command must never see (spec/platform.md §2), besides the session's own (`CommandOptions.secrets`). */
 const HIDDEN_VARIABLES = new Set(['I_APPROVAL_TOKEN']);
 
 /** What else the command must not see: the model's API key, by its variable's name and by its value wherever it is. */

@@ -2,7 +2,7 @@ import {closeSync, constants, fstatSync, openSync, readSync} from 'node:fs';
 import {looksBinary} from './file-content.js';
 import {matchLines, MAX_SCANNED_LINE_CHARS, type LineMatch} from './match-lines.js';
 
-/** Seed §9: oversized files are skipped. */
+/** spec/platform.md §9: oversized files are skipped. */
 const MAX_SEARCH_FILE_BYTES = 1024 * 1024;
 /** Files are matched in batches of about this much text, each under one regex time limit. */
 const BATCH_CHARS = 1024 * 1024;

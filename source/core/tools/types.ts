@@ -20,7 +20,7 @@ export interface ToolResult {
 	/**
 	 * Image parts (`ImagePart[]` from the native tools). An external tool's
 	 * come unchecked from its worker: every result's images are checked after
-	 * `after_tool` (seed §5), which may repair or drop them.
+	 * `after_tool` (spec/platform.md §5), which may repair or drop them.
 	 */
 	images?: unknown;
 	isError?: boolean;

@@ -1,7 +1,7 @@
 import {opendirSync, type Dir, type Dirent} from 'node:fs';
 import path from 'node:path';
 
-/** Seed §9: a walk considers at most 10000 files … */
+/** spec/platform.md §9: a walk considers at most 10000 files … */
 export const MAX_WALK_FILES = 10_000;
 /** … and visits at most 20000 directory entries (every name read from a folder counts). */
 export const MAX_WALK_ENTRIES = 20_000;

@@ -1,5 +1,5 @@
 /**
- * The DeepSeek Files channel (seed 000 §4): in `"images": "files"` mode each
+ * The DeepSeek Files channel (spec/platform.md §4): in `"images": "files"` mode each
  * image of a request (a person's, or one a tool returned) is uploaded once,
  * recorded in the workspace's registry by the SHA-256 of its bytes and its
  * account scope, and referred to by file ID from then on, in this request
@@ -18,7 +18,7 @@ import {filesRequest} from './files-http.js';
 import {type FileRegistry, RegistryFullError, isExpired, type RegistryEntry} from './registry.js';
 import {FILES_PATH, IMAGE_PURPOSE, MAX_IMAGE_UPLOAD_BYTES, fileObjectSchema, uploadForm, type FileObject} from './wire.js';
 
-/** The image data URLs a checked tool result or user message may hold (seed §5: PNG, JPEG, GIF, WebP, base64). */
+/** The image data URLs a checked tool result or user message may hold (spec/platform.md §5: PNG, JPEG, GIF, WebP, base64). */
 const DATA_URL = /^data:(image\/(?:png|jpeg|gif|webp));base64,([A-Za-z0-9+/]+={0,2})$/;
 
 const EXTENSIONS: Record<string, string> = {'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp'};
