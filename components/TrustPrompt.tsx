@@ -8,7 +8,7 @@ export const MAX_LISTED_EXTENSIONS = 8;
 
 /**
  * Asks once per workspace whether its own extensions may run and its MCP
- * servers start (EXTENSIONS.md "Trust"). Keyboard only: y trusts, n or Esc does not; Ctrl-C leaves
+ * servers start (spec/extensions.md §8). Keyboard only: y trusts, n or Esc does not; Ctrl-C leaves
  * without answering. Keys typed just before it appeared were meant for the
  * editor and are not taken for an answer.
  */

@@ -142,7 +142,7 @@ export async function runHead(options: CliOptions): Promise<number> {
 	// start (issue 11). Not concurrently: loading and running the head's modules would hold up the
 	// reads and imports that lead to the workers' start. The head's set-up reports a failure.
 	const [{startPlugins}, {exitOnInterrupt}] = await Promise.all([import('./core/session/start-plugins.js'), import('./shared/interrupt.js')]);
-	// Extension code may print: stdout keeps only the answer or the JSON events (EXTENSIONS.md).
+	// Extension code may print: stdout keeps only the answer or the JSON events (docs/extensions/debugging.md).
 	keepStdoutForContent();
 	const startup = exitOnInterrupt();
 	const started = startPlugins(options);

@@ -55,7 +55,7 @@ test('workers and provider adapters never import the agent loop: what they share
 });
 
 test('no head copies the agent object: no spread of it and no Object.assign onto or from it in the chat screen, the modes, the core API or the components', () => {
-	// A head holds the agent by reference (DESIGN.md "Layout"); a copy would keep the model, tools and session it had when copied.
+	// A head holds the agent by reference (docs/dev/architecture.md); a copy would keep the model, tools and session it had when copied.
 	const heads = [join(source, 'tui'), join(source, 'modes'), join(source, 'core', 'api'), fileURLToPath(new URL('../../components', import.meta.url))];
 	const scanned = heads.flatMap(dir =>
 		readdirSync(dir, {recursive: true, encoding: 'utf8'})

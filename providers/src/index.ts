@@ -1,8 +1,8 @@
 /**
- * i-providers: the provider package that ships with `i` (README
- * "Providers and models"). DeepSeek, OpenRouter, a llama.cpp server and a
- * generic OpenAI-compatible proxy, each a module of ./modules over one
- * shared streaming client; this root is the package's only `register`.
+ * i-providers: the provider package that ships with `i` (docs/providers.md).
+ * DeepSeek, OpenRouter, a llama.cpp server and a generic OpenAI-compatible
+ * proxy, each a module of ./modules over one shared streaming client; this
+ * root is the package's only `register`.
  */
 import type {ExtensionApi} from 'i-agent/extension';
 import {registerModules} from './bridge.js';

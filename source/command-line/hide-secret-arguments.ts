@@ -11,7 +11,7 @@ const secretFlags = ['--api-key'];
  * process title (libuv writes it over the original argument memory). A
  * command the shell tool runs (`cat /proc/$PPID/cmdline`) then cannot read
  * the key into the session. Other users can still see it in the moment
- * before this runs, which is why README points to `i auth login`. A
+ * before this runs, which is why docs/providers.md points to `i auth login`. A
  * command line without a secret flag is left exactly as it is (`pgrep -f`
  * keeps matching it). Words after `--` are looked at too: for `i dev … --`
  * they are flags, and hiding a word of a prompt only changes what `ps` shows.

@@ -26,7 +26,7 @@ const changeFlags = {
 
 const subcommands = ['check', 'login', 'logout'] as const;
 
-/** `i auth check` exits: ready, missing credentials, configuration error (seed 004, "认证与重载"). */
+/** `i auth check` exits: ready, missing credentials, configuration error (spec/extensions.md §11). */
 export const authCheckExit = {ready: exitCodes.ok, missing: 1, config: exitCodes.usage} as const;
 
 /** What the command takes besides its arguments; the defaults are the process's own. */
@@ -139,7 +139,7 @@ async function check(args: string[], io: Io): Promise<number> {
 	const named = oneProvider(input, 'i auth check [PROVIDER]', true);
 	const {catalogue, selected, store, env} = await setting(flags, io, named === undefined);
 	const subject = named === undefined ? selected! : subjectOf(named, catalogue);
-	// --api-key is for the provider the run selects, never another (seed 004: "选中 provider 的 --api-key").
+	// --api-key is for the provider the run selects, never another (spec/extensions.md §11).
 	const flagApplies = flags.apiKey !== undefined && subject.provider === selected?.provider;
 	const resolved = resolveCredential(subject, {apiKeyFlag: flagApplies ? flags.apiKey : undefined, store, env});
 	const ignoredFlag =

@@ -33,12 +33,11 @@ const readFlags = {
 const subcommands = ['list', 'get', 'add', 'remove', 'login', 'logout'] as const;
 
 /**
- * `i mcp list | get NAME | add NAME … | remove NAME` (README "MCP
- * servers"). add and remove edit `mcpServers` of the project's
- * `.i/settings.json` (or, with --global, `<config_dir>/settings.json`),
- * keeping the file's other keys and indentation; list and get start the
- * servers a run here would start, wait for each (its own timeout), say what
- * each offers, and stop them.
+ * `i mcp list | get NAME | add NAME … | remove NAME` (docs/mcp.md). add and
+ * remove edit `mcpServers` of the project's `.i/settings.json` (or, with
+ * --global, `<config_dir>/settings.json`), keeping the file's other keys and
+ * indentation; list and get start the servers a run here would start, wait
+ * for each (its own timeout), say what each offers, and stop them.
  */
 export async function runMcp(args: string[]): Promise<number> {
 	const [word, ...rest] = args;

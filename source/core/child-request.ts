@@ -13,7 +13,7 @@ export const DEFAULT_CHILD_TURNS = 8; // spec/extensions.md §3
 export const MIN_CHILD_TIMEOUT_SECONDS = 10; // spec/extensions.md §3
 export const MAX_CHILD_TIMEOUT_SECONDS = 1800; // spec/extensions.md §3
 export const DEFAULT_CHILD_TIMEOUT_SECONDS = 300; // spec/extensions.md §3
-/** A role is one line a person reads beside the child (the seed gives no bound; this keeps the chat screen's line and the approval title short). */
+/** A role is one line a person reads beside the child (spec/extensions.md §3, i's own bound; it keeps the chat screen's line and the approval title short). */
 export const MAX_CHILD_ROLE_CHARS = 64;
 /** Tools named in `tools`: at most one per tool a parent can have. */
 export const MAX_CHILD_TOOLS = 256;

@@ -1,4 +1,4 @@
-/** Exit codes, as the command-line contract in DESIGN.md fixes them. */
+/** Exit codes, as docs/command-line.md lists them. */
 export const exitCodes = {
 	ok: 0,
 	turnFailed: 1,

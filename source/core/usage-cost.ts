@@ -2,7 +2,7 @@ import type {Usage} from './usage.js';
 
 /**
  * A model's prices in US dollars per million tokens, as a provider
- * catalogue gives them (seed 004's provider appendix: `cost.input`,
+ * catalogue gives them (spec/extensions.md §11: `cost.input`,
  * `output`, `cacheRead`, `cacheWrite`). A price left out is unknown, never
  * zero: a model that is free says 0.
  */

@@ -4,7 +4,7 @@ import type {EmitEvent} from '../core/events.js';
 /**
  * While extensions are loaded, an unhandled rejection is reported as a
  * warning naming the extension its stack points into, never a crash
- * (EXTENSIONS.md; issue 14). One whose stack names no extension is still
+ * (spec/extensions.md §1; issue 14). One whose stack names no extension is still
  * reported, not thrown: with extension code in the process it may be theirs
  * (a rejected promise made of a plain value has no stack at all).
  * Returns the function that stops listening.

@@ -21,7 +21,7 @@ export function writeOut(text: string): void {
  * From now on stdout carries only what `writeOut` writes (the answer, the
  * JSON events): `console.log` and direct `process.stdout.write` calls, from
  * extension code above all, go to stderr, so they can never corrupt `-p`
- * output or a `--json` stream (EXTENSIONS.md; issue 14).
+ * output or a `--json` stream (docs/extensions/debugging.md; issue 14).
  */
 export function keepStdoutForContent(): void {
 	const toStderr = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;

@@ -11,14 +11,14 @@ export type BeforeScreen =
 	| {kind: 'vetoed'; extension: string; reason: string | null; warnings: readonly string[]};
 
 /**
- * What the chat screen does before it touches the terminal (EXTENSIONS.md
- * "Events": a BeforeTuiStart veto leaves the terminal untouched). Only when
- * extensions are listed: then the config and the manifests (the worker
- * tools' names, which extension tools may not take), the extensions that
- * can load without asking the person, and BeforeTuiStart. Without, it costs
- * a few stats (or, with a settings file, the look into it). Project
- * extensions of a workspace nobody decided for yet load after the trust
- * question, which needs the screen: BeforeTuiStart is over for them.
+ * What the chat screen does before it touches the terminal
+ * (spec/extensions.md §5: a BeforeTuiStart veto leaves the terminal
+ * untouched). Only when extensions are listed: then the config and the
+ * manifests (the worker tools' names, which extension tools may not take),
+ * the extensions that can load without asking the person, and BeforeTuiStart.
+ * Without, it costs a few stats (or, with a settings file, the look into it).
+ * Project extensions of a workspace nobody decided for yet load after the
+ * trust question, which needs the screen: BeforeTuiStart is over for them.
  * The workers started are stopped again when this fails or is vetoed.
  * `beforeLoading` is called once extensions are to be loaded, before any is.
  */

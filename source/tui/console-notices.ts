@@ -1,7 +1,7 @@
 import {Console} from 'node:console';
 import {Writable} from 'node:stream';
 
-/** A console call's text is cut here in its notice: a dumped object should not fill the scrollback (ours, not a seed limit). */
+/** A console call's text is cut here in its notice: a dumped object should not fill the scrollback (ours, not a spec limit). */
 export const CONSOLE_NOTICE_CHARS = 4096;
 
 /**

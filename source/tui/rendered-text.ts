@@ -1,8 +1,8 @@
 /**
- * What an extension's renderer, transformer or command answered, as text:
- * a string, `{text}` or `{lines}` (EXTENSIONS.md: data in, text or lines
- * out). Undefined for nothing (no answer, `{}`); null for an answer of any
- * other shape, a promise included where a synchronous answer is needed.
+ * What an extension's renderer, transformer or command answered, as text: a
+ * string, `{text}` or `{lines}` (spec/extensions.md §5: data in, text or
+ * lines out). Undefined for nothing (no answer, `{}`); null for an answer of
+ * any other shape, a promise included where a synchronous answer is needed.
  */
 export function readRenderedText(answer: unknown): string | undefined | null {
 	if (answer === undefined || answer === null) return undefined;

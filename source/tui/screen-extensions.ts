@@ -66,7 +66,7 @@ export class ScreenExtensions {
 		});
 	}
 
-	/** An unhandled rejection from extension code is a notice naming the extension, never a crash (EXTENSIONS.md). */
+	/** An unhandled rejection from extension code is a notice naming the extension, never a crash (spec/extensions.md §1). */
 	reportRejections(): void {
 		const {agent, store} = this.#parts;
 		this.#stopReporting();

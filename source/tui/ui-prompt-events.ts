@@ -1,6 +1,6 @@
 import type {EventBus} from '../core/extensions/event-bus.js';
 
-/** One of the chat screen's questions, as UiPromptStart shows it (README "Extensions"): i's own, or an extension's dialog. */
+/** One of the chat screen's questions, as UiPromptStart shows it (docs/extensions/authoring.md): i's own, or an extension's dialog. */
 export type UiPrompt =
 	| {id: string; kind: 'approval'; tool: string; title: string}
 	| {id: string; kind: 'trust'; workspace: string; extensions: string[]; mcpServers: string[]}
@@ -26,7 +26,7 @@ export interface PromptObserver {
 }
 
 /**
- * UiPromptStart / UiPromptEnd (observe events, EXTENSIONS.md "Events")
+ * UiPromptStart / UiPromptEnd (observe events, spec/extensions.md §5)
  * around the chat screen's questions. `bus` is read at each question: the
  * extensions' handlers arrive while the screen is already up.
  */

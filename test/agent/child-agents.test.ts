@@ -1,4 +1,4 @@
-// Child agents (source/core/agent/child-agents.ts, spec/extensions.md §3 "独立子任务")
+// Child agents (source/core/agent/child-agents.ts, spec/extensions.md §3)
 // in process: a real agent set up against the mock provider, real sessions
 // in temp folders, real extensions for /reload.
 import {test, before, after} from 'node:test';

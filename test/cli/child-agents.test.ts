@@ -1,5 +1,5 @@
 // Child agents end to end through the built CLI against the mock provider
-// (spec/extensions.md §3 "独立子任务"): delegate_task in `-p --json`, and a real
+// (spec/extensions.md §3): delegate_task in `-p --json`, and a real
 // extension driving api.runtime.childAgent — start, poll, cancel, dispose,
 // ownership, the invocation binding, every limit and one past it, 16 + 1,
 // and the cuts at 8192 deltas and at 4 MiB.

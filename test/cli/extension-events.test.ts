@@ -1,5 +1,5 @@
 // Extension event handlers at their moments, end to end through the built
-// CLI against the mock provider (EXTENSIONS.md "Events"; issue 14).
+// CLI against the mock provider (spec/extensions.md §5; issue 14).
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';

@@ -1,5 +1,5 @@
 // Command-line flags an extension adds (registerFlag, api.runtime.getCliFlag;
-// EXTENSIONS.md "Renderers, commands, flags"; issue 14 item 6), end to end
+// spec/extensions.md §3, §5; issue 14 item 6), end to end
 // through the built CLI against the mock provider.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';

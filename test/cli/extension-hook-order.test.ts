@@ -1,6 +1,6 @@
-// Extension handlers against seed-000 worker hooks at the same moment
-// (EXTENSIONS.md "Events": transforms run before the worker hooks, gates
-// AND together with approval, observers run after commit), end to end
+// Extension handlers against the worker hooks (spec/platform.md §6) at the
+// same moment (spec/extensions.md §5: transforms run before the worker hooks,
+// gates AND together with approval, observers run after commit), end to end
 // through the built CLI with a real hook worker and the mock provider.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';

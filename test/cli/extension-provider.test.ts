@@ -1,10 +1,10 @@
-// Extension providers through the real `i` (EXTENSIONS.md "Providers",
-// spec/extensions.md §5): the example extension over a local SSE server of the test's
-// own, whose gate holds the rest of the reply until the first delta came out
-// of `i`; UTF-8 split across chunks, usage, one terminal, a cancel before the
-// stream ends, a provider that never polls, an HTTP 401, line mode, approval
-// of a tool call it returns, the hook workers seeing its requests, and a
-// config naming an id nobody registered.
+// Extension providers through the real `i` (spec/extensions.md §5): the
+// example extension over a local SSE server of the test's own, whose gate
+// holds the rest of the reply until the first delta came out of `i`; UTF-8
+// split across chunks, usage, one terminal, a cancel before the stream ends, a
+// provider that never polls, an HTTP 401, line mode, approval of a tool call
+// it returns, the hook workers seeing its requests, and a config naming an id
+// nobody registered.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {existsSync, readFileSync, writeFileSync} from 'node:fs';

@@ -1,4 +1,4 @@
-// ProjectTrust in the headless modes (EXTENSIONS.md "Trust", "Events"): the
+// ProjectTrust in the headless modes (spec/extensions.md §8, §5): the
 // extensions that need no trust are asked before the headless rule decides.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';

@@ -66,7 +66,7 @@ test('the default profile: "Say hello" starts exactly one worker process, the of
 	// node and bin/i.js, with no V8 flag and no start-up snapshot on node's command line.
 	const [started] = workersOf(box);
 	assert.deepEqual(started!.argv, [process.execPath, bin, ...host]);
-	// The seed's few variables, the same as every other worker's.
+	// The few variables of spec/platform.md §2, the same as every other worker's.
 	assert.deepEqual(started!.env, ['HOME', 'I_CACHE_DIR', 'I_CONFIG_DIR', 'I_DATA_DIR', 'I_RUNTIME_DIR', 'PATH', 'PYTHONUTF8']);
 	// The hooks ran: the prompts module's system prompt reached the request.
 	const [request] = mock.requests.slice(start);

@@ -1,7 +1,7 @@
 // Skill and prompt-template folders from --skill, --prompt-template, the
 // settings files and the extensions' registerResourcesDiscover handlers,
 // reaching the skills and prompts modules through the request frames
-// (spec/extensions.md §5, §8; EXTENSIONS.md), end to end through the built CLI.
+// (spec/extensions.md §5, §8), end to end through the built CLI.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';

@@ -51,7 +51,7 @@ for (const [name, cap] of [
 		assert.equal(stats.totals.input_tokens, 50);
 		assert.equal(stats.totals.cache_read_tokens, 40);
 		assert.doesNotMatch(JSON.stringify(stats), /sk-smoke-test-key|ping|pong/);
-		// cache-report reads it with a cache.json-shaped file naming it (README, "Smoke tests").
+		// cache-report reads it with a cache.json-shaped file naming it (docs/plugins.md).
 		const report = join(box.root, 'smoke-report.json');
 		writeFileSync(report, JSON.stringify({stats: 'metrics/smoke-cache.json'}));
 		const shown = await runCli(['--runtime', 'cache-report', '-C', box.workspace, '--config', report, '--json'], {env});

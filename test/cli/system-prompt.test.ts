@@ -1,6 +1,6 @@
 // The system prompt a request carries: the workspace's .i/SYSTEM.md and
 // .i/APPEND_SYSTEM.md, and the extensions' registerBeforeAgentStart chain
-// (spec/extensions.md §5, §8; EXTENSIONS.md), end to end through the built CLI
+// (spec/extensions.md §5, §8), end to end through the built CLI
 // against the mock provider.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
-// AppendEntry and SendMessage across a `kill -9` in the middle of a tool
-// batch (spec/extensions.md §3: "取消和会话恢复不会丢弃已经接受的排队消息"): what the
-// actions accepted is in the session file before they resolve; a resume
-// commits it once, never twice.
+// AppendEntry and SendMessage across a `kill -9` in the middle of a tool batch
+// (spec/extensions.md §3: a cancel, a kill or a resume never loses an accepted
+// queued delivery): what the actions accepted is in the session file before
+// they resolve; a resume commits it once, never twice.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';

@@ -1,7 +1,8 @@
 // SendMessage and AppendEntry through real `i` processes against the mock
-// provider (spec/extensions.md §3 "运行期间追加上下文", "SendMessage 的投递选项"): each
-// row of the triggerTurn / deliverAs table during a tool batch and while
-// idle; the mock's request log shows what the model saw and when.
+// provider (spec/extensions.md §3, adding context during a run and the
+// delivery options): each row of the triggerTurn / deliverAs table during a
+// tool batch and while idle; the mock's request log shows what the model saw
+// and when.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {readFileSync, writeFileSync} from 'node:fs';

@@ -198,10 +198,10 @@ test('clusters agree with Intl.Segmenter; text is only ever cut where it says th
 
 	// biome-ignore format: one line of characters, read as an alphabet.
 	const alphabet = ['a', ' ', '\n', '\r', '\t', '你', '。', '한', '\u1100', '\u1161', '\u11A8', 'e', '\u0301', '👩', '\u200D', '👧', '👍', '🏽', '🇯', '🇵', '\u0915', '\u094D', '\u0937', '\u0600', '\uFE0F', '\u{E0067}', '\u{1F3F4}', 'ｱ', '\uFF9E', 'ー'];
-	let seed = 7;
+	let state = 7;
 	const random = (limit: number) => {
-		seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-		return seed % limit;
+		state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+		return state % limit;
 	};
 
 	for (let round = 0; round < 300; round++) {

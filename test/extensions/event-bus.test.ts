@@ -1,4 +1,4 @@
-// The event classes of ../shared/EXTENSIONS.md: veto, advisory, gate,
+// The event classes of spec/extensions.md §5: veto, advisory, gate,
 // transform and observe, each with its failure rule, per-handler payload
 // copies, timeouts, platforms and the bounded observe queue.
 import {test} from 'node:test';
@@ -18,7 +18,7 @@ function bus(handlers: RegisteredHandler[], timeoutMs = 100) {
 	return {events, reports};
 }
 
-test('36 tags, each with one class; the classes of EXTENSIONS.md', () => {
+test('36 tags, each with one class; the classes of spec/extensions.md §5', () => {
 	assert.equal(eventTags.length, 36);
 	assert.equal(new Set(eventTags).size, 36);
 	assert.equal(eventClass('BeforeTuiStart'), 'veto');

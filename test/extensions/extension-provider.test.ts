@@ -1,7 +1,7 @@
-// An extension provider as a ModelCaller (EXTENSIONS.md "Providers", seed
-// 004 §5): registration rules at each limit and one past, frames to live
-// events, the one terminal, cancellation and its control plane, idle limits,
-// and the final message checked.
+// An extension provider as a ModelCaller (spec/extensions.md §5): registration
+// rules at each limit and one past, frames to live events, the one terminal,
+// cancellation and its control plane, idle limits, and the final message
+// checked.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
@@ -93,7 +93,7 @@ test('streaming after one-shot of the same id replaces it in place; twice the sa
 		assert.match(messages[0]!, /registerProvider: extension twice registered the provider "again" already \(one-shot\); only a streaming registration after a one-shot one replaces it/);
 		assert.match(messages[1]!, /registerProvider: extension downgrade registered the provider "down" already \(streaming\)/);
 		assert.equal(messages.length, 2);
-		// The first registration of an id wins (seed appendix): the later one is said, naming both, and its other providers count.
+		// The first registration of an id wins (spec/extensions.md §11): the later one is said, naming both, and its other providers count.
 		assert.deepEqual(
 			extensions[1]!.providers.map(provider => provider.id),
 			['own'],

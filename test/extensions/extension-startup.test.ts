@@ -1,7 +1,7 @@
 // An extension start in its steps (source/core/session/start-extensions.ts):
 // the extensions that need no trust first, their ProjectTrust gate, then the
 // project's code; against real modules and real trust files in temp folders
-// (../shared/EXTENSIONS.md "Where extensions come from", "Events").
+// (spec/extensions.md §8, §5).
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {mkdirSync, mkdtempSync, realpathSync, writeFileSync} from 'node:fs';

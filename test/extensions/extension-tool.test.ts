@@ -1,6 +1,6 @@
 // An extension's tool as a core tool: validation, the `__i` host context,
 // progress, cancellation with its 2 s grace, results and errors
-// (../shared/EXTENSIONS.md "Tools").
+// (spec/extensions.md §4).
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {CANCEL_GRACE_MS, createExtensionTool} from '../../source/core/extensions/extension-tool.js';

@@ -1,5 +1,5 @@
 // The extension loader against real modules written to temp folders
-// (../shared/EXTENSIONS.md "The module", "Where extensions come from").
+// (spec/extensions.md §3, §8).
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {mkdirSync, mkdtempSync, realpathSync, writeFileSync} from 'node:fs';
@@ -71,7 +71,7 @@ test('an extension registers a tool; the api says its version and the slots this
 
 test('a slot this host lacks is undefined: the extension degrades with its own message', async () => {
 	const dir = tempDir();
-	// OAuth providers (seed 004's register_oauth_provider) are not part of this host's contract.
+	// OAuth providers are not part of this host's contract (spec/extensions.md §11: no slot for an extension's OAuth flow).
 	const path = writeExtension(dir, 'needs-oauth', `export default function register(api) { if (!api.registerOAuthProvider) throw new Error('this i cannot register OAuth providers: upgrade i'); }`);
 	const {extensions, reports} = await load([candidate(path)]);
 	assert.deepEqual(extensions, []);

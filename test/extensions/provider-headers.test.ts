@@ -1,4 +1,4 @@
-// BeforeProviderHeaders (EXTENSIONS.md "Events"): what a handler's answer
+// BeforeProviderHeaders (spec/extensions.md §5): what a handler's answer
 // may change of a model request's headers, the limits on it, and the
 // sender's own enforcement whatever a hook returns.
 import {test} from 'node:test';

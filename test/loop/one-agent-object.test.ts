@@ -1,4 +1,4 @@
-// Every head holds the one agent object by reference (DESIGN.md "Layout"):
+// Every head holds the one agent object by reference (docs/dev/architecture.md):
 // a change made through it (a model switch, /clear's new session) reaches
 // a head that was never told of it. The core API's session stands in for
 // the heads here; test/architecture.test.ts checks statically that no head

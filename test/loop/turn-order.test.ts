@@ -1,6 +1,6 @@
 // What a turn with one tool call does, in order, driven through the agent
 // object (test/fixtures/scripted-agent.ts): the core events every head
-// renders, the lifecycle hooks (DESIGN.md "The turn, as data flows"), the
+// renders, the lifecycle hooks (docs/dev/lifecycle.md), the
 // extensions' observe events, and what each request sent the model.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';

@@ -11,7 +11,7 @@ import {createDeepSeekAdapter} from '../../source/core/providers/deepseek.js';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 
 const KEY = 'sk-files-secret-0123456789';
-const png = (seed: number) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from([seed, seed, seed, seed])]);
+const png = (byte: number) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from([byte, byte, byte, byte])]);
 const dataUrl = (bytes: Buffer) => `data:image/png;base64,${bytes.toString('base64')}`;
 const withImages = (...urls: string[]): Message[] => [
 	{role: 'user', content: [{type: 'text', text: 'look'}, ...urls.map(url => ({type: 'image_url' as const, image_url: {url}}))]},

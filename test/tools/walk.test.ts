@@ -5,7 +5,7 @@ import {test} from 'node:test';
 import {MAX_WALK_ENTRIES, MAX_WALK_FILES, SKIPPED_DIRECTORIES, walkFiles} from '../../source/core/tools/walk.js';
 import {tempDir} from './helpers.js';
 
-test('the limits are the seed numbers', () => {
+test('the limits are the numbers of spec/platform.md §9', () => {
 	assert.equal(MAX_WALK_FILES, 10_000);
 	assert.equal(MAX_WALK_ENTRIES, 20_000);
 	for (const name of ['node_modules', 'dist', 'build', 'out', 'target', 'vendor', '__pycache__', '.git', 'coverage', '.next', 'venv']) {

@@ -1,5 +1,5 @@
 // An extension's slash commands and Markdown transformer in the chat screen
-// (EXTENSIONS.md "Renderers, commands, flags"; issue 14 item 6), in a real
+// (spec/extensions.md §5; issue 14 item 6), in a real
 // pseudo-terminal against the mock provider.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,7 +1,8 @@
-// Extensions and the chat screen in a real pseudo-terminal (EXTENSIONS.md
-// "Trust", "Events"; issue 14): the trust question, ProjectTrust before it,
-// BeforeTuiStart before the terminal is touched, UiPromptStart/End around
-// i's own questions, and console output from extension code as notices.
+// Extensions and the chat screen in a real pseudo-terminal
+// (spec/extensions.md §8, §5; issue 14): the trust question, ProjectTrust
+// before it, BeforeTuiStart before the terminal is touched,
+// UiPromptStart/End around i's own questions, and console output from
+// extension code as notices.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';

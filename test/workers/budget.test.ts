@@ -7,7 +7,7 @@ import {makeFolders, startOfficialWorker} from './frame-worker.js';
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
-test("the trigger is min(window × threshold, window − reserve − safety), with the seed's defaults", () => {
+test('the trigger is min(window × threshold, window − reserve − safety), with the defaults of spec/platform.md §7', () => {
 	// 100k window, max_tokens 8000: min(80000, 100000 − 8000 − 2000) = 80000.
 	assert.equal(planLimits({window: 100_000}, 8000).trigger, 80_000);
 	// A large reserve wins: min(80000, 100000 − 30000 − 2000) = 68000.

@@ -115,7 +115,7 @@ test('the compact worker: images of the old part go along when kept and planned;
 	await worker.close();
 });
 
-test('compact.json "images" defaults to keep, as in the seed\'s example; "drop" leaves them out', async t => {
+test('compact.json "images" defaults to keep, as in the example of spec/platform.md §4; "drop" leaves them out', async t => {
 	const image = {type: 'image_url', image_url: {url: `data:image/png;base64,${'A'.repeat(400)}`}};
 	const prefix = [user('look at this'), {role: 'user', content: [{type: 'text', text: 'Images from tool call c1:'}, image]}, answer('a cat')];
 	const request = {id: 1, event: 'before_compact', data: {messages: prefix, cut: 4, state: {limit: 6400}, model: 'm', protocol: 'openai', budget: {window: 8000, image_tokens: 100}}};

@@ -42,12 +42,13 @@ const afterSchema = z.looseObject({summary: z.string()});
 const stateSchema = z.looseObject({limit: z.number()});
 
 /**
- * `i --runtime worker compact [--config FILE]`: the compaction plugin (seed
- * §7). `compact_plan` picks the cut (`chooseCut`) and passes the budget's
- * limit on as `state`; `before_compact` gives the prompt and the text of
- * the old prefix, sized so the summary request fits that limit (plus the
- * prefix's images when `images` is keep); `after_compact` trims the
- * summary. The core validates all of it and commits or changes nothing.
+ * `i --runtime worker compact [--config FILE]`: the compaction plugin
+ * (spec/platform.md §7). `compact_plan` picks the cut (`chooseCut`) and
+ * passes the budget's limit on as `state`; `before_compact` gives the prompt
+ * and the text of the old prefix, sized so the summary request fits that
+ * limit (plus the prefix's images when `images` is keep); `after_compact`
+ * trims the summary. The core validates all of it and commits or changes
+ * nothing.
  */
 export function createWorker(args: string[]): WorkerDefinition {
 	const options = parseWorkerOptions('compact', args);

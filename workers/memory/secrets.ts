@@ -1,5 +1,5 @@
 /**
- * Shapes of secrets memory refuses to store (spec/platform.md §9: 不存 secret). Each
+ * Shapes of secrets memory refuses to store (spec/platform.md §9: no secret is stored). Each
  * names what it found, never the value. A pattern finds a known key format
  * anywhere; the "assigned" check finds a long, random-looking token right
  * after a word such as password, secret or token, which is how a secret

@@ -1,6 +1,6 @@
 import type {AssistantMessage} from '../../source/core/messages.js';
 
-/** Not a seed limit: a bound so a long session cannot grow the heap without end; the least recently used go first. */
+/** Not a spec limit: a bound so a long session cannot grow the heap without end; the least recently used go first. */
 export const MAX_REMEMBERED_REPLIES = 1024;
 
 /**

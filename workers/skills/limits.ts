@@ -1,4 +1,4 @@
-/** Skill limits (spec/platform.md §9), each with the seed's number; the boundary passes, one past is an error. */
+/** Skill limits (spec/platform.md §9), each with the spec's number; the boundary passes, one past is an error. */
 
 /** Skills (folders with a SKILL.md) in one root. */
 export const MAX_SKILLS_PER_ROOT = 100;

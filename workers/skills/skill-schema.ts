@@ -8,7 +8,7 @@ const namePattern = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_NAME_CHARS}}$`);
 /**
  * The front matter fields a SKILL.md may have, each with its type checked.
  * `name` and `description` are required; the others are optional and
- * documented in the README. Any other key is refused, so a typo is named
+ * documented in docs/plugins.md. Any other key is refused, so a typo is named
  * rather than silently ignored.
  */
 export const skillFieldsSchema = z.strictObject({

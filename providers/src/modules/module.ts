@@ -15,7 +15,7 @@ export interface Quirks {
 	/** Tool results carry the tool's `name` beside `tool_call_id` (some proxies in front of Gemini want it). */
 	toolResultName: boolean;
 	/**
-	 * DeepSeek's thinking mode (the seed's `requiresReasoningContent`): the
+	 * DeepSeek's thinking mode (`requiresReasoningContent`, spec/extensions.md §11): the
 	 * `reasoning_content` of every assistant message between two user
 	 * messages with a tool call among them goes back, else the API answers
 	 * 400 on the continuation. Other providers never get it back.

@@ -49,7 +49,7 @@ export interface ChildBinding {
 }
 
 /**
- * The host's child agents (spec/extensions.md §3 "独立子任务"): each a `runTurn` of its
+ * The host's child agents (spec/extensions.md §3): each a `runTurn` of its
  * own with its own session beside the parent's, the parent's provider
  * binding, system prompt, hooks, workspace and approval policy, and its
  * text kept in a bounded buffer for `poll`. Handles belong to their owner

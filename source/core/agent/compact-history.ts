@@ -77,7 +77,7 @@ const commitSchema = z.looseObject({messages: z.array(messageSchema)});
  * step. Any failure throws a CompactionError and commits nothing: the
  * history, on disk and in memory, is exactly as it was.
  *
- * Extensions (EXTENSIONS.md "Events"): `SessionBeforeCompact` is asked once
+ * Extensions (spec/extensions.md §5): `SessionBeforeCompact` is asked once
  * the cut is known and before anything is summarised (the summary request
  * is the costly part), so a cancel costs nothing; `SessionCompact` is told
  * after the commit.

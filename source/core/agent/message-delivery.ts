@@ -8,7 +8,7 @@ import type {DeliveryResult} from '../extensions/api.js';
 import type {Session} from '../session/session-store.js';
 import {customMessageEvent, type DeliveredMessage, type DeliveryMode, type QueuedItem, type SessionEntry} from '../session/session-records.js';
 
-/** Deliveries a session may hold uncommitted (the seed gives no number; a runaway extension must not fill the disk). */
+/** Deliveries a session may hold uncommitted (spec/extensions.md §3; i's own number: a runaway extension must not fill the disk). */
 export const MAX_PENDING_DELIVERIES = 256;
 
 /**

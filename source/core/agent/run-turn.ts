@@ -45,7 +45,7 @@ export interface TurnContext {
 	/** Model requests one turn may make. */
 	maxSteps: number;
 	signal: AbortSignal;
-	/** Extension event handlers (EXTENSIONS.md "Events"); none when no extension registered one. */
+	/** Extension event handlers (spec/extensions.md §5); none when no extension registered one. */
 	extensionEvents?: EventBus | null;
 	/** The extensions' system-prompt transforms (`registerBeforeAgentStart`); none when no extension registered one. */
 	beforeAgentStart?: BeforeAgentStart | null;

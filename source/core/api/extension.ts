@@ -1,6 +1,6 @@
 /**
  * `i-agent/extension`: the types an extension is written against
- * (../shared/EXTENSIONS.md; docs/extensions/authoring.md). Types only, on
+ * (spec/extensions.md §3; docs/extensions/authoring.md). Types only, on
  * purpose: the host hands an extension its `api` at load, so a built
  * extension imports nothing of `i` at run time and runs wherever it is
  * installed. Every slot of `ExtensionApi` is optional: check before use.

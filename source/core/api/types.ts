@@ -5,8 +5,8 @@ import type {CoreEvent} from '../events.js';
 import type {Message, UserContent} from '../messages.js';
 
 /**
- * The model config as an object, checked like a config.json file (see the
- * README, "Configuration"): these fields and any other the file may have.
+ * The model config as an object, checked like a config.json file (see
+ * docs/configuration.md): these fields and any other the file may have.
  */
 export type Config = ProtocolConfig | CatalogueConfig;
 
@@ -26,7 +26,7 @@ export interface ProtocolConfig {
 	[field: string]: unknown;
 }
 
-/** Choosing by catalogue (README "Choosing a model"): the catalogue gives the wire, the endpoint and the key's variable. */
+/** Choosing by catalogue (docs/providers.md): the catalogue gives the wire, the endpoint and the key's variable. */
 export interface CatalogueConfig {
 	/** A catalogue provider's id: `deepseek`, `openai`, a models.json provider. */
 	provider: string;

@@ -8,7 +8,7 @@ import {readRegularFileSync} from '../fs/read-config-file.js';
 import {describeIssues} from '../config/describe-issues.js';
 import '../zod-english.js';
 
-/** `<config_dir>/auth.json` (seed 004, "认证与重载"). */
+/** `<config_dir>/auth.json` (spec/extensions.md §11). */
 export const AUTH_FILE_NAME = 'auth.json';
 /** Like the model config (load-config.ts, MAX_CONFIG_BYTES): a file of a few keys; anything bigger is a mistake. */
 export const MAX_AUTH_FILE_BYTES = 1024 * 1024;

@@ -6,7 +6,7 @@ export interface AuthSubject {
 	provider: string;
 	/** The environment variable the provider declares for its key. */
 	apiKeyEnv?: string | undefined;
-	/** False only when the provider explicitly allows requests without a key (seed 004: "显式允许的匿名"). */
+	/** False only when the provider explicitly allows requests without a key (spec/extensions.md §11: `requiresAuth: false`). */
 	requiresAuth: boolean;
 	/** models.json's `apiKey` for this provider: the NAME of an environment variable. */
 	modelsJsonKeyEnv?: string | undefined;
@@ -42,7 +42,7 @@ export interface ResolveOptions {
 }
 
 /**
- * The one credential resolution (seed 004, "认证与重载"): `--api-key` →
+ * The one credential resolution (spec/extensions.md §11): `--api-key` →
  * auth.json (a key, or an OAuth token that has not expired) → models.json's
  * variable → the declared `apiKeyEnv` → anonymous when the provider allows
  * it. Nothing else: the protocol never implies a key (no OPENAI_API_KEY for

@@ -9,7 +9,7 @@ import type {CatalogueModel, CatalogueProvider} from './catalogue.js';
  *     (cached input is "cacheRead"; OpenAI charges nothing to write its cache).
  *   Anthropic: platform.claude.com/docs/en/about-claude/pricing, as stored on
  *     2026-12-01 ("cacheWrite" is the 5-minute cache write).
- * Prices change: models.json overrides any of them (README "models.json").
+ * Prices change: models.json overrides any of them (docs/providers.md).
  */
 
 const text: CatalogueModel['input'] = ['text', 'image'];

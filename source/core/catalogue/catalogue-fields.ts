@@ -4,9 +4,10 @@ import {apiStylePattern, hasCredentials, isHttpUrl, MAX_API_STYLE_LENGTH, MAX_PR
 
 /**
  * The catalogue's fields as `declare({providers})` and models.json spell
- * them, checked by the same rules. Our limits (the seed names none): a
- * catalogue is read by people and shown in lists, so ids and names are
- * short single lines, and a provider lists a bounded number of models.
+ * them, checked by the same rules. Its limits, i's own numbers
+ * (spec/extensions.md §11): a catalogue is read by people and shown in lists,
+ * so ids and names are short single lines, and a provider lists a bounded
+ * number of models.
  */
 
 /** A model id is the server's name for it, `/` allowed (OpenRouter's `deepseek/deepseek-chat`). */

@@ -1,11 +1,11 @@
 /**
- * The model catalogue (seed 004's provider appendix, EXTENSIONS.md
- * "Providers"): which providers there are, their models with context,
- * output cap, input kinds and prices, and where each provider's key comes
- * from. Every part of it is public: shown by `i --list-models`, `i
- * extensions`, read by the cost feature and the model pickers. It never
- * holds an endpoint's headers or a key; those live in the host's private
- * execution bindings (execution-binding.ts), looked up by provider id.
+ * The model catalogue (spec/extensions.md §11): which providers there are,
+ * their models with context, output cap, input kinds and prices, and where
+ * each provider's key comes from. Every part of it is public: shown by `i
+ * --list-models`, `i extensions`, read by the cost feature and the model
+ * pickers. It never holds an endpoint's headers or a key; those live in the
+ * host's private execution bindings (execution-binding.ts), looked up by
+ * provider id.
  */
 
 import {editDistance} from '../nearest-name.js';

@@ -35,7 +35,7 @@ export function authSubjectOf(binding: ExecutionBinding): AuthSubject {
 
 /**
  * The key of a catalogue selection: auth's one resolution
- * (resolve-credential.ts, the appendix's order: --api-key, auth.json,
+ * (resolve-credential.ts, the order of spec/extensions.md §11: --api-key, auth.json,
  * models.json's variable, the declared variable, anonymous) for the
  * provider's binding. The protocol never implies a key. Throws a UsageError
  * saying what was tried and what to do, never a value.

@@ -1,5 +1,5 @@
 /**
- * The private half of a provider (seed 004 appendix "Factory 与私有执行绑定"):
+ * The private half of a provider (spec/extensions.md §11, the private binding):
  * where its requests really go, the headers they carry and where its key
  * comes from. The host keeps one per provider id, apart from the public
  * catalogue, and reads it afresh for each caller it builds: changing a
@@ -14,7 +14,7 @@ export interface ExecutionBinding {
 	headers: Readonly<Record<string, string>>;
 	/** The NAME of the variable the provider declares for its key (a built-in's, an extension's `apiKeyEnv`). */
 	apiKeyEnv: string | undefined;
-	/** The NAME models.json's `apiKey` gives; looked at before the declared one (seed 004 appendix, auth order). */
+	/** The NAME models.json's `apiKey` gives; looked at before the declared one (spec/extensions.md §11, the order of credentials). */
 	modelsJsonKeyEnv?: string | undefined;
 	/** The models.json that gave it, for messages. */
 	modelsJsonPath?: string | undefined;

@@ -17,7 +17,7 @@ export const dirEnvironmentVariables = {
 } as const;
 
 export function resolveDirs(env: NodeJS.ProcessEnv = process.env): PlatformDirs {
-	// On Windows the seed takes HOME from USERPROFILE; os.homedir() already does that.
+	// On Windows the home folder comes from USERPROFILE (spec/platform.md §3); os.homedir() already does that.
 	const home = join(homedir(), '.i');
 	const pick = (key: keyof PlatformDirs, name: string) => {
 		const value = env[dirEnvironmentVariables[key]];

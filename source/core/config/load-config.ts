@@ -77,7 +77,7 @@ export function checkModelConfig(json: unknown, path: string, options: {selected
 }
 
 /**
- * A config selects its model one of two ways (README "Choosing a model"):
+ * A config selects its model one of two ways (docs/providers.md):
  * `protocol` + `model` (+ `base_url`, `api_key_env`), the built-in wire or a
  * provider worker's, as before; or `provider` naming a catalogue provider
  * (+ `model`), whose wire, endpoint and key variable the catalogue gives.

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import {providerIdPattern} from '../catalogue/provider-id.js';
 
-/** Names the seed removed: explicit BPE tokenizers fail instead of silently degrading. */
+/** Names spec/platform.md §7 removed: explicit BPE tokenizers fail instead of silently degrading. */
 export const removedTokenizers: readonly string[] = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'];
 
 /** The one tokenizer (spec/platform.md §7): a conservative estimate from UTF-8 bytes. */
@@ -52,7 +52,7 @@ export const modelConfigSchema = z.strictObject({
 	/** Manifest files to load, in order; relative paths resolve against this config file. */
 	plugins: z._default(z.array(z.string().check(z.minLength(1))), []),
 	/**
-	 * A catalogue provider's id (`"deepseek"`: README "Choosing a model"), which supplies the wire, the
+	 * A catalogue provider's id (`"deepseek"`: docs/providers.md), which supplies the wire, the
 	 * endpoint and the key's variable; or an explicit provider worker binding, which wins over a manifest's.
 	 */
 	provider: z.optional(z.union([z.string().check(z.regex(providerIdPattern, 'must be a catalogue provider id (lower-case a-z, 0-9, ".", "_", "-") or a worker binding {exec, cwd?}')), workerBindingSchema])),

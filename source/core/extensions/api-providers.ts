@@ -1,5 +1,5 @@
 /**
- * The extension contract's model providers (EXTENSIONS.md "Providers"): what
+ * The extension contract's model providers (spec/extensions.md §5, §11): what
  * `api.registerProvider` and `api.registerStreamingProvider` take, what a
  * request gets and answers, and the catalogue `api.declare` lists them in.
  */
@@ -47,7 +47,7 @@ export interface DeclaredProvider {
 	baseUrl?: string;
 }
 
-/** What a provider's `request` gets (EXTENSIONS.md "Providers"): the request in the core's provider-neutral shape, a copy. */
+/** What a provider's `request` gets (spec/extensions.md §5): the request in the core's provider-neutral shape, a copy. */
 export interface ProviderRequest {
 	model: string;
 	/** Chat-Completions-like: `{role, content, tool_calls?}`, tool results as `{role: 'tool', tool_call_id, content}`. */
@@ -114,7 +114,7 @@ export type ProviderFrame =
 export const CHUNK_CONTENT = 0;
 export const CHUNK_STRUCTURAL = 1;
 
-/** The control plane a streaming request polls (spec/extensions.md §5 "取消"). */
+/** The control plane a streaming request polls (spec/extensions.md §5). */
 export interface ProviderControl {
 	/** Non-blocking: true once the request is cancelled (Esc, Ctrl-C, SIGINT, the turn ending, an idle limit). */
 	isCancelled(kind?: typeof CHUNK_CONTENT | typeof CHUNK_STRUCTURAL): boolean;

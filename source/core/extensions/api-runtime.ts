@@ -1,9 +1,8 @@
 import type {ExtensionImagePart, ExtensionToolContext} from './api-tools.js';
 
 /**
- * The extension contract's runtime actions (EXTENSIONS.md "Runtime
- * actions"): `api.runtime`, what its actions take and answer, and how they
- * refuse.
+ * The extension contract's runtime actions (spec/extensions.md §3):
+ * `api.runtime`, what its actions take and answer, and how they refuse.
  */
 
 /**
@@ -59,10 +58,10 @@ export interface ChildAgentPoll {
 }
 
 /**
- * What the host does for an extension at run time (EXTENSIONS.md "Runtime
- * actions"); an action it lacks is undefined. Actions need a running agent:
- * called from `register` they refuse with code `unavailable`, and after a
- * /reload the old generation's refuse with `stale`.
+ * What the host does for an extension at run time (spec/extensions.md §3); an
+ * action it lacks is undefined. Actions need a running agent: called from
+ * `register` they refuse with code `unavailable`, and after a /reload the old
+ * generation's refuse with `stale`.
  */
 export interface ExtensionRuntime {
 	/** A flag's value in this run (`--name`, `--no-name`, `--name VALUE`, `--name=VALUE`, else its default); undefined for a flag no extension registered. */

@@ -1,5 +1,5 @@
 /**
- * The extension contract's tools (EXTENSIONS.md "Tools"): what
+ * The extension contract's tools (spec/extensions.md §4): what
  * `api.registerTool` takes, what its `execute` gets and answers.
  */
 

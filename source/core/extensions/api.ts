@@ -4,7 +4,7 @@ import type {ExtensionImagePart, ExtensionTool} from './api-tools.js';
 
 /**
  * What an extension sees: the `api` its `register(api)` receives and the
- * shapes it passes back (../shared/EXTENSIONS.md). Every slot is optional on
+ * shapes it passes back (docs/spec/extensions.md). Every slot is optional on
  * purpose (spec/extensions.md §3 capability detection): a host that lacks one leaves it
  * undefined and the extension degrades with its own message. This host fills
  * the slots it implements; the rest of the contract (providers, the other
@@ -173,7 +173,7 @@ export interface ExtensionApi {
 	declare?(declaration: Declaration): void;
 	registerTool?(tool: ExtensionTool): void;
 	/** Handlers run in priority order, each extension's in registration order; the tag's class decides what an answer does. */
-	// biome-ignore lint/suspicious/noExplicitAny: each tag has its own payload (README "Extension events"); the author reads the fields of the one it registered for
+	// biome-ignore lint/suspicious/noExplicitAny: each tag has its own payload (docs/extensions/authoring.md); the author reads the fields of the one it registered for
 	registerEventHandler?(tag: EventTagName, handler: (event: any, ctx: EventContext) => unknown): void;
 	/** Called at start (and reload) with the others, each under 10 s; a failing one is reported and the others still count. */
 	registerResourcesDiscover?(handler: (event: ResourcesDiscoverEvent, ctx: EventContext) => ResourcesDiscoverAnswer | undefined | Promise<ResourcesDiscoverAnswer | undefined>): void;

@@ -9,7 +9,7 @@ export type HandlerOutcome = {ok: true; value: unknown} | {ok: false; message: s
 
 /**
  * Calls one extension handler the way every handler is called
- * (EXTENSIONS.md "Events"): with its own plain JSON copy of the payload, so
+ * (spec/extensions.md §5): with its own plain JSON copy of the payload, so
  * keeping or changing it changes nothing in the host, and under a timeout,
  * after which it settles unobserved. Never throws: a failure is an outcome
  * whose message completes "handler …" (`failed: …`, `did not answer within 10 s`).

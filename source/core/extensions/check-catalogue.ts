@@ -48,7 +48,7 @@ const entrySchema = z.strictObject({
 
 const providersSchema = z.array(entrySchema).check(z.maxLength(MAX_CATALOGUE_PROVIDERS, `at most ${MAX_CATALOGUE_PROVIDERS} providers`));
 
-/** Fields a catalogue must never carry (seed: 目录不得含凭据): named in the error, not just "unknown field". */
+/** Fields a catalogue must never carry (spec/extensions.md §11: a catalogue never holds a credential): named in the error, not just "unknown field". */
 const secretFields = ['headers', 'apiKey', 'api_key', 'key', 'token', 'authorization'];
 
 /**

@@ -1,6 +1,6 @@
 import type {ExtensionCommand, MarkdownTransformer} from './api.js';
 
-/** A customType (renderers, entries, custom messages): 1–64 of `A-Z a-z 0-9 _ . : -`; the seed gives no bound. Here, not with the delivery checks, so loading an extension never builds their schemas. */
+/** A customType (renderers, entries, custom messages): 1–64 of `A-Z a-z 0-9 _ . : -`; i's own bound (spec/extensions.md §3). Here, not with the delivery checks, so loading an extension never builds their schemas. */
 export const MAX_CUSTOM_TYPE_LENGTH = 64;
 export const CUSTOM_TYPE_PATTERN = new RegExp(`^[A-Za-z0-9_.:-]{1,${MAX_CUSTOM_TYPE_LENGTH}}$`);
 

@@ -8,14 +8,15 @@ import {CUSTOM_TYPE_PATTERN, MAX_CUSTOM_TYPE_LENGTH} from './check-command.js';
 export {CUSTOM_TYPE_PATTERN, MAX_CUSTOM_TYPE_LENGTH} from './check-command.js';
 
 /**
- * The arguments of `api.runtime.appendEntry` and `.sendMessage` (spec/extensions.md §3
- * "运行期间追加上下文", "SendMessage 的投递选项"), checked field by field:
- * an extension's arguments come from outside. Every refusal is an
- * `invalid_argument` naming the extension, the field and the limit.
+ * The arguments of `api.runtime.appendEntry` and `.sendMessage`
+ * (spec/extensions.md §3, adding context during a run and the delivery
+ * options), checked field by field: an extension's arguments come from
+ * outside. Every refusal is an `invalid_argument` naming the extension, the
+ * field and the limit.
  */
 
-/** A `customType`: 1–64 of `A-Z a-z 0-9 _ . : -` (the seed gives no rule; this one keeps names printable and greppable). */
-/** An entry's `data` and a message's `details`, as JSON: at most 256 KiB (the seed gives none; a session line should stay small). */
+/** A `customType`: 1–64 of `A-Z a-z 0-9 _ . : -` (spec/extensions.md §3; i's own rule, which keeps names printable and greppable). */
+/** An entry's `data` and a message's `details`, as JSON: at most 256 KiB (spec/extensions.md §3; i's own bound: a session line should stay small). */
 export const MAX_DELIVERY_DATA_BYTES = 256 * 1024;
 /** A message's text (all its text blocks, UTF-8): at most 256 KiB. */
 export const MAX_DELIVERY_TEXT_BYTES = 256 * 1024;

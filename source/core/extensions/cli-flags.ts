@@ -43,7 +43,7 @@ export interface FlagSpec {
 
 export type FlagValue = boolean | string | undefined;
 
-/** EXTENSIONS.md: `--name` in kebab case; 1–64 characters like a tool name, lower case. */
+/** spec/extensions.md §3: `--name` in kebab case; 1–64 characters like a tool name, lower case. */
 export const MAX_FLAG_NAME_LENGTH = 64;
 const flagNamePattern = /^[a-z][a-z0-9-]{0,63}$/;
 /** A description is one line of `i extensions`. */

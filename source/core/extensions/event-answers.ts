@@ -1,11 +1,12 @@
 import type {AssistantMessage, Message} from '../messages.js';
 
 /**
- * How the agent loop reads extension transforms' answers (EXTENSIONS.md
- * "Events"): each reader gets the handler's answer and the value before
- * it, and returns the next value, or undefined for "unchanged" (no answer,
- * `{}`). An answer of the wrong shape throws: the event bus reports it with
- * the extension's name and keeps the previous value.
+ * How the agent loop reads extension transforms' answers
+ * (spec/extensions.md §5): each reader gets the handler's answer and the
+ * value before it, and returns the next value, or undefined for
+ * "unchanged" (no answer, `{}`). An answer of the wrong shape throws: the
+ * event bus reports it with the extension's name and keeps the previous
+ * value.
  */
 
 type Answer = Record<string, unknown>;

@@ -33,7 +33,7 @@ export type GateAnswer = {decided: false} | {decided: true; allow: boolean; reas
 
 /**
  * Delivers events to extension handlers with the class rules of
- * ../shared/EXTENSIONS.md: each handler gets its own plain JSON copy of the
+ * spec/extensions.md §5: each handler gets its own plain JSON copy of the
  * payload, runs under its tag's timeout, and a failure is reported with the
  * extension's name; only the class decides what an answer or a failure
  * means. Observe events never wait: each extension has a bounded queue

@@ -1,6 +1,6 @@
 /**
  * The 36 event tags of spec/extensions.md §5 (the reference SDK's `EventTag`, by name),
- * each with its class from ../shared/EXTENSIONS.md: what a handler's answer
+ * each with its class from that section: what a handler's answer
  * does and what a throw or a timeout means. A module of its own, so checking
  * a registration loads nothing else.
  */
@@ -88,7 +88,7 @@ export function gateFailure(tag: EventTag): 'block' | 'proceed' | 'undecided' {
 	return 'proceed';
 }
 
-/** EXTENSIONS.md: 5 s for BeforeTuiStart, 15 s for SessionShutdown, 10 s for the rest. */
+/** spec/extensions.md §5: 5 s for BeforeTuiStart, 15 s for SessionShutdown, 10 s for the rest. */
 export const BEFORE_TUI_START_TIMEOUT_MS = 5000;
 export const SESSION_SHUTDOWN_TIMEOUT_MS = 15_000;
 export const EVENT_TIMEOUT_MS = 10_000;

@@ -37,7 +37,7 @@ export interface ExtensionCallerOptions {
 
 /**
  * A model reached through an extension's `registerProvider` /
- * `registerStreamingProvider` (EXTENSIONS.md "Providers"). `prepare` builds
+ * `registerStreamingProvider` (spec/extensions.md §5). `prepare` builds
  * the body a provider worker gets, `{...extra_body, model, messages, tools,
  * max_tokens?}`, so the Context, BeforeProviderRequest and before_request
  * transforms change it as for any provider; `send` reads `req` from the body

@@ -4,7 +4,7 @@ import {HOST_CONTEXT_KEY, type ExtensionTool, type HostContext} from './api.js';
 import {describeThrown} from './describe-thrown.js';
 import {bindInvocation} from './runtime-link.js';
 
-/** EXTENSIONS.md: a tool that ignores its signal gets this long after a cancel; then the call ends as cancelled. */
+/** spec/extensions.md §4: a tool that ignores its signal gets this long after a cancel; then the call ends as cancelled. */
 export const CANCEL_GRACE_MS = 2000;
 
 /** What the host knows of the extension that registered a tool. */

@@ -12,7 +12,7 @@ export type RegisterFunction = (api: ExtensionApi) => unknown;
  * calls anything: a `register` function (the default export, or one named
  * `register`) and an `apiVersion`, when it exports one, of this API's major.
  * Importing runs the module's top-level code; the caller decides whether
- * that code may run (EXTENSIONS.md "Trust"). Throws an Error whose message
+ * that code may run (spec/extensions.md §8). Throws an Error whose message
  * says what is wrong (after "extension PATH …" / "was not loaded: ").
  * `compiledIn` gives the module instead of its file, checked the same way.
  */

@@ -17,7 +17,7 @@ import {ExtensionStage, rendererKey, type Renderers} from './stage-extension.js'
 // start-extensions.ts takes it with the loader, in one lazy import.
 export {rendererKey} from './stage-extension.js';
 
-/** EXTENSIONS.md: a `register` that takes longer fails only its extension. */
+/** spec/extensions.md §3: a `register` that takes longer fails only its extension. */
 export const REGISTER_TIMEOUT_MS = 10_000;
 
 /** One extension whose `register` succeeded, with what it registered. */
@@ -66,7 +66,7 @@ export function describeLoadReport(report: LoadReport): string {
 
 export interface LoadOptions {
 	candidates: readonly ExtensionCandidate[];
-	/** Project code loads only when the workspace is trusted (EXTENSIONS.md "Trust"). */
+	/** Project code loads only when the workspace is trusted (spec/extensions.md §8). */
 	trusted: boolean;
 	/** Tool names taken before any extension loads (native and worker tools), each with who has it. */
 	takenToolNames: ReadonlyMap<string, string>;

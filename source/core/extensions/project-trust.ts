@@ -10,7 +10,7 @@ import {readJsonFile} from '../plugins/read-json-file.js';
  * Whether a workspace's own code (project extensions, packages and
  * extension folders from its `.i/settings.json`) may run: asked once per
  * workspace in the chat screen and remembered in the workspace state folder
- * (../shared/EXTENSIONS.md "Trust"). `undefined`: never decided.
+ * (spec/extensions.md §8). `undefined`: never decided.
  */
 export type TrustDecision = {trusted: boolean; decidedAt: string; by: 'user' | 'flag' | 'extension'};
 

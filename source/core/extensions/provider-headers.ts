@@ -2,7 +2,7 @@ import {headerRefusal, type HeadersHook} from '../providers/request-headers.js';
 import type {EventBus} from './event-bus.js';
 
 /**
- * `BeforeProviderHeaders` (EXTENSIONS.md "Events"): a transform fired
+ * `BeforeProviderHeaders` (spec/extensions.md §5): a transform fired
  * before each model request with its headers but the credentials. An
  * answer `{headers}` is the new set; a credential in it is dropped (and
  * said once per extension and header), as is a change to a header the
@@ -16,7 +16,7 @@ export interface ProviderHeadersEvent {
 	headers: Record<string, string>;
 }
 
-/** Not a seed limit: far more headers than any provider needs, so an answer past it is a mistake, not a request. */
+/** i's own bound (spec/extensions.md §5 states it): far more headers than any provider needs, so an answer past it is a mistake, not a request. */
 export const MAX_EXTENSION_HEADERS = 64;
 /** Servers commonly refuse a header section over 8 KiB; one value past that would fail the request. */
 export const MAX_HEADER_VALUE_CHARS = 8192;

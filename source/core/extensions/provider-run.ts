@@ -13,7 +13,7 @@ export const PROVIDER_FIRST_FRAME_MS = 120_000;
 export const PROVIDER_SILENCE_MS = 300_000;
 /** A one-shot provider sends no frames: it gets the time a provider worker's call gets (worker-provider.ts PROVIDER_CALL_TIMEOUT_MS). */
 export const PROVIDER_ONE_SHOT_MS = 600_000;
-/** Seed 000: a model's reply body is at most 48 MiB (providers/http-limits.ts MAX_BODY_BYTES); a provider's streamed deltas get as many characters. */
+/** spec/platform.md §6: a model's reply body is at most 48 MiB (providers/http-limits.ts MAX_BODY_BYTES); a provider's streamed deltas get as many characters. */
 export const MAX_PROVIDER_DELTA_CHARS = 48 * 1024 * 1024;
 /** `waitCancelled(ms)` never arms a timer longer than node can (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -69,7 +69,7 @@ type Outcome = {ok: true; reply: ModelReply} | {ok: false; error: ProviderError}
 
 /**
  * One request to an extension provider, from its first frame to its one
- * terminal (spec/extensions.md §5 "取消"). The terminal is whichever comes first: the
+ * terminal (spec/extensions.md §5). The terminal is whichever comes first: the
  * extension's message, its failure, a cancel, or an idle limit; everything
  * after it is dropped. A cancel latches the control plane, aborts the
  * extension's signal and ends the request at once with an `aborted` error
@@ -128,7 +128,7 @@ export class ProviderRun {
 	frame(value: unknown): boolean {
 		const type = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as {type?: unknown}).type : undefined;
 		const content = typeof type === 'string' && contentTypes.has(type);
-		// After the terminal: content is refused (the extension should stop), a structural frame is acknowledged after a cancel (seed) and dropped either way.
+		// After the terminal: content is refused (the extension should stop), a structural frame is acknowledged after a cancel (spec/extensions.md §5) and dropped either way.
 		if (this.#outcome) return !content && this.#cancelled;
 		if (typeof type !== 'string') {
 			this.#malformed(`a frame without a string "type" (${preview(value)})`);

@@ -1,6 +1,6 @@
 /**
  * How an extension's `api.runtime` actions reach the running agent
- * (EXTENSIONS.md "Runtime actions", spec/extensions.md §3). An extension registers
+ * (spec/extensions.md §3). An extension registers
  * before any session is open, so its `api` holds a link, and set-up (and
  * then the head) provides the services once the agent exists. An action
  * called before that, or after its generation was replaced by /reload, is a

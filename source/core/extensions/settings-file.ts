@@ -7,10 +7,9 @@ import {MAX_PLUGIN_FILE_BYTES} from '../plugins/read-json-file.js';
 
 /**
  * A `settings.json` (project `.i/settings.json`, global
- * `<config_dir>/settings.json`; ../shared/EXTENSIONS.md "Where extensions
- * come from"). Known keys are checked; others belong to other features
- * (MCP servers, themes) and are left to them. Relative paths resolve
- * against the file's own folder.
+ * `<config_dir>/settings.json`; spec/extensions.md §8). Known keys are
+ * checked; others belong to other features (MCP servers, themes) and are left
+ * to them. Relative paths resolve against the file's own folder.
  */
 export interface Settings {
 	/** The file, for messages. */
@@ -107,7 +106,7 @@ export async function readSettingsFile(path: string): Promise<Settings | undefin
 	};
 }
 
-/** The two settings files of a run (EXTENSIONS.md): the project's `.i/settings.json` and the global `<config_dir>/settings.json`, each when it exists. */
+/** The two settings files of a run (spec/extensions.md §8): the project's `.i/settings.json` and the global `<config_dir>/settings.json`, each when it exists. */
 export interface RunSettings {
 	project: Settings | undefined;
 	global: Settings | undefined;

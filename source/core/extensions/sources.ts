@@ -2,7 +2,7 @@ import {readdir, stat} from 'node:fs/promises';
 import {delimiter, join, resolve} from 'node:path';
 import {readRunSettings, type RunSettings} from './settings-file.js';
 
-/** Where one extension candidate came from (the order of EXTENSIONS.md, first found wins for a name). */
+/** Where one extension candidate came from (the order of spec/extensions.md §8, first found wins for a name). */
 export type ExtensionOrigin = 'flag' | 'flag-dir' | 'env' | 'project-settings' | 'project-dir' | 'global-settings' | 'bundled';
 
 export interface ExtensionCandidate {

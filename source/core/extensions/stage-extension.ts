@@ -166,7 +166,7 @@ export class ExtensionStage {
 		this.#guard(slot);
 		const checked = checkProvider(value, streaming);
 		const owner = this.#owners.providerOwners.get(checked.id);
-		// Seed appendix: the first registration of an id wins, with its catalogue; the later one is said, naming both, and the rest of its extension loads.
+		// spec/extensions.md §11: the first registration of an id wins, with its catalogue; the later one is said, naming both, and the rest of its extension loads.
 		if (owner !== undefined) {
 			if (!this.shadowedProviders.has(checked.id)) this.notices.push(`extension ${this.#name}: its provider "${checked.id}" is not used: ${owner} registered that id first (and its catalogue entry counts)`);
 			this.shadowedProviders.add(checked.id);

@@ -3,11 +3,11 @@ import {describeIssues} from '../config/describe-issues.js';
 import {RuntimeActionError} from './runtime-link.js';
 
 /*
- * `api.runtime.uiDialog(request, ctx?)` (EXTENSIONS.md "Runtime actions",
- * issue 15 item 7): a question an extension asks the person on the chat
- * screen. The seed names the action (`UiDialog`) and nothing more, so the
- * bounds are ours: what fits a terminal and a person's patience, and no
- * more than a hostile extension may make the screen hold.
+ * `api.runtime.uiDialog(request, ctx?)` (spec/extensions.md §3, issue 15 item
+ * 7): a question an extension asks the person on the chat screen. The bounds
+ * (listed in spec/extensions.md §3) are i's own: what fits a terminal and a
+ * person's patience, and no more than a hostile extension may make the screen
+ * hold.
  */
 
 /** A dialog's title: one line of a terminal, and the UiPromptStart payload. */

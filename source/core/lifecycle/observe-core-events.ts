@@ -2,7 +2,7 @@ import type {CoreEvent, EmitEvent} from '../events.js';
 import type {EventBus} from '../extensions/event-bus.js';
 
 /**
- * The observe events that mirror a core event (EXTENSIONS.md "Events"): the
+ * The observe events that mirror a core event (spec/extensions.md §5): the
  * emit a head gets also hands them to the extensions' queues, which never
  * hold the stream up. Each payload is its own object: the head's event is
  * not shared with extension code. They fire where the turn's lifecycle

@@ -6,7 +6,7 @@ import {readConfigFile} from '../fs/read-config-file.js';
 import {MAX_PLUGIN_FILE_BYTES} from '../plugins/read-json-file.js';
 import {expandVariables} from './expand-variables.js';
 
-/** A call, and a start, that has not answered in this long fails (README "MCP servers"); per server `timeout` and `startTimeout`, in seconds. */
+/** A call, and a start, that has not answered in this long fails (docs/mcp.md); per server `timeout` and `startTimeout`, in seconds. */
 export const DEFAULT_MCP_TIMEOUT_SECONDS = 60;
 /** Upper bound of `timeout`: a tool call that may take an hour should say so in its own protocol, not here. */
 export const MAX_MCP_TIMEOUT_SECONDS = 3600;

@@ -8,7 +8,7 @@ export type McpStart = (() => Promise<McpServers>) | null;
  * The run's MCP servers as a head sees them while they are still being
  * read and started. `begin` starts them (once); the chat screen and line
  * mode begin at session start, a one-shot when its model first asks for a
- * tool (README "MCP servers"). `servers` is null until they were begun and
+ * tool (docs/mcp.md). `servers` is null until they were begun and
  * loaded (and for a run without servers); `ready` begins them and settles
  * then. Closing before that leaves nothing running.
  */

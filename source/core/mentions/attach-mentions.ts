@@ -49,13 +49,13 @@ export type PromptContent =
 	  };
 
 /**
- * Turns a typed prompt into user content (the chat screen, line mode and
- * `-p` alike): each `@path` mention that names a regular file in the
- * workspace attaches it. A mention that names nothing stays plain text; one
- * that leaves the workspace (`..`, an absolute path, a symlink out) is
- * refused with a notice, as are folders and binary files that are not
- * images. An image past the seed's limits, or more files than a message
- * takes, refuses the whole message: the person decides what to leave out.
+ * Turns a typed prompt into user content (the chat screen, line mode and `-p`
+ * alike): each `@path` mention that names a regular file in the workspace
+ * attaches it. A mention that names nothing stays plain text; one that leaves
+ * the workspace (`..`, an absolute path, a symlink out) is refused with a
+ * notice, as are folders and binary files that are not images. An image past
+ * the limits of spec/platform.md §5, or more files than a message takes,
+ * refuses the whole message: the person decides what to leave out.
  */
 export async function promptContent(prompt: string, workspace: string): Promise<PromptContent> {
 	const {text, mentions} = parseMentions(prompt);

@@ -1,5 +1,5 @@
 /**
- * `@path` mentions in a prompt (README "Mentioning files"). A mention is an
+ * `@path` mentions in a prompt (docs/chat-screen.md). A mention is an
  * `@` at the start of a word (the text's start, after white space or after
  * one of `( [ { < " '`) followed by a path: either up to the next white
  * space, its trailing punctuation (`. , ; : ! ? ) ] } > ' "`) left out, or

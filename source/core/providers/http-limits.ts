@@ -1,6 +1,6 @@
 /** The HTTP layer's limits for model calls: http.ts applies them, the transport and the Files channel share them. */
 
-/** Seed: a model HTTP body, success or error, is at most 48 MiB. */
+/** spec/platform.md §6: a model HTTP body, success or error, is at most 48 MiB. */
 export const MAX_BODY_BYTES = 48 * 1024 * 1024;
 /** A server asking for a longer pause than this gets this; a turn should not sleep for hours. */
 export const RETRY_AFTER_CAP_MS = 60_000;

@@ -10,7 +10,7 @@ export interface NeutralBodyOptions {
 
 /**
  * The provider-neutral request body a provider worker (spec/platform.md §1) and an
- * extension provider (EXTENSIONS.md "Providers") both get:
+ * extension provider (spec/extensions.md §5) both get:
  * `{...extra_body, model, messages, tools, max_tokens?}`. Hooks change this
  * body, never the wire of a protocol, so both read it back the same way.
  */

@@ -1,6 +1,6 @@
 /**
  * The headers of one model request, and what a caller's hook (the
- * extensions' `BeforeProviderHeaders`, EXTENSIONS.md) may see and change
+ * extensions' `BeforeProviderHeaders`, spec/extensions.md §5) may see and change
  * of them. Credentials are never shown and never set by the hook; the
  * HTTP layer's own headers keep the host's values. The rules live here,
  * beside the request, so the hook's reader and the sender apply the same

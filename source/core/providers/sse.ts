@@ -2,7 +2,7 @@ import {Buffer} from 'node:buffer';
 import {StreamProtocolError, formatBytes} from './errors.js';
 import type {SseEvent} from './types.js';
 
-/** Seed: an HTTP body is at most 48 MiB, so no single event may be bigger. */
+/** spec/platform.md §6: an HTTP body is at most 48 MiB, so no single event may be bigger. */
 export const MAX_SSE_EVENT_BYTES = 48 * 1024 * 1024;
 
 export interface SseOptions {

@@ -1,7 +1,7 @@
 import {join} from 'node:path';
 import {readPromptText} from '../fs/read-prompt-file.js';
 
-/** The workspace's own system prompt files (spec/extensions.md §8, EXTENSIONS.md "Where extensions come from"). */
+/** The workspace's own system prompt files (spec/extensions.md §8). */
 export const SYSTEM_PROMPT_FILE = join('.i', 'SYSTEM.md');
 export const APPEND_SYSTEM_PROMPT_FILE = join('.i', 'APPEND_SYSTEM.md');
 

@@ -3,11 +3,12 @@ import * as z from 'zod/mini';
 
 /**
  * The skill and prompt-template folders a host hands the skills and prompts
- * modules (spec/extensions.md §8): the vocabulary the core and those workers share, in
- * a module of its own so neither imports the other. The core sends the
- * folders at the top of each request frame, beside `workspace` and `paths`
- * (README "Extensions", "Skills and prompt templates"); a frame without them
- * leaves each module to the workspace's conventional folders below.
+ * modules (spec/extensions.md §8): the vocabulary the core and those workers
+ * share, in a module of its own so neither imports the other. The core sends
+ * the folders at the top of each request frame, beside `workspace` and
+ * `paths` (spec/platform.md §2, `resources`; docs/plugins.md); a frame
+ * without them leaves each module to the workspace's conventional folders
+ * below.
  */
 
 /** The workspace's own skill roots (spec/platform.md §9): searched when the host names no folders. */
@@ -29,7 +30,7 @@ export interface ResourceFolders {
 }
 
 /**
- * Folders of one kind in one frame. The seeds give no number; this bounds a
+ * Folders of one kind in one frame. The spec gives no number; this bounds a
  * frame that flags, two settings files of 256 entries each and the
  * extensions' discovered paths together could otherwise grow without end.
  */

@@ -120,7 +120,7 @@ export class Agent {
 		return this.#parts.model.caller;
 	}
 
-	/** The catalogue provider and model the run uses; null when the config chose by `protocol` (README "Choosing a model"). */
+	/** The catalogue provider and model the run uses; null when the config chose by `protocol` (docs/providers.md). */
 	get selected(): Selected | null {
 		return this.#parts.model.selected;
 	}

@@ -37,15 +37,16 @@ export interface Undecided {
 }
 
 /**
- * Decides without a person where it can (EXTENSIONS.md "Trust", the
- * ProjectTrust gate): first the extensions that need no trust are asked,
- * and a refusal of any of them wins over everything (`--trust-project`,
- * an earlier yes): they are the person's own policy. Then `--trust-project`
- * trusts for this run, an earlier answer stands (an extension's yes never
- * overrides a person's remembered no), and an extension's yes trusts a
- * workspace nobody decided for yet — for this run only, never remembered,
- * so removing that extension leaves no trust behind. What is left is the
- * person's: `Undecided` when `canAsk`, else skipped (headless).
+ * Decides without a person where it can (spec/extensions.md §8, the
+ * ProjectTrust gate of §5): first the extensions that need no trust are
+ * asked, and a refusal of any of them wins over everything
+ * (`--trust-project`, an earlier yes): they are the person's own policy. Then
+ * `--trust-project` trusts for this run, an earlier answer stands (an
+ * extension's yes never overrides a person's remembered no), and an
+ * extension's yes trusts a workspace nobody decided for yet — for this run
+ * only, never remembered, so removing that extension leaves no trust behind.
+ * What is left is the person's: `Undecided` when `canAsk`, else skipped
+ * (headless).
  */
 export async function decideTrust(
 	options: {trustProject?: boolean | undefined; canAsk: boolean},
@@ -81,7 +82,7 @@ export async function decideTrust(
 	};
 }
 
-/** The ProjectTrust payload (README "Extensions"): what would run, and what was decided before. */
+/** The ProjectTrust payload (docs/extensions/authoring.md): what would run, and what was decided before. */
 async function askExtensions(context: TrustContext, extensions: string[], remembered: TrustDecision | undefined, trustProject: boolean) {
 	const {readTrustAnswer} = await import('../extensions/event-answers.js');
 	return context.events!.gate('ProjectTrust', {workspace: context.workspace, extensions, remembered: remembered?.trusted ?? null, trustProject}, readTrustAnswer);

@@ -91,7 +91,7 @@ function lazyFilesChannel(loaded: LoadedConfig, provider: LoadedProviderFile, he
 	};
 }
 
-/** The extension provider the config's `protocol` names (EXTENSIONS.md "Providers"); one no loaded extension registered is a usage error saying what there is. */
+/** The extension provider the config's `protocol` names (spec/extensions.md §5); one no loaded extension registered is a usage error saying what there is. */
 export async function extensionCaller(loaded: LoadedConfig, providers: ReadonlyMap<string, OwnedProvider>): Promise<ModelCaller> {
 	const {config} = loaded;
 	const owned = config.protocol === undefined ? undefined : providers.get(config.protocol);

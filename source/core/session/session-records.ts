@@ -6,7 +6,7 @@ import {firstIssue} from './session-schema.js';
 import type {CoreEvent} from '../events.js';
 
 /**
- * The session-file lines of extension deliveries (spec/extensions.md §3 "运行期间追加上下文"):
+ * The session-file lines of extension deliveries (spec/extensions.md §3):
  * `queued` keeps what an extension's `appendEntry` or `sendMessage` handed
  * over while it waits for its moment (after a tool batch, after the task,
  * the next explicit run), so a kill loses nothing once the action resolved;

@@ -49,7 +49,7 @@ export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOp
 	/**
 	 * When the MCP servers start: at session start (the default), or when the
 	 * model first asks for a tool (a one-shot: one answered at once never
-	 * loads the SDK or starts a server; README "MCP servers").
+	 * loads the SDK or starts a server; docs/mcp.md).
 	 */
 	mcpStart?: 'session' | 'first-tool-call' | undefined;
 }
@@ -195,7 +195,7 @@ async function externalTools(plugins: LoadedPlugins, pool: WorkerPool): Promise<
 
 /**
  * The MCP servers, started in the background: neither the first frame nor
- * a turn that does not use them waits (README "MCP servers"). A one-shot's
+ * a turn that does not use them waits (docs/mcp.md). A one-shot's
  * start with its first tool call, behind the model's first answer: the
  * head's emit that starts them is `toHead`.
  */

@@ -92,7 +92,7 @@ type Phase = {extensions: LoadedExtension[]; reports: LoadReport[]};
  * One start's extensions, in the steps a head may take apart (the chat
  * screen fires BeforeTuiStart between them):
  *
- * 1. `find`: the sources (EXTENSIONS.md "Where extensions come from").
+ * 1. `find`: the sources (spec/extensions.md §8).
  *    Without any listed, a start pays for the sources module, two settings
  *    reads and one folder listing, and nothing else loads.
  * 2. `loadFirst`: the extensions that need no trust (`--extension`,

@@ -6,11 +6,11 @@ import {parseArguments} from './arguments.js';
 import {toParameters} from './parameters.js';
 import {ToolInputError, ToolRunError, type Tool, type ToolContext, type ToolResult} from './types.js';
 
-/** spec/extensions.md §10: a model asked to write an extension reads `authoring` or `debugging` first; the seed's preamble names `agent` for a whole package. */
+/** spec/extensions.md §10: a model asked to write an extension reads `authoring` or `debugging` first; `agent` walks through a whole package. */
 export const DOCS_TOPICS = ['authoring', 'debugging', 'agent'] as const;
 export type DocsTopic = (typeof DOCS_TOPICS)[number];
 
-/** Not a seed limit: a guide is a few pages; a file past this is no guide of ours, and is not read into memory. */
+/** Not a spec limit: a guide is a few pages; a file past this is no guide of ours, and is not read into memory. */
 export const MAX_GUIDE_BYTES = 256 * 1024;
 /** The package is found above this module within this many folders (dist/source/core/tools is the deepest layout). */
 const MAX_PACKAGE_DEPTH = 8;

@@ -1,5 +1,5 @@
 /**
- * What a prompt starting with `!` asks for (README "Shell commands"): `!cmd`
+ * What a prompt starting with `!` asks for (docs/chat-screen.md): `!cmd`
  * runs cmd and adds it and its output to the context of the next turn,
  * `!!cmd` runs it without adding anything; `\!…` at the start is a message
  * that begins with `!` (the backslash dropped). Anything else is a message.

@@ -43,7 +43,7 @@ export interface UserBashOptions {
  * Runs a person's `!` command in the workspace: no approval (it is theirs),
  * the shell tool's shell and process-group handling (run-command.ts), stdin
  * closed. `UserBash` handlers see it first and may answer with the result
- * instead (EXTENSIONS.md, a transform: chained, a failing handler keeps the
+ * instead (spec/extensions.md §5, a transform: chained, a failing handler keeps the
  * previous value). Throws only when the shell cannot be started.
  */
 export async function runUserBash(command: string, options: UserBashOptions): Promise<UserBashRun> {

@@ -15,7 +15,7 @@ export class TrustUnanswered extends Error {
 
 /**
  * How the chat screen asks whether the workspace's own extensions may run
- * (ExtensionOptions.askTrust; EXTENSIONS.md "Trust"): the question the trust
+ * (ExtensionOptions.askTrust; spec/extensions.md §8): the question the trust
  * prompt shows, and the answer it gives back. The core remembers the answer.
  */
 export class TrustBroker extends OpenQuestion<PendingTrust> {

@@ -1,8 +1,8 @@
 /**
- * The Files channel's HTTP calls. The model requests' rules hold (README,
- * "What the HTTP layer promises"): undici, redirects never followed, a
- * capped body, the key never in an error. What is retried differs by verb,
- * since a file operation is not a model request:
+ * The Files channel's HTTP calls. The model requests' rules hold
+ * (docs/providers.md): undici, redirects never followed, a capped body, the
+ * key never in an error. What is retried differs by verb, since a file
+ * operation is not a model request:
  *
  * - `GET` (list, retrieve) changes nothing: retried like a model request
  *   (429, 408, 409, 5xx, dropped connections; `max_retries`, backoff,
