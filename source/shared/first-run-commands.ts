@@ -33,10 +33,10 @@ export async function firstRunError(path: string, options: ExtensionOptions & {c
 			choice = {provider: pick.id, model: pick.models[0]!.id, ready: pick.ready, auth: pick.auth, variable: binding?.modelsJsonKeyEnv ?? binding?.apiKeyEnv};
 		}
 	} catch (error) {
-		return new UsageError(`no model config: ${path} does not exist, and the catalogue could not be read (${errorMessage(error)}); create the config (see README, "Configuration") or pass --config FILE`);
+		return new UsageError(`no model config: ${path} does not exist, and the catalogue could not be read (${errorMessage(error)}); create the config (docs/configuration.md) or pass --config FILE`);
 	}
 
-	if (!choice) return new UsageError(`no model config: ${path} does not exist and the catalogue has no model; create it (see README, "Configuration") or pass --config FILE`);
+	if (!choice) return new UsageError(`no model config: ${path} does not exist and the catalogue has no model; create it (docs/configuration.md) or pass --config FILE`);
 	const {provider, model} = choice;
 	const config = JSON.stringify({provider, model});
 	const key = choice.ready ? `${provider}: ${choice.auth}` : `${provider} has no key yet: ${choice.variable === undefined ? '' : `export ${choice.variable}=… or `}run i auth login ${provider}`;
@@ -50,7 +50,7 @@ export async function firstRunError(path: string, options: ExtensionOptions & {c
 			`  mkdir -p ${quoted(dirname(path))} && printf '%s\\n' ${quoted(config)} > ${quoted(path)}`,
 			'      saves it as the default for every run',
 			...(choice.ready ? [] : [`  i auth login ${provider}`, '      stores its key in auth.json (typed without echo)']),
-			`(${key}). Or write a config by hand (README, "Configuration") and pass --config FILE.`,
+			`(${key}). Or write a config by hand (docs/configuration.md) and pass --config FILE.`,
 		].join('\n'),
 	);
 }

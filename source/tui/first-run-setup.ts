@@ -104,7 +104,7 @@ export async function runFirstRunSetup(place: FirstRunPlace, screen: FirstRunScr
 			case 'provider': {
 				const choices = setupOrder(providerChoices(built!, {configDir: place.configDir, env: place.env}).filter(choice => choice.models.length > 0));
 				if (choices.length === 0) {
-					screen.notice('error', `the catalogue has no provider with a model; add one in ${join(place.configDir, 'models.json')} (README, "models.json"), then choose "try again"`);
+					screen.notice('error', `the catalogue has no provider with a model; add one in ${join(place.configDir, 'models.json')} (docs/providers.md, "models.json"), then choose "try again"`);
 					if ((await screen.choose({title: 'Set up i: no provider to choose', options: [RETRY], escape: 'leave'})) === null) return left();
 					step = {name: 'catalogue'};
 					break;

@@ -16,7 +16,7 @@ test('-p and line mode without config.json: the exact commands, exit 2; the prov
 	assert.match(ready.stderr, /\n {2}i --list-models\n/);
 	assert.match(ready.stderr, /\n {2}i --model deepseek\/deepseek-chat -p hello\n/);
 	assert.ok(ready.stderr.includes(`printf '%s\\n' '{"provider":"deepseek","model":"deepseek-chat"}' > ${path}`), ready.stderr);
-	assert.match(ready.stderr, /\(deepseek: key from DEEPSEEK_API_KEY\)\. Or write a config by hand \(README, "Configuration"\) and pass --config FILE\.\n$/);
+	assert.match(ready.stderr, /\(deepseek: key from DEEPSEEK_API_KEY\)\. Or write a config by hand \(docs\/configuration.md\) and pass --config FILE\.\n$/);
 	assert.doesNotMatch(ready.stderr, /sk-first-run-1|i auth login/);
 
 	// No key anywhere: the first provider with a model, and how to give it a key.

@@ -131,6 +131,10 @@ test('the tarball holds the program and its core, built, and nothing the install
 		'docs/extensions/authoring.md',
 		'docs/extensions/debugging.md',
 		'docs/extensions/agent.md',
+		// The README's links into the guide resolve in the installed copy too.
+		'docs/configuration.md',
+		'docs/spec/platform.md',
+		'CHANGELOG.md',
 		'README.md',
 		'package.json',
 		// The provider package that ships with i, built.

@@ -75,7 +75,7 @@ export async function removeProvider(id: string, where: {global: string; project
 			ok: false,
 			message:
 				`${id} comes from extension ${entry.source.extension}, not from models.json, so there is no entry to remove; an extension's providers go with the extension ` +
-				`(the provider package: "providerPackage": false in settings.json, see README "The provider package"; another: i uninstall or --no-extensions)${projectNote}`,
+				`(the provider package: "providerPackage": false in settings.json, see docs/providers.md, "The provider package"; another: i uninstall or --no-extensions)${projectNote}`,
 		};
 	}
 

@@ -23,7 +23,7 @@ export function configPath(explicit: string | undefined, configDir: string): str
 /** No model configured: the default config file does not exist. A headless head says the exact commands instead (first-run-commands.ts). */
 export class NoModelConfigError extends UsageError {
 	constructor(readonly path: string) {
-		super(`no model config: ${path} does not exist; create it (see README, "Configuration") or pass --config FILE`);
+		super(`no model config: ${path} does not exist; create it (docs/configuration.md) or pass --config FILE`);
 	}
 }
 
