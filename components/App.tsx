@@ -9,6 +9,7 @@ import {ChoiceList} from './ChoiceList.js';
 import {KeyField} from './KeyField.js';
 import type {KeyBroker} from '../source/tui/brokers/key-broker.js';
 import {slashCompletions} from '../source/tui/slash-commands.js';
+import {showInPager} from '../source/tui/pager.js';
 import {Approval} from './Approval.js';
 import {AssistantText} from './AssistantText.js';
 import {ChildAgents} from './ChildAgents.js';
@@ -73,7 +74,7 @@ export function App({store, broker, trust, dialogs, chooser, keys, history, onSu
 	const keyPending = useSyncExternalStore(keys?.subscribe ?? noSubscription, keys?.getSnapshot ?? noQuestion);
 	// While the agent starts (the first-run setup asks then), Ctrl-C in a chooser or the key field leaves as it does elsewhere.
 	const leaveWhileStarting = state.starting ? onInterrupt : undefined;
-	const {columns, rows, generation} = useTerminalSize();
+	const {columns, rows, generation, repaint} = useTerminalSize();
 	const [draft, setDraft] = useState('');
 	const [caret, setCaret] = useState({text: '', at: 0});
 	const picker = useMentionPicker(state.starting ? '' : state.status.workspace, caret.text, caret.at, state.resources);
@@ -84,6 +85,13 @@ export function App({store, broker, trust, dialogs, chooser, keys, history, onSu
 		// A unique prefix of a command runs that command: "/he" is /help. Refused (a turn is running), the text stays in the editor for when it ends.
 		const matches = slashCompletions(text.trim(), state.commands);
 		return onSubmit(matches.length === 1 ? matches[0]!.name : text) !== false;
+	};
+
+	// The pager drew on the terminal: everything is written again, whatever it left (or took from the scrollback).
+	const openPager = (text: string) => {
+		const problem = showInPager(text);
+		repaint();
+		if (problem !== null) store.notice('warning', problem);
 	};
 
 	const ctrlC = (hasText: boolean) => {
@@ -127,7 +135,7 @@ export function App({store, broker, trust, dialogs, chooser, keys, history, onSu
 				) : state.busy && !pending && !dialog && !choice && !state.bash ? (
 					<Spinner label="working — Esc to stop" />
 				) : null}
-				{pending ? <Approval pending={pending} maxDetailLines={Math.max(3, Math.min(MAX_DETAIL_LINES, rows - 12))} /> : null}
+				{pending ? <Approval pending={pending} width={columns} maxDetailLines={Math.max(3, Math.min(MAX_DETAIL_LINES, rows - 12))} onPager={openPager} /> : null}
 				{dialog ? <ExtensionDialog key={dialog.id} pending={dialog} maxVisible={rows - 10} onLeave={onInterrupt} /> : null}
 				{choice && !pending && !dialog ? <ChoiceList key={choice.id} pending={choice} maxVisible={rows - 12} onLeave={leaveWhileStarting} /> : null}
 				{keyPending && !pending && !dialog ? <KeyField key={keyPending.id} pending={keyPending} onLeave={leaveWhileStarting} /> : null}

@@ -1,7 +1,9 @@
-import {useEffect, useRef, useState} from 'react';
-import {Box, Text, useInput} from 'ink';
+import {useEffect, useMemo, useRef, useState} from 'react';
+import {Box, Text, useInput, useStdout, type Key} from 'ink';
 import type {ApprovalChoice, PendingApproval} from '../source/tui/brokers/approval-broker.js';
-import {ApprovalDetail} from './ApprovalDetail.js';
+import {detailRows} from '../source/tui/detail-rows.js';
+import {shown} from '../source/tui/shown-text.js';
+import {ApprovalDetail, DETAIL_INSET_COLUMNS, MAX_DETAIL_LINES} from './ApprovalDetail.js';
 import {ReasonField} from './ReasonField.js';
 
 /** Keys typed this soon after the question appears were meant for something else. */
@@ -9,23 +11,50 @@ export const TYPEAHEAD_GUARD_MS = 300;
 
 const options = ['once', 'always', 'deny'] as const;
 
+export interface ApprovalProps {
+	pending: PendingApproval;
+	/** Rows of the detail shown at once (the terminal's height allowing). */
+	maxDetailLines?: number;
+	/** The terminal's width; by default stdout's. */
+	width?: number;
+	/** Shows the whole detail in the person's pager (p); absent: no such key. */
+	onPager?(detail: string): void;
+}
+
 /**
  * Asks whether a tool may run. Keyboard only: y allows once, a allows the
  * tool for the rest of the session, n asks for an optional reason then
  * denies, Esc denies. Enter alone never allows: it only confirms an option
- * the person moved to with the arrow keys.
+ * the person moved to with ← → or Tab. The whole detail can be read before
+ * answering: ↑ ↓ PgUp PgDn Home End scroll it, p opens it in a pager.
  */
-export function Approval({pending, maxDetailLines}: {pending: PendingApproval; maxDetailLines?: number}) {
+export function Approval({pending, maxDetailLines = MAX_DETAIL_LINES, width, onPager}: ApprovalProps) {
 	const {request} = pending;
+	const {stdout} = useStdout();
 	const shownAt = useRef(Date.now());
 	const [selected, setSelected] = useState<number | null>(null);
 	const [reasoning, setReasoning] = useState(false);
-	// biome-ignore lint/correctness/useExhaustiveDependencies: pending is the trigger, not an input: each new approval starts unselected, without the reason field.
+	const [top, setTop] = useState(0);
+	const detail = useMemo(() => shown(request.ask.detail), [request]);
+	const columns = (width ?? stdout.columns) || 80;
+	const rows = useMemo(() => detailRows(detail, columns - DETAIL_INSET_COLUMNS), [detail, columns]);
+	const height = Math.max(1, maxDetailLines);
+	const lastTop = Math.max(0, rows.length - height);
+	// biome-ignore lint/correctness/useExhaustiveDependencies: pending is the trigger, not an input: each new approval starts unselected, at its first line, without the reason field.
 	useEffect(() => {
 		shownAt.current = Date.now();
 		setSelected(null);
 		setReasoning(false);
+		setTop(0);
 	}, [pending]);
+
+	/** The scrolling keys: true when `key` was one. */
+	const scroll = (key: Key): boolean => {
+		const by = key.upArrow ? -1 : key.downArrow ? 1 : key.pageUp ? -height : key.pageDown ? height : key.home ? -rows.length : key.end ? rows.length : 0;
+		if (by === 0) return false;
+		setTop(current => Math.min(lastTop, Math.max(0, Math.min(current, lastTop) + by)));
+		return true;
+	};
 
 	const answer = (choice: ApprovalChoice) => pending.answer(choice);
 	const choose = (option: (typeof options)[number]) => {
@@ -41,13 +70,15 @@ export function Approval({pending, maxDetailLines}: {pending: PendingApproval; m
 			}
 
 			const early = Date.now() - shownAt.current < TYPEAHEAD_GUARD_MS;
-			if (key.leftArrow || key.upArrow) setSelected(current => (current === null ? 0 : Math.max(0, current - 1)));
-			else if (key.rightArrow || key.downArrow || key.tab) setSelected(current => (current === null ? 0 : Math.min(options.length - 1, current + 1)));
+			if (scroll(key)) return;
+			if (key.leftArrow) setSelected(current => (current === null ? 0 : Math.max(0, current - 1)));
+			else if (key.rightArrow || key.tab) setSelected(current => (current === null ? 0 : Math.min(options.length - 1, current + 1)));
 			else if (key.return && selected !== null) choose(options[selected]!);
 			else if (early) return;
 			else if (input === 'y') choose('once');
 			else if (input === 'a') choose('always');
 			else if (input === 'n') choose('deny');
+			else if (input === 'p' && onPager) onPager(detail);
 		},
 		{isActive: !reasoning},
 	);
@@ -61,9 +92,9 @@ export function Approval({pending, maxDetailLines}: {pending: PendingApproval; m
 	return (
 		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
 			<Text bold color="yellow">
-				Allow? <Text color="white">{request.ask.title}</Text>
+				Allow? <Text color="white">{shown(request.ask.title)}</Text>
 			</Text>
-			<ApprovalDetail detail={request.ask.detail} maxLines={maxDetailLines} />
+			<ApprovalDetail view={{rows, lines: rows.at(-1)?.line ?? 0, top: Math.min(top, lastTop), height}} pager={onPager !== undefined} />
 			{reasoning ? (
 				<Box>
 					<Text>Reason for the model (optional, Enter to deny, Esc to deny without one): </Text>

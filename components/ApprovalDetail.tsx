@@ -1,33 +1,38 @@
 import {Box, Text} from 'ink';
+import {plural} from '../source/core/tools/format.js';
+import type {DetailRow} from '../source/tui/detail-rows.js';
 
-/** A tall diff or command is cut to this many lines (fewer on a short terminal), with the count of the rest. */
+/** The most rows of a diff or command the question shows at once (fewer on a short terminal); the rest is scrolled to. */
 export const MAX_DETAIL_LINES = 30;
 
-function lineColor(line: string): string | undefined {
-	if (line.startsWith('+++') || line.startsWith('---')) return undefined;
-	if (line.startsWith('+')) return 'green';
-	if (line.startsWith('-')) return 'red';
-	if (line.startsWith('@@')) return 'cyan';
-	return undefined;
+/** The columns the question's border and padding (2 each side) and the detail's indent (2) take from the terminal's width. */
+export const DETAIL_INSET_COLUMNS = 6;
+
+export interface DetailView {
+	rows: readonly DetailRow[];
+	/** The detail's line count (a long line takes several rows). */
+	lines: number;
+	/** The first row shown. */
+	top: number;
+	/** Rows shown at most. */
+	height: number;
 }
 
-/** What the tool will do: a diff coloured by line, a command and its folder, or arguments. */
-export function ApprovalDetail({detail, maxLines = MAX_DETAIL_LINES}: {detail: string; maxLines?: number}) {
-	const lines = detail.split('\n');
-	const shown = lines.slice(0, maxLines);
+/** What the tool will do, `height` rows of it from `top`: a diff coloured by line, a command and its folder, or arguments; below, which lines these are of how many and the keys. */
+export function ApprovalDetail({view, pager}: {view: DetailView; pager: boolean}) {
+	const {rows, lines, top, height} = view;
+	const shown = rows.slice(top, top + height);
+	const keys = pager ? ' · p pager' : '';
+	const where = rows.length > height ? `lines ${shown[0]?.line ?? 0}–${shown.at(-1)?.line ?? 0} of ${lines} · ↑↓ PgUp PgDn Home End scroll${keys}` : `${plural(lines, 'line')}${keys}`;
 	return (
 		<Box flexDirection="column" marginLeft={2}>
-			{shown.map((line, index) => (
-				// biome-ignore lint/suspicious/noArrayIndexKey: lines of a static text never move, so their index is a stable key.
-				<Text key={index} color={lineColor(line)}>
-					{line === '' ? ' ' : line}
+			{shown.map((row, index) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: a row's place in the window is its identity; the window's rows are redrawn as it scrolls.
+				<Text key={index} color={row.color} wrap="truncate">
+					{row.text === '' ? ' ' : row.text}
 				</Text>
 			))}
-			{lines.length > shown.length ? (
-				<Text dimColor italic>
-					… {lines.length - shown.length} more lines
-				</Text>
-			) : null}
+			<Text dimColor>{where}</Text>
 		</Box>
 	);
 }

@@ -1,5 +1,8 @@
 import {Box, Text} from 'ink';
+import {plural} from '../source/core/tools/format.js';
 import type {ToolItem} from '../source/tui/chat-state.js';
+import {expandTabs} from '../source/tui/text-columns.js';
+import {FoldedDetail} from './AskedDetail.js';
 
 /** Results longer than this many lines are folded to their first lines and a count. */
 export const FOLDED_RESULT_LINES = 6;
@@ -15,7 +18,7 @@ const marks: Record<ToolItem['status'], {mark: string; color: string}> = {
 
 export function ToolCall({tool}: {tool: ToolItem}) {
 	const {mark, color} = marks[tool.status];
-	const lines = tool.result === null ? [] : tool.result.split('\n');
+	const lines = tool.result === null ? [] : expandTabs(tool.result).split('\n');
 	const shown = lines.slice(0, FOLDED_RESULT_LINES);
 	const more = lines.length - shown.length;
 	return (
@@ -24,6 +27,7 @@ export function ToolCall({tool}: {tool: ToolItem}) {
 				<Text color={color}>{mark}</Text> <Text bold>{tool.name}</Text> <Text dimColor>{tool.summary}</Text>
 				{tool.note ? <Text color="yellow"> — {tool.note}</Text> : null}
 			</Text>
+			{tool.asked && tool.status !== 'asking' ? <FoldedDetail asked={tool.asked} /> : null}
 			{tool.status === 'running' && tool.progress ? (
 				<Box marginLeft={2}>
 					<Text dimColor italic>
@@ -36,7 +40,7 @@ export function ToolCall({tool}: {tool: ToolItem}) {
 					<Text dimColor>{shown.join('\n')}</Text>
 					{more > 0 ? (
 						<Text dimColor italic>
-							… {more} more lines
+							… {plural(more, 'more line')}
 						</Text>
 					) : null}
 				</Box>

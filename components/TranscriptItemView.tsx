@@ -1,6 +1,7 @@
 import type {TranscriptItem} from '../source/tui/chat-state.js';
 import type {MarkdownRenderer} from '../source/tui/markdown/render-markdown.js';
 import {AssistantText} from './AssistantText.js';
+import {WholeDetail} from './AskedDetail.js';
 import {CustomMessage} from './CustomMessage.js';
 import {Notice} from './Notice.js';
 import {ThinkingSummary} from './ThinkingSummary.js';
@@ -34,6 +35,10 @@ export function TranscriptItemView({item, width, markdown}: {item: TranscriptIte
 
 		case 'tool': {
 			return <ToolCall tool={item} />;
+		}
+
+		case 'detail': {
+			return <WholeDetail asked={item.asked} />;
 		}
 
 		case 'notice': {

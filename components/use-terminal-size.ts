@@ -1,4 +1,4 @@
-import {useEffect, useState} from 'react';
+import {useCallback, useEffect, useState} from 'react';
 import {useStdout} from 'ink';
 
 /** Clear the screen and the scrollback, cursor home (ED2, ED3, CUP). */
@@ -12,6 +12,8 @@ export interface TerminalSize {
 	rows: number;
 	/** Changes when the scrollback was cleared and must be written again: the key of the transcript's Static. */
 	generation: number;
+	/** Clears the screen and the scrollback and writes the transcript again: after another program drew on the terminal (a pager). */
+	repaint(): void;
 }
 
 /**
@@ -27,16 +29,17 @@ export interface TerminalSize {
  */
 export function useTerminalSize(): TerminalSize {
 	const {stdout} = useStdout();
-	const [size, setSize] = useState<TerminalSize>(() => ({columns: stdout.columns || 80, rows: stdout.rows || 24, generation: 0}));
+	const [size, setSize] = useState(() => ({columns: stdout.columns || 80, rows: stdout.rows || 24, generation: 0}));
+	const repaint = useCallback(() => {
+		stdout.write(CLEAR_TERMINAL);
+		setSize(current => ({...current, generation: current.generation + 1}));
+	}, [stdout]);
 	useEffect(() => {
 		let timer: NodeJS.Timeout | undefined;
 		const onResize = () => {
 			setSize(current => ({...current, columns: stdout.columns || 80, rows: stdout.rows || 24}));
 			clearTimeout(timer);
-			timer = setTimeout(() => {
-				stdout.write(CLEAR_TERMINAL);
-				setSize(current => ({...current, generation: current.generation + 1}));
-			}, REPAINT_DELAY_MS);
+			timer = setTimeout(repaint, REPAINT_DELAY_MS);
 		};
 
 		stdout.on('resize', onResize);
@@ -44,6 +47,6 @@ export function useTerminalSize(): TerminalSize {
 			clearTimeout(timer);
 			stdout.off('resize', onResize);
 		};
-	}, [stdout]);
-	return size;
+	}, [stdout, repaint]);
+	return {...size, repaint};
 }

@@ -8,6 +8,14 @@ import type {CostState} from './cost-tally.js';
 
 export type ToolStatus = 'pending' | 'asking' | 'running' | 'done' | 'failed' | 'denied';
 
+/** What an approval question showed (a diff, a command and its folder, arguments): kept with its call, numbered for /diff. */
+export interface AskedDetail {
+	/** From 1, in the order the questions were asked on this screen. */
+	number: number;
+	title: string;
+	detail: string;
+}
+
 export type TranscriptItem =
 	| {kind: 'logo'; key: string}
 	/** `attachments`: what its @-mentions attached, one line (attach-mentions.ts `describeAttachments`). */
@@ -17,7 +25,10 @@ export type TranscriptItem =
 	/** Answer text: one finished Markdown block (`gap`: a blank row above it, for every block of an answer but its first), or plain lines. */
 	| {kind: 'assistant'; key: string; text: string; markdown: boolean; gap: boolean}
 	| {kind: 'thinking'; key: string; lines: number}
-	| {kind: 'tool'; key: string; id: string; name: string; summary: string; status: ToolStatus; result: string | null; note: string | null; progress?: string | null}
+	/** `asked`: what its approval question showed, folded under it once decided. */
+	| {kind: 'tool'; key: string; id: string; name: string; summary: string; status: ToolStatus; result: string | null; note: string | null; progress?: string | null; asked?: AskedDetail}
+	/** An approval's whole detail, shown again by /diff. */
+	| {kind: 'detail'; key: string; asked: AskedDetail}
 	| {kind: 'notice'; key: string; level: 'info' | 'warning' | 'error'; text: string}
 	/** An extension's message (display: true) or an entry its renderer draws: `label` is its customType (or the extension, for a plain message). */
 	| {kind: 'custom'; key: string; label: string; text: string};

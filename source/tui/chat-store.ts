@@ -1,7 +1,7 @@
 import type {CoreEvent} from '../core/events.js';
 import {summariseArguments} from '../shared/summarise-arguments.js';
 import {AnswerStream} from './answer-stream.js';
-import type {ChatState, ChildItem, HistoryItem, StatusInfo, ToolItem, ToolStatus, TranscriptItem} from './chat-state.js';
+import type {AskedDetail, ChatState, ChildItem, HistoryItem, StatusInfo, ToolItem, ToolStatus, TranscriptItem} from './chat-state.js';
 import type {PickerEntry} from './editor/mention-rank.js';
 import type {SlashCommand} from './commands/slash-command.js';
 import {customRendering, type CustomRendering} from './custom-rendering.js';
@@ -24,6 +24,8 @@ export class ChatStore {
 	#state: ChatState;
 	readonly #listeners = new Set<() => void>();
 	#counter = 0;
+	/** Approval questions numbered so far (/diff N). */
+	#asked = 0;
 	/** Whether a turn's requests are being tallied (between its first usage and its done). */
 	#turnOpen = false;
 	#scheduled: NodeJS.Timeout | undefined;
@@ -160,9 +162,21 @@ export class ChatStore {
 		if (shownItems.length > 0) this.#finish(shownItems, true);
 	}
 
-	/** Marks a tool as waiting for the person's answer. */
-	asking(id: string): void {
-		this.#updateTool(id, {status: 'asking'}, true);
+	/** Marks a tool as waiting for the person's answer; what the question shows stays with the call, numbered, once it is decided. */
+	asking(id: string, ask?: {title: string; detail: string}): void {
+		const known = this.#state.tools.some(item => item.id === id);
+		const asked: AskedDetail | undefined = ask && known ? {number: ++this.#asked, title: shown(ask.title), detail: shown(ask.detail)} : undefined;
+		this.#updateTool(id, asked ? {status: 'asking', asked} : {status: 'asking'}, true);
+	}
+
+	/** /diff: the whole detail of approval `number` (the last one by default) written to the transcript again; otherwise why not. */
+	showAsked(number: number | null): string | null {
+		if (this.#asked === 0) return 'no approval was asked on this screen yet';
+		const wanted = number ?? this.#asked;
+		const asked = [...this.#state.finished, ...this.#state.tools].find((item): item is ToolItem => item.kind === 'tool' && item.asked?.number === wanted)?.asked;
+		if (!asked) return `there is no approval ${wanted}: those on this screen are numbered 1 to ${this.#asked}`;
+		this.#finish([{kind: 'detail', key: this.#key(), asked}], true);
+		return null;
 	}
 
 	/** Folds a core event into the state. Streaming updates are batched to one notification a frame. */

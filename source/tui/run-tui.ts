@@ -138,7 +138,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	};
 
 	const askPerson: AskPerson = async (request, signal) => {
-		store.asking(request.id);
+		store.asking(request.id, request.ask);
 		notifier.approvalWaiting(request.ask.title);
 		return broker.askPerson(request, signal);
 	};

@@ -29,6 +29,13 @@ test('write creates files and missing folders, always asking first', async t => 
 	assert.equal(await readFile(join(dir, 'top.txt'), 'utf8'), 'x');
 });
 
+test("a new file's approval shows every line of it, whole: nothing is approved unseen", async t => {
+	const dir = await tempDir(t);
+	const content = Array.from({length: 300}, (_, index) => `${index + 1} ${'x'.repeat(400)}`).join('\n');
+	const planned = await write.plan({files: [{path: 'big.txt', content}]}, toolContext(dir));
+	assert.equal(planned.ask!.detail, `big.txt: new file, 300 lines\n${content}`);
+});
+
 test('replacing a file shows a unified diff, swaps it atomically and keeps its mode', async t => {
 	const dir = await tempDir(t);
 	const file = join(dir, 'script.sh');

@@ -1,10 +1,11 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {readFileSync, writeFileSync} from 'node:fs';
+import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {TYPEAHEAD_GUARD_MS} from '../../components/Approval.js';
+import {makeSandbox} from '../helpers/cli.js';
 import type {TerminalRun} from '../helpers/pty.js';
 import {isInverse, startChat, stripEscapes, toolResults} from './chat.js';
 
@@ -110,5 +111,81 @@ test('a allows edit for the session: the next edit runs without a question', asy
 		assert.doesNotMatch(drawn, /Allow\? Edit b\.txt/, 'no frame ever asked about b.txt');
 	} finally {
 		await run.close();
+	}
+});
+
+const write = (id: string, path: string, content: string) => ({id, name: 'write', arguments: JSON.stringify({files: [{path, content}]})});
+const numbered = (count: number) => Array.from({length: count}, (_, index) => `line ${index + 1}`).join('\n');
+
+test('a 300-line diff is read to its last line before approval, then stays folded in the transcript; /diff 1 shows it whole', async () => {
+	const {run, box} = await startChat(mock);
+	try {
+		writeFileSync(join(box.workspace, 'big.txt'), 'old\n');
+		mock.enqueue({toolCalls: [write('call_big', 'big.txt', `${numbered(300)}\n`)]}, {text: 'Wrote the big file.'});
+		run.type('write the big file\r');
+		await waitForQuestion(run, 'Write 1 file: big.txt');
+		// --- +++ @@ -old, then 300 additions; the 30-row terminal leaves 18 rows for them.
+		assert.match(run.screen().join('\n'), /lines 1–18 of 304 · ↑↓ PgUp PgDn Home End scroll · p pager/);
+		run.type('\u001B[6~');
+		await run.waitFor(screen => screen.includes('lines 19–36 of 304'), 'a page down');
+		run.type('\u001B[B');
+		await run.waitFor(screen => screen.includes('lines 20–37 of 304'), 'a line down');
+		run.type('\u001B[F');
+		await run.waitFor(screen => /│\s+\+line 300\s+│/.test(screen) && screen.includes('lines 287–304 of 304'), 'the last line');
+		assert.ok(!run.screen().some(row => /\+line 282\b/.test(row)), run.screen().join('\n'));
+		run.type('y');
+		await run.waitFor(screen => screen.includes('Wrote the big file.'), 'the answer after the write');
+
+		// The transcript keeps the decided diff, folded: its first 8 lines and the count of the rest.
+		const lines = run.lines();
+		const call = lines.findIndex(line => /✓ write/.test(line));
+		const folded = lines.findIndex((line, index) => index > call && line.trim() === '--- big.txt');
+		assert.ok(call >= 0 && folded > call, lines.join('\n'));
+		assert.deepEqual(
+			lines.slice(folded, folded + 9).map(line => line.trim()),
+			['--- big.txt', '+++ big.txt', '@@ -1,1 +1,300 @@', '-old', '+line 1', '+line 2', '+line 3', '+line 4', '… 296 more lines · /diff 1 shows them all'],
+		);
+		assert.ok(!lines.some(line => /\+line 300\b/.test(line)), 'no line past the fold (nor a stale frame of the question) is in the scrollback');
+
+		run.type('/diff 1\r');
+		await run.waitFor(text => text.includes('◆ approval 1 Write 1 file: big.txt (304 lines)'), '/diff 1', {whole: true});
+		await run.waitFor(text => /^\s+\+line 300$/m.test(text), 'the whole diff', {whole: true});
+	} finally {
+		await run.close();
+	}
+});
+
+test('p shows the whole diff in $PAGER, then the question is drawn again; a pager that cannot run is said', async () => {
+	const box = makeSandbox();
+	const got = join(box.root, 'paged.txt');
+	const {run} = await startChat(mock, {box, env: {PAGER: `cat > '${got}'`}});
+	try {
+		writeFileSync(join(box.workspace, 'notes.txt'), 'hello old world\n');
+		mock.enqueue({toolCalls: [edit('call_edit', 'notes.txt', 'old', 'new')]}, {text: 'Done.'});
+		run.type('fix it\r');
+		await waitForQuestion(run, 'Edit notes.txt');
+		run.type('p');
+		await run.waitUntil(() => existsSync(got) && readFileSync(got, 'utf8').includes('+hello new world'), 'the pager to get the diff');
+		assert.equal(readFileSync(got, 'utf8'), '--- notes.txt\n+++ notes.txt\n@@ -1,1 +1,1 @@\n-hello old world\n+hello new world');
+		await run.waitFor(screen => screen.includes('Allow? Edit notes.txt') && screen.includes('[y] allow once'), 'the question again');
+		run.type('y');
+		await run.waitFor(screen => screen.includes('Done.'), 'the answer');
+		assert.equal(readFileSync(join(box.workspace, 'notes.txt'), 'utf8'), 'hello new world\n');
+	} finally {
+		await run.close();
+	}
+
+	const missing = await startChat(mock, {env: {PAGER: 'no-such-pager-here'}});
+	try {
+		writeFileSync(join(missing.box.workspace, 'notes.txt'), 'hello old world\n');
+		mock.enqueue({toolCalls: [edit('call_edit', 'notes.txt', 'old', 'new')]}, {text: 'Left it.'});
+		missing.run.type('fix it\r');
+		await waitForQuestion(missing.run, 'Edit notes.txt');
+		missing.run.type('p');
+		await missing.run.waitFor(screen => screen.includes('the pager "no-such-pager-here" could not run'), 'the notice');
+		missing.run.type('\u001B');
+		await missing.run.waitFor(screen => screen.includes('Left it.'), 'the answer after Esc');
+	} finally {
+		await missing.run.close();
 	}
 });

@@ -85,6 +85,7 @@ test('/help lists the keys, then exactly the commands the registry holds, in its
 		'/provider',
 		'/model',
 		'/cost',
+		'/diff',
 		'/compact',
 		'/reload',
 		'/context',

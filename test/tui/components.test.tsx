@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {setTimeout as delay} from 'node:timers/promises';
 import {render} from 'ink-testing-library';
 import {Approval, TYPEAHEAD_GUARD_MS} from '../../components/Approval.js';
+import {MAX_DETAIL_LINES} from '../../components/ApprovalDetail.js';
 import {Box} from 'ink';
 import {StatusLine} from '../../components/StatusLine.js';
 import {SlashMenu} from '../../components/SlashMenu.js';
@@ -26,6 +27,16 @@ test('a long result is folded to its first lines and a count', () => {
 	assert.match(frame, new RegExp(`line ${FOLDED_RESULT_LINES}\\b`));
 	assert.doesNotMatch(frame, new RegExp(`line ${FOLDED_RESULT_LINES + 1}\\b`));
 	assert.match(frame, new RegExp(`… ${40 - FOLDED_RESULT_LINES} more lines`));
+});
+
+test('a result at the fold shows whole; one line past it says "1 more line"', () => {
+	const result = (count: number) => Array.from({length: count}, (_, index) => `line ${index + 1}`).join('\n');
+	const at = render(<ToolCall tool={tool({status: 'done', result: result(FOLDED_RESULT_LINES)})} />).lastFrame()!;
+	assert.match(at, new RegExp(`line ${FOLDED_RESULT_LINES}\\b`));
+	assert.doesNotMatch(at, /more line/);
+	const past = render(<ToolCall tool={tool({status: 'done', result: result(FOLDED_RESULT_LINES + 1)})} />).lastFrame()!;
+	assert.doesNotMatch(past, new RegExp(`line ${FOLDED_RESULT_LINES + 1}\\b`));
+	assert.match(past, /… 1 more line$/m);
 });
 
 test('a denied call shows the reason, not a result', () => {
@@ -175,12 +186,12 @@ test('the reason is edited by character: a CJK reason with a line pasted in, fix
 	second.unmount();
 });
 
-test('a short terminal gets a shorter diff, so the question fits on the screen', () => {
+test('a short terminal gets a shorter window on the diff, so the question fits on the screen', () => {
 	const tall = Array.from({length: 80}, (_, index) => `+line ${index}`).join('\n');
 	const frame = render(<Approval pending={pending(tall, [])} maxDetailLines={8} />).lastFrame()!;
 	assert.match(frame, /\+line 7\b/);
 	assert.doesNotMatch(frame, /\+line 8\b/);
-	assert.match(frame, /… 72 more lines/);
+	assert.match(frame, /lines 1–8 of 80/);
 });
 
 test('arrow keys pick an option, and only then Enter confirms it', async () => {
@@ -195,8 +206,10 @@ test('arrow keys pick an option, and only then Enter confirms it', async () => {
 	view.unmount();
 });
 
-test('a tall diff is cut with a count of the rest', () => {
-	const tall = Array.from({length: 80}, (_, index) => `+line ${index}`).join('\n');
+test('a tall diff shows its first MAX_DETAIL_LINES lines and which lines these are of how many', () => {
+	const tall = Array.from({length: 80}, (_, index) => `+line ${index + 1}`).join('\n');
 	const frame = render(<Approval pending={pending(tall, [])} />).lastFrame()!;
-	assert.match(frame, /… 50 more lines/);
+	assert.match(frame, new RegExp(`\\+line ${MAX_DETAIL_LINES}\\b`));
+	assert.doesNotMatch(frame, new RegExp(`\\+line ${MAX_DETAIL_LINES + 1}\\b`));
+	assert.match(frame, new RegExp(`lines 1–${MAX_DETAIL_LINES} of 80 · ↑↓ PgUp PgDn Home End scroll`));
 });

@@ -35,7 +35,7 @@ test('the transcript: the person, streamed answer lines, collapsed thinking, a t
 	await delay(20);
 
 	const text = transcript();
-	const order = ['› what is in a.txt?', 'thought (3 lines)', 'Let me look.', '✓ read files: path: a.txt', '1\talpha', 'It says alpha.', 'That is all; still typing.', 'a warning for the person'];
+	const order = ['› what is in a.txt?', 'thought (3 lines)', 'Let me look.', '✓ read files: path: a.txt', '1   alpha', 'It says alpha.', 'That is all; still typing.', 'a warning for the person'];
 	let from = 0;
 	for (const part of order) {
 		const at = text.indexOf(part, from);

@@ -12,9 +12,6 @@ import {snapshotHolds, takeSnapshot, type FileSnapshot} from './snapshot.js';
 import {ToolInputError, ToolRunError, type Tool, type ToolResult} from './types.js';
 
 export const MAX_WRITE_FILES = 20;
-/** Lines of a new file shown in the approval. */
-const PREVIEW_LINES = 40;
-const PREVIEW_LINE_CHARS = 300;
 
 const schema = z.strictObject({
 	files: z
@@ -101,15 +98,8 @@ function writeTitle(planned: readonly PlannedFile[]): string {
 async function describeChange(file: PlannedFile): Promise<string> {
 	const {display} = file.target;
 	const {snapshot} = file;
-	if (!snapshot.exists) {
-		const lines = file.content.split('\n');
-		const shown = lines
-			.slice(0, PREVIEW_LINES)
-			.map(line => clipLine(line, PREVIEW_LINE_CHARS))
-			.join('\n');
-		const more = lines.length > PREVIEW_LINES ? `\n… ${plural(lines.length - PREVIEW_LINES, 'more line')}` : '';
-		return `${display}: new file, ${plural(countLines(file.content), 'line')}\n${shown}${more}`;
-	}
+	// A new file is shown whole: the approval is for every line of it (the chat screen scrolls it).
+	if (!snapshot.exists) return `${display}: new file, ${plural(countLines(file.content), 'line')}\n${file.content}`;
 
 	if (!snapshot.bytes) {
 		return `${display}: replaces a file of ${formatBytes(snapshot.size)} (too large to diff) with ${plural(countLines(file.content), 'line')}`;

@@ -3,6 +3,7 @@ import type {ScreenCommand} from './command-context.js';
 import {compactCommand} from './compact-command.js';
 import {contextCommand} from './context-command.js';
 import {costCommand} from './cost-command.js';
+import {diffCommand} from './diff-command.js';
 import {exitCommand} from './exit-command.js';
 import {forkCommand} from './fork-command.js';
 import {helpCommand} from './help-command.js';
@@ -30,6 +31,7 @@ export const builtinCommands: readonly ScreenCommand[] = [
 	providerCommand,
 	modelCommand,
 	costCommand,
+	diffCommand,
 	compactCommand,
 	reloadCommand,
 	contextCommand,

@@ -26,6 +26,7 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import {colors, type Style} from './style.js';
+import {expandTabs} from '../text-columns.js';
 import {graphemes, widthOf, type Row} from './wrap.js';
 
 /**
@@ -34,9 +35,6 @@ import {graphemes, widthOf, type Row} from './wrap.js';
  * answers use most. Any other language is shown as plain code.
  */
 const lowlight = createLowlight({bash, c, cpp, csharp, css, diff, dockerfile, go, ini, java, javascript, json, kotlin, makefile, markdown, php, python, ruby, rust, shell, sql, swift, typescript, xml, yaml});
-
-/** Columns a tab advances to (a multiple of): tabs become spaces, since the screen measures every column itself. */
-export const TAB_WIDTH = 4;
 
 /** highlight.js scopes (`hljs-…` classes) in terminal colours. */
 const SCOPES: Record<string, Style> = {
@@ -127,18 +125,6 @@ function scopeStyle(className: unknown): Style {
 	}
 
 	return {};
-}
-
-function expandTabs(code: string): string {
-	if (!code.includes('\t')) return code;
-	return code
-		.split('\n')
-		.map(line => {
-			let out = '';
-			for (const char of line) out += char === '\t' ? ' '.repeat(TAB_WIDTH - (widthOf(out) % TAB_WIDTH)) : char;
-			return out;
-		})
-		.join('\n');
 }
 
 /** A code line longer than the row, cut between graphemes into rows of at most `width` columns (code never breaks at words). */

@@ -1,6 +1,14 @@
 import {writeSync} from 'node:fs';
 import {FOCUS_REPORTING_OFF, FOCUS_REPORTING_ON} from './focus-report.js';
 
+/** While reports are on: turns them off for a program the screen hands the terminal to (a pager), returning how to turn them on again. */
+let lend: (() => () => void) | null = null;
+
+/** Focus reports off until the returned function is called; nothing when they are not on. */
+export function pauseFocusReporting(): () => void {
+	return lend?.() ?? (() => {});
+}
+
 /**
  * Asks the terminal for focus reports while the chat screen runs, and
  * turns them off again whenever the screen lets the terminal go: at the end
@@ -32,7 +40,13 @@ export function enableFocusReporting(fd = 1): () => void {
 	process.on('SIGTSTP', onSuspend);
 	process.on('SIGCONT', onResume);
 	write(FOCUS_REPORTING_ON);
+	lend = () => {
+		off();
+		return onResume;
+	};
+
 	return () => {
+		lend = null;
 		process.off('exit', off);
 		process.off('SIGTSTP', onSuspend);
 		process.off('SIGCONT', onResume);

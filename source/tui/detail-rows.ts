@@ -1,0 +1,35 @@
+import {breakAtWidth, expandTabs} from './text-columns.js';
+
+/** One screen row of an approval's detail: a diff line, or the part of one that fits the width. */
+export interface DetailRow {
+	text: string;
+	/** Ink's colour name for the diff line it belongs to. */
+	color: string | undefined;
+	/** The line it belongs to, from 1. */
+	line: number;
+}
+
+/** A diff line's colour: additions green, removals red, hunk headers cyan; file headers and context plain. */
+export function lineColor(line: string): string | undefined {
+	if (line.startsWith('+++') || line.startsWith('---')) return undefined;
+	if (line.startsWith('+')) return 'green';
+	if (line.startsWith('-')) return 'red';
+	if (line.startsWith('@@')) return 'cyan';
+	return undefined;
+}
+
+/** The detail's lines, tabs expanded. */
+export function detailLines(detail: string): string[] {
+	return expandTabs(detail).split('\n');
+}
+
+/** The detail as rows of at most `width` columns: a longer line goes on in the rows below it, in its colour, so every column of it can be read and each row is one row on the screen. */
+export function detailRows(detail: string, width: number): DetailRow[] {
+	const rows: DetailRow[] = [];
+	for (const [index, line] of detailLines(detail).entries()) {
+		const color = lineColor(line);
+		for (const text of breakAtWidth(line, Math.max(1, width))) rows.push({text, color, line: index + 1});
+	}
+
+	return rows;
+}
