@@ -10,10 +10,13 @@ export const TYPEAHEAD_GUARD_MS = 300;
 const options = ['once', 'always', 'deny'] as const;
 
 /**
- * Asks whether a tool may run. Keyboard only: y allows once, a allows the
- * tool for the rest of the session, n asks for an optional reason then
- * denies, Esc denies. Enter alone never allows: it only confirms an option
- * the person moved to with the arrow keys.
+ * Asks whether a tool may run, naming the tool and whose it is (native, an
+ * official module, an extension, an MCP server, a plugin worker); what it
+ * shows was made printable and its invisible characters marked by the broker.
+ * Keyboard only: y allows once, a allows the tool for the rest of the
+ * session, n asks for an optional reason then denies, Esc denies. Enter
+ * alone never allows: it only confirms an option the person moved to with
+ * the arrow keys.
  */
 export function Approval({pending, maxDetailLines}: {pending: PendingApproval; maxDetailLines?: number}) {
 	const {request} = pending;
@@ -62,6 +65,9 @@ export function Approval({pending, maxDetailLines}: {pending: PendingApproval; m
 		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
 			<Text bold color="yellow">
 				Allow? <Text color="white">{request.ask.title}</Text>
+			</Text>
+			<Text dimColor>
+				tool {request.name} · {request.owner}
 			</Text>
 			<ApprovalDetail detail={request.ask.detail} maxLines={maxDetailLines} />
 			{reasoning ? (
