@@ -2,7 +2,7 @@ import {useEffect, useMemo, useRef, useState} from 'react';
 import {Box, Text, useInput, useStdout, type Key} from 'ink';
 import type {ApprovalChoice, PendingApproval} from '../source/tui/brokers/approval-broker.js';
 import {detailRows} from '../source/tui/detail-rows.js';
-import {shown} from '../source/tui/shown-text.js';
+import {shownExact} from '../source/tui/shown-text.js';
 import {ApprovalDetail, DETAIL_INSET_COLUMNS, MAX_DETAIL_LINES} from './ApprovalDetail.js';
 import {ReasonField} from './ReasonField.js';
 
@@ -22,11 +22,14 @@ export interface ApprovalProps {
 }
 
 /**
- * Asks whether a tool may run. Keyboard only: y allows once, a allows the
- * tool for the rest of the session, n asks for an optional reason then
- * denies, Esc denies. Enter alone never allows: it only confirms an option
- * the person moved to with ← → or Tab. The whole detail can be read before
- * answering: ↑ ↓ PgUp PgDn Home End scroll it, p opens it in a pager.
+ * Asks whether a tool may run, naming the tool and whose it is (native, an
+ * official module, an extension, an MCP server, a plugin worker); what it
+ * shows was made printable and its invisible characters marked by the broker.
+ * Keyboard only: y allows once, a allows the tool for the rest of the
+ * session, n asks for an optional reason then denies, Esc denies. Enter
+ * alone never allows: it only confirms an option the person moved to with
+ * ← → or Tab. The whole detail can be read before answering: ↑ ↓ PgUp PgDn
+ * Home End scroll it, p opens it in a pager.
  */
 export function Approval({pending, maxDetailLines = MAX_DETAIL_LINES, width, onPager}: ApprovalProps) {
 	const {request} = pending;
@@ -35,7 +38,7 @@ export function Approval({pending, maxDetailLines = MAX_DETAIL_LINES, width, onP
 	const [selected, setSelected] = useState<number | null>(null);
 	const [reasoning, setReasoning] = useState(false);
 	const [top, setTop] = useState(0);
-	const detail = useMemo(() => shown(request.ask.detail), [request]);
+	const detail = useMemo(() => shownExact(request.ask.detail), [request]);
 	const columns = (width ?? stdout.columns) || 80;
 	const rows = useMemo(() => detailRows(detail, columns - DETAIL_INSET_COLUMNS), [detail, columns]);
 	const height = Math.max(1, maxDetailLines);
@@ -92,7 +95,10 @@ export function Approval({pending, maxDetailLines = MAX_DETAIL_LINES, width, onP
 	return (
 		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
 			<Text bold color="yellow">
-				Allow? <Text color="white">{shown(request.ask.title)}</Text>
+				Allow? <Text color="white">{shownExact(request.ask.title)}</Text>
+			</Text>
+			<Text dimColor>
+				tool {shownExact(request.name)} · {shownExact(request.owner)}
 			</Text>
 			<ApprovalDetail view={{rows, lines: rows.at(-1)?.line ?? 0, top: Math.min(top, lastTop), height}} pager={onPager !== undefined} />
 			{reasoning ? (

@@ -26,6 +26,8 @@ export type CoreEvent =
 			id: string;
 			name: string;
 			title: string;
+			/** Who provides the tool: `native`, `official module memory`, `extension todo (FILE)`, `MCP server docs (FILE)`, `plugin worker of FILE`. */
+			owner: string;
 			decision: 'allow' | 'deny';
 			/** Who decided: the policy hook, --yolo, the person, or nobody could be asked. */
 			by: 'policy' | 'yolo' | 'user' | 'no_terminal';

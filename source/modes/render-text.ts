@@ -1,5 +1,5 @@
 import type {CoreEvent, EmitEvent} from '../core/events.js';
-import {printable, writeErr, writeOut} from '../shared/output.js';
+import {printable, printableExact, writeErr, writeOut} from '../shared/output.js';
 import {summariseArguments} from '../shared/summarise-arguments.js';
 import {messageText} from '../shared/message-text.js';
 
@@ -31,12 +31,13 @@ export function createTextRenderer(options: {announceSession: boolean; showMessa
 			case 'tool_call': {
 				// The answer so far ends its line, as on the chat screen: with stdout and stderr on one terminal or file, the tool line never runs into it.
 				endLine();
-				writeErr(printable(`i: tool ${event.name} ${summariseArguments(event.arguments)}`) + '\n');
+				// What runs is shown exactly: a bidi override in a command would draw it reversed (docs/approvals.md).
+				writeErr(printableExact(`i: tool ${event.name} ${summariseArguments(event.arguments)}`) + '\n');
 				break;
 			}
 
 			case 'approval': {
-				if (event.decision === 'deny') writeErr(printable(`i: not run: ${event.title}: ${event.reason ?? 'denied'}`) + '\n');
+				if (event.decision === 'deny') writeErr(printableExact(`i: not run: ${event.title} (${event.owner}): ${event.reason ?? 'denied'}`) + '\n');
 				break;
 			}
 

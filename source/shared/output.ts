@@ -1,4 +1,5 @@
 import {Console} from 'node:console';
+import {markInvisible} from './invisible-marks.js';
 /**
  * Writes to stdout/stderr that survive a closed pipe (`i -p … | head`): an
  * EPIPE ends output quietly instead of crashing the process.
@@ -53,6 +54,17 @@ async function flush(stream: NodeJS.WriteStream, write: (text: string, done: () 
 /** Control characters from a model or a server would steer the terminal: shown as � in status lines. */
 export function printable(text: string): string {
 	return text.replaceAll(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, '\uFFFD');
+}
+
+/**
+ * What will run or be written (a tool's title, arguments, command or diff),
+ * printable and with every invisible or reordering character shown as
+ * `⟨U+202E⟩` (invisible-marks.ts): a bidi-aware terminal then draws it in
+ * the order it runs. Answers and notices keep such characters (Hebrew text
+ * with its marks, say) and use `printable`.
+ */
+export function printableExact(text: string): string {
+	return markInvisible(printable(text));
 }
 
 /** Text an extension or a catalogue gave, for one row of a widget: its line breaks and tabs become spaces, the rest printable. */

@@ -14,7 +14,8 @@ export function summariseArguments(argumentsText: string): string {
 		flat = argumentsText;
 	}
 
-	flat = flat.replaceAll(/\s+/g, ' ').trim();
+	// JavaScript's \s and trim() count U+FEFF, which draws nothing: it is left for the marks (invisible-marks.ts), not made a space or cut.
+	flat = flat.replaceAll(/[^\S\uFEFF]+/g, ' ').replaceAll(/^ | $/g, '');
 	return flat.length > MAX_SUMMARY ? `${flat.slice(0, MAX_SUMMARY - 1)}…` : flat;
 }
 

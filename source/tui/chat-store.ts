@@ -7,7 +7,7 @@ import type {SlashCommand} from './commands/slash-command.js';
 import {customRendering, type CustomRendering} from './custom-rendering.js';
 import type {MarkdownRenderer} from './markdown/render-markdown.js';
 import {addUsage, emptyCost} from './cost-tally.js';
-import {lastLine, shown} from './shown-text.js';
+import {lastLine, shown, shownExact} from './shown-text.js';
 
 /** The running `!` command's output the live area keeps (its tail). */
 const LIVE_BASH_CHARS = 4096;
@@ -157,7 +157,7 @@ export class ChatStore {
 			if (item.kind === 'user') return {kind: 'user', key: this.#key(), text: shown(item.text), ...(item.attachments === undefined ? {} : {attachments: shown(item.attachments)})};
 			if (item.kind === 'bash') return {kind: 'bash', key: this.#key(), command: shown(item.command), output: shown(item.output), status: shown(item.status), context: true};
 			if (item.kind === 'assistant') return {kind: 'assistant', key: this.#key(), text: shown(markdown ? this.#answer.transform(item.text) : item.text), markdown, gap: false};
-			return {kind: 'tool', key: this.#key(), id: item.id, name: shown(item.name), summary: shown(summariseArguments(item.arguments)), status: 'done', result: null, note: null};
+			return {kind: 'tool', key: this.#key(), id: item.id, name: shownExact(item.name), summary: shownExact(summariseArguments(item.arguments)), status: 'done', result: null, note: null};
 		});
 		if (shownItems.length > 0) this.#finish(shownItems, true);
 	}
@@ -165,7 +165,7 @@ export class ChatStore {
 	/** Marks a tool as waiting for the person's answer; what the question shows stays with the call, numbered, once it is decided. */
 	asking(id: string, ask?: {title: string; detail: string}): void {
 		const known = this.#state.tools.some(item => item.id === id);
-		const asked: AskedDetail | undefined = ask && known ? {number: ++this.#asked, title: shown(ask.title), detail: shown(ask.detail)} : undefined;
+		const asked: AskedDetail | undefined = ask && known ? {number: ++this.#asked, title: shownExact(ask.title), detail: shownExact(ask.detail)} : undefined;
 		this.#updateTool(id, asked ? {status: 'asking', asked} : {status: 'asking'}, true);
 	}
 
@@ -290,7 +290,16 @@ export class ChatStore {
 			case 'tool_call': {
 				this.#answer.end();
 				this.#endThinking();
-				const item: ToolItem = {kind: 'tool', key: this.#key(), id: event.id, name: shown(event.name), summary: shown(summariseArguments(event.arguments)), status: 'pending', result: null, note: null};
+				const item: ToolItem = {
+					kind: 'tool',
+					key: this.#key(),
+					id: event.id,
+					name: shownExact(event.name),
+					summary: shownExact(summariseArguments(event.arguments)),
+					status: 'pending',
+					result: null,
+					note: null,
+				};
 				this.#update({tools: [...this.#state.tools, item]}, true);
 				break;
 			}

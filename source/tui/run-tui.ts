@@ -25,6 +25,7 @@ import {Notifier} from './notify/notifier.js';
 import {ScreenExtensions} from './screen-extensions.js';
 import {SessionActions} from './session-actions.js';
 import {TurnController} from './turn-controller.js';
+import {shownExact} from './shown-text.js';
 import {uiPromptEvents} from './ui-prompt-events.js';
 
 /**
@@ -139,7 +140,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 
 	const askPerson: AskPerson = async (request, signal) => {
 		store.asking(request.id, request.ask);
-		notifier.approvalWaiting(request.ask.title);
+		notifier.approvalWaiting(shownExact(request.ask.title));
 		return broker.askPerson(request, signal);
 	};
 	const started = await start.setUp({clear: () => instance.clear(), close}, askPerson);

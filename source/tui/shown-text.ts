@@ -1,4 +1,4 @@
-import {printable} from '../shared/output.js';
+import {printable, printableExact} from '../shared/output.js';
 
 /**
  * Text from the model, a tool or a server, made safe for the terminal: Ink
@@ -7,6 +7,11 @@ import {printable} from '../shared/output.js';
  */
 export function shown(text: string): string {
 	return printable(text.replaceAll('\r\n', '\n'));
+}
+
+/** What will run or be written (a tool's name, arguments, title, diff): shown, and its invisible and bidi characters marked (`⟨U+202E⟩`). */
+export function shownExact(text: string): string {
+	return printableExact(text.replaceAll('\r\n', '\n'));
 }
 
 /** A progress text's last non-empty line: the one status line a running tool shows. */

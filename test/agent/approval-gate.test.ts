@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {createApprovalGate, type AskPerson, type ApprovalRequest} from '../../source/core/agent/approval-gate.js';
 
 const ask = {title: 'Edit a.txt', detail: '--- a.txt\n+++ a.txt'};
-const request = (overrides: Partial<ApprovalRequest> = {}): ApprovalRequest => ({id: 'c1', name: 'edit', arguments: {path: 'a.txt'}, ask, external: false, ...overrides});
+const request = (overrides: Partial<ApprovalRequest> = {}): ApprovalRequest => ({id: 'c1', name: 'edit', arguments: {path: 'a.txt'}, owner: 'native', ask, external: false, ...overrides});
 
 function recordingPerson(decision: 'allow' | 'deny'): AskPerson & {asked: number} {
 	const person = Object.assign(

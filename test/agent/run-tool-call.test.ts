@@ -80,7 +80,36 @@ test('a denied call never runs, and the denial is an event and a result', async 
 	const outcome = await runToolCall(call('edit'), ctx);
 	assert.equal(ran, false);
 	assert.match(outcome.message.content, /not run: approval was denied\. Reason: nobody to ask/);
-	assert.deepEqual(ctx.events[0], {type: 'approval', id: 'c1', name: 'edit', title: 'Edit a', decision: 'deny', by: 'no_terminal', reason: 'nobody to ask'});
+	assert.deepEqual(ctx.events[0], {type: 'approval', id: 'c1', name: 'edit', title: 'Edit a', owner: 'native', decision: 'deny', by: 'no_terminal', reason: 'nobody to ask'});
+});
+
+test("the approval names the tool's owner: native, the one the tool declares, and an external tool without one never as native", async () => {
+	const asked: Array<[string, string]> = [];
+	const gate = createApprovalGate({
+		yolo: false,
+		askPerson: async request => {
+			asked.push([request.owner, request.ask.title]);
+			return {decision: 'deny', by: 'user', reason: null};
+		},
+	});
+	const ask = {title: 'Run it', detail: '{}'};
+	const tools: Tool[] = [
+		fakeTool('shell', returning({output: ''}, ask)),
+		{...fakeTool('memory_write', returning({output: ''}, ask)), external: true, owner: 'official module memory'},
+		{...fakeTool('lookup', returning({output: ''}, null)), external: true},
+	];
+	const ctx = context(tools, {gate});
+	for (const tool of tools) await runToolCall(call(tool.name), ctx);
+	assert.deepEqual(asked, [
+		['native', 'Run it'],
+		['official module memory', 'Run it'],
+		// No ask of its own: the gate's stands in, with the call's arguments.
+		['external tool', 'Run lookup'],
+	]);
+	assert.deepEqual(
+		ctx.events.filter(event => event.type === 'approval').map(event => event.owner),
+		['native', 'official module memory', 'external tool'],
+	);
 });
 
 test('images a tool returns are checked; bad ones are refused as an error result', async () => {

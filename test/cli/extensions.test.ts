@@ -75,7 +75,8 @@ test('an extension tool asks for approval like an external tool: without a termi
 	assert.equal(run.code, 0, run.stderr);
 	const approval = jsonEvents(run.stdout).find(event => event.type === 'approval')!;
 	assert.equal(approval.decision, 'deny');
-	assert.equal(approval.title, 'Run todo (extension todo)');
+	assert.equal(approval.title, 'Run todo');
+	assert.equal(approval.owner, `extension todo (${join(dir, 'todo.mjs')})`);
 });
 
 test('a broken extension is reported with its path and the turn goes on', async () => {

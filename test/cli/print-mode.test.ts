@@ -80,6 +80,24 @@ test('print mode denies an edit it cannot ask about, tells the person how to all
 	assert.match(toolMessage.content, /no terminal to ask on/);
 });
 
+test('stderr shows a command holding a right-to-left override with a mark and names the owner; --json keeps the string as data', async () => {
+	const sandbox = sandboxFor('openai');
+	const command = 'echo cleanup-temp-files #\u202E; rm -rf ./build';
+	const call = {id: 'b1', name: 'shell', arguments: JSON.stringify({command})};
+	mock.enqueue({toolCalls: [call]}, {text: 'Not run.'});
+	const run = await runCli(['-p', 'clean up', '-C', sandbox.workspace], {env: sandbox.env});
+	assert.equal(run.code, 0, run.stderr);
+	assert.match(run.stderr, /i: tool shell command: echo cleanup-temp-files #⟨U\+202E⟩; rm -rf \.\/build\n/);
+	assert.match(run.stderr, /i: not run: Run: echo cleanup-temp-files #⟨U\+202E⟩; rm -rf \.\/build \(native\): /);
+	assert.ok(!run.stderr.includes('\u202E'), run.stderr);
+
+	mock.enqueue({toolCalls: [call]}, {text: 'Not run.'});
+	const json = await runCli(['-p', 'clean up', '--json', '-C', sandbox.workspace], {env: sandbox.env});
+	const approval = jsonEvents(json.stdout).find(event => event.type === 'approval')!;
+	assert.equal(approval.title, `Run: ${command}`, 'events are data: the consumer marks what it shows');
+	assert.equal(approval.owner, 'native');
+});
+
 test('--dangerously-skip-permissions runs a shell command without asking', async () => {
 	const sandbox = sandboxFor('deepseek');
 	mock.enqueue({toolCalls: [{id: 's1', name: 'shell', arguments: JSON.stringify({command: 'echo made > made.txt'})}]}, {text: 'done'});

@@ -29,7 +29,8 @@ test('__i is added after validation: a strict schema passes, a forged __i is ove
 	const plan = await tool.plan(args, context());
 	// Approval is asked like an external tool's, and shows neither the forged nor the real key.
 	assert.equal(tool.external, true);
-	assert.equal(plan.ask?.title, 'Run todo (extension todo)');
+	assert.equal(plan.ask?.title, 'Run todo');
+	assert.equal(tool.owner, 'extension todo (/x/todo.mjs)', 'the owner names the extension and its file');
 	assert.doesNotMatch(plan.ask!.detail, /__i|forged/);
 	assert.deepEqual(await plan.run(), {output: 'done'});
 	assert.deepEqual(seen, {text: 'a', __i: {cwd: '/w', sessionId: 's-1'}});

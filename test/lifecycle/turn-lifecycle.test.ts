@@ -156,25 +156,25 @@ test('the tool call: before_tool may replace it; then the ToolCall gates, then a
 	const turn = lifecycle(record);
 	const replaced = await turn.beforeTool(call);
 	assert.equal(replaced.function.arguments, '{"x":1}');
-	const refused = await turn.gateToolCall({id: 'c1', name: 'read', arguments: {x: 1}, title: 'Read'}, async () => {
+	const refused = await turn.gateToolCall({id: 'c1', name: 'read', arguments: {x: 1}, title: 'Read', owner: 'native'}, async () => {
 		record.log.push('approval gate');
 		return {decision: 'allow', by: 'user', reason: null};
 	});
 	assert.equal(refused, null);
 	assert.deepEqual(record.log, ['hook:before_tool', 'ext:ToolCall', 'approval gate', 'emit:approval']);
-	assert.equal(await turn.gateToolCall({id: 'c1', name: 'read', arguments: {}, title: 'Read'}, allow), null);
+	assert.equal(await turn.gateToolCall({id: 'c1', name: 'read', arguments: {}, title: 'Read', owner: 'native'}, allow), null);
 	assert.equal(record.log.filter(entry => entry === 'emit:approval').length, 1, 'an automatic allow is not told');
 });
 
 test("a ToolCall block ends the call before anyone is asked; a denial says the approval's reason", async () => {
 	const record = recorder({}, [['ToolCall', () => ({block: true, reason: 'not here'})]]);
-	const refused = await lifecycle(record).gateToolCall({id: 'c1', name: 'read', arguments: {}, title: 'Read'}, async () => assert.fail('approval is never asked after a block'));
+	const refused = await lifecycle(record).gateToolCall({id: 'c1', name: 'read', arguments: {}, title: 'Read', owner: 'native'}, async () => assert.fail('approval is never asked after a block'));
 	assert.equal(refused, 'The call was not run: extension x blocked it. Reason: not here');
-	const denied = await lifecycle(recorder({}, [])).gateToolCall({id: 'c1', name: 'read', arguments: {}, title: 'Read'}, async () => ({decision: 'deny', by: 'policy', reason: 'no'}));
+	const denied = await lifecycle(recorder({}, [])).gateToolCall({id: 'c1', name: 'read', arguments: {}, title: 'Read', owner: 'native'}, async () => ({decision: 'deny', by: 'policy', reason: 'no'}));
 	assert.equal(denied, 'The call was not run: approval was denied. Reason: no');
 	// A failing ToolCall handler blocks (fail closed).
 	const failing = recorder({}, [['ToolCall', fails('broke')]]);
-	assert.match((await lifecycle(failing).gateToolCall({id: 'c1', name: 'read', arguments: {}, title: 'Read'}, allow))!, /blocked it\. Reason: the ToolCall check of extension x failed/);
+	assert.match((await lifecycle(failing).gateToolCall({id: 'c1', name: 'read', arguments: {}, title: 'Read', owner: 'native'}, allow))!, /blocked it\. Reason: the ToolCall check of extension x failed/);
 });
 
 test('the tool runs and ends: tool_started, tool_update and tool_result, each followed by its ToolExecution observer', async () => {

@@ -54,7 +54,7 @@ test("a denied call never runs; the model is sent the denial as the call's error
 		assert.deepEqual(
 			run.events.filter(event => ['approval', 'tool_started', 'tool_result'].includes(event.type)),
 			[
-				{type: 'approval', id: 'c1', name: 'edit', title: 'Edit a.txt', decision: 'deny', by: 'user', reason: 'not now'},
+				{type: 'approval', id: 'c1', name: 'edit', title: 'Edit a.txt', owner: 'native', decision: 'deny', by: 'user', reason: 'not now'},
 				{type: 'tool_result', id: 'c1', name: 'edit', output: 'The call was not run: approval was denied. Reason: not now', is_error: true, images: 0},
 			],
 		);

@@ -67,7 +67,11 @@ test('server-everything over stdio: text and image results, an approval ask, pro
 	assert.ok(names.includes('mcp__everything__echo'), names.join(', '));
 	// get-tiny-image: a text, an image and a text.
 	const image = await call(tools, 'mcp__everything__get-tiny-image', {});
-	assert.match(image.plan.ask?.title ?? '', /Run get-tiny-image \(MCP server everything\)/);
+	assert.equal(image.plan.ask?.title, 'Run get-tiny-image');
+	// The owner names the server and its settings file; neither it nor the detail shows the command line that started the server.
+	const owner = tools.find(tool => tool.name === 'mcp__everything__get-tiny-image')?.owner ?? '';
+	assert.match(owner, /^MCP server everything \(\/.+\/settings\.json\)$/);
+	assert.ok(!`${owner} ${image.plan.ask?.detail}`.includes(everythingServer), owner);
 	const imageResult = await image.result;
 	assert.equal(Array.isArray(imageResult.images) && imageResult.images.length, 1);
 	assert.match((imageResult.images as Array<{image_url: {url: string}}>)[0]!.image_url.url, /^data:image\/png;base64,iVBOR/);

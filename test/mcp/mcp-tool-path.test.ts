@@ -45,7 +45,7 @@ function context(servers: McpServers, overrides: Partial<ToolCallContext> & {ask
 	const askPerson: AskPerson =
 		overrides.askPerson ??
 		(async request => {
-			asked.push(request.ask.title);
+			asked.push(`${request.ask.title} · ${request.owner.replace(/ \(.*\)$/, '')}`);
 			return {decision: 'allow', by: 'user', reason: null};
 		});
 	return {
@@ -67,7 +67,7 @@ test('asked by default, with the server named; a denial runs nothing; --yolo and
 	const servers = await fixture({alwaysAllow: ['pid']});
 	const allowed = context(servers);
 	const outcome = await runToolCall(call('mcp__fx__big', {chars: 5}), allowed);
-	assert.deepEqual(allowed.asked, ['Run big (MCP server fx)']);
+	assert.deepEqual(allowed.asked, ['Run big · MCP server fx']);
 	assert.equal(outcome.message.content, 'bbbbb');
 	const denied = context(servers, {askPerson: async () => ({decision: 'deny', by: 'user', reason: 'not now'})});
 	assert.match((await runToolCall(call('mcp__fx__big', {chars: 5}), denied)).message.content, /approval was denied\. Reason: not now/);

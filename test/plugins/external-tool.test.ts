@@ -79,12 +79,20 @@ test('arguments are checked against the schema; every problem is named for the m
 	await refused({text: '', files: [{path: 'a', mode: 1}]}, 'files[0] has unknown field "mode"');
 });
 
-test('every call asks first, showing the arguments, the worker argv and its cwd', async () => {
-	const planned = await createExternalTool(wordCount, fakePool({output: ''}).pool).plan({text: 'a b', limit: 2}, context);
-	assert.deepEqual(planned.ask, {
-		title: 'Run word_count (external tool)',
-		detail: `{\n  "text": "a b",\n  "limit": 2\n}\n\nworker: ["/opt/wc","--mode","x"]\ncwd: /opt`,
-	});
+test('every call asks first, showing the arguments; the owner is the manifest, never the worker argv', async () => {
+	const tool = createExternalTool(wordCount, fakePool({output: ''}).pool);
+	const planned = await tool.plan({text: 'a b', limit: 2}, context);
+	assert.deepEqual(planned.ask, {title: 'Run word_count', detail: `{\n  "text": "a b",\n  "limit": 2\n}`});
+	assert.equal(tool.owner, 'plugin worker of /c/tools.json');
+	assert.doesNotMatch(`${planned.ask?.title} ${planned.ask?.detail} ${tool.owner}`, /\/opt\/wc|--mode/);
+});
+
+test("an official module's tool is named by its module: the official host's command line is never shown", async () => {
+	const official: ManifestTool = {...wordCount, worker: {exec: ['/usr/bin/node', '/i/bin/i.js', '--runtime', 'worker', 'official'], cwd: '/c'}, module: 'memory', owner: 'official module memory'};
+	const tool = createExternalTool(official, fakePool({output: ''}).pool);
+	const planned = await tool.plan({text: 'a'}, context);
+	assert.equal(tool.owner, 'official module memory');
+	assert.doesNotMatch(`${planned.ask?.title} ${planned.ask?.detail}`, /--runtime|i\.js|node/);
 });
 
 test('run sends a tool frame with the parsed arguments and returns output and checked images', async () => {

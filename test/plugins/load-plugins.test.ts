@@ -126,3 +126,24 @@ test('a missing manifest names the config and the entry; for builtin.json it poi
 	const path = writeJson(join(dirs.config_dir, 'config.json'), {protocol: 'openai', model: 'm', plugins: ['builtin.json']});
 	await rejectsWith(loadPlugins(loadModelConfig(path, true), dirs), `config ${path}: "plugins[0]": manifest ${join(dirs.config_dir, 'builtin.json')} does not exist`, '`i --runtime init` creates builtin.json');
 });
+
+test('tools say who provides them for approvals: an official module, a module bound in bindings.json, or nothing for a manifest of its own', async t => {
+	const {root, dirs} = tempRoot(t);
+	const program = fakeProgram(root);
+	executable(join(dirs.config_dir, 'tool-worker'));
+	const extra = {name: 'word_count', description: 'Count words', parameters: {type: 'object'}, exec: ['./tool-worker']};
+	writeJson(join(dirs.config_dir, 'builtin.json'), {builtin_profile: 'configured', tools: [extra]});
+	writeJson(join(dirs.config_dir, 'plugins.json'), {profile: 'standard', disabled: []});
+	const owners = async () => new Map((await load(dirs, ['builtin.json'], {}, program)).plugins.tools.map(tool => [tool.name, tool.owner]));
+	const official = await owners();
+	assert.equal(official.get('memory_write'), 'official module memory');
+	assert.equal(official.get('web_fetch'), 'official module web');
+	// The descriptor's own entries are a plugin worker's: the external tool names their manifest (external-tool.test.ts).
+	assert.equal(official.get('word_count'), undefined);
+
+	executable(join(dirs.config_dir, 'workers', 'memory'));
+	writeJson(join(dirs.config_dir, 'bindings.json'), {memory: {exec: ['./memory'], cwd: 'workers'}});
+	const bound = await owners();
+	assert.equal(bound.get('memory_write'), `module memory, bound in ${join(dirs.config_dir, 'bindings.json')}`);
+	assert.equal(bound.get('web_fetch'), 'official module web');
+});

@@ -189,3 +189,25 @@ test('p shows the whole diff in $PAGER, then the question is drawn again; a page
 		await missing.run.close();
 	}
 });
+
+test('a command holding a right-to-left override is shown with a visible mark where it runs, never the raw character', async () => {
+	const {run} = await startChat(mock);
+	try {
+		const command = 'echo cleanup-temp-files #\u202E; rm -rf ./build';
+		mock.enqueue({toolCalls: [{id: 'call_bidi', name: 'shell', arguments: JSON.stringify({command})}]}, {text: 'Not run, then.'});
+		run.type('clean up\r');
+		const shownCommand = 'echo cleanup-temp-files #⟨U+202E⟩; rm -rf ./build';
+		await waitForQuestion(run, `Run: ${shownCommand}`);
+		const screen = run.screen();
+		assert.ok(
+			screen.some(row => row.includes('tool shell · native')),
+			`the owner under the title:\n${screen.join('\n')}`,
+		);
+		assert.ok(screen.filter(row => row.includes(shownCommand)).length >= 3, `the tool line, the title and the detail each show the mark:\n${screen.join('\n')}`);
+		assert.ok(!run.output().includes('\u202E'), 'the override itself never reached the terminal');
+		run.type('\u001B');
+		await run.waitFor(screen => screen.includes('Not run, then.'), 'the answer after the denial');
+	} finally {
+		await run.close();
+	}
+});

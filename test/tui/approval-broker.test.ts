@@ -5,7 +5,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {ApprovalBroker} from '../../source/tui/brokers/approval-broker.js';
 
-const request = (id: string, name = 'write') => ({id, name, arguments: {}, ask: {title: `Title ${id}`, detail: ''}, external: false});
+const request = (id: string, name = 'write') => ({id, name, arguments: {}, owner: 'native', ask: {title: `Title ${id}`, detail: ''}, external: false});
 const shown = async (broker: ApprovalBroker, id: string) => {
 	while (broker.getSnapshot()?.request.id !== id) await new Promise(resolve => setTimeout(resolve, 1));
 };
@@ -66,4 +66,26 @@ test('an interrupt denies the question shown and the ones waiting, and leaves no
 	assert.deepEqual(await first, interrupted);
 	assert.deepEqual(await second, interrupted);
 	assert.equal(broker.getSnapshot(), null);
+});
+
+test('the box is shown exactly what runs: bidi and invisible characters marked in the title, detail, name and owner', async () => {
+	const broker = new ApprovalBroker();
+	const command = 'echo cleanup-temp-files #\u202E; rm -rf ./build';
+	const asked = broker.askPerson({
+		id: 'x',
+		name: 'shell',
+		arguments: {command},
+		owner: 'extension e\u2066vil (/x/e.mjs)',
+		ask: {title: `Run: ${command}`, detail: `${command}\r\n\nin /w\u200B\u001B[2J`},
+		external: false,
+	});
+	await shown(broker, 'x');
+	const {request: drawn} = broker.getSnapshot()!;
+	assert.equal(drawn.ask.title, 'Run: echo cleanup-temp-files #⟨U+202E⟩; rm -rf ./build');
+	assert.equal(drawn.ask.detail, 'echo cleanup-temp-files #⟨U+202E⟩; rm -rf ./build\n\nin /w⟨U+200B⟩\uFFFD[2J');
+	assert.equal(drawn.owner, 'extension e⟨U+2066⟩vil (/x/e.mjs)');
+	// What the core gets back is about the call itself: its arguments are untouched.
+	assert.deepEqual(drawn.arguments, {command});
+	broker.getSnapshot()!.answer({kind: 'once'});
+	assert.deepEqual(await asked, {decision: 'allow', by: 'user', reason: null});
 });

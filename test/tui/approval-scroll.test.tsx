@@ -10,7 +10,7 @@ import type {ApprovalChoice, PendingApproval} from '../../source/tui/brokers/app
 
 function pending(detail: string, choices: ApprovalChoice[] = []): PendingApproval {
 	return {
-		request: {id: 'c1', name: 'write', arguments: {}, external: false, ask: {title: 'Write a.txt', detail}},
+		request: {id: 'c1', name: 'write', arguments: {}, external: false, owner: 'native', ask: {title: 'Write a.txt', detail}},
 		answer: choice => void choices.push(choice),
 	};
 }

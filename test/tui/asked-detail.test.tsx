@@ -45,7 +45,7 @@ test('folded diffs and results expand tabs as the approval box does', () => {
 function asked(chat: ChatStore, id: string, detail: string) {
 	chat.apply({type: 'tool_call', id, name: 'write', arguments: '{"path":"a.txt"}'});
 	chat.asking(id, {title: `Write ${id}`, detail});
-	chat.apply({type: 'approval', id, name: 'write', title: `Write ${id}`, decision: 'allow', by: 'user', reason: null});
+	chat.apply({type: 'approval', id, name: 'write', title: `Write ${id}`, owner: 'native', decision: 'allow', by: 'user', reason: null});
 	chat.apply({type: 'tool_result', id, name: 'write', output: `Wrote ${id}`, is_error: false, images: 0});
 }
 

@@ -77,7 +77,7 @@ test('a tool call goes live, shows its status, then moves to the scrollback with
 test('a denied call keeps its denial and reason', () => {
 	const {chat} = store();
 	chat.apply({type: 'tool_call', id: 'c1', name: 'shell', arguments: '{"command":"rm -rf build"}'});
-	chat.apply({type: 'approval', id: 'c1', name: 'shell', title: 'Run: rm -rf build', decision: 'deny', by: 'user', reason: 'not now'});
+	chat.apply({type: 'approval', id: 'c1', name: 'shell', title: 'Run: rm -rf build', owner: 'native', decision: 'deny', by: 'user', reason: 'not now'});
 	chat.apply({type: 'tool_result', id: 'c1', name: 'shell', output: 'The call was not run', is_error: true, images: 0});
 	const tool = chat.getSnapshot().finished.at(-1) as {status: string; note: string};
 	assert.equal(tool.status, 'denied');
@@ -119,6 +119,16 @@ test('control sequences from the model, a tool or a server never reach the termi
 	const text = JSON.stringify(chat.getSnapshot().finished);
 	assert.doesNotMatch(text, /\\u001b|\\u0007|\\u009b/i);
 	assert.match(text, /clip \uFFFD\]52/);
+});
+
+test("a tool call's line marks bidi and invisible characters in its name and arguments; the answer keeps them", () => {
+	const {chat} = store();
+	chat.apply({type: 'text_delta', text: 'שלום\u200F done\n'});
+	chat.apply({type: 'tool_call', id: 'c1', name: 'shell', arguments: JSON.stringify({command: 'echo ok #\u202E; rm -rf ./build\u2066'})});
+	const tool = chat.getSnapshot().tools[0]!;
+	assert.equal(tool.summary, 'command: echo ok #⟨U+202E⟩; rm -rf ./build⟨U+2066⟩');
+	const answer = chat.getSnapshot().finished.find(item => item.kind === 'assistant') as {text: string};
+	assert.ok(answer.text.includes('שלום\u200F'), 'the answer is prose, not what runs');
 });
 
 test("the status keeps the session's cache hit ratio as Σ cache-read / Σ input, and the budget's last figures", () => {

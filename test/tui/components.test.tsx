@@ -94,7 +94,7 @@ test('slash completion lists the commands a draft can become', () => {
 
 function pending(detail: string, choices: ApprovalChoice[]): PendingApproval {
 	return {
-		request: {id: 'c1', name: 'edit', arguments: {}, external: false, ask: {title: 'Edit a.txt', detail}},
+		request: {id: 'c1', name: 'edit', arguments: {}, owner: 'native', external: false, ask: {title: 'Edit a.txt', detail}},
 		answer: choice => void choices.push(choice),
 	};
 }
@@ -108,7 +108,7 @@ test('the approval widget shows the diff and allows once with y, for the session
 	] as const) {
 		const choices: ApprovalChoice[] = [];
 		const view = render(<Approval pending={pending(diff, choices)} />);
-		assert.match(view.lastFrame()!, /Allow\? Edit a\.txt/);
+		assert.match(view.lastFrame()!, /Allow\? Edit a\.txt\s*│?\n│? *tool edit · native/, 'the tool and its owner under the title');
 		assert.match(view.lastFrame()!, /-alpha[\s\S]*\+omega/);
 		assert.match(view.lastFrame()!, /\[a\] allow edit for this session/);
 		await delay(TYPEAHEAD_GUARD_MS + 50);

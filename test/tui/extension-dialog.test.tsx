@@ -267,8 +267,8 @@ test('one question at a time: a dialog waits behind an approval, and an approval
 	const {observer, seen} = recorder();
 	const approvals = new ApprovalBroker(observer, line);
 	const dialogs = new DialogBroker(observer, line);
-	const ask = {id: 'call-1', name: 'write', arguments: {}, external: false, ask: {title: 'write a.txt', detail: null}};
-	const approved = approvals.askPerson(ask as never);
+	const ask = {id: 'call-1', name: 'write', arguments: {}, owner: 'native', external: false, ask: {title: 'write a.txt', detail: ''}};
+	const approved = approvals.askPerson(ask);
 	await settle();
 	const dialog = dialogs.ask('asker', {type: 'confirm', title: 'Go?'});
 	await settle();
@@ -278,7 +278,7 @@ test('one question at a time: a dialog waits behind an approval, and an approval
 	assert.equal((await approved).decision, 'allow');
 	await settle();
 	assert.ok(dialogs.getSnapshot(), 'then the dialog shows');
-	const second = approvals.askPerson({...ask, id: 'call-2'} as never);
+	const second = approvals.askPerson({...ask, id: 'call-2'});
 	await settle();
 	assert.equal(approvals.getSnapshot(), null, 'the next approval waits behind the dialog');
 	approvals.cancel();

@@ -6,6 +6,8 @@ export interface ApprovalRequest {
 	id: string;
 	name: string;
 	arguments: Record<string, unknown>;
+	/** Who provides the tool (tool-owner.ts): `native`, `official module memory`, `extension todo (FILE)`, `MCP server docs (FILE)`. */
+	owner: string;
 	/** What the tool would do; null when it may run without asking. */
 	ask: ApprovalAsk | null;
 	/** External (worker) tools always ask unless --yolo. */
@@ -79,10 +81,7 @@ export function createApprovalGate(options: {yolo: boolean; askPerson: AskPerson
 		if (decision === 'deny') return {decision, by: 'policy', reason: 'denied by the approval policy'};
 		if (decision === 'allow') return {decision, by, reason: null};
 		if (options.yolo) return {decision: 'allow', by: 'yolo', reason: null};
-		const ask = request.ask ?? {
-			title: `Run external tool ${request.name}`,
-			detail: JSON.stringify(request.arguments, null, 2),
-		};
+		const ask = request.ask ?? {title: `Run ${request.name}`, detail: JSON.stringify(request.arguments, null, 2)};
 		return options.askPerson({...request, ask}, signal);
 	};
 }

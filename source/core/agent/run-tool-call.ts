@@ -4,6 +4,7 @@ import type {Tool, ToolResult} from '../tools/types.js';
 import {ToolInputError, ToolRunError} from '../tools/types.js';
 import {checkImageParts, MAX_IMAGES_PER_BATCH} from '../tools/images.js';
 import {truncateOutput} from '../tools/truncate.js';
+import {toolOwner} from '../tools/tool-owner.js';
 import {emptyHookChain, type HookChain} from '../lifecycle/hook-chain.js';
 import {TurnLifecycle} from '../lifecycle/turn-lifecycle.js';
 import type {ApprovalGate} from './approval-gate.js';
@@ -105,8 +106,9 @@ export async function runToolCall(original: ToolCall, context: ToolCallContext):
 	}
 
 	// Extension gates AND with approval: a block ends the call before anyone is asked.
-	const refused = await lifecycle.gateToolCall({id: call.id, name, arguments: parsed.value, title: plan.ask?.title ?? name}, () =>
-		context.gate({id: call.id, name, arguments: parsed.value, ask: plan.ask, external: tool.external === true}, context.signal),
+	const owner = toolOwner(tool);
+	const refused = await lifecycle.gateToolCall({id: call.id, name, arguments: parsed.value, title: plan.ask?.title ?? name, owner}, () =>
+		context.gate({id: call.id, name, arguments: parsed.value, owner, ask: plan.ask, external: tool.external === true}, context.signal),
 	);
 	if (refused !== null) return failed(refused);
 	context.signal.throwIfAborted();

@@ -16,6 +16,7 @@ export function approveAsker(approve: ((request: ApprovalRequest) => boolean | P
 			id: request.id,
 			name: request.name,
 			arguments: request.arguments,
+			owner: request.owner,
 			title: request.ask.title,
 			detail: request.ask.detail,
 			external: request.external,

@@ -45,9 +45,11 @@ export interface ApprovalRequest {
 	/** The tool's name: `edit`, `shell`, or a plugin's tool. */
 	name: string;
 	arguments: Record<string, unknown>;
+	/** Who provides the tool: `native`, `official module memory`, `extension todo (FILE)`, `MCP server docs (FILE)`, `plugin worker of FILE`. */
+	owner: string;
 	/** One line: "Edit src/app.ts", "Run: npm test". */
 	title: string;
-	/** The whole picture: a unified diff, or the command and its working folder. */
+	/** The whole picture: a unified diff, the command and its working folder, or an external tool's arguments. */
 	detail: string;
 	/** A plugin's tool (such calls always ask unless `yolo`). */
 	external: boolean;

@@ -1,4 +1,5 @@
 import {compileJsonSchema, describeSchemaErrors} from '../plugins/json-schema.js';
+import {extensionOwner} from '../tools/tool-owner.js';
 import {ToolInputError, ToolRunError, type Tool, type ToolContext, type ToolResult} from '../tools/types.js';
 import {HOST_CONTEXT_KEY, type ExtensionTool, type HostContext} from './api.js';
 import {describeThrown} from './describe-thrown.js';
@@ -29,6 +30,7 @@ export function createExtensionTool(tool: ExtensionTool, owner: ToolOwner): Tool
 		description: tool.description,
 		parameters: tool.parameters,
 		external: true,
+		owner: extensionOwner(owner.name, owner.file),
 		async plan(args, context) {
 			const {[HOST_CONTEXT_KEY]: _forged, ...modelArgs} = args;
 			validator ??= compileJsonSchema(tool.parameters);
@@ -41,10 +43,7 @@ export function createExtensionTool(tool: ExtensionTool, owner: ToolOwner): Tool
 
 			if (!validate(modelArgs)) throw new ToolInputError(`${tool.name}: ${describeSchemaErrors(validate.errors ?? [], 'arguments')}`);
 			return {
-				ask: {
-					title: `Run ${tool.label ?? tool.name} (extension ${owner.name})`,
-					detail: `${JSON.stringify(modelArgs, null, 2)}\n\nextension: ${owner.file}`,
-				},
+				ask: {title: `Run ${tool.label ?? tool.name}`, detail: JSON.stringify(modelArgs, null, 2)},
 				run: async () => execute(tool, owner, where, modelArgs, context),
 			};
 		},

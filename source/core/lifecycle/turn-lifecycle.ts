@@ -244,7 +244,7 @@ export class TurnLifecycle {
 	 * `approval` event unless nobody was asked. Returns why the call is not
 	 * run, or null.
 	 */
-	async gateToolCall(call: {id: string; name: string; arguments: Record<string, unknown>; title: string}, approve: () => Promise<Approval>): Promise<string | null> {
+	async gateToolCall(call: {id: string; name: string; arguments: Record<string, unknown>; title: string; owner: string}, approve: () => Promise<Approval>): Promise<string | null> {
 		const {id, name} = call;
 		if (this.#events?.has('ToolCall')) {
 			const gate = await this.#events.gate('ToolCall', {id, name, arguments: call.arguments}, readToolBlock);
@@ -252,7 +252,7 @@ export class TurnLifecycle {
 		}
 
 		const approval = await approve();
-		if (approval.by !== 'auto') this.#emit({type: 'approval', id, name, title: call.title, decision: approval.decision, by: approval.by, reason: approval.reason});
+		if (approval.by !== 'auto') this.#emit({type: 'approval', id, name, title: call.title, owner: call.owner, decision: approval.decision, by: approval.by, reason: approval.reason});
 		if (approval.decision === 'deny') return `The call was not run: approval was denied.${approval.reason ? ` Reason: ${approval.reason}` : ''}`;
 		return null;
 	}

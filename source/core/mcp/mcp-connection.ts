@@ -97,7 +97,7 @@ export class McpConnection {
 		return this.#state === 'ready' ? this.#resources : [];
 	}
 
-	/** Where it runs, for approvals and `/mcp`: the command line or the URL (never a header). */
+	/** Where it runs, for `/mcp`: the command line or the URL (never a header). */
 	get describe(): string {
 		const {config} = this;
 		return config.transport === 'stdio' ? `${[config.command, ...config.args].join(' ')} (${config.file})` : `${config.url.origin}${config.url.pathname} (${config.file})`;

@@ -222,7 +222,7 @@ export class McpServers {
 						key,
 						tool: createMcpTool(
 							{name, serverToolName: listed.name, description: describeTool(listed.description, listed.name, connection.name), parameters},
-							{server: connection.name, describe: connection.describe, callTool: async (tool, args, signal) => connection.callTool(tool, args, signal)},
+							{server: connection.name, file: connection.config.file, callTool: async (tool, args, signal) => connection.callTool(tool, args, signal)},
 							connection.config.alwaysAllow.has(listed.name),
 						),
 					};

@@ -1,4 +1,5 @@
 import {compileJsonSchema, describeSchemaErrors} from '../plugins/json-schema.js';
+import {mcpOwner} from '../tools/tool-owner.js';
 import {ToolInputError, ToolRunError, type Tool, type ToolResult} from '../tools/types.js';
 
 /** A tool as a server lists it, with the name the model calls it by. */
@@ -14,8 +15,8 @@ export interface McpToolInfo {
 /** What a tool needs of its server: the call itself, with the turn's signal. */
 export interface McpCaller {
 	readonly server: string;
-	/** Where the server is configured, for the approval. */
-	readonly describe: string;
+	/** The settings file that configures the server, for the approval. */
+	readonly file: string;
 	callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult>;
 }
 
@@ -31,6 +32,7 @@ export function createMcpTool(info: McpToolInfo, server: McpCaller, alwaysAllow:
 		name: info.name,
 		description: info.description,
 		parameters: info.parameters,
+		owner: mcpOwner(server.server, server.file),
 		// Listed in alwaysAllow: the person's own setting waives the ask, as for a native tool that needs none.
 		...(alwaysAllow ? {} : {external: true}),
 		async plan(args, context) {
@@ -44,7 +46,7 @@ export function createMcpTool(info: McpToolInfo, server: McpCaller, alwaysAllow:
 
 			if (!validate(args)) throw new ToolInputError(`${info.name}: ${describeSchemaErrors(validate.errors ?? [], 'arguments')}`);
 			return {
-				ask: alwaysAllow ? null : {title: `Run ${info.serverToolName} (MCP server ${server.server})`, detail: `${JSON.stringify(args, null, 2)}\n\nMCP server: ${server.describe}`},
+				ask: alwaysAllow ? null : {title: `Run ${info.serverToolName}`, detail: JSON.stringify(args, null, 2)},
 				run: async () => server.callTool(info.serverToolName, args, context.signal),
 			};
 		},

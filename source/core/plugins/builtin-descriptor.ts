@@ -1,7 +1,9 @@
+import {join} from 'node:path';
 import * as z from 'zod/mini';
 import {UsageError} from '../errors.js';
 import {describeIssues} from '../tools/arguments.js';
-import {readBindings} from './bindings.js';
+import {boundModuleOwner, officialModuleOwner} from '../tools/tool-owner.js';
+import {BINDINGS_FILE, readBindings} from './bindings.js';
 import {generateManifest, type GeneratedManifest} from './generate-manifest.js';
 import {isProfileName, profileNames} from './profiles.js';
 import {readSelection} from './selection.js';
@@ -30,6 +32,8 @@ export interface ResolvedBuiltin {
 	tools: unknown[];
 	/** Names the profile, for error labels: `builtin profile "standard" of /c/builtin.json`. */
 	label: string;
+	/** Who provides a module's tools, for approvals: the official host, or the worker bindings.json put in its place. */
+	owner: (module: string | undefined) => string | undefined;
 	warnings: string[];
 }
 
@@ -47,6 +51,8 @@ export async function resolveBuiltin(json: unknown, file: string, configDir: str
 		throw new UsageError(`builtin descriptor ${file}: "builtin_profile" ${JSON.stringify(wanted)} is neither "configured" (the selection in plugins.json) nor a profile (${profileNames.join(', ')})`);
 	}
 
-	const {manifest, warnings} = generateManifest({...selection, bindings: await readBindings(configDir), program});
-	return {manifest, tools, label: `builtin profile "${selection.profile}" of ${file}`, warnings};
+	const bindings = await readBindings(configDir);
+	const {manifest, warnings} = generateManifest({...selection, bindings, program});
+	const owner = (module: string | undefined) => (module === undefined ? undefined : Object.hasOwn(bindings, module) ? boundModuleOwner(module, join(configDir, BINDINGS_FILE)) : officialModuleOwner(module));
+	return {manifest, tools, label: `builtin profile "${selection.profile}" of ${file}`, owner, warnings};
 }

@@ -55,7 +55,7 @@ export async function loadPlugins(loaded: LoadedConfig, dirs: PlatformDirs, opti
 			const program = options.program ?? options.packageProgram?.() ?? programArgv();
 			const builtin = await resolveBuiltin(json, file, dirs.config_dir, program);
 			warnings.push(...builtin.warnings);
-			add(await checkGeneratedManifest(builtin.manifest, {label: builtin.label, file, baseDir, declaredTools, checkSchemas: false, resolve: resolveEntry}));
+			add(await checkGeneratedManifest(builtin.manifest, {label: builtin.label, file, baseDir, declaredTools, checkSchemas: false, resolve: resolveEntry, owner: builtin.owner}));
 			add(await parseManifest({tools: builtin.tools}, {label: `builtin descriptor ${file}`, file, baseDir, declaredTools, checkSchemas: true, resolve: resolveEntry}));
 		} else {
 			add(await parseManifest(json, {label, file, baseDir, declaredTools, checkSchemas: true, resolve: resolveEntry}));

@@ -60,6 +60,8 @@ export interface ParseManifestOptions {
 	 * names the same host and folder).
 	 */
 	resolve?: ResolveEntry;
+	/** Who provides each tool, by its module, for approvals; without it a tool is its manifest's worker's (tool-owner.ts `pluginOwner`). */
+	owner?: (module: string | undefined) => string | undefined;
 }
 
 /**
@@ -102,6 +104,7 @@ async function checkManifest(manifest: Manifest, options: ParseManifestOptions):
 		}
 
 		if (options.checkSchemas) await checkSchema(entry.parameters, where);
+		const owner = options.owner?.(entry.module);
 		tools.push({
 			name: entry.name,
 			description: entry.description,
@@ -109,6 +112,7 @@ async function checkManifest(manifest: Manifest, options: ParseManifestOptions):
 			worker: entryWorker(entry, options.baseDir, where, resolve),
 			...(entry.module === undefined ? {} : {module: entry.module}),
 			manifest: options.file,
+			...(owner === undefined ? {} : {owner}),
 		});
 		options.declaredTools.set(entry.name, `${entryLabel('tools', index, entry)} in ${label}`);
 	}

@@ -96,6 +96,8 @@ export interface ManifestTool {
 	module?: string;
 	/** The manifest file it came from, for messages. */
 	manifest: string;
+	/** Who provides it, for approvals (tool-owner.ts), when not the manifest's own worker: an official module, or one bound in bindings.json. */
+	owner?: string;
 }
 
 export interface ManifestHook {

@@ -3,6 +3,7 @@ import {toolEvent} from '../lifecycle/event-names.js';
 import {compileJsonSchema, describeSchemaErrors} from '../plugins/json-schema.js';
 import {WorkerError, type ManifestTool, type WorkerPool, type WorkerSpec} from '../pool/types.js';
 import {describeIssues} from './arguments.js';
+import {pluginOwner} from './tool-owner.js';
 import {ToolInputError, ToolRunError, type Tool, type ToolResult} from './types.js';
 
 /** A tool a manifest declares, run by its worker. The approval gate asks for every call unless --yolo. */
@@ -30,6 +31,7 @@ export function createExternalTool(tool: ManifestTool, pool: WorkerPool): Extern
 		description: tool.description,
 		parameters: tool.parameters,
 		external: true,
+		owner: tool.owner ?? pluginOwner(tool.manifest),
 		worker: tool.worker,
 		async plan(args, context) {
 			validator ??= compileJsonSchema(tool.parameters);
@@ -41,11 +43,9 @@ export function createExternalTool(tool: ManifestTool, pool: WorkerPool): Extern
 			}
 
 			if (!validate(args)) throw new ToolInputError(`${tool.name}: ${describeSchemaErrors(validate.errors ?? [], 'arguments')}`);
+			// The arguments are what the call does; the worker's argv is how the resident process was started, not part of this call, and the owner names whose it is.
 			return {
-				ask: {
-					title: `Run ${tool.name} (external tool)`,
-					detail: `${JSON.stringify(args, null, 2)}\n\nworker: ${JSON.stringify(tool.worker.exec)}\ncwd: ${tool.worker.cwd}`,
-				},
+				ask: {title: `Run ${tool.name}`, detail: JSON.stringify(args, null, 2)},
 				run: async () => callWorker(tool, pool, args, where, context.signal),
 			};
 		},

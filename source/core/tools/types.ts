@@ -49,6 +49,8 @@ export interface ToolPlan {
 export interface Tool {
 	/** Set on tools a manifest declares: they always ask unless --yolo. */
 	readonly external?: boolean;
+	/** Who provides it, for approvals (tool-owner.ts): `official module memory`, `extension todo (FILE)`; absent for a native tool. */
+	readonly owner?: string;
 	readonly name: string;
 	readonly description: string;
 	/** JSON Schema of the arguments object, as sent to the model. */

@@ -1,5 +1,6 @@
 import type {AskPerson, ApprovalRequest} from '../../core/agent/approval-gate.js';
 import type {ApprovalAsk} from '../../core/tools/types.js';
+import {shownExact} from '../shown-text.js';
 import type {PromptObserver, UiPrompt} from '../ui-prompt-events.js';
 import {OpenQuestion, QuestionLine} from './open-question.js';
 
@@ -62,7 +63,7 @@ export class ApprovalBroker extends OpenQuestion<PendingApproval> {
 				this.#observer?.started(prompt);
 				const choice = await new Promise<ApprovalChoice>(resolve => {
 					stop.addEventListener('abort', () => resolve({kind: 'cancelled'}), {once: true});
-					this.show({request, answer: resolve});
+					this.show({request: shownRequest(request), answer: resolve});
 				});
 				this.show(null);
 				this.#observer?.ended(prompt, choice.kind);
@@ -83,4 +84,13 @@ export class ApprovalBroker extends OpenQuestion<PendingApproval> {
 		for (const withdraw of this.#queued) withdraw.abort();
 		this.getSnapshot()?.answer({kind: 'cancelled'});
 	}
+}
+
+/**
+ * The question as the box draws it: its name, owner, title and detail
+ * printable, with each bidi and invisible character marked (`⟨U+202E⟩`), so
+ * the command on screen is the one that runs (docs/approvals.md).
+ */
+function shownRequest(request: PendingApproval['request']): PendingApproval['request'] {
+	return {...request, name: shownExact(request.name), owner: shownExact(request.owner), ask: {title: shownExact(request.ask.title), detail: shownExact(request.ask.detail)}};
 }
