@@ -27,8 +27,8 @@ export type CoreEvent =
 			name: string;
 			title: string;
 			decision: 'allow' | 'deny';
-			/** Who decided: the policy hook, --yolo, the person, or nobody could be asked. */
-			by: 'policy' | 'yolo' | 'user' | 'no_terminal';
+			/** Who decided: a permission rule, the policy hook, --yolo, the person, or nobody could be asked. */
+			by: 'rule' | 'policy' | 'yolo' | 'user' | 'no_terminal';
 			reason: string | null;
 	  }
 	/** The call was approved (or needed no approval) and now runs. */
