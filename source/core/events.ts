@@ -29,8 +29,8 @@ export type CoreEvent =
 			/** Who provides the tool: `native`, `official module memory`, `extension todo (FILE)`, `MCP server docs (FILE)`, `plugin worker of FILE`. */
 			owner: string;
 			decision: 'allow' | 'deny';
-			/** Who decided: the policy hook, --yolo, the person, or nobody could be asked. */
-			by: 'policy' | 'yolo' | 'user' | 'no_terminal';
+			/** Who decided: a permission rule, the policy hook, --yolo, the person, or nobody could be asked. */
+			by: 'rule' | 'policy' | 'yolo' | 'user' | 'no_terminal';
 			reason: string | null;
 	  }
 	/** The call was approved (or needed no approval) and now runs. */

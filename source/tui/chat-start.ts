@@ -46,7 +46,7 @@ export class ChatStart {
 	/** Aborted by a signal from outside (kill, a closing terminal: raw mode turns Ctrl-C into a key) or by the person leaving while it starts. */
 	readonly #leaving = new AbortController();
 	readonly #interrupts: {dispose(): void; exitCode(): number | null};
-	readonly #options: CliOptions & {askTrust: TrustBroker['ask']; nameLater: boolean};
+	readonly #options: CliOptions & {askTrust: TrustBroker['ask']; nameLater: boolean; permissionProblems: 'notice'};
 	/** What was loaded before the screen; after a first-run setup, what was loaded once it wrote the config. */
 	#ready: Exclude<BeforeScreen, {kind: 'vetoed'}> = {kind: 'screen-first', extensions: undefined};
 	/** No model config (the first run): found before the screen when extensions are listed, else by the set-up behind it. */
@@ -59,7 +59,8 @@ export class ChatStart {
 		this.#interrupts = handleInterrupts(this.#leaving);
 		// Leaving while the trust question is open answers nothing: the start ends, and it is asked next time.
 		this.#leaving.signal.addEventListener('abort', () => parts.trust.cancel(), {once: true});
-		this.#options = {...parts.options, askTrust: parts.trust.ask, nameLater: true};
+		// A broken permission rule is a notice on the screen, not a start that fails behind it.
+		this.#options = {...parts.options, askTrust: parts.trust.ask, nameLater: true, permissionProblems: 'notice'};
 	}
 
 	/** Aborts when a signal from outside comes (after the start too: the chat then ends as with /exit). */

@@ -307,7 +307,9 @@ export class ChatStore {
 			case 'approval': {
 				this.#updateTool(
 					event.id,
-					event.decision === 'deny' ? {status: 'denied', note: event.reason === null ? null : shown(event.reason)} : {note: event.by === 'yolo' || event.by === 'policy' ? `allowed by ${event.by}` : null},
+					event.decision === 'deny'
+						? {status: 'denied', note: event.reason === null ? null : shown(event.reason)}
+						: {note: event.by === 'rule' && event.reason !== null ? shown(event.reason) : event.by === 'yolo' || event.by === 'policy' ? `allowed by ${event.by}` : null},
 					true,
 				);
 				break;

@@ -16,10 +16,19 @@ export interface ApprovalRequest {
 
 export interface ApprovalOutcome {
 	decision: ApprovalDecision;
-	/** `auto`: the tool runs without asking and no policy changed that. */
-	by: 'auto' | 'policy' | 'yolo' | 'user' | 'no_terminal';
+	/** `auto`: the tool runs without asking and no policy changed that; `rule`: a permission rule decided. */
+	by: 'auto' | 'rule' | 'policy' | 'yolo' | 'user' | 'no_terminal';
 	reason: string | null;
 }
+
+/** What the permission rules say about a call (permissions/decide.ts), with the rule and its file in `reason`. */
+export interface RuleAnswer {
+	decision: 'allow' | 'ask' | 'deny';
+	reason: string;
+}
+
+/** The run's permission rules: null when none speaks about the call. */
+export type PermissionCheck = (request: ApprovalRequest) => Promise<RuleAnswer | null>;
 
 /**
  * How a head asks the person. Print and line mode have no one to ask.
@@ -51,22 +60,38 @@ export type ApprovalPolicy = (
 
 export type ApprovalGate = (request: ApprovalRequest, signal?: AbortSignal) => Promise<ApprovalOutcome>;
 
-export function createApprovalGate(options: {yolo: boolean; askPerson: AskPerson; policy?: ApprovalPolicy}): ApprovalGate {
+/**
+ * The order (docs/approvals.md, "The order of decisions"): the core
+ * proposes (ask for what changes things, reaches outside the workspace or
+ * is external); the permission rules come next, and a rule's deny is final,
+ * even with --yolo; then the policy, which may tighten anything but never
+ * waives a question that a rule's ask or an external tool needs (a
+ * person's allow rule may waive an external tool's: it is an answer given
+ * in advance); then --yolo answers what is left to ask; then the person.
+ * A failing rule check or policy never allows.
+ */
+export function createApprovalGate(options: {yolo: boolean; askPerson: AskPerson; policy?: ApprovalPolicy | undefined; rules?: PermissionCheck | undefined}): ApprovalGate {
 	return async (request, signal) => {
-		const proposed = request.ask || request.external ? 'ask' : 'allow';
+		let proposed: 'allow' | 'ask' | 'deny' = request.ask || request.external ? 'ask' : 'allow';
+		let rule: RuleAnswer | null = null;
+		if (options.rules) {
+			try {
+				rule = await options.rules(request);
+			} catch (error) {
+				return {decision: 'deny', by: 'rule', reason: `the permission rules failed: ${(error as Error).message}`};
+			}
+
+			if (rule?.decision === 'deny') return {decision: 'deny', by: 'rule', reason: rule.reason};
+			if (rule) proposed = rule.decision;
+		}
+
+		// spec/platform.md §1: every external tool call needs approval; a policy may deny it, never waive the ask.
+		const mustAsk = rule ? rule.decision === 'ask' : request.external;
 		let decision: 'allow' | 'ask' | 'deny' = proposed;
-		let by: ApprovalOutcome['by'] = 'auto';
+		let by: ApprovalOutcome['by'] = rule ? 'rule' : 'auto';
 		if (options.policy) {
 			try {
-				const answer = await options.policy(
-					{
-						name: request.name,
-						arguments: request.arguments,
-						external: request.external,
-						decision: proposed,
-					},
-					signal,
-				);
+				const answer = await options.policy({name: request.name, arguments: request.arguments, external: request.external, decision: proposed}, signal);
 				decision = readPolicyDecision(answer);
 			} catch (error) {
 				return {decision: 'deny', by: 'policy', reason: `the approval policy failed: ${(error as Error).message}`};
@@ -75,14 +100,18 @@ export function createApprovalGate(options: {yolo: boolean; askPerson: AskPerson
 			if (decision !== proposed) by = 'policy';
 		}
 
-		// spec/platform.md §1: every external tool call needs approval; a policy may deny it, never waive the ask.
-		if (decision === 'allow' && request.external) decision = 'ask';
-
+		if (decision === 'allow' && mustAsk) decision = 'ask';
 		if (decision === 'deny') return {decision, by: 'policy', reason: 'denied by the approval policy'};
-		if (decision === 'allow') return {decision, by, reason: null};
+		if (decision === 'allow') return {decision, by, reason: by === 'rule' ? rule!.reason : null};
 		if (options.yolo) return {decision: 'allow', by: 'yolo', reason: null};
-		const ask = request.ask ?? {title: `Run ${request.name}`, detail: JSON.stringify(request.arguments, null, 2)};
-		return options.askPerson({...request, ask}, signal);
+		const ask = request.ask ?? {
+			title: `Run ${request.name}`,
+			detail: JSON.stringify(request.arguments, null, 2),
+		};
+		const asked = rule?.decision === 'ask' ? {...ask, detail: `${ask.detail}\n\n${rule.reason}`} : ask;
+		const answer = await options.askPerson({...request, ask: asked}, signal);
+		// Without a terminal the rule that asked is named, so the person knows which one to change.
+		return answer.by === 'no_terminal' && rule?.decision === 'ask' ? {...answer, reason: `${rule.reason}; ${answer.reason ?? 'there is no one to ask'}`} : answer;
 	};
 }
 

@@ -22,6 +22,15 @@ export interface Settings {
 	promptDirs: string[];
 	/** `"providerPackage": false` removes the provider package that ships with `i`; absent: the other file decides, else it loads. */
 	providerPackage?: boolean;
+	/** The permission rules as written (permissions/load-permissions.ts reads them); readSettingsFile always sets it. */
+	permissions?: PermissionLists;
+}
+
+/** `"permissions": {"allow": […], "ask": […], "deny": […]}` (docs/approvals.md, "Permission rules"). */
+export interface PermissionLists {
+	allow: string[];
+	ask: string[];
+	deny: string[];
 }
 
 /** The global settings' `notifications`: how the chat screen notifies (source/tui/notify/notify-style.ts). */
@@ -29,6 +38,8 @@ export const notificationStyles = ['bell', 'osc9', 'osc777', 'off'] as const;
 
 /** Every list a person writes by hand has a bound (spec/extensions.md §6, rule 3); 256 is i's own number. */
 export const MAX_SETTINGS_ENTRIES = 256;
+
+const ruleList = z.optional(z.array(z.string().check(z.minLength(1, 'an entry is an empty rule'))).check(z.maxLength(MAX_SETTINGS_ENTRIES, `at most ${MAX_SETTINGS_ENTRIES} entries`)));
 
 const paths = z.optional(z.array(z.string().check(z.minLength(1, 'an entry is an empty path'))).check(z.maxLength(MAX_SETTINGS_ENTRIES, `at most ${MAX_SETTINGS_ENTRIES} entries`)));
 
@@ -60,6 +71,8 @@ export const settingsSchema = z.looseObject({
 	prompts: paths,
 	providerPackage: z.optional(z.boolean()),
 	notifications: z.optional(z.enum(notificationStyles)),
+	// Strict: a misspelt list ("alow") is an error, never rules silently ignored.
+	permissions: z.optional(z.strictObject({allow: ruleList, ask: ruleList, deny: ruleList})),
 });
 
 /** One settings file as written: its text, its JSON, and the known keys read from it. */
@@ -94,8 +107,9 @@ export async function readSettingsFile(path: string): Promise<Settings | undefin
 	if (read === undefined) return undefined;
 	const folder = dirname(path);
 	const at = (entries: string[] | undefined) => (entries ?? []).map(entry => resolveEntry(folder, entry));
-	const {extensionDirs, packages, extensions, skillDirs, skills, promptDirs, prompts, providerPackage} = read.known;
+	const {extensionDirs, packages, extensions, skillDirs, skills, promptDirs, prompts, providerPackage, permissions} = read.known;
 	return {
+		permissions: {allow: permissions?.allow ?? [], ask: permissions?.ask ?? [], deny: permissions?.deny ?? []},
 		...(providerPackage === undefined ? {} : {providerPackage}),
 		path,
 		extensionDirs: at(extensionDirs),

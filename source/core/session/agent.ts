@@ -11,7 +11,7 @@ import type {RuntimeServices} from '../extensions/runtime-link.js';
 import type {Catalogue} from '../catalogue/catalogue.js';
 import type {ProviderChoice} from '../catalogue/provider-choices.js';
 import type {McpHandle} from '../mcp/mcp-handle.js';
-import {createApprovalGate, type ApprovalGate, type ApprovalPolicy, type AskPerson} from '../agent/approval-gate.js';
+import {createApprovalGate, type ApprovalGate, type ApprovalPolicy, type AskPerson, type PermissionCheck} from '../agent/approval-gate.js';
 import type {ChildAgents, ChildParent} from '../agent/child-agents.js';
 import type {MessageDelivery} from '../agent/message-delivery.js';
 import {compactNow, runTurn, type TurnContext, type TurnOutcome} from '../agent/run-turn.js';
@@ -63,7 +63,8 @@ export interface AgentParts {
 	prompt: SessionPrompt;
 	delivery: MessageDelivery;
 	children: ChildAgents;
-	approval: {yolo: boolean; askPerson: AskPerson; policy: ApprovalPolicy | undefined};
+	/** `rules`: the settings files' permission rules (start-permissions.ts); undefined when there are none. */
+	approval: {yolo: boolean; askPerson: AskPerson; policy: ApprovalPolicy | undefined; rules: PermissionCheck | undefined};
 	limits: {budget: ModelConfig['budget'] | null; maxTokens: number | null; maxSteps: number};
 	/** Ends what set-up started besides these parts (the worker pool, the session it opened first). */
 	release: () => Promise<void>;
@@ -107,7 +108,7 @@ export class Agent {
 		this.budget = parts.limits.budget;
 		this.maxTokens = parts.limits.maxTokens;
 		this.maxSteps = parts.limits.maxSteps;
-		this.gate = createApprovalGate(parts.approval.policy ? {...parts.approval, policy: parts.approval.policy} : {yolo: parts.approval.yolo, askPerson: parts.approval.askPerson});
+		this.gate = createApprovalGate(parts.approval);
 		this.#session = parts.session;
 		this.#tools = [...parts.coreTools, ...parts.extensions.started.tools];
 	}
@@ -304,9 +305,10 @@ export class Agent {
 
 	/** A child's questions go to the parent's screen, saying whose they are; with no one to ask they are denied. */
 	#childGate(label: string): ApprovalGate {
-		const {yolo, askPerson, policy} = this.#parts.approval;
+		const {askPerson} = this.#parts.approval;
 		const labelled: AskPerson = async (request, signal) => askPerson({...request, ask: {...request.ask, title: `${label}: ${request.ask.title}`}}, signal);
-		return createApprovalGate(policy ? {yolo, askPerson: labelled, policy} : {yolo, askPerson: labelled});
+		// A child's calls meet the same rules as the parent's.
+		return createApprovalGate({...this.#parts.approval, askPerson: labelled});
 	}
 
 	#turnContext(signal: AbortSignal, emit: EmitEvent): TurnContext {

@@ -23,6 +23,7 @@ import {ModelBinding} from './model-binding.js';
 import {ExtensionGenerations} from './extension-generations.js';
 import {SessionPrompt} from './session-prompt.js';
 import {startHooks} from './start-hooks.js';
+import {permissionsOfStart} from './start-permissions.js';
 import {unusedFolderFlags} from './module-folders.js';
 import {Agent} from './agent.js';
 
@@ -52,13 +53,15 @@ export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOp
 	 * loads the SDK or starts a server; docs/mcp.md).
 	 */
 	mcpStart?: 'session' | 'first-tool-call' | undefined;
+	/** A permission rule that cannot be used: `fail` (the default) stops the start with a UsageError; `notice` says so and lets no allow rule count (the chat screen). */
+	permissionProblems?: 'fail' | 'notice' | undefined;
 }
 
 /** Print and line mode have no terminal to ask on: an ask becomes a denial the model and the person both see. */
 export const denyWithoutTerminal: AskPerson = async () => ({
 	decision: 'deny',
 	by: 'no_terminal',
-	reason: 'approval is needed and there is no terminal to ask on; rerun with --yolo to allow tools without asking',
+	reason: 'approval is needed and there is no terminal to ask on; rerun with --yolo to allow tools without asking, or allow this one with a permission rule (docs/approvals.md, "Permission rules")',
 });
 
 /**
@@ -114,6 +117,7 @@ export async function setupAgent(
 		});
 		session = opened.session;
 		if (opened.notice) warn(opened.notice);
+		const rules = await permissionsOfStart(options, {workspace, dirs, warn}, loadedExtensions, coreTools);
 		model.take(first, loadedExtensions);
 		const events = loadedExtensions.events;
 		const {mcp, toHead} = await startMcp(options, {
@@ -171,7 +175,7 @@ export async function setupAgent(
 			prompt,
 			delivery,
 			children,
-			approval: {yolo: options.yolo === true, askPerson, policy: toolApprovalPolicy(hooks)},
+			approval: {yolo: options.yolo === true, askPerson, policy: toolApprovalPolicy(hooks), rules},
 			limits: {budget: config.budget ?? null, maxTokens: config.max_tokens ?? null, maxSteps: options.maxSteps ?? config.max_steps},
 			// The session it started with may have been switched: closing one twice is a no-op.
 			release: async () => {

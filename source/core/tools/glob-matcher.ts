@@ -3,12 +3,13 @@ import {ToolInputError} from './types.js';
 
 /**
  * A matcher for `/`-separated relative paths (hidden segments only match
- * when the pattern names them). `anyDepth` lets a pattern without `/` match
- * file names at any depth, as ripgrep's --glob does.
+ * when the pattern names them, unless `dot`). `anyDepth` lets a pattern
+ * without `/` match file names at any depth, as ripgrep's --glob does;
+ * `nocase` is for file systems that ignore case (permission rules).
  */
-export function globMatcher(tool: string, pattern: string, anyDepth: boolean): (relative: string) => boolean {
+export function globMatcher(tool: string, pattern: string, anyDepth: boolean, options: {dot?: boolean; nocase?: boolean} = {}): (relative: string) => boolean {
 	try {
-		return picomatch(pattern, {dot: false, basename: anyDepth && !pattern.includes('/')});
+		return picomatch(pattern, {dot: options.dot === true, nocase: options.nocase === true, basename: anyDepth && !pattern.includes('/')});
 	} catch (error) {
 		throw new ToolInputError(`${tool}: invalid glob ${JSON.stringify(pattern)}: ${(error as Error).message}`);
 	}

@@ -46,7 +46,8 @@ export function createGlobTool(): Tool {
 	};
 }
 
-function literalBase(pattern: string): string {
+/** The folder a glob pattern walks from, relative to its `path`: the literal part before the first wildcard. */
+export function literalBase(pattern: string): string {
 	const scan = picomatch.scan(pattern);
 	if (scan.isGlob) {
 		return scan.base;
