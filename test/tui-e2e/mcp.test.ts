@@ -63,10 +63,10 @@ test('the model lists and reads a file through server-filesystem, each call appr
 			{text: 'The plan is to write the MCP client.'},
 		);
 		run.type('what is the plan?\r');
-		await run.waitFor(screen => screen.includes('Allow? Run list_directory (MCP server fs)') && screen.includes('[y] allow once'), 'the first approval');
+		await run.waitFor(screen => screen.includes('Allow? Run list_directory') && screen.includes('· MCP server fs (') && screen.includes('[y] allow once'), 'the first approval');
 		await sleep(TYPEAHEAD_GUARD_MS + 150);
 		run.type('y');
-		await run.waitFor(screen => screen.includes('Allow? Run read_text_file (MCP server fs)') && screen.includes('[y] allow once'), 'the second approval');
+		await run.waitFor(screen => screen.includes('Allow? Run read_text_file') && screen.includes('· MCP server fs (') && screen.includes('[y] allow once'), 'the second approval');
 		await sleep(TYPEAHEAD_GUARD_MS + 150);
 		run.type('y');
 		await run.waitFor(screen => screen.includes('The plan is to write the MCP client.'), 'the answer');
