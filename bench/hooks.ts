@@ -105,7 +105,7 @@ export async function benchHooks(): Promise<void> {
 			tools: createNativeTools(),
 			session,
 			gate: createApprovalGate({
-				yolo: false,
+				mode: {current: 'default'},
 				askPerson: async () => ({decision: 'deny', by: 'no_terminal', reason: null}),
 				...(hooks.has('tool_approval') ? {policy: async data => hooks.run('tool_approval', data)} : {}),
 			}),

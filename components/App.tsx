@@ -53,6 +53,8 @@ export interface AppProps {
 	/** A message or command; false: it may not start now (the turn controller said why), and the text stays in the editor. */
 	onSubmit(text: string): boolean | void;
 	onInterrupt(): void;
+	/** Shift+Tab: the next permission mode. */
+	onCycleMode?(): void;
 	onExit(): void;
 	/** The terminal's focus reports (focus-report.ts), which never reach the editor or any field as text. */
 	onFocus?(focused: boolean): void;
@@ -64,7 +66,7 @@ export interface AppProps {
  * question or the editor, and the status line. The UI renders the store and
  * sends the person's actions back; it never talks to the core itself.
  */
-export function App({store, broker, trust, dialogs, chooser, keys, history, onSubmit, onInterrupt, onExit, onFocus}: AppProps) {
+export function App({store, broker, trust, dialogs, chooser, keys, history, onSubmit, onInterrupt, onCycleMode, onExit, onFocus}: AppProps) {
 	useFocusReports(onFocus);
 	const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
 	const pending = useSyncExternalStore(broker.subscribe, broker.getSnapshot);
@@ -151,6 +153,7 @@ export function App({store, broker, trust, dialogs, chooser, keys, history, onSu
 					onTab={text => slashCompletions(text.trim(), state.commands)[0]?.name}
 					onInterrupt={() => (state.busy || state.starting) && onInterrupt()}
 					onCtrlC={ctrlC}
+					onShiftTab={onCycleMode}
 				/>
 				<MentionPicker picker={picker} />
 				<SlashMenu draft={draft} commands={state.commands} />

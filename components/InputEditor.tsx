@@ -32,6 +32,8 @@ export interface InputEditorProps {
 	onCtrlD?(): void;
 	/** Tab, with the text; a string returned replaces the text (completion). */
 	onTab?(text: string): string | undefined;
+	/** Shift+Tab (the chat screen cycles the permission mode); the text stays as it is. */
+	onShiftTab?(): void;
 	/** The text or the caret moved (the @ picker follows the word at the caret). */
 	onCaret?(text: string, caret: number): void;
 	/**
@@ -91,6 +93,9 @@ function step(state: EditorState, action: EditorAction, props: InputEditorProps,
 			return completed === undefined ? state : setText(state, completed);
 		}
 
+		case 'shiftTab':
+			props.onShiftTab?.();
+			return state;
 		default:
 			return applyEditKey(state, action) ?? state;
 	}

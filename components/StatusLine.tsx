@@ -1,5 +1,6 @@
 import {Box, Text} from 'ink';
 import {homedir} from 'node:os';
+import type {PermissionModeName} from '../source/core/agent/permission-mode.js';
 import type {StatusInfo} from '../source/tui/chat-state.js';
 import {statusCost} from '../source/tui/cost-tally.js';
 
@@ -12,10 +13,19 @@ function tokens(count: number): string {
 	return count >= 10_000 ? `${Math.round(count / 1000)}k` : String(count);
 }
 
-/** Model, workspace, the last request's tokens, the share of the window it used, the prompt-cache hit ratio, the session's cost. */
+/** How the status line names a permission mode; the default shows nothing. */
+const modeLabels: Record<PermissionModeName, string | null> = {
+	default: null,
+	acceptEdits: '⏵⏵ accept edits',
+	plan: '⏸ plan mode',
+	bypassPermissions: '⏵⏵ bypass permissions',
+};
+
+/** The permission mode when not the default, then model, workspace, the last request's tokens, the share of the window it used, the prompt-cache hit ratio, the session's cost. */
 export function StatusLine({status, busy}: {status: StatusInfo; busy: boolean}) {
 	const {usage} = status;
-	const parts = [status.model, shortPath(status.workspace)].filter(part => part !== '');
+	const mode = status.mode ? modeLabels[status.mode] : null;
+	const parts = [mode ?? '', status.model, shortPath(status.workspace)].filter(part => part !== '');
 	if (status.session) parts.push(`session ${status.session.slice(0, 8)}`);
 	else if (status.newSession) parts.push('new session');
 	if (usage) {

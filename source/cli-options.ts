@@ -1,3 +1,4 @@
+import type {PermissionModeName} from './core/agent/permission-mode.js';
 import type {ExtensionFlags} from './core/extensions/cli-flags.js';
 import type {DevLoop} from './core/extensions/dev-loop.js';
 
@@ -18,6 +19,8 @@ export interface CliOptions {
 	/** `--api-key KEY`: for the provider the config selects, this run only; never stored or shown. */
 	apiKey: string | undefined;
 	yolo: boolean;
+	/** `--permission-mode MODE` (or `default`, or bypassPermissions with --yolo). */
+	permissionMode?: PermissionModeName | undefined;
 	logo: boolean;
 	/** `--extension PATH`, repeatable. */
 	extensions: string[];

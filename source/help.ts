@@ -47,6 +47,8 @@ export const helpText = `
     --yolo                     Run every tool without asking for approval
     --dangerously-skip-permissions
                                Same as --yolo
+    --permission-mode MODE     Start in this permission mode: default, acceptEdits (workspace edits run without asking),
+                               plan (only read-only tools run) or bypassPermissions (same as --yolo)
     --no-logo                  Do not show the logo in the chat screen
     --extension PATH           Load this extension too (repeatable)
     --extensions-dir DIR       Load the extensions in this folder too (repeatable)

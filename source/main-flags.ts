@@ -3,6 +3,7 @@ import {parseCommandLine} from './command-line/parse-command-line.js';
 import {longFlagNames, unknownFlagError} from './command-line/read-tokens.js';
 import {ExtensionFlags} from './core/extensions/cli-flags.js';
 import {nearestName} from './core/nearest-name.js';
+import {readPermissionMode} from './core/agent/permission-mode.js';
 import {commandNames} from './commands/command-names.js';
 import {UsageError} from './core/errors.js';
 import {helpText} from './help.js';
@@ -26,6 +27,7 @@ export const mainFlags = {
 	maxSteps: {type: 'number'},
 	apiKey: {type: 'string'},
 	yolo: {type: 'boolean', aliases: ['dangerously-skip-permissions'], default: false},
+	permissionMode: {type: 'string'},
 	logo: {type: 'boolean', default: true},
 	extension: {type: 'string', isMultiple: true, default: []},
 	extensionsDir: {type: 'string', isMultiple: true, default: []},
@@ -71,6 +73,7 @@ export function parseFlags(argv: readonly string[]): MainCommandLine {
 		throw new UsageError(`--max-steps must be a whole number from ${MIN_STEPS} to ${MAX_STEPS} (got ${flags.maxSteps})`);
 	}
 
+	const permissionMode = readPermissionMode(flags.permissionMode, flags.yolo);
 	// With flags left for the extensions, a word may be one's value: the extension flags decide (ExtensionFlags.finish).
 	if (input.length > 0 && !flags.print && unclaimed.length === 0) {
 		const command = nearestName(input[0]!, commandNames);
@@ -92,6 +95,7 @@ export function parseFlags(argv: readonly string[]): MainCommandLine {
 			maxSteps: flags.maxSteps,
 			apiKey: flags.apiKey,
 			yolo: flags.yolo,
+			permissionMode,
 			logo: flags.logo,
 			extensions: flags.extension,
 			extensionDirs: flags.extensionsDir,

@@ -30,7 +30,7 @@ export type CoreEvent =
 			owner: string;
 			decision: 'allow' | 'deny';
 			/** Who decided: a permission rule, the policy hook, --yolo, the person, or nobody could be asked. */
-			by: 'rule' | 'policy' | 'yolo' | 'user' | 'no_terminal';
+			by: 'rule' | 'policy' | 'mode' | 'yolo' | 'user' | 'no_terminal';
 			reason: string | null;
 	  }
 	/** The call was approved (or needed no approval) and now runs. */

@@ -1,3 +1,4 @@
+import type {PermissionModeName} from '../core/agent/permission-mode.js';
 import type {Usage} from '../core/usage.js';
 import type {PickerEntry} from './editor/mention-rank.js';
 import type {SlashCommand} from './commands/slash-command.js';
@@ -67,6 +68,8 @@ export interface StatusInfo {
 	cacheTotals?: {read: number; input: number};
 	/** The last turn's and the session's cost, tokens and prices (/cost); reset when the session changes. */
 	cost?: CostState;
+	/** The run's permission mode (Shift+Tab cycles it); the default shows nothing. */
+	mode?: PermissionModeName;
 }
 
 export interface ChatState {

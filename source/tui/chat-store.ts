@@ -123,9 +123,9 @@ export class ChatStore {
 		this.#update({markdown}, true);
 	}
 
-	/** The model the status line names, after a switch (/provider, /model). */
-	setModel(model: string): void {
-		this.#update({status: {...this.#state.status, model}}, true);
+	/** What the status line names that changes in a run: the model after a switch (/provider, /model), the permission mode (Shift+Tab, an accepted plan). */
+	setStatus(part: Pick<Partial<StatusInfo>, 'model' | 'mode'>): void {
+		this.#update({status: {...this.#state.status, ...part}}, true);
 	}
 
 	setSession(session: string): void {
@@ -309,7 +309,7 @@ export class ChatStore {
 					event.id,
 					event.decision === 'deny'
 						? {status: 'denied', note: event.reason === null ? null : shown(event.reason)}
-						: {note: event.by === 'rule' && event.reason !== null ? shown(event.reason) : event.by === 'yolo' || event.by === 'policy' ? `allowed by ${event.by}` : null},
+						: {note: (event.by === 'rule' || event.by === 'mode') && event.reason !== null ? shown(event.reason) : event.by === 'yolo' || event.by === 'policy' ? `allowed by ${event.by}` : null},
 					true,
 				);
 				break;

@@ -6,6 +6,7 @@ import type {AskPerson} from '../core/agent/approval-gate.js';
 import type {EventBus} from '../core/extensions/event-bus.js';
 import type {Agent} from '../core/session/agent.js';
 import {App} from '../../components/App.js';
+import {offerPlan} from './plan-acceptance.js';
 import {ApprovalBroker} from './brokers/approval-broker.js';
 import {ChooserBroker} from './brokers/chooser-broker.js';
 import {DialogBroker} from './brokers/dialog-broker.js';
@@ -52,6 +53,8 @@ export async function runTui(options: CliOptions): Promise<number> {
 interface ChatKeys {
 	submit(text: string): boolean;
 	interrupt(): void;
+	/** Shift+Tab: the next permission mode. */
+	cycleMode(): void;
 }
 
 /** The screen's parts the chat uses from the agent's set-up to its end. */
@@ -126,6 +129,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			history,
 			onSubmit: text => (chatKeys ? chatKeys.submit(text) : waiting.hold(text)),
 			onInterrupt,
+			onCycleMode: () => chatKeys?.cycleMode(),
 			onExit: () => finish(exitCodes.ok),
 			onFocus: focused => notifier.focusChanged(focused),
 		}),
@@ -160,7 +164,17 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 /** The chat, from the agent's set-up to the end: the screen's parts wired to the agent, then the wait for the person to leave. */
 async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<number> {
 	const {options, store, broker, dialogs, chooser, notifier, start} = screen;
-	const turns = new TurnController({agent, core, store, notifier, broker});
+	const turns: TurnController = new TurnController({
+		agent,
+		core,
+		store,
+		notifier,
+		broker,
+		// Plan mode: the person accepts the plan or keeps planning once the model answered.
+		afterAnswer() {
+			if (agent.permissionMode.current === 'plan') void offerPlan({mode: agent.permissionMode, chooser, store, send: text => turns.start(text)});
+		},
+	});
 	const sessions = new SessionActions({agent, core, store, chooser});
 	const registry = new CommandRegistry();
 	const extensions = new ScreenExtensions({agent, store, registry, options});
@@ -183,9 +197,13 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 		});
 	// A resumed session (--continue, --session) shows its history, drawn as Markdown when it is on.
 	sessions.showOpened();
-	store.started({model: agent.caller.model, workspace: agent.workspace, window: agent.budget?.window ?? null});
+	store.started({model: agent.caller.model, workspace: agent.workspace, window: agent.budget?.window ?? null, mode: agent.permissionMode.current});
 	// The keys reach the chat from here on; a message sent while it started goes first.
-	screen.connect({submit: text => submitText(text, {registry, turns, context, history: screen.history}), interrupt: () => turns.interrupt()});
+	screen.connect({
+		submit: text => submitText(text, {registry, turns, context, history: screen.history}),
+		interrupt: () => turns.interrupt(),
+		cycleMode: () => store.setStatus({mode: agent.permissionMode.cycle()}),
+	});
 	// --resume: the picker comes once the screen is ready; the person may type meanwhile, as with any picker.
 	if (options.resume === true) turns.track(sessions.resume(true).catch((error: unknown) => store.notice('error', (error as Error).message)));
 	// A signal from outside ends the chat like /exit, after the running turn saved its last complete step.

@@ -15,6 +15,8 @@ export interface TurnParts {
 	notifier: Pick<Notifier, 'turnStarted' | 'turnEnded'>;
 	/** Its open approval is withdrawn by an interrupt. */
 	broker: Pick<ApprovalBroker, 'cancel'>;
+	/** After each of the person's turns that ended with an answer (plan mode offers the plan then). */
+	afterAnswer?: () => void;
 }
 
 type RunOutcome = {reason: string} | undefined | void;
@@ -63,7 +65,12 @@ export class TurnController {
 		const controller = new AbortController();
 		this.#turn = controller;
 		store.setBusy(true);
-		this.#running = this.#settle(this.#send(text, controller, shownAs, from), controller);
+		const run = this.#send(text, controller, shownAs, from);
+		this.#running = this.#settle(run, controller).then(async () => {
+			const outcome = await run.catch(() => undefined);
+			// Not awaited: what comes after an answer (the plan's question) is no part of the run the end waits for.
+			if (outcome?.reason === 'stop' && !this.#leaving) this.#parts.afterAnswer?.();
+		});
 	}
 
 	/** `!command` (`!!command`: not added to the context): the person's own, run at once with no approval; Esc stops it. */

@@ -18,28 +18,28 @@ function recordingPerson(decision: 'allow' | 'deny'): AskPerson & {asked: number
 
 test('a tool without an ask runs without asking anyone', async () => {
 	const person = recordingPerson('deny');
-	const gate = createApprovalGate({yolo: false, askPerson: person});
+	const gate = createApprovalGate({mode: {current: 'default'}, askPerson: person});
 	assert.deepEqual(await gate(request({name: 'read', ask: null})), {decision: 'allow', by: 'auto', reason: null});
 	assert.equal(person.asked, 0);
 });
 
 test('an ask goes to the person, whose answer stands', async () => {
 	const person = recordingPerson('deny');
-	const gate = createApprovalGate({yolo: false, askPerson: person});
+	const gate = createApprovalGate({mode: {current: 'default'}, askPerson: person});
 	assert.deepEqual(await gate(request()), {decision: 'deny', by: 'user', reason: 'not now'});
 	assert.equal(person.asked, 1);
 });
 
 test('--yolo allows an ask without asking', async () => {
 	const person = recordingPerson('deny');
-	const gate = createApprovalGate({yolo: true, askPerson: person});
+	const gate = createApprovalGate({mode: {current: 'bypassPermissions'}, askPerson: person});
 	assert.deepEqual(await gate(request()), {decision: 'allow', by: 'yolo', reason: null});
 	assert.equal(person.asked, 0);
 });
 
 test('external tools always ask, even with no ask of their own', async () => {
 	const person = recordingPerson('allow');
-	const gate = createApprovalGate({yolo: false, askPerson: person});
+	const gate = createApprovalGate({mode: {current: 'default'}, askPerson: person});
 	const outcome = await gate(request({name: 'my_tool', ask: null, external: true}));
 	assert.equal(outcome.decision, 'allow');
 	assert.equal(person.asked, 1);
@@ -54,7 +54,7 @@ test('the policy sees the proposed decision and may allow, ask or deny; a deny s
 		[{decision: 'ask'}, {decision: 'allow', by: 'yolo', reason: null}],
 	] as const) {
 		const gate = createApprovalGate({
-			yolo: true,
+			mode: {current: 'bypassPermissions'},
 			askPerson: person,
 			async policy(data) {
 				seen.push(data);
@@ -69,7 +69,7 @@ test('the policy sees the proposed decision and may allow, ask or deny; a deny s
 
 test('an invalid policy answer or a failing policy never allows', async () => {
 	for (const policy of [async () => ({decision: 'yes'}), async () => 'allow', async () => null, async () => Promise.reject(new Error('worker died'))]) {
-		const gate = createApprovalGate({yolo: true, askPerson: recordingPerson('allow'), policy});
+		const gate = createApprovalGate({mode: {current: 'bypassPermissions'}, askPerson: recordingPerson('allow'), policy});
 		const outcome = await gate(request({name: 'read', ask: null}));
 		assert.equal(outcome.decision, 'deny');
 		assert.equal(outcome.by, 'policy');
@@ -80,11 +80,11 @@ test('an invalid policy answer or a failing policy never allows', async () => {
 test('a policy cannot waive the ask of an external tool: only the person or --yolo can allow it', async () => {
 	const person = recordingPerson('deny');
 	const allowAll = async () => ({decision: 'allow'});
-	const gate = createApprovalGate({yolo: false, askPerson: person, policy: allowAll});
+	const gate = createApprovalGate({mode: {current: 'default'}, askPerson: person, policy: allowAll});
 	const outcome = await gate(request({name: 'my_tool', ask: null, external: true}));
 	assert.equal(outcome.decision, 'deny');
 	assert.equal(outcome.by, 'user');
 	assert.equal(person.asked, 1);
-	const yolo = createApprovalGate({yolo: true, askPerson: person, policy: allowAll});
+	const yolo = createApprovalGate({mode: {current: 'bypassPermissions'}, askPerson: person, policy: allowAll});
 	assert.deepEqual(await yolo(request({name: 'my_tool', ask: null, external: true})), {decision: 'allow', by: 'yolo', reason: null});
 });

@@ -226,7 +226,7 @@ test('a cancelled child that does not stop fails after the 2 s grace but keeps i
 		workspace: agent.workspace,
 		systemPrompt: agent.systemPrompt,
 		emit: event => events.push(event),
-		gate: () => createApprovalGate({yolo: false, askPerson: async () => ({decision: 'deny', by: 'no_terminal', reason: 'no'})}),
+		gate: () => createApprovalGate({mode: {current: 'default'}, askPerson: async () => ({decision: 'deny', by: 'no_terminal', reason: 'no'})}),
 	}));
 	try {
 		mock.enqueue({text: 'late'});

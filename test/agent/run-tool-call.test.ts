@@ -18,7 +18,7 @@ function context(tools: Tool[], overrides: Partial<ToolCallContext> = {}): ToolC
 	const events: CoreEvent[] = [];
 	return {
 		tools: new Map(tools.map(tool => [tool.name, tool])),
-		gate: createApprovalGate({yolo: false, askPerson: async () => ({decision: 'deny', by: 'no_terminal', reason: 'nobody to ask'})}),
+		gate: createApprovalGate({mode: {current: 'default'}, askPerson: async () => ({decision: 'deny', by: 'no_terminal', reason: 'nobody to ask'})}),
 		emit: event => events.push(event),
 		workspace: '/w',
 		signal: new AbortController().signal,
@@ -86,7 +86,7 @@ test('a denied call never runs, and the denial is an event and a result', async 
 test("the approval names the tool's owner: native, the one the tool declares, and an external tool without one never as native", async () => {
 	const asked: Array<[string, string]> = [];
 	const gate = createApprovalGate({
-		yolo: false,
+		mode: {current: 'default'},
 		askPerson: async request => {
 			asked.push([request.owner, request.ask.title]);
 			return {decision: 'deny', by: 'user', reason: null};
@@ -190,7 +190,7 @@ test('progress becomes tool_update events: kept whole at 4096 characters, cut wi
 			return {output: 'done'};
 		},
 	}));
-	const ctx = context([tool], {gate: createApprovalGate({yolo: true, askPerson: async () => ({decision: 'deny', by: 'no_terminal', reason: null})})});
+	const ctx = context([tool], {gate: createApprovalGate({mode: {current: 'bypassPermissions'}, askPerson: async () => ({decision: 'deny', by: 'no_terminal', reason: null})})});
 	await runToolCall(call('slow'), ctx);
 	const updates = ctx.events.filter(event => event.type === 'tool_update');
 	assert.deepEqual(

@@ -65,6 +65,7 @@ test('the main flags: defaults, --no-logo, the alias of --yolo, typed --max-step
 		maxSteps: undefined,
 		apiKey: undefined,
 		yolo: false,
+		permissionMode: 'default',
 		logo: true,
 		extensions: [],
 		extensionDirs: [],
@@ -85,6 +86,9 @@ test('the main flags: defaults, --no-logo, the alias of --yolo, typed --max-step
 	if (full.kind !== 'run') return;
 	assert.equal(full.options.logo, false);
 	assert.equal(full.options.yolo, true);
+	assert.equal(full.options.permissionMode, 'bypassPermissions');
+	const planned = parseFlags(['--permission-mode', 'plan', '-p', 'a']);
+	assert.equal(planned.kind === 'run' && planned.options.permissionMode, 'plan');
 	assert.equal(full.options.maxSteps, 12);
 	assert.equal(full.options.sessionName, 'work');
 	assert.equal(full.options.print, 'a b');

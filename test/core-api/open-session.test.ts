@@ -127,6 +127,35 @@ test('approve sees the call as the approval prompt shows it; true runs it, false
 	}
 });
 
+test("permissionMode plan refuses a write with plan mode's reason; acceptEdits runs one with no approve callback; an unknown mode is a UsageError", async () => {
+	const cwd = workspace();
+	const plan = await openSession({cwd, config, permissionMode: 'plan'});
+	try {
+		mock.enqueue({toolCalls: [writeCall('w1', 'planned.txt')]}, {text: 'my plan'});
+		const events: CoreEvent[] = [];
+		await plan.run('write it', {onEvent: event => events.push(event)});
+		const approval = events.find(event => event.type === 'approval');
+		assert.deepEqual(approval?.type === 'approval' && [approval.decision, approval.by], ['deny', 'mode']);
+		assert.equal(existsSync(join(cwd, 'planned.txt')), false);
+	} finally {
+		await plan.close();
+	}
+
+	const edits = await openSession({cwd, config, permissionMode: 'acceptEdits'});
+	try {
+		mock.enqueue({toolCalls: [writeCall('w1', 'accepted.txt')]}, {text: 'written'});
+		await edits.run('write it');
+		assert.equal(readFileSync(join(cwd, 'accepted.txt'), 'utf8'), 'written\n');
+	} finally {
+		await edits.close();
+	}
+
+	await assert.rejects(
+		openSession({cwd, config, permissionMode: 'auto' as 'plan'}),
+		(error: unknown) => error instanceof UsageError && error.message === 'openSession: permissionMode must be one of default, acceptEdits, plan, bypassPermissions (got "auto")',
+	);
+});
+
 test('stream: the events until done; leaving the loop early stops the turn, and the session runs the next one', async () => {
 	const session = await openSession({cwd: workspace(), config});
 	try {

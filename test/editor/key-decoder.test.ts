@@ -21,6 +21,7 @@ test('each key maps to its action', () => {
 		['\u007F', 'backspace'],
 		['\b', 'backspace'],
 		['\u001B[3~', 'delete'],
+		['\u001B[Z', 'shiftTab'],
 		['\u001B[D', 'left'],
 		['\u001B[C', 'right'],
 		['\u001B[A', 'up'],
@@ -56,7 +57,7 @@ test('each key maps to its action', () => {
 });
 
 test('unknown sequences and stray controls are dropped, never inserted', () => {
-	assert.deepEqual(decode('\u001B[15~', '\u001B[I', '\u001Bx', '\u0007', '\u001B[Z'), []);
+	assert.deepEqual(decode('\u001B[15~', '\u001B[I', '\u001Bx', '\u0007', '\u001B[24~'), []);
 });
 
 test('an IME burst followed by Enter is the whole text, then a submit', () => {

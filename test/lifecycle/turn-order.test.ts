@@ -105,7 +105,7 @@ async function context(record: Recorder, replies: Array<ModelReply['message']>, 
 		tools: [probe],
 		session,
 		gate: createApprovalGate({
-			yolo: false,
+			mode: {current: 'default'},
 			policy: async (data, signal) => record.hooks.run('tool_approval', data, {signal}),
 			askPerson: async () => {
 				record.log.push('ask the person');

@@ -50,7 +50,7 @@ function context(servers: McpServers, overrides: Partial<ToolCallContext> & {ask
 		});
 	return {
 		tools: new Map(servers.tools().map(tool => [tool.name, tool])),
-		gate: createApprovalGate({yolo: overrides.yolo ?? false, askPerson}),
+		gate: createApprovalGate({mode: {current: overrides.yolo === true ? 'bypassPermissions' : 'default'}, askPerson}),
 		emit: event => events.push(event),
 		workspace: root,
 		signal: new AbortController().signal,

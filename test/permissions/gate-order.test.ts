@@ -28,7 +28,7 @@ test('a deny rule refuses even with --yolo, before any policy, and says which ru
 	const someone = person('allow');
 	let policyAsked = false;
 	const gate = createApprovalGate({
-		yolo: true,
+		mode: {current: 'bypassPermissions'},
 		askPerson: someone,
 		rules: denyRule,
 		async policy() {
@@ -43,7 +43,7 @@ test('a deny rule refuses even with --yolo, before any policy, and says which ru
 
 test('an allow rule runs a call that would ask, without asking; the policy sees the allow and may still tighten it', async () => {
 	const someone = person('deny');
-	const gate = createApprovalGate({yolo: false, askPerson: someone, rules: allowRule});
+	const gate = createApprovalGate({mode: {current: 'default'}, askPerson: someone, rules: allowRule});
 	assert.deepEqual(await gate(call()), {decision: 'allow', by: 'rule', reason: 'allowed by the permission rule "shell(rm -rf build)" (/c/settings.json)'});
 	assert.equal(someone.asked.length, 0);
 	const seen: unknown[] = [];
@@ -53,7 +53,7 @@ test('an allow rule runs a call that would ask, without asking; the policy sees 
 		['ask', {decision: 'deny', by: 'user'}],
 	] as const) {
 		const policed = createApprovalGate({
-			yolo: false,
+			mode: {current: 'default'},
 			askPerson: someone,
 			rules: allowRule,
 			async policy(data) {
@@ -71,9 +71,9 @@ test('an allow rule runs a call that would ask, without asking; the policy sees 
 test("a person's allow rule waives an external tool's question; a policy's allow never does", async () => {
 	const someone = person('deny');
 	const external = call({name: 'mcp__github__create_issue', arguments: {}, ask: null, external: true});
-	assert.equal((await createApprovalGate({yolo: false, askPerson: someone, rules: allowRule})(external)).by, 'rule');
+	assert.equal((await createApprovalGate({mode: {current: 'default'}, askPerson: someone, rules: allowRule})(external)).by, 'rule');
 	assert.equal(someone.asked.length, 0);
-	const policyOnly = createApprovalGate({yolo: false, askPerson: someone, rules: rules(null), policy: async () => ({decision: 'allow'})});
+	const policyOnly = createApprovalGate({mode: {current: 'default'}, askPerson: someone, rules: rules(null), policy: async () => ({decision: 'allow'})});
 	assert.equal((await policyOnly(external)).by, 'user');
 	assert.equal(someone.asked.length, 1);
 });
@@ -81,17 +81,17 @@ test("a person's allow rule waives an external tool's question; a policy's allow
 test('an ask rule asks even for a call that needs no question, and a policy (auto mode) cannot waive it; --yolo does', async () => {
 	const someone = person('allow');
 	const read = call({name: 'read', arguments: {files: [{path: '/home/me/notes/a.md'}]}, ask: null});
-	const gate = createApprovalGate({yolo: false, askPerson: someone, rules: askRule, policy: async () => ({decision: 'allow'})});
+	const gate = createApprovalGate({mode: {current: 'default'}, askPerson: someone, rules: askRule, policy: async () => ({decision: 'allow'})});
 	assert.deepEqual(await gate(read), {decision: 'allow', by: 'user', reason: null});
 	assert.equal(someone.asked.length, 1);
 	assert.equal(someone.asked[0]!.ask.title, 'Run read');
 	assert.match(someone.asked[0]!.ask.detail, /the permission rule "read\(~\/notes\/\*\*\)" \(\/c\/settings.json\) asks first$/);
-	const yolo = createApprovalGate({yolo: true, askPerson: someone, rules: askRule});
+	const yolo = createApprovalGate({mode: {current: 'bypassPermissions'}, askPerson: someone, rules: askRule});
 	assert.deepEqual(await yolo(read), {decision: 'allow', by: 'yolo', reason: null});
 });
 
 test('in -p and line mode an ask rule refuses the call, naming the rule and how to allow it', async () => {
-	const gate = createApprovalGate({yolo: false, askPerson: denyWithoutTerminal, rules: askRule});
+	const gate = createApprovalGate({mode: {current: 'default'}, askPerson: denyWithoutTerminal, rules: askRule});
 	const outcome = await gate(call());
 	assert.equal(outcome.decision, 'deny');
 	assert.equal(outcome.by, 'no_terminal');
@@ -100,9 +100,9 @@ test('in -p and line mode an ask rule refuses the call, naming the rule and how 
 
 test('no rule speaking leaves the call as it was; a failing rule check never allows', async () => {
 	const someone = person('allow');
-	assert.deepEqual(await createApprovalGate({yolo: false, askPerson: someone, rules: rules(null)})(call({name: 'read', ask: null})), {decision: 'allow', by: 'auto', reason: null});
+	assert.deepEqual(await createApprovalGate({mode: {current: 'default'}, askPerson: someone, rules: rules(null)})(call({name: 'read', ask: null})), {decision: 'allow', by: 'auto', reason: null});
 	const broken = createApprovalGate({
-		yolo: true,
+		mode: {current: 'bypassPermissions'},
 		askPerson: someone,
 		async rules() {
 			throw new Error('disk on fire');

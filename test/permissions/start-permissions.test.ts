@@ -70,7 +70,7 @@ test("a trusted project's allow rules count: --trust-project, or a remembered ye
 
 test('a deny rule holds under --yolo through the gate, and the model is told which rule', async t => {
 	const box = await workspaceWith(t, {project: {deny: ['shell(rm *)']}});
-	const gate = createApprovalGate({yolo: true, askPerson: denyWithoutTerminal, rules: await box.start()});
+	const gate = createApprovalGate({mode: {current: 'bypassPermissions'}, askPerson: denyWithoutTerminal, rules: await box.start()});
 	assert.deepEqual(await gate(shell('ls && rm -rf /')), {decision: 'deny', by: 'rule', reason: `denied by the permission rule "shell(rm *)" (${join(box.workspace, '.i', 'settings.json')})`});
 	assert.deepEqual(await gate(shell('ls')), {decision: 'allow', by: 'yolo', reason: null});
 });

@@ -1,4 +1,6 @@
+import {NATIVE_OWNER} from '../tools/tool-owner.js';
 import type {ApprovalAsk} from '../tools/types.js';
+import {planModeTools, type PermissionModeSource} from './permission-mode.js';
 
 export type ApprovalDecision = 'allow' | 'deny';
 
@@ -16,8 +18,8 @@ export interface ApprovalRequest {
 
 export interface ApprovalOutcome {
 	decision: ApprovalDecision;
-	/** `auto`: the tool runs without asking and no policy changed that; `rule`: a permission rule decided. */
-	by: 'auto' | 'rule' | 'policy' | 'yolo' | 'user' | 'no_terminal';
+	/** `auto`: the tool runs without asking and no policy changed that; `rule`: a permission rule decided; `mode`: plan or accept-edits mode; `yolo`: bypass mode. */
+	by: 'auto' | 'rule' | 'policy' | 'mode' | 'yolo' | 'user' | 'no_terminal';
 	reason: string | null;
 }
 
@@ -68,10 +70,14 @@ export type ApprovalGate = (request: ApprovalRequest, signal?: AbortSignal) => P
  * waives a question that a rule's ask or an external tool needs (a
  * person's allow rule may waive an external tool's: it is an answer given
  * in advance); then --yolo answers what is left to ask; then the person.
+ * The permission mode is read at each call: plan mode refuses what is not
+ * read-only right after a rule's deny; accept-edits answers the core's own
+ * question about a workspace edit; bypass (--yolo) answers what is left.
  * A failing rule check or policy never allows.
  */
-export function createApprovalGate(options: {yolo: boolean; askPerson: AskPerson; policy?: ApprovalPolicy | undefined; rules?: PermissionCheck | undefined}): ApprovalGate {
+export function createApprovalGate(options: {mode: PermissionModeSource; askPerson: AskPerson; policy?: ApprovalPolicy | undefined; rules?: PermissionCheck | undefined}): ApprovalGate {
 	return async (request, signal) => {
+		const mode = options.mode.current;
 		let proposed: 'allow' | 'ask' | 'deny' = request.ask || request.external ? 'ask' : 'allow';
 		let rule: RuleAnswer | null = null;
 		if (options.rules) {
@@ -83,6 +89,10 @@ export function createApprovalGate(options: {yolo: boolean; askPerson: AskPerson
 
 			if (rule?.decision === 'deny') return {decision: 'deny', by: 'rule', reason: rule.reason};
 			if (rule) proposed = rule.decision;
+		}
+
+		if (mode === 'plan' && !(request.owner === NATIVE_OWNER && planModeTools.has(request.name))) {
+			return {decision: 'deny', by: 'mode', reason: `plan mode: only read-only tools run (${[...planModeTools].join(', ')}); ${request.name} was not run. Present your plan instead`};
 		}
 
 		// spec/platform.md §1: every external tool call needs approval; a policy may deny it, never waive the ask.
@@ -103,7 +113,9 @@ export function createApprovalGate(options: {yolo: boolean; askPerson: AskPerson
 		if (decision === 'allow' && mustAsk) decision = 'ask';
 		if (decision === 'deny') return {decision, by: 'policy', reason: 'denied by the approval policy'};
 		if (decision === 'allow') return {decision, by, reason: by === 'rule' ? rule!.reason : null};
-		if (options.yolo) return {decision: 'allow', by: 'yolo', reason: null};
+		if (mode === 'bypassPermissions') return {decision: 'allow', by: 'yolo', reason: null};
+		// Only the core's own question about a workspace edit: a rule's or the policy's ask still asks.
+		if (mode === 'acceptEdits' && by === 'auto' && isWorkspaceEdit(request)) return {decision: 'allow', by: 'mode', reason: 'allowed in accept edits mode'};
 		const ask = request.ask ?? {
 			title: `Run ${request.name}`,
 			detail: JSON.stringify(request.arguments, null, 2),
@@ -113,6 +125,11 @@ export function createApprovalGate(options: {yolo: boolean; askPerson: AskPerson
 		// Without a terminal the rule that asked is named, so the person knows which one to change.
 		return answer.by === 'no_terminal' && rule?.decision === 'ask' ? {...answer, reason: `${rule.reason}; ${answer.reason ?? 'there is no one to ask'}`} : answer;
 	};
+}
+
+/** A native edit or write whose every file is inside the workspace (the tool says so on its ask). */
+function isWorkspaceEdit(request: ApprovalRequest): boolean {
+	return request.owner === NATIVE_OWNER && (request.name === 'edit' || request.name === 'write') && request.ask?.insideWorkspace === true;
 }
 
 function readPolicyDecision(answer: unknown): 'allow' | 'ask' | 'deny' {

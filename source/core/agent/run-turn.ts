@@ -8,6 +8,7 @@ import {TurnError, errorMessage} from '../errors.js';
 import {emptyHookChain, HookError, type HookChain} from '../lifecycle/hook-chain.js';
 import {TurnLifecycle, type DoneReason} from '../lifecycle/turn-lifecycle.js';
 import type {ApprovalGate} from './approval-gate.js';
+import {PLAN_MODE_NOTE, type PermissionModeSource} from './permission-mode.js';
 import type {Session} from '../session/session-store.js';
 import type {ModelCaller} from '../providers/model-caller.js';
 import {runToolCall} from './run-tool-call.js';
@@ -33,6 +34,8 @@ export interface TurnContext {
 	moreTools?: (() => readonly Tool[]) | null;
 	session: Session;
 	gate: ApprovalGate;
+	/** The run's permission mode, read at each model request: in plan mode the system prompt says so. */
+	permissionMode?: PermissionModeSource | null;
 	hooks?: HookChain;
 	emit: EmitEvent;
 	workspace: string;
@@ -142,7 +145,7 @@ async function runDeliveringTurn(input: UserContent | null, context: TurnContext
 			steps++;
 			lifecycle.stepStart(steps, session.id);
 			const {toolMap, schemas} = toolsNow();
-			const reply = await requestAnswer(context, lifecycle, schemas, systemPrompt);
+			const reply = await requestAnswer(context, lifecycle, schemas, withModeNote(context, systemPrompt));
 			const calls = validateBatch(reply);
 			// A reply that would leave a history every later request fails on (its replay items naming other calls, say): refused before its tools run.
 			const shape = historyShapeProblem([...session.messages, reply.message], {awaitingResults: true});
@@ -247,6 +250,14 @@ function lastUserContent(messages: readonly Message[]): UserContent {
 	}
 
 	return '';
+}
+
+/** The system prompt of one request: in plan mode, the run's (the transformed one, else the saved one) with the plan-mode paragraph; never saved. */
+function withModeNote(context: TurnContext, systemPrompt: string | undefined): string | undefined {
+	if (context.permissionMode?.current !== 'plan') return systemPrompt;
+	const first = context.session.messages[0];
+	const base = systemPrompt ?? (first?.role === 'system' && typeof first.content === 'string' ? first.content : '');
+	return base === '' ? PLAN_MODE_NOTE : `${base}\n\n${PLAN_MODE_NOTE}`;
 }
 
 function toolSchemas(tools: readonly Tool[]): ToolSchema[] {

@@ -2,6 +2,7 @@ import {UsageError} from '../errors.js';
 import type {EmitEvent} from '../events.js';
 import {packageProgramArgv} from '../plugins/program.js';
 import {setupAgent} from '../session/setup-agent.js';
+import {permissionModeNames} from '../agent/permission-mode.js';
 import {headlessDialog} from '../extensions/headless-dialog.js';
 import {approveAsker} from './approve.js';
 import {AgentSession} from './agent-session.js';
@@ -27,6 +28,7 @@ export async function openSession(options: OpenSessionOptions = {}): Promise<Ses
 			session: options.sessionFile,
 			maxSteps: options.maxSteps,
 			yolo: options.yolo,
+			permissionMode: options.permissionMode,
 			agentsMd: options.agentsMd,
 			// The official workers are started by this package's `i`, not by the script that embeds it.
 			packageProgram: packageProgramArgv,
@@ -45,7 +47,13 @@ function checkOptions(options: OpenSessionOptions): void {
 		if (options[name] !== undefined && (typeof options[name] !== 'string' || options[name] === '')) throw new UsageError(`openSession: ${name} must be a non-empty path`);
 	}
 
-	const {config, maxSteps, approve} = options;
+	const {config, maxSteps, approve, permissionMode} = options;
+	if (permissionMode !== undefined && !(permissionModeNames as readonly unknown[]).includes(permissionMode)) {
+		throw new UsageError(`openSession: permissionMode must be one of ${permissionModeNames.join(', ')} (got ${JSON.stringify(permissionMode)})`);
+	}
+
+	if (permissionMode !== undefined && options.yolo === true && permissionMode !== 'bypassPermissions')
+		throw new UsageError(`openSession: yolo is permissionMode bypassPermissions; it cannot go with ${permissionMode}`);
 	if (config !== undefined && typeof config !== 'string' && (typeof config !== 'object' || config === null || Array.isArray(config))) {
 		throw new UsageError('openSession: config must be the path of a config file or a config object');
 	}

@@ -97,6 +97,15 @@ export interface OpenSessionOptions {
 	yolo?: boolean;
 
 	/**
+	 * The permission mode the session starts in, as `i --permission-mode`:
+	 * `default`, `acceptEdits` (edits inside the workspace run without
+	 * asking), `plan` (only read-only tools run) or `bypassPermissions`
+	 * (the same as `yolo`).
+	 * @default 'default'
+	 */
+	permissionMode?: 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
+
+	/**
 	 * Read the AGENTS.md files (`<config folder>/AGENTS.md`, then the
 	 * repository root down to the workspace) into the system prompt, like
 	 * `i`; `false` is `i --no-agents-md`.

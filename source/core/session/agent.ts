@@ -12,6 +12,7 @@ import type {Catalogue} from '../catalogue/catalogue.js';
 import type {ProviderChoice} from '../catalogue/provider-choices.js';
 import type {McpHandle} from '../mcp/mcp-handle.js';
 import {createApprovalGate, type ApprovalGate, type ApprovalPolicy, type AskPerson, type PermissionCheck} from '../agent/approval-gate.js';
+import type {PermissionMode} from '../agent/permission-mode.js';
 import type {ChildAgents, ChildParent} from '../agent/child-agents.js';
 import type {MessageDelivery} from '../agent/message-delivery.js';
 import {compactNow, runTurn, type TurnContext, type TurnOutcome} from '../agent/run-turn.js';
@@ -63,8 +64,8 @@ export interface AgentParts {
 	prompt: SessionPrompt;
 	delivery: MessageDelivery;
 	children: ChildAgents;
-	/** `rules`: the settings files' permission rules (start-permissions.ts); undefined when there are none. */
-	approval: {yolo: boolean; askPerson: AskPerson; policy: ApprovalPolicy | undefined; rules: PermissionCheck | undefined};
+	/** `rules`: the settings files' permission rules (start-permissions.ts), undefined when there are none; `mode`: the run's permission mode, read at each call. */
+	approval: {mode: PermissionMode; askPerson: AskPerson; policy: ApprovalPolicy | undefined; rules: PermissionCheck | undefined};
 	limits: {budget: ModelConfig['budget'] | null; maxTokens: number | null; maxSteps: number};
 	/** Ends what set-up started besides these parts (the worker pool, the session it opened first). */
 	release: () => Promise<void>;
@@ -115,6 +116,11 @@ export class Agent {
 
 	get session(): Session {
 		return this.#session;
+	}
+
+	/** The run's permission mode (default, acceptEdits, plan, bypassPermissions): the gate and each model request read it as it is now. */
+	get permissionMode(): PermissionMode {
+		return this.#parts.approval.mode;
 	}
 
 	get caller(): ModelCaller {
@@ -318,6 +324,7 @@ export class Agent {
 			moreTools: () => this.mcp.tools(),
 			session: this.#session,
 			gate: this.gate,
+			permissionMode: this.#parts.approval.mode,
 			hooks: this.hooks,
 			emit,
 			workspace: this.workspace,

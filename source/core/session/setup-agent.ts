@@ -7,6 +7,7 @@ import {createHookChain, emptyHookChain} from '../lifecycle/hook-chain.js';
 import {toolApprovalPolicy} from '../lifecycle/turn-lifecycle.js';
 import type {LoadedPlugins, WorkerPool} from '../pool/types.js';
 import type {AskPerson} from '../agent/approval-gate.js';
+import {PermissionMode, type PermissionModeName} from '../agent/permission-mode.js';
 import {MessageDelivery} from '../agent/message-delivery.js';
 import {ChildAgents} from '../agent/child-agents.js';
 import {childAgentService} from '../agent/child-agent-service.js';
@@ -41,8 +42,10 @@ export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOp
 	nameLater?: boolean | undefined;
 	/** Model requests one turn may make (`--max-steps`); the config's max_steps by default. */
 	maxSteps?: number | undefined;
-	/** Every tool call runs without asking (`--yolo`). */
+	/** Every tool call runs without asking (`--yolo`): the same as permissionMode bypassPermissions. */
 	yolo?: boolean | undefined;
+	/** `--permission-mode`: the mode the run starts in (docs/approvals.md, "Permission modes"); over `yolo`. */
+	permissionMode?: PermissionModeName | undefined;
 	/** `--api-key`: the key for the provider the config selects, this run only (never stored, never shown). */
 	apiKey?: string | undefined;
 	/** False (`--no-agents-md`): no AGENTS.md is read into the system prompt (project-instructions.ts). */
@@ -175,7 +178,7 @@ export async function setupAgent(
 			prompt,
 			delivery,
 			children,
-			approval: {yolo: options.yolo === true, askPerson, policy: toolApprovalPolicy(hooks), rules},
+			approval: {mode: new PermissionMode(options.permissionMode ?? (options.yolo === true ? 'bypassPermissions' : 'default')), askPerson, policy: toolApprovalPolicy(hooks), rules},
 			limits: {budget: config.budget ?? null, maxTokens: config.max_tokens ?? null, maxSteps: options.maxSteps ?? config.max_steps},
 			// The session it started with may have been switched: closing one twice is a no-op.
 			release: async () => {

@@ -36,7 +36,7 @@ export function createEditTool(): Tool {
 			const diff = await diffTexts(target.display, before, after);
 			const where = target.inside ? '' : ' (outside the workspace)';
 			return {
-				ask: {title: `Edit ${target.display}${where}`, detail: diff.text},
+				ask: {title: `Edit ${target.display}${where}`, detail: diff.text, insideWorkspace: target.inside},
 				async run() {
 					if (!(await snapshotHolds(target.canonical, snapshot))) {
 						throw new ToolRunError(`edit: ${target.display} changed since the edit was planned (after approval was asked); read it again and redo the edit`);

@@ -34,6 +34,8 @@ export interface ApprovalAsk {
 	title: string;
 	/** The whole picture: a unified diff, the command and its working folder. */
 	detail: string;
+	/** Set by edit and write when every file is inside the workspace: accept-edits mode lets such a call run. */
+	insideWorkspace?: boolean;
 }
 
 /**

@@ -57,7 +57,11 @@ export function createWriteTool(): Tool {
 			}
 
 			return {
-				ask: {title: writeTitle(planned), detail: (await Promise.all(planned.map(async file => describeChange(file)))).join('\n\n')},
+				ask: {
+					title: writeTitle(planned),
+					detail: (await Promise.all(planned.map(async file => describeChange(file)))).join('\n\n'),
+					insideWorkspace: planned.every(file => file.target.inside),
+				},
 				run: async () => writeFiles(planned),
 			};
 		},

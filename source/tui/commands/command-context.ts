@@ -12,7 +12,7 @@ import type {SlashCommand} from './slash-command.js';
  */
 export interface CommandContext {
 	agent: Agent;
-	store: Pick<ChatStore, 'notice' | 'setBusy' | 'setModel' | 'getSnapshot' | 'showAsked'>;
+	store: Pick<ChatStore, 'notice' | 'setBusy' | 'setStatus' | 'getSnapshot' | 'showAsked'>;
 	chooser: Pick<ChooserBroker, 'ask'>;
 	turns: Pick<TurnController, 'start' | 'runMcpPrompt' | 'runExtensionCommand'>;
 	sessions: Pick<SessionActions, 'clear' | 'resume' | 'fork' | 'rename' | 'readInstructions'>;

@@ -10,7 +10,7 @@ export async function switchModel({agent, store}: Pick<CommandContext, 'agent' |
 		return;
 	}
 
-	store.setModel(result.caller.model);
+	store.setStatus({model: result.caller.model});
 	const saved =
 		result.saved === null
 			? 'not saved (the config was given as an object, not a file)'

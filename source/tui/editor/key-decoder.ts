@@ -33,7 +33,8 @@ export type KeyName =
 	| 'ctrlC'
 	| 'ctrlD'
 	| 'escape'
-	| 'tab';
+	| 'tab'
+	| 'shiftTab';
 
 export type EditorAction = {readonly type: 'insert'; readonly text: string} | {readonly type: KeyName};
 
@@ -74,6 +75,8 @@ const sequences: Record<string, KeyName> = {
 	'\u001B[4~': 'end',
 	'\u001B[8~': 'end',
 	'\u001B[3~': 'delete',
+	// Shift+Tab (back-tab): the chat screen cycles the permission mode.
+	'\u001B[Z': 'shiftTab',
 	'\u001Bb': 'wordLeft',
 	'\u001Bf': 'wordRight',
 	'\u001B\u001B[D': 'wordLeft',
