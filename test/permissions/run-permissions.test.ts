@@ -8,7 +8,7 @@ import {readRunSettings} from '../../source/core/extensions/settings-file.js';
 import {RunPermissions} from '../../source/core/session/run-permissions.js';
 import {place} from './helpers.js';
 
-async function start(t: TestContext, project?: Record<string, string[]>) {
+async function start(t: TestContext, project?: Record<string, string[]>, trustProject?: boolean) {
 	const {root, workspace} = await place(t);
 	const dirs = {config_dir: join(root, 'config'), data_dir: join(root, 'data'), cache_dir: join(root, 'cache'), runtime_dir: join(root, 'runtime')};
 	await Promise.all([mkdir(dirs.config_dir), mkdir(join(workspace, '.i'))]);
@@ -20,7 +20,7 @@ async function start(t: TestContext, project?: Record<string, string[]>) {
 		settings: await readRunSettings(workspace, dirs.config_dir),
 		events: null,
 		toolNames: [],
-		trustProject: undefined,
+		trustProject,
 		problems: 'notice',
 		warn: message => warnings.push(message),
 	});
@@ -33,7 +33,8 @@ test('a rule the person adds counts from the next call, even in a workspace that
 	const box = await start(t);
 	assert.equal(await box.permissions.check(shell('echo hi')), null);
 	const added = await box.permissions.add('allow', 'shell(echo *)', 'local');
-	assert.deepEqual({file: added.file, changed: added.changed, warnings: added.warnings}, {file: join(box.workspace, '.i', 'settings.local.json'), changed: true, warnings: []});
+	assert.deepEqual({file: added.file, changed: added.changed}, {file: join(box.workspace, '.i', 'settings.local.json'), changed: true});
+	assert.deepEqual(added.warnings, ['the workspace is not trusted: shell(echo *) counts for this run, and in later runs only once it is trusted (--trust-project, or yes when asked)']);
 	assert.equal((await box.permissions.check(shell('echo hi')))?.decision, 'allow');
 	assert.deepEqual(
 		box.permissions.rules.map(rule => [rule.list, rule.text, rule.source, rule.counts]),
@@ -57,6 +58,14 @@ test("a project's allow rule written by someone else still does not count untrus
 	await box.permissions.add('deny', 'shell(git push*)', 'global');
 	assert.match(await readFile(join(box.dirs.config_dir, 'settings.json'), 'utf8'), /git push\*/);
 	assert.equal((await box.permissions.check(shell('git push')))?.decision, 'deny');
+});
+
+test('in a trusted workspace a project allow rule added brings no warning; a global one never does', async t => {
+	const box = await start(t, undefined, true);
+	assert.deepEqual((await box.permissions.add('allow', 'shell(ls)', 'project')).warnings, []);
+	const untrusted = await start(t);
+	assert.deepEqual((await untrusted.permissions.add('allow', 'shell(ls)', 'global')).warnings, []);
+	assert.equal((await untrusted.permissions.check(shell('ls')))?.decision, 'allow');
 });
 
 test("a malformed rule is refused with the parser's reason and nothing is written", async t => {

@@ -7,7 +7,7 @@ import type {RunSettings} from '../extensions/settings-file.js';
 import type {PlatformDirs} from '../config/dirs.js';
 import type {Tool} from '../tools/types.js';
 import type {RuleContext, RuleList} from '../permissions/parse-rule.js';
-import {readPermissions, personalKey, type ListedRule, type PermissionStart, type ReadPermissions} from './start-permissions.js';
+import {readPermissions, personalKey, trusted, type ListedRule, type PermissionStart, type ReadPermissions} from './start-permissions.js';
 
 /** Which settings file a rule is written to: the project's own (not committed), the project's committed one, or the person's global one. */
 export type RuleFileChoice = 'local' | 'project' | 'global';
@@ -79,7 +79,13 @@ export class RunPermissions {
 		const [file, context, {addPermissionRule}] = await Promise.all([this.fileOf(where), this.#context(), import('../permissions/edit-rules.js')]);
 		const changed = await addPermissionRule(file, list, text, {...context, workspace: this.#start.workspace});
 		this.#personal.add(personalKey(file, list, text));
-		return {file, changed, lists: [list], warnings: await this.reload()};
+		const warnings = await this.reload();
+		// A project's allow rule counts in later runs only in a trusted workspace: said now, not found out then.
+		if (list === 'allow' && where !== 'global' && !(await trusted(this.#start))) {
+			warnings.push(`the workspace is not trusted: ${text} counts for this run, and in later runs only once it is trusted (--trust-project, or yes when asked)`);
+		}
+
+		return {file, changed, lists: [list], warnings};
 	}
 
 	/** Removes `text` (as written) from each list of the file that holds it, and reads the rules again. */

@@ -115,7 +115,7 @@ export async function readPermissions(start: PermissionStart, personal: Readonly
 }
 
 /** Whether the workspace is trusted without asking anyone: --trust-project, an earlier answer, or an extension's ProjectTrust (decide-trust.ts). */
-async function trusted(start: PermissionStart): Promise<boolean> {
+export async function trusted(start: PermissionStart): Promise<boolean> {
 	const {decideTrust} = await import('./decide-trust.js');
 	const outcome = await decideTrust({trustProject: start.trustProject, canAsk: false}, {workspace: start.workspace, dirs: start.dirs, events: start.events}, []);
 	return 'trusted' in outcome && outcome.trusted;
