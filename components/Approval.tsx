@@ -9,7 +9,7 @@ import {ReasonField} from './ReasonField.js';
 /** Keys typed this soon after the question appears were meant for something else. */
 export const TYPEAHEAD_GUARD_MS = 300;
 
-const options = ['once', 'always', 'deny'] as const;
+type Option = 'once' | 'always' | 'remember' | 'deny';
 
 export interface ApprovalProps {
 	pending: PendingApproval;
@@ -26,13 +26,16 @@ export interface ApprovalProps {
  * official module, an extension, an MCP server, a plugin worker); what it
  * shows was made printable and its invisible characters marked by the broker.
  * Keyboard only: y allows once, a allows the tool for the rest of the
- * session, n asks for an optional reason then denies, Esc denies. Enter
+ * session, r (when the broker found a rule that fits) allows it and writes
+ * that allow rule to the project's settings, n asks for an optional reason
+ * then denies, Esc denies. Enter
  * alone never allows: it only confirms an option the person moved to with
  * ← → or Tab. The whole detail can be read before answering: ↑ ↓ PgUp PgDn
  * Home End scroll it, p opens it in a pager.
  */
 export function Approval({pending, maxDetailLines = MAX_DETAIL_LINES, width, onPager}: ApprovalProps) {
-	const {request} = pending;
+	const {request, rule} = pending;
+	const options: readonly Option[] = rule === null ? ['once', 'always', 'deny'] : ['once', 'always', 'remember', 'deny'];
 	const {stdout} = useStdout();
 	const shownAt = useRef(Date.now());
 	const [selected, setSelected] = useState<number | null>(null);
@@ -60,7 +63,7 @@ export function Approval({pending, maxDetailLines = MAX_DETAIL_LINES, width, onP
 	};
 
 	const answer = (choice: ApprovalChoice) => pending.answer(choice);
-	const choose = (option: (typeof options)[number]) => {
+	const choose = (option: Option) => {
 		if (option === 'deny') setReasoning(true);
 		else answer({kind: option});
 	};
@@ -80,6 +83,7 @@ export function Approval({pending, maxDetailLines = MAX_DETAIL_LINES, width, onP
 			else if (early) return;
 			else if (input === 'y') choose('once');
 			else if (input === 'a') choose('always');
+			else if (input === 'r' && rule !== null) choose('remember');
 			else if (input === 'n') choose('deny');
 			else if (input === 'p' && onPager) onPager(detail);
 		},
@@ -108,7 +112,8 @@ export function Approval({pending, maxDetailLines = MAX_DETAIL_LINES, width, onP
 				</Box>
 			) : (
 				<Text>
-					{label(0, '[y] allow once')} {label(1, `[a] allow ${request.name} for this session`)} {label(2, '[n] deny…')} <Text dimColor>Esc deny</Text>
+					{label(0, '[y] allow once')} {label(1, `[a] allow ${request.name} for this session`)} {rule === null ? null : <>{label(2, `[r] always, for this project: ${shownExact(rule)}`)} </>}
+					{label(options.length - 1, '[n] deny…')} <Text dimColor>Esc deny</Text>
 				</Text>
 			)}
 		</Box>

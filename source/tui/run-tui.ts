@@ -23,6 +23,7 @@ import {EarlyMessage} from './early-message.js';
 import {consoleToNotices} from './console-notices.js';
 import {markdownOptions} from './markdown/markdown-options.js';
 import {Notifier} from './notify/notifier.js';
+import {rememberRules} from './remember-rules.js';
 import {ScreenExtensions} from './screen-extensions.js';
 import {SessionActions} from './session-actions.js';
 import {TurnController} from './turn-controller.js';
@@ -175,6 +176,8 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 			if (agent.permissionMode.current === 'plan') void offerPlan({mode: agent.permissionMode, chooser, store, send: text => turns.start(text)});
 		},
 	});
+	// "always, for this project" writes to the rules the agent holds, so the next call obeys them.
+	if (agent.permissions) broker.provideRules(rememberRules(agent.permissions, (level, text) => store.notice(level, text)));
 	const sessions = new SessionActions({agent, core, store, chooser});
 	const registry = new CommandRegistry();
 	const extensions = new ScreenExtensions({agent, store, registry, options});

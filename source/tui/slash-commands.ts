@@ -40,7 +40,7 @@ export function keysHelp(extra: readonly SlashCommand[] = []): string {
 		'Esc or Ctrl-C stops a running turn · Ctrl-C twice on an empty prompt leaves',
 		'Shift+Tab cycles the permission mode: default · accept edits · plan mode (· bypass, when the run started with it)',
 		'@path attaches a file (@ opens a picker: ↑/↓, Tab or Enter, Esc) · !command runs it and adds its output to your next message · !! runs without adding',
-		'Approvals: y allow once · a allow the tool for this session · n deny with a reason · Esc deny · ↑/↓ PgUp/PgDn Home/End scroll the diff · p opens it in $PAGER',
+		'Approvals: y allow once · a allow the tool for this session · r always, for this project (when offered) · n deny with a reason · Esc deny · ↑/↓ PgUp/PgDn Home/End scroll the diff · p opens it in $PAGER',
 		...slashCommands.map(command => `${command.name.padEnd(9)} ${command.description}`),
 		...extra.map(command => `${command.name.padEnd(9)} ${command.description}${command.extension === undefined ? '' : ` (extension ${command.extension})`}`),
 	].join('\n');

@@ -11,7 +11,7 @@ export type UiPrompt =
  * a text), or `cancelled` when it went away unanswered (Esc on a dialog, an
  * interrupt, leaving, a timeout).
  */
-export type UiPromptAnswer = 'once' | 'always' | 'deny' | 'yes' | 'no' | 'chosen' | 'entered' | 'cancelled';
+export type UiPromptAnswer = 'once' | 'always' | 'remember' | 'deny' | 'yes' | 'no' | 'chosen' | 'entered' | 'cancelled';
 
 /** What UiPromptEnd adds for a dialog: why it was cancelled, or the value chosen or typed (never a secret input's). */
 export interface UiPromptDetail {

@@ -1,7 +1,9 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {existsSync, readFileSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {setTimeout as sleep} from 'node:timers/promises';
 import {join} from 'node:path';
+import {TYPEAHEAD_GUARD_MS} from '../../components/Approval.js';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {makeSandbox} from '../helpers/cli.js';
 import {startChat, toolResults} from './chat.js';
@@ -55,5 +57,76 @@ test('the chat screen: a rule that cannot be used is a notice naming it, the scr
 		assert.equal(existsSync(join(box.workspace, 'x.txt')), false);
 	} finally {
 		await run.close();
+	}
+});
+
+// The tests below have their own provider: a reply an earlier test left queued would answer their first message.
+test('/permissions lists each rule with its file, and marks a project allow rule that does not count in a workspace that is not trusted', async () => {
+	const box = makeSandbox();
+	writeFileSync(join(box.configDir, 'settings.json'), JSON.stringify({permissions: {deny: ['shell(rm *)']}}));
+	mkdirSync(join(box.workspace, '.i'));
+	writeFileSync(join(box.workspace, '.i', 'settings.local.json'), JSON.stringify({permissions: {allow: ['shell(ls)']}}));
+	const own = await startMockProvider();
+	const {run} = await startChat(own, {box});
+	try {
+		run.type('/permissions\r');
+		await run.waitFor(screen => screen.includes('Permission rules (deny beats ask beats allow)'), 'the listing');
+		const text = run.screen().join('\n');
+		assert.match(text, /deny {2}shell\(rm \*\) .*settings\.json \(global\)/, text);
+		assert.match(text, /allow shell\(ls\) +\.i\/settings\.local\.json \(local\) — does not count: the workspace is not trusted/, text);
+	} finally {
+		await run.close();
+		await own.close();
+	}
+});
+
+test('/permissions allow adds a rule the next call obeys; a malformed rule is refused with the reason', async () => {
+	const box = makeSandbox();
+	const own = await startMockProvider();
+	const {run} = await startChat(own, {box});
+	try {
+		run.type('/permissions allow shell(echo *\r');
+		await run.waitFor(screen => screen.includes('"shell(echo *": a pattern') && screen.includes('write TOOL(PATTERN)'), "the parser's reason");
+		assert.equal(existsSync(join(box.workspace, '.i', 'settings.local.json')), false);
+		run.type('/permissions allow shell(echo *)\r');
+		await run.waitFor(screen => screen.includes('Added shell(echo *) to allow in .i/settings.local.json'), 'the rule added');
+		const sent = own.requests.length;
+		own.enqueue({toolCalls: [{id: 's1', name: 'shell', arguments: JSON.stringify({command: 'echo hi'})}]}, {text: 'Echoed.'});
+		run.type('go\r');
+		await run.waitFor(screen => screen.includes('Echoed.'), 'the second answer');
+		assert.ok(!run.screen().some(row => row.includes('Allow?')), 'nothing was asked');
+		assert.match(toolResults(own.requests[sent + 1]!.body).get('s1') ?? '', /hi/);
+		assert.deepEqual(JSON.parse(readFileSync(join(box.workspace, '.i', 'settings.local.json'), 'utf8')), {permissions: {allow: ['shell(echo *)']}});
+	} finally {
+		await run.close();
+		await own.close();
+	}
+});
+
+test('"always, for this project" writes the narrowest rule to .i/settings.local.json and .gitignore, and the next matching call is not asked', async () => {
+	const box = makeSandbox();
+	mkdirSync(join(box.workspace, '.git'));
+	const own = await startMockProvider();
+	const {run} = await startChat(own, {box});
+	try {
+		const sent = own.requests.length;
+		own.enqueue(
+			{toolCalls: [{id: 's1', name: 'shell', arguments: JSON.stringify({command: 'echo one two'})}]},
+			{toolCalls: [{id: 's2', name: 'shell', arguments: JSON.stringify({command: 'echo one three'})}]},
+			{text: 'Both echoed.'},
+		);
+		run.type('go\r');
+		await run.waitFor(screen => screen.includes('Allow? Run: echo one two') && screen.includes('[r] always, for this project: shell(echo one *)'), 'the question with the rule');
+		await sleep(TYPEAHEAD_GUARD_MS + 150);
+		run.type('r');
+		await run.waitFor(screen => screen.includes('Both echoed.'), 'the last answer');
+		assert.ok(!run.screen().some(row => row.includes('Allow?')), 'the second call was not asked');
+		assert.match(run.screen().join('\n'), /Allowed from now on in this project: shell\(echo one \*\)/);
+		assert.match(toolResults(own.requests[sent + 2]!.body).get('s2') ?? '', /one three/);
+		assert.deepEqual(JSON.parse(readFileSync(join(box.workspace, '.i', 'settings.local.json'), 'utf8')), {permissions: {allow: ['shell(echo one *)']}});
+		assert.equal(readFileSync(join(box.workspace, '.gitignore'), 'utf8'), '.i/settings.local.json\n');
+	} finally {
+		await run.close();
+		await own.close();
 	}
 });

@@ -21,7 +21,7 @@ test('/he and Tab complete to /help, which shows the keys; /session names the se
 		run.type('\t');
 		await run.waitFor(screen => screen.split('\n').includes('› /help'), 'the completed command');
 		run.type('\r');
-		await run.waitFor(screen => screen.includes('Alt+Enter or Ctrl-J starts a new line') && screen.includes('/exit'), 'the help');
+		await run.waitFor(screen => screen.includes('Alt+Enter or Ctrl-J starts a new line') && screen.includes('/exit'), 'the help', {whole: true});
 
 		const header = JSON.parse(readFileSync(join(box.workspace, 'chat.json'), 'utf8').split('\n', 1)[0]!) as {id: string};
 		run.type('/session\r');

@@ -89,3 +89,35 @@ test('the box is shown exactly what runs: bidi and invisible characters marked i
 	broker.getSnapshot()!.answer({kind: 'once'});
 	assert.deepEqual(await asked, {decision: 'allow', by: 'user', reason: null});
 });
+
+test('"always, for this project": the rule found for the call is shown with the question and written when chosen; without one, none is offered', async () => {
+	const broker = new ApprovalBroker();
+	const asked: string[] = [];
+	const remembered: string[] = [];
+	broker.provideRules({
+		ruleFor: async ({name}: {name: string}) => {
+			asked.push(name);
+			if (name === 'broken') throw new Error('cannot tell');
+			return name === 'shell' ? 'shell(npm test *)' : null;
+		},
+		remember: async rule => void remembered.push(rule),
+	});
+	const first = broker.askPerson(request('a', 'shell'));
+	await shown(broker, 'a');
+	assert.equal(broker.getSnapshot()!.rule, 'shell(npm test *)');
+	broker.getSnapshot()!.answer({kind: 'remember'});
+	assert.deepEqual(await first, {decision: 'allow', by: 'user', reason: null});
+	assert.deepEqual(remembered, ['shell(npm test *)']);
+	for (const name of ['write', 'broken']) {
+		const next = broker.askPerson(request(name, name));
+		await shown(broker, name);
+		assert.equal(broker.getSnapshot()!.rule, null, name);
+		broker.getSnapshot()!.answer({kind: 'once'});
+		await next;
+	}
+
+	assert.deepEqual(asked, ['shell', 'write', 'broken']);
+	assert.deepEqual(remembered, ['shell(npm test *)'], 'written only when chosen');
+	// Nothing is allowed for the session by it: the rule decides the next call.
+	assert.equal(broker.allowed.size, 0);
+});

@@ -11,6 +11,7 @@ import type {ApprovalChoice, PendingApproval} from '../../source/tui/brokers/app
 function pending(detail: string, choices: ApprovalChoice[] = []): PendingApproval {
 	return {
 		request: {id: 'c1', name: 'write', arguments: {}, external: false, owner: 'native', ask: {title: 'Write a.txt', detail}},
+		rule: null,
 		answer: choice => void choices.push(choice),
 	};
 }

@@ -86,6 +86,7 @@ test('/help lists the keys, then exactly the commands the registry holds, in its
 		'/model',
 		'/cost',
 		'/diff',
+		'/permissions',
 		'/compact',
 		'/reload',
 		'/context',

@@ -95,6 +95,7 @@ test('slash completion lists the commands a draft can become', () => {
 function pending(detail: string, choices: ApprovalChoice[]): PendingApproval {
 	return {
 		request: {id: 'c1', name: 'edit', arguments: {}, owner: 'native', external: false, ask: {title: 'Edit a.txt', detail}},
+		rule: null,
 		answer: choice => void choices.push(choice),
 	};
 }
@@ -117,6 +118,37 @@ test('the approval widget shows the diff and allows once with y, for the session
 		assert.deepEqual(choices, [{kind}]);
 		view.unmount();
 	}
+});
+
+test('with a rule to remember, r allows and writes it, its label names the rule, and the arrows reach it; without one, r does nothing', async () => {
+	const choices: ApprovalChoice[] = [];
+	const view = render(<Approval pending={{...pending(diff, choices), rule: 'edit(src/**)'}} />);
+	assert.match(view.lastFrame()!, /\[r\] always, for this project: edit\(src\/\*\*\)/);
+	await delay(TYPEAHEAD_GUARD_MS + 50);
+	for (const key of ['\u001B[C', '\u001B[C', '\u001B[C']) {
+		view.stdin.write(key);
+		await delay(40);
+	}
+
+	view.stdin.write('\r');
+	await delay(100);
+	assert.deepEqual(choices, [{kind: 'remember'}], 'the third option is the rule');
+	view.unmount();
+	const plain: ApprovalChoice[] = [];
+	const without = render(<Approval pending={pending(diff, plain)} />);
+	assert.doesNotMatch(without.lastFrame()!, /\[r\]/);
+	await delay(TYPEAHEAD_GUARD_MS + 50);
+	without.stdin.write('r');
+	await delay(100);
+	assert.deepEqual(plain, []);
+	without.unmount();
+	const typed: ApprovalChoice[] = [];
+	const withKey = render(<Approval pending={{...pending(diff, typed), rule: 'edit(src/**)'}} />);
+	await delay(TYPEAHEAD_GUARD_MS + 50);
+	withKey.stdin.write('r');
+	await delay(100);
+	assert.deepEqual(typed, [{kind: 'remember'}]);
+	withKey.unmount();
 });
 
 test('a stray Enter, or keys typed before the question could be read, never allow', async () => {

@@ -9,7 +9,25 @@ export const CUSTOM_TYPE_PATTERN = new RegExp(`^[A-Za-z0-9_.:-]{1,${MAX_CUSTOM_T
  * takes one. The chat screen's list (source/tui/slash-commands.ts) is checked
  * against this one by a test, so the two cannot drift.
  */
-export const builtinCommandNames: readonly string[] = ['help', 'clear', 'resume', 'fork', 'rename', 'session', 'provider', 'model', 'cost', 'diff', 'compact', 'reload', 'context', 'init', 'mcp', 'exit'];
+export const builtinCommandNames: readonly string[] = [
+	'help',
+	'clear',
+	'resume',
+	'fork',
+	'rename',
+	'session',
+	'provider',
+	'model',
+	'cost',
+	'diff',
+	'permissions',
+	'compact',
+	'reload',
+	'context',
+	'init',
+	'mcp',
+	'exit',
+];
 
 /** `/name`: lower-case letters, digits and `-`, starting with a letter; short enough for the completion list. */
 export const MAX_COMMAND_NAME_LENGTH = 32;

@@ -1,10 +1,10 @@
 import {splitShellCommand, type ShellDialect} from './shell-commands.js';
 
 /** Commands that run the command in their arguments: a deny rule judges what they run too. */
-const WRAPPERS: ReadonlySet<string> = new Set(['builtin', 'command', 'env', 'exec', 'nice', 'nohup', 'sudo', 'time', 'timeout', 'xargs']);
+export const WRAPPERS: ReadonlySet<string> = new Set(['builtin', 'command', 'env', 'exec', 'nice', 'nohup', 'sudo', 'time', 'timeout', 'xargs']);
 /** Words that only lead into a command (keywords, `!`): skipped like wrappers. */
 const LEADING_WORDS: ReadonlySet<string> = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', '{']);
-const ASSIGNMENT = /^[A-Za-z_]\w*=/;
+export const ASSIGNMENT = /^[A-Za-z_]\w*=/;
 /** What separates commands to a reader that understands nothing: every operator, quote and expansion start. */
 const LOOSE_SEPARATORS = /\$\(|\$\{|[;&|()`{}<>\n\r]/;
 

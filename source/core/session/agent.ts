@@ -23,6 +23,7 @@ import type {InstructionsReload, SessionInstructions} from './session-instructio
 import type {Bound, ModelSwitch, Selected} from './model-binding.js';
 import type {SessionPrompt} from './session-prompt.js';
 import type {Session} from './session-store.js';
+import type {RunPermissions} from './run-permissions.js';
 
 /**
  * The model a run calls and how it may change (model-binding.ts is the
@@ -66,6 +67,8 @@ export interface AgentParts {
 	children: ChildAgents;
 	/** `rules`: the settings files' permission rules (start-permissions.ts), undefined when there are none; `mode`: the run's permission mode, read at each call. */
 	approval: {mode: PermissionMode; askPerson: AskPerson; policy: ApprovalPolicy | undefined; rules: PermissionCheck | undefined};
+	/** The settings files' rules, which /permissions lists and changes; `approval.rules` is their check. Absent for an embedder's fixed rules. */
+	permissions?: RunPermissions | undefined;
 	limits: {budget: ModelConfig['budget'] | null; maxTokens: number | null; maxSteps: number};
 	/** Ends what set-up started besides these parts (the worker pool, the session it opened first). */
 	release: () => Promise<void>;
@@ -135,6 +138,11 @@ export class Agent {
 	/** The native, worker and extension tools (the MCP servers' come through `moreTools`, as they become ready). */
 	get tools(): readonly Tool[] {
 		return this.#tools;
+	}
+
+	/** The settings files' permission rules (/permissions); null when the agent was given fixed ones. */
+	get permissions(): RunPermissions | null {
+		return this.#parts.permissions ?? null;
 	}
 
 	/** Extension event handlers of the loaded generation; null when none registered one. */

@@ -24,7 +24,7 @@ import {ModelBinding} from './model-binding.js';
 import {ExtensionGenerations} from './extension-generations.js';
 import {SessionPrompt} from './session-prompt.js';
 import {startHooks} from './start-hooks.js';
-import {permissionsOfStart} from './start-permissions.js';
+import {permissionsOfStart} from './run-permissions.js';
 import {unusedFolderFlags} from './module-folders.js';
 import {Agent} from './agent.js';
 
@@ -120,7 +120,7 @@ export async function setupAgent(
 		});
 		session = opened.session;
 		if (opened.notice) warn(opened.notice);
-		const rules = await permissionsOfStart(options, {workspace, dirs, warn}, loadedExtensions, coreTools);
+		const permissions = await permissionsOfStart(options, {workspace, dirs, warn}, loadedExtensions, coreTools);
 		model.take(first, loadedExtensions);
 		const events = loadedExtensions.events;
 		const {mcp, toHead} = await startMcp(options, {
@@ -178,7 +178,8 @@ export async function setupAgent(
 			prompt,
 			delivery,
 			children,
-			approval: {mode: new PermissionMode(options.permissionMode ?? (options.yolo === true ? 'bypassPermissions' : 'default')), askPerson, policy: toolApprovalPolicy(hooks), rules},
+			approval: {mode: new PermissionMode(options.permissionMode ?? (options.yolo === true ? 'bypassPermissions' : 'default')), askPerson, policy: toolApprovalPolicy(hooks), rules: permissions.check},
+			permissions,
 			limits: {budget: config.budget ?? null, maxTokens: config.max_tokens ?? null, maxSteps: options.maxSteps ?? config.max_steps},
 			// The session it started with may have been switched: closing one twice is a no-op.
 			release: async () => {

@@ -5,7 +5,6 @@ import type {PlatformDirs} from '../config/dirs.js';
 import {UsageError} from '../errors.js';
 import type {EventBus} from '../extensions/event-bus.js';
 import type {RunSettings} from '../extensions/settings-file.js';
-import type {Tool} from '../tools/types.js';
 
 /** What the permission rules of a start need from set-up. */
 export interface PermissionStart {
@@ -23,15 +22,29 @@ export interface PermissionStart {
 	warn(message: string): void;
 }
 
-/** startPermissions from set-up's parts: the start's options, its place, the extensions it started and the core's tools. */
-export async function permissionsOfStart(
-	options: {trustProject?: boolean | undefined; permissionProblems?: 'fail' | 'notice' | undefined},
-	place: {workspace: string; dirs: PlatformDirs; warn(message: string): void},
-	started: {settings: RunSettings; events: EventBus | null; tools: readonly Tool[]},
-	coreTools: readonly Tool[],
-): Promise<PermissionCheck | undefined> {
-	const toolNames = [...coreTools, ...started.tools].map(tool => tool.name);
-	return startPermissions({...place, settings: started.settings, events: started.events, toolNames, trustProject: options.trustProject, problems: options.permissionProblems ?? 'fail'});
+/** A rule of the settings files as /permissions lists it: whose file, and whether it counts this run. */
+export interface ListedRule {
+	text: string;
+	list: 'allow' | 'ask' | 'deny';
+	file: string;
+	source: 'global' | 'project' | 'local';
+	/** False for a project's allow rule in a workspace that is not trusted, or any allow rule while some rule cannot be used. */
+	counts: boolean;
+	/** Why it does not count; null when it does. */
+	why: string | null;
+}
+
+/** The rules read, and the gate's check; `check` is undefined when none counts. */
+export interface ReadPermissions {
+	rules: ListedRule[];
+	/** The rules that cannot be used, each naming its file and why. */
+	problems: string[];
+	check: PermissionCheck | undefined;
+}
+
+/** The key of a rule the person added in this run (`/permissions`, "always, for this project"): it counts without trust. */
+export function personalKey(file: string, list: string, text: string): string {
+	return `${file}\n${list}\n${text}`;
 }
 
 /**
@@ -43,10 +56,19 @@ export async function permissionsOfStart(
  * nothing tells `i` who wrote it. Its deny and ask rules always count.
  */
 export async function startPermissions(start: PermissionStart): Promise<PermissionCheck | undefined> {
+	return (await readPermissions(start)).check;
+}
+
+/**
+ * Reads the rules as startPermissions says; `personal` holds the rules the
+ * person added in this run (personalKey), which count even where the
+ * workspace is not trusted: the person wrote them, not the files' source.
+ */
+export async function readPermissions(start: PermissionStart, personal: ReadonlySet<string> = new Set()): Promise<ReadPermissions> {
 	// A start without rules reads the local file and loads nothing else.
 	const {readRuleFiles} = await import('../permissions/rule-files.js');
 	const files = await readRuleFiles(start.settings, start.workspace);
-	if (files.length === 0) return undefined;
+	if (files.length === 0) return {rules: [], problems: [], check: undefined};
 	const [{compileRules}, {platformPlace}, {platformDialect}, {callSubjects}, {decideByRules}] = await Promise.all([
 		import('../permissions/load-permissions.js'),
 		import('../permissions/path-pattern.js'),
@@ -65,27 +87,35 @@ export async function startPermissions(start: PermissionStart): Promise<Permissi
 		allowsCount = false;
 	}
 
-	const projectAllows = rules.filter(rule => rule.list === 'allow' && rule.source !== 'global');
+	const isPersonal = (rule: {file: string; list: string; text: string}) => personal.has(personalKey(rule.file, rule.list, rule.text));
+	const projectAllows = rules.filter(rule => rule.list === 'allow' && rule.source !== 'global' && !isPersonal(rule));
 	const projectAllowsCount = allowsCount && projectAllows.length > 0 && (await trusted(start));
 	if (allowsCount && projectAllows.length > 0 && !projectAllowsCount) {
 		const where = [...new Set(projectAllows.map(rule => rule.file))].join(' and ');
 		start.warn(`the workspace ${start.workspace} is not trusted, so the allow rules of ${where} do not count (its deny and ask rules do); pass --trust-project to use them for this run`);
 	}
 
-	const counted = rules.filter(rule => rule.list !== 'allow' || (allowsCount && (rule.source === 'global' || projectAllowsCount)));
-	if (counted.length === 0) return undefined;
+	const counts = (rule: (typeof rules)[number]) => rule.list !== 'allow' || (allowsCount && (rule.source === 'global' || projectAllowsCount || isPersonal(rule)));
+	const why = (rule: (typeof rules)[number]) => (counts(rule) ? null : allowsCount ? 'the workspace is not trusted' : 'a rule cannot be used');
+	const listed = rules.map(rule => ({text: rule.text, list: rule.list, file: rule.file, source: rule.source, counts: counts(rule), why: why(rule)}));
+	const counted = rules.filter(rule => counts(rule));
+	if (counted.length === 0) return {rules: listed, problems, check: undefined};
 	const byList = {deny: counted.filter(rule => rule.list === 'deny'), ask: counted.filter(rule => rule.list === 'ask'), allow: counted.filter(rule => rule.list === 'allow')};
-	return async request => {
-		const verdict = await decideByRules(byList, request.name, async () => callSubjects(request.name, request.arguments, workspace, dialect));
-		if (!verdict) return null;
-		const named = verdict.rules.map(rule => `"${rule.text}" (${rule.file})`).join(' and ');
-		const rule = `the permission rule${verdict.rules.length > 1 ? 's' : ''} ${named}`;
-		return {decision: verdict.decision, reason: verdict.decision === 'deny' ? `denied by ${rule}` : verdict.decision === 'ask' ? `${rule} asks first` : `allowed by ${rule}`};
+	return {
+		rules: listed,
+		problems,
+		async check(request) {
+			const verdict = await decideByRules(byList, request.name, async () => callSubjects(request.name, request.arguments, workspace, dialect));
+			if (!verdict) return null;
+			const named = verdict.rules.map(rule => `"${rule.text}" (${rule.file})`).join(' and ');
+			const rule = `the permission rule${verdict.rules.length > 1 ? 's' : ''} ${named}`;
+			return {decision: verdict.decision, reason: verdict.decision === 'deny' ? `denied by ${rule}` : verdict.decision === 'ask' ? `${rule} asks first` : `allowed by ${rule}`};
+		},
 	};
 }
 
 /** Whether the workspace is trusted without asking anyone: --trust-project, an earlier answer, or an extension's ProjectTrust (decide-trust.ts). */
-async function trusted(start: PermissionStart): Promise<boolean> {
+export async function trusted(start: PermissionStart): Promise<boolean> {
 	const {decideTrust} = await import('./decide-trust.js');
 	const outcome = await decideTrust({trustProject: start.trustProject, canAsk: false}, {workspace: start.workspace, dirs: start.dirs, events: start.events}, []);
 	return 'trusted' in outcome && outcome.trusted;

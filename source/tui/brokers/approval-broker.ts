@@ -5,11 +5,20 @@ import type {PromptObserver, UiPrompt} from '../ui-prompt-events.js';
 import {OpenQuestion, QuestionLine} from './open-question.js';
 
 /** The person's answer; `cancelled`: the question went away unanswered (an interrupt), a denial for the model. */
-export type ApprovalChoice = {kind: 'once'} | {kind: 'always'} | {kind: 'deny'; reason: string} | {kind: 'cancelled'};
+export type ApprovalChoice = {kind: 'once'} | {kind: 'always'} | {kind: 'remember'} | {kind: 'deny'; reason: string} | {kind: 'cancelled'};
 
 export interface PendingApproval {
 	request: ApprovalRequest & {ask: ApprovalAsk};
+	/** The allow rule "always, for this project" would write (`remember`); null when none fits and the option is not offered. */
+	rule: string | null;
 	answer(choice: ApprovalChoice): void;
+}
+
+/** How "always, for this project" finds its rule and writes it (the agent's RunPermissions, and a notice of what was written). */
+export interface RememberRules {
+	ruleFor(request: ApprovalRequest): Promise<string | null>;
+	/** Writes the allow rule to the project's `.i/settings.local.json` and says so; a failure is said, never thrown: the call was allowed. */
+	remember(rule: string): Promise<void>;
 }
 
 const allowedForSession = {decision: 'allow', by: 'user', reason: 'allowed for this session'} as const;
@@ -27,6 +36,7 @@ export class ApprovalBroker extends OpenQuestion<PendingApproval> {
 	readonly #line: QuestionLine;
 	/** Each ask not answered yet, waiting for the line or shown: an interrupt withdraws them all. */
 	readonly #queued = new Set<AbortController>();
+	#rules: RememberRules | undefined;
 
 	/** `observer` hears each question that is shown (not the tools allowed for the session, which ask nothing); `line` is shared with the screen's other questions. */
 	constructor(observer?: PromptObserver, line: QuestionLine = new QuestionLine()) {
@@ -38,6 +48,11 @@ export class ApprovalBroker extends OpenQuestion<PendingApproval> {
 	/** Tools allowed for the rest of the session. */
 	get allowed(): ReadonlySet<string> {
 		return this.#allowed;
+	}
+
+	/** Offers "always, for this project" from now on (once the agent, which holds the rules, is set up). */
+	provideRules(rules: RememberRules): void {
+		this.#rules = rules;
 	}
 
 	readonly askPerson: AskPerson = async (request, signal) => {
@@ -60,16 +75,19 @@ export class ApprovalBroker extends OpenQuestion<PendingApproval> {
 			try {
 				// Allowed for the session while it waited.
 				if (this.#allowed.has(request.name)) return allowedForSession;
+				// A rule that cannot be worked out is no reason not to ask: the option is left out.
+				const rule = (await this.#rules?.ruleFor(request).catch(() => null)) ?? null;
 				this.#observer?.started(prompt);
 				const choice = await new Promise<ApprovalChoice>(resolve => {
 					stop.addEventListener('abort', () => resolve({kind: 'cancelled'}), {once: true});
-					this.show({request: shownRequest(request), answer: resolve});
+					this.show({request: shownRequest(request), rule, answer: resolve});
 				});
 				this.show(null);
 				this.#observer?.ended(prompt, choice.kind);
 				if (choice.kind === 'cancelled') return unanswered();
 				if (choice.kind === 'deny') return {decision: 'deny', by: 'user', reason: choice.reason.trim() === '' ? 'the person said no' : `the person said no: ${choice.reason.trim()}`};
 				if (choice.kind === 'always') this.#allowed.add(request.name);
+				if (choice.kind === 'remember' && rule !== null) await this.#rules?.remember(rule);
 				return {decision: 'allow', by: 'user', reason: null};
 			} finally {
 				release();

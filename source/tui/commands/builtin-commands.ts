@@ -10,6 +10,7 @@ import {helpCommand} from './help-command.js';
 import {initCommand} from './init-command.js';
 import {mcpCommand} from './mcp-command.js';
 import {modelCommand} from './model-command.js';
+import {permissionsCommand} from './permissions-command.js';
 import {providerCommand} from './provider-command.js';
 import {reloadCommand} from './reload-command.js';
 import {renameCommand} from './rename-command.js';
@@ -32,6 +33,7 @@ export const builtinCommands: readonly ScreenCommand[] = [
 	modelCommand,
 	costCommand,
 	diffCommand,
+	permissionsCommand,
 	compactCommand,
 	reloadCommand,
 	contextCommand,
