@@ -7,7 +7,7 @@ import {workspaceId, workspaceStateDir} from '../../source/core/config/workspace
 import {UsageError} from '../../source/core/errors.js';
 import {writeTrust} from '../../source/core/extensions/project-trust.js';
 import {readRunSettings} from '../../source/core/extensions/settings-file.js';
-import {startPermissions, type PermissionStart} from '../../source/core/session/start-permissions.js';
+import {readPermissions, type PermissionStart} from '../../source/core/session/start-permissions.js';
 import {denyWithoutTerminal} from '../../source/core/session/setup-agent.js';
 import {place} from './helpers.js';
 
@@ -26,7 +26,7 @@ async function workspaceWith(t: TestContext, files: {global?: Lists; project?: L
 	]);
 	const warnings: string[] = [];
 	const start = async (options: Partial<PermissionStart> = {}) =>
-		startPermissions({
+		readPermissions({
 			workspace,
 			dirs,
 			settings: await readRunSettings(workspace, dirs.config_dir),
@@ -36,7 +36,7 @@ async function workspaceWith(t: TestContext, files: {global?: Lists; project?: L
 			problems: 'fail',
 			warn: message => warnings.push(message),
 			...options,
-		});
+		}).then(read => read.check);
 	return {workspace, dirs, warnings, start};
 }
 

@@ -126,9 +126,17 @@ export interface RunSettings {
 	global: Settings | undefined;
 }
 
+export function globalSettingsPath(configDir: string): string {
+	return join(configDir, 'settings.json');
+}
+
+export function projectSettingsPath(workspace: string): string {
+	return join(workspace, '.i', 'settings.json');
+}
+
 /** With `projectOnly` (`i dev-local`) the global file is not read: the run sees the project's settings only. */
 export async function readRunSettings(workspace: string, configDir: string, options: {projectOnly?: boolean} = {}): Promise<RunSettings> {
-	const [project, global] = await Promise.all([readSettingsFile(join(workspace, '.i', 'settings.json')), options.projectOnly ? undefined : readSettingsFile(join(configDir, 'settings.json'))]);
+	const [project, global] = await Promise.all([readSettingsFile(projectSettingsPath(workspace)), options.projectOnly ? undefined : readSettingsFile(globalSettingsPath(configDir))]);
 	return {project, global};
 }
 

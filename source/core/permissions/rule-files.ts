@@ -14,13 +14,7 @@ export interface RuleFile {
 	lists: PermissionLists;
 }
 
-export function globalSettingsPath(configDir: string): string {
-	return join(configDir, 'settings.json');
-}
-
-export function projectSettingsPath(workspace: string): string {
-	return join(workspace, '.i', 'settings.json');
-}
+export {globalSettingsPath, projectSettingsPath} from '../extensions/settings-file.js';
 
 /** The project's file that is not meant to be committed: `i` adds it to `.gitignore` when it creates it (edit-rules.ts). */
 export function localSettingsPath(workspace: string): string {

@@ -48,21 +48,15 @@ export function personalKey(file: string, list: string, text: string): string {
 }
 
 /**
- * The settings files' permission rules as the approval gate's check
- * (docs/approvals.md, "Permission rules"); undefined when no file has any,
- * in which case nothing more is loaded. The project's allow rules, in
- * `.i/settings.json` and in `.i/settings.local.json` alike, count only in a
- * trusted workspace: a clone or an archive can carry either file, and
- * nothing tells `i` who wrote it. Its deny and ask rules always count.
- */
-export async function startPermissions(start: PermissionStart): Promise<PermissionCheck | undefined> {
-	return (await readPermissions(start)).check;
-}
-
-/**
- * Reads the rules as startPermissions says; `personal` holds the rules the
- * person added in this run (personalKey), which count even where the
- * workspace is not trusted: the person wrote them, not the files' source.
+ * The settings files' permission rules, listed and as the approval gate's
+ * check (docs/approvals.md, "Permission rules"); `check` is undefined when
+ * no rule counts, and without rules nothing more is loaded. The project's
+ * allow rules, in `.i/settings.json` and in `.i/settings.local.json` alike,
+ * count only in a trusted workspace: a clone or an archive can carry either
+ * file, and nothing tells `i` who wrote it. Its deny and ask rules always
+ * count. `personal` holds the rules the person added in this run
+ * (personalKey), which count even where the workspace is not trusted: the
+ * person wrote them, not the files' source.
  */
 export async function readPermissions(start: PermissionStart, personal: ReadonlySet<string> = new Set()): Promise<ReadPermissions> {
 	// A start without rules reads the local file and loads nothing else.
