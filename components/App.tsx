@@ -8,6 +8,7 @@ import type {ChooserBroker} from '../source/tui/brokers/chooser-broker.js';
 import {ChoiceList} from './ChoiceList.js';
 import {KeyField} from './KeyField.js';
 import type {KeyBroker} from '../source/tui/brokers/key-broker.js';
+import type {EditorDraft} from '../source/tui/editor-draft.js';
 import {slashCompletions} from '../source/tui/slash-commands.js';
 import {showInPager} from '../source/tui/pager.js';
 import {Approval} from './Approval.js';
@@ -37,6 +38,8 @@ const LIVE_RESERVED_ROWS = 10;
 
 /** A second Ctrl-C on an empty, idle prompt within this time leaves. */
 export const EXIT_CONFIRM_MS = 2000;
+/** A second Esc on an empty, idle prompt within this time opens /rewind. */
+export const REWIND_ESC_MS = 1000;
 
 export interface AppProps {
 	store: ChatStore;
@@ -49,12 +52,16 @@ export interface AppProps {
 	chooser?: ChooserBroker;
 	/** The field for an API key (the first-run setup); absent: none is shown. */
 	keys?: KeyBroker;
+	/** Texts the screen puts in the editor (a rewound prompt); absent: none. */
+	drafts?: EditorDraft;
 	history: string[];
 	/** A message or command; false: it may not start now (the turn controller said why), and the text stays in the editor. */
 	onSubmit(text: string): boolean | void;
 	onInterrupt(): void;
 	/** Shift+Tab: the next permission mode. */
 	onCycleMode?(): void;
+	/** Esc twice on an empty, idle editor: /rewind. */
+	onRewind?(): void;
 	onExit(): void;
 	/** The terminal's focus reports (focus-report.ts), which never reach the editor or any field as text. */
 	onFocus?(focused: boolean): void;
@@ -66,7 +73,7 @@ export interface AppProps {
  * question or the editor, and the status line. The UI renders the store and
  * sends the person's actions back; it never talks to the core itself.
  */
-export function App({store, broker, trust, dialogs, chooser, keys, history, onSubmit, onInterrupt, onCycleMode, onExit, onFocus}: AppProps) {
+export function App({store, broker, trust, dialogs, chooser, keys, drafts, history, onSubmit, onInterrupt, onCycleMode, onRewind, onExit, onFocus}: AppProps) {
 	useFocusReports(onFocus);
 	const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
 	const pending = useSyncExternalStore(broker.subscribe, broker.getSnapshot);
@@ -74,6 +81,7 @@ export function App({store, broker, trust, dialogs, chooser, keys, history, onSu
 	const dialog = useSyncExternalStore(dialogs?.subscribe ?? noSubscription, dialogs?.getSnapshot ?? noQuestion);
 	const choice = useSyncExternalStore(chooser?.subscribe ?? noSubscription, chooser?.getSnapshot ?? noQuestion);
 	const keyPending = useSyncExternalStore(keys?.subscribe ?? noSubscription, keys?.getSnapshot ?? noQuestion);
+	const draftRequest = useSyncExternalStore(drafts?.subscribe ?? noSubscription, drafts?.getSnapshot ?? noQuestion);
 	// While the agent starts (the first-run setup asks then), Ctrl-C in a chooser or the key field leaves as it does elsewhere.
 	const leaveWhileStarting = state.starting ? onInterrupt : undefined;
 	const {columns, rows, generation, repaint} = useTerminalSize();
@@ -81,6 +89,7 @@ export function App({store, broker, trust, dialogs, chooser, keys, history, onSu
 	const [caret, setCaret] = useState({text: '', at: 0});
 	const picker = useMentionPicker(state.starting ? '' : state.status.workspace, caret.text, caret.at, state.resources);
 	const lastCtrlC = useRef(0);
+	const lastEsc = useRef(0);
 
 	const submit = (text: string): boolean => {
 		if (text.trim() === '') return false;
@@ -111,6 +120,23 @@ export function App({store, broker, trust, dialogs, chooser, keys, history, onSu
 
 		lastCtrlC.current = now;
 		store.notice('info', 'press Ctrl-C again to leave');
+	};
+
+	const pressEscape = () => {
+		if (state.busy || state.starting) {
+			onInterrupt();
+			return;
+		}
+
+		if (draft !== '' || !onRewind) return;
+		const now = Date.now();
+		if (now - lastEsc.current < REWIND_ESC_MS) {
+			lastEsc.current = 0;
+			onRewind();
+			return;
+		}
+
+		lastEsc.current = now;
 	};
 
 	return (
@@ -151,9 +177,10 @@ export function App({store, broker, trust, dialogs, chooser, keys, history, onSu
 					onCaret={(text, at) => setCaret({text, at})}
 					onListKey={picker.open ? picker.onKey : undefined}
 					onTab={text => slashCompletions(text.trim(), state.commands)[0]?.name}
-					onInterrupt={() => (state.busy || state.starting) && onInterrupt()}
+					onInterrupt={pressEscape}
 					onCtrlC={ctrlC}
 					onShiftTab={onCycleMode}
+					draft={draftRequest}
 				/>
 				<MentionPicker picker={picker} />
 				<SlashMenu draft={draft} commands={state.commands} />

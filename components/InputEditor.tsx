@@ -6,6 +6,7 @@ import type {EditorAction} from '../source/tui/editor/key-decoder.js';
 import {type View, rowText, viewport} from '../source/tui/editor/editor-layout.js';
 import {type EditorState, createEditor, deleteForward, insert, moveDown, moveUp, replaceRange, setText, submit, textOf} from '../source/tui/editor/editor-model.js';
 import {applyEditKey} from '../source/tui/editor/editor-actions.js';
+import type {DraftRequest} from '../source/tui/editor-draft.js';
 import {useRawInput} from './use-raw-input.js';
 
 export interface InputEditorProps {
@@ -34,6 +35,8 @@ export interface InputEditorProps {
 	onTab?(text: string): string | undefined;
 	/** Shift+Tab (the chat screen cycles the permission mode); the text stays as it is. */
 	onShiftTab?(): void;
+	/** A text the screen puts in the editor (a rewound prompt): taken once per request, in place of what is there. */
+	draft?: DraftRequest | null;
 	/** The text or the caret moved (the @ picker follows the word at the caret). */
 	onCaret?(text: string, caret: number): void;
 	/**
@@ -169,6 +172,17 @@ export function InputEditor(props: InputEditorProps) {
 		if (next.text !== before.text || next.caret !== before.caret) props.onCaret?.(textOf(next), next.caret);
 	}, []);
 	useRawInput(onActions, isActive);
+
+	const draftId = props.draft?.id;
+	useLayoutEffect(() => {
+		const {props} = latest.current;
+		if (draftId === undefined || props.draft === null || props.draft === undefined) return;
+		const next = setText(current.current, props.draft.text);
+		current.current = next;
+		setState(next);
+		props.onChange?.(textOf(next));
+		props.onCaret?.(textOf(next), next.caret);
+	}, [draftId]);
 
 	// The view keeps its first row while the caret stays inside it.
 	const top = useRef<number | null>(null);

@@ -12,6 +12,8 @@ export const helpText = `
     $ echo TEXT | i -p         one turn, the prompt read from standard input
     $ i -c                     continue this workspace's latest session (i -p -c TEXT: one more turn of it)
     $ i --resume               pick one of this workspace's sessions to open (/resume in the chat does the same)
+    $ i rewind [N]             list the prompts of this workspace's latest session; with N, go back to just before prompt N: the
+                               conversation, and the files edit and write changed since (--keep-files, --overwrite); i rewind --help
     $ i logo                   print the logo (--plain, --ascii, --svg): the same as i --runtime logo
     $ i extensions             list the extensions a run here loads, where from, and what each registered (-C DIR, --json)
     $ i install SPEC           install an extension package with npm (a name, name@version, a tarball or a folder) for this
@@ -156,3 +158,26 @@ export const mcpHelpText = `
 export function helpOutput(text: string): string {
 	return `${text.trim()}\n`;
 }
+
+export const rewindHelpText = `
+  i rewind — go back to before one of a session's prompts (the chat screen's /rewind, or Esc twice)
+
+  Usage
+    $ i rewind                 list the session's prompts, numbered, oldest first, with when each was sent
+    $ i rewind N               cut the conversation to just before prompt N and put back the files that edit and write changed
+                               since; when one was changed since by anything else, nothing changes and it is named
+
+  Options
+    -C, --cwd DIR              Workspace folder (default: the current folder)
+    --session FILE             This session file instead of the workspace's latest session
+    --session-name NAME        <workspace>/.i/sessions/NAME.json instead of the workspace's latest session
+    --keep-files               Rewind the conversation only; the files stay as they are
+    --overwrite                Restore files changed since by something else too (what they hold is kept in file history)
+    --json                     One JSON object on stdout
+
+  Files come back only where edit or write changed them (not a shell command's changes). Their earlier contents are kept in
+  the workspace's state folder, at most 200 MB a workspace, the oldest dropped first. Extensions are not loaded, so their
+  SessionBeforeTree gate is not asked; /rewind in the chat screen asks it. A session open in another i is not rewound.
+  Exit codes: 0 done · 1 nothing changed because a file was changed outside, or a file could not be restored · 2 usage
+  error, no such session or prompt
+`;

@@ -91,6 +91,10 @@ async function runCommand(command: (typeof commandNames)[number] | undefined, ar
 			return (await import('./commands/mcp-command.js')).runMcp(args);
 		}
 
+		case 'rewind': {
+			return (await import('./commands/rewind-command.js')).runRewind(args);
+		}
+
 		case undefined: {
 			return (await import('./commands/run-runtime.js')).runRuntime(args);
 		}

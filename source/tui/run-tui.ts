@@ -20,6 +20,8 @@ import {ChatStore} from './chat-store.js';
 import type {CommandContext} from './commands/command-context.js';
 import {CommandRegistry} from './commands/command-registry.js';
 import {EarlyMessage} from './early-message.js';
+import {EditorDraft} from './editor-draft.js';
+import {rewindCommand} from './commands/rewind-command.js';
 import {consoleToNotices} from './console-notices.js';
 import {markdownOptions} from './markdown/markdown-options.js';
 import {Notifier} from './notify/notifier.js';
@@ -56,6 +58,8 @@ interface ChatKeys {
 	interrupt(): void;
 	/** Shift+Tab: the next permission mode. */
 	cycleMode(): void;
+	/** Esc twice on an empty editor: /rewind, when nothing runs. */
+	rewind(): void;
 }
 
 /** The screen's parts the chat uses from the agent's set-up to its end. */
@@ -65,6 +69,7 @@ interface Screen {
 	broker: ApprovalBroker;
 	dialogs: DialogBroker;
 	chooser: ChooserBroker;
+	drafts: EditorDraft;
 	notifier: Notifier;
 	start: ChatStart;
 	history: string[];
@@ -90,6 +95,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	const dialogs = new DialogBroker(prompts, line);
 	const chooser = new ChooserBroker(line);
 	const keys = new KeyBroker(line);
+	const drafts = new EditorDraft();
 	// The bell or a desktop notification when a turn ends or an approval waits while the person looks elsewhere; off until the settings are read.
 	const notifier = new Notifier(bytes => process.stdout.write(bytes));
 	const start = new ChatStart({
@@ -127,10 +133,12 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			dialogs,
 			chooser,
 			keys,
+			drafts,
 			history,
 			onSubmit: text => (chatKeys ? chatKeys.submit(text) : waiting.hold(text)),
 			onInterrupt,
 			onCycleMode: () => chatKeys?.cycleMode(),
+			onRewind: () => chatKeys?.rewind(),
 			onExit: () => finish(exitCodes.ok),
 			onFocus: focused => notifier.focusChanged(focused),
 		}),
@@ -159,7 +167,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		waiting.send(connected.submit);
 	};
 
-	return chatWith(started.agent, started.core, {options, store, broker, dialogs, chooser, notifier, start, history, connect, finish, finished, drawMarkdown, close});
+	return chatWith(started.agent, started.core, {options, store, broker, dialogs, chooser, drafts, notifier, start, history, connect, finish, finished, drawMarkdown, close});
 }
 
 /** The chat, from the agent's set-up to the end: the screen's parts wired to the agent, then the wait for the person to leave. */
@@ -181,7 +189,7 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 	const sessions = new SessionActions({agent, core, store, chooser});
 	const registry = new CommandRegistry();
 	const extensions = new ScreenExtensions({agent, store, registry, options});
-	const context: CommandContext = {agent, store, chooser, turns, sessions, extensions, commands: registry, leave: () => screen.finish(exitCodes.ok)};
+	const context: CommandContext = {agent, store, chooser, turns, sessions, extensions, draft: screen.drafts, commands: registry, leave: () => screen.finish(exitCodes.ok)};
 	// The screen is the one head that can ask the person (api.runtime.uiDialog); kept across /reload.
 	agent.provideRuntime({uiDialog: dialogs.ask});
 	extensions.show();
@@ -206,6 +214,9 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 		submit: text => submitText(text, {registry, turns, context, history: screen.history}),
 		interrupt: () => turns.interrupt(),
 		cycleMode: () => store.setStatus({mode: agent.permissionMode.cycle()}),
+		rewind: () => {
+			if (turns.mayStart()) rewindCommand.run(context, '').catch((error: unknown) => store.notice('error', (error as Error).message));
+		},
 	});
 	// --resume: the picker comes once the screen is ready; the person may type meanwhile, as with any picker.
 	if (options.resume === true) turns.track(sessions.resume(true).catch((error: unknown) => store.notice('error', (error as Error).message)));

@@ -40,7 +40,7 @@ function help(args: string[]): string {
 }
 
 const mainHelp = help(['--help']);
-const helps = {'i --help': mainHelp, 'i auth --help': help(['auth', '--help']), 'i mcp --help': help(['mcp', '--help'])};
+const helps = {'i --help': mainHelp, 'i auth --help': help(['auth', '--help']), 'i mcp --help': help(['mcp', '--help']), 'i rewind --help': help(['rewind', '--help'])};
 
 /** Long flags (`--name`) and short ones (`-p`) standing as words of a text; `--` alone and `Ctrl-C` are neither. */
 function flagsIn(text: string): Set<string> {

@@ -53,6 +53,7 @@ function fakeContext(agent: Agent, registry: CommandRegistry) {
 		},
 		extensions: {reload: async () => void calls.push('reload')},
 		commands: registry,
+		draft: {set: text => void calls.push(`draft ${text}`)},
 		leave: () => void calls.push('leave'),
 	};
 	const notices = () => store.getSnapshot().finished.flatMap(item => (item.kind === 'notice' ? [`${item.level}: ${item.text}`] : []));
@@ -80,6 +81,7 @@ test('/help lists the keys, then exactly the commands the registry holds, in its
 		'/clear',
 		'/resume',
 		'/fork',
+		'/rewind',
 		'/rename',
 		'/session',
 		'/provider',

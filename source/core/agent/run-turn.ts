@@ -20,6 +20,7 @@ import type {EventBus} from '../extensions/event-bus.js';
 import type {BeforeAgentStart} from '../extensions/before-agent-start.js';
 import {afterBatchModes, atStopModes, type MessageDelivery} from './message-delivery.js';
 import {compactionIo, emitUsage, requestAnswer, toolResultLimit} from './request-model.js';
+import {promptMessage} from '../rewind/rewind-points.js';
 
 export type {DoneReason} from '../lifecycle/turn-lifecycle.js';
 
@@ -237,7 +238,7 @@ async function saveUserStep(content: UserContent, context: TurnContext, lifecycl
 async function saveFirstStep(waiting: Message[], content: UserContent, context: TurnContext, lifecycle: TurnLifecycle, save: (step: Message[]) => Promise<void>): Promise<void> {
 	const {session} = context;
 	const opening: Message[] = session.messages.length === 0 ? [{role: 'system', content: context.systemPrompt}] : [];
-	const userStep: Message[] = [...opening, ...waiting, {role: 'user', content}];
+	const userStep: Message[] = [...opening, ...waiting, promptMessage(content, Date.now())];
 	userStep.push(...(await lifecycle.beforeTurn(session.messages, userStep)));
 	await save(userStep);
 }

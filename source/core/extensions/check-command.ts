@@ -14,6 +14,7 @@ export const builtinCommandNames: readonly string[] = [
 	'clear',
 	'resume',
 	'fork',
+	'rewind',
 	'rename',
 	'session',
 	'provider',

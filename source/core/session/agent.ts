@@ -24,6 +24,11 @@ import type {Bound, ModelSwitch, Selected} from './model-binding.js';
 import type {SessionPrompt} from './session-prompt.js';
 import type {Session} from './session-store.js';
 import type {RunPermissions} from './run-permissions.js';
+import type {FileHistory} from '../rewind/file-history.js';
+import {rewindPoints, type RewindPoint} from '../rewind/rewind-points.js';
+import {planRewind, type RewindPlan} from '../rewind/plan-rewind.js';
+import type {RewindChoice} from '../rewind/apply-rewind.js';
+import {gatedRewind, type GatedRewind} from '../rewind/gated-rewind.js';
 
 /**
  * The model a run calls and how it may change (model-binding.ts is the
@@ -69,6 +74,8 @@ export interface AgentParts {
 	approval: {mode: PermissionMode; askPerson: AskPerson; policy: ApprovalPolicy | undefined; rules: PermissionCheck | undefined};
 	/** The settings files' rules, which /permissions lists and changes; `approval.rules` is their check. Absent for an embedder's fixed rules. */
 	permissions?: RunPermissions | undefined;
+	/** The before-images of what edit and write changed (/rewind); absent: files cannot be rewound. */
+	history?: FileHistory | undefined;
 	limits: {budget: ModelConfig['budget'] | null; maxTokens: number | null; maxSteps: number};
 	/** Ends what set-up started besides these parts (the worker pool, the session it opened first). */
 	release: () => Promise<void>;
@@ -143,6 +150,21 @@ export class Agent {
 	/** The settings files' permission rules (/permissions); null when the agent was given fixed ones. */
 	get permissions(): RunPermissions | null {
 		return this.#parts.permissions ?? null;
+	}
+
+	/** The session's prompts, oldest first: what /rewind offers. */
+	rewindPoints(): RewindPoint[] {
+		return rewindPoints(this.#session.messages);
+	}
+
+	/** What rewinding to just before `point` would do: the history cut there, and the files edit and write changed since (plan-rewind.ts). */
+	async planRewind(point: RewindPoint): Promise<RewindPlan> {
+		return planRewind(this.#session.messages, point, this.#session.id, this.workspace, this.#parts.history ?? null);
+	}
+
+	/** Carries out a planned rewind as the person chose, unless an extension's SessionBeforeTree gate refuses (gated-rewind.ts). */
+	async rewind(plan: RewindPlan, choice: RewindChoice): Promise<GatedRewind> {
+		return gatedRewind(plan, choice, {session: this.#session, history: this.#parts.history ?? null, events: this.extensionEvents});
 	}
 
 	/** Extension event handlers of the loaded generation; null when none registered one. */

@@ -27,6 +27,7 @@ import {startHooks} from './start-hooks.js';
 import {permissionsOfStart} from './run-permissions.js';
 import {unusedFolderFlags} from './module-folders.js';
 import {Agent} from './agent.js';
+import {workspaceFileHistory} from '../rewind/workspace-file-history.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
 export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOptions {
@@ -98,7 +99,8 @@ export async function setupAgent(
 			if (!agent) throw new Error('a child agent was started before the agent was set up');
 			return agent.childParent();
 		});
-		const coreTools = [...createNativeTools({secrets: model.secrets, children}), ...(pool ? await externalTools(plugins, pool) : [])];
+		const history = workspaceFileHistory(workspace, dirs, warn);
+		const coreTools = [...createNativeTools({secrets: model.secrets, children, history}), ...(pool ? await externalTools(plugins, pool) : [])];
 		// The extensions load while the session file is read; a start without them pays nearly nothing for the look.
 		const opening = openStartSession(options, workspace, dirs, warn);
 		const extensionContext: StartContext = {
@@ -180,6 +182,7 @@ export async function setupAgent(
 			children,
 			approval: {mode: new PermissionMode(options.permissionMode ?? (options.yolo === true ? 'bypassPermissions' : 'default')), askPerson, policy: toolApprovalPolicy(hooks), rules: permissions.check},
 			permissions,
+			history,
 			limits: {budget: config.budget ?? null, maxTokens: config.max_tokens ?? null, maxSteps: options.maxSteps ?? config.max_steps},
 			// The session it started with may have been switched: closing one twice is a no-op.
 			release: async () => {

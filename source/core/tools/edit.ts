@@ -8,6 +8,7 @@ import {pathArgument, resolvePath, type ResolvedPath} from './paths.js';
 import {replaceFile} from './replace-file.js';
 import {snapshotHolds, takeSnapshot} from './snapshot.js';
 import {ToolInputError, ToolRunError, type Tool} from './types.js';
+import {keepChange, type ChangeKeeper} from './keep-change.js';
 
 export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 
@@ -18,7 +19,8 @@ const schema = z.strictObject({
 	replace_all: z._default(z.boolean(), false).check(z.describe('Replace every occurrence of old_text instead of exactly one')),
 });
 
-export function createEditTool(): Tool {
+/** `history`: where the file's before-image is kept for /rewind (the agent's file history); none, nothing is kept. */
+export function createEditTool(options: {history?: ChangeKeeper | undefined} = {}): Tool {
 	return {
 		name: 'edit',
 		description: [
@@ -42,9 +44,11 @@ export function createEditTool(): Tool {
 						throw new ToolRunError(`edit: ${target.display} changed since the edit was planned (after approval was asked); read it again and redo the edit`);
 					}
 
+					const kept = await keepChange(options.history, context, {path: target.canonical, before: bytes, after: Buffer.from(after), by: 'edit'});
 					try {
 						await replaceFile(target.canonical, after);
 					} catch (error) {
+						await kept.failed();
 						throw new ToolRunError(`edit: ${describeFileError(error, target.display)}`);
 					}
 

@@ -10,6 +10,7 @@ import {pathArgument, resolvePath, type ResolvedPath} from './paths.js';
 import {replaceFile} from './replace-file.js';
 import {snapshotHolds, takeSnapshot, type FileSnapshot} from './snapshot.js';
 import {ToolInputError, ToolRunError, type Tool, type ToolResult} from './types.js';
+import {keepChange, type ChangeKeeper} from './keep-change.js';
 
 export const MAX_WRITE_FILES = 20;
 
@@ -30,7 +31,8 @@ interface PlannedFile {
 	snapshot: FileSnapshot;
 }
 
-export function createWriteTool(): Tool {
+/** `history`: where each file's before-image is kept for /rewind (the agent's file history); none, nothing is kept. */
+export function createWriteTool(options: {history?: ChangeKeeper | undefined} = {}): Tool {
 	return {
 		name: 'write',
 		description: [
@@ -62,13 +64,16 @@ export function createWriteTool(): Tool {
 					detail: (await Promise.all(planned.map(async file => describeChange(file)))).join('\n\n'),
 					insideWorkspace: planned.every(file => file.target.inside),
 				},
-				run: async () => writeFiles(planned),
+				run: async () =>
+					writeFiles(planned, async file =>
+						keepChange(options.history, context, {path: file.target.canonical, before: file.snapshot.exists ? (file.snapshot.bytes ?? undefined) : null, after: Buffer.from(file.content), by: 'write'}),
+					),
 			};
 		},
 	};
 }
 
-async function writeFiles(planned: readonly PlannedFile[]): Promise<ToolResult> {
+async function writeFiles(planned: readonly PlannedFile[], keep: (file: PlannedFile) => ReturnType<typeof keepChange>): Promise<ToolResult> {
 	// Check every file before writing any, so a stale approval changes nothing.
 	for (const file of planned) {
 		if (!(await snapshotHolds(file.target.canonical, file.snapshot))) {
@@ -78,10 +83,12 @@ async function writeFiles(planned: readonly PlannedFile[]): Promise<ToolResult> 
 
 	const lines: string[] = [];
 	for (const file of planned) {
+		const kept = await keep(file);
 		try {
 			await mkdir(path.dirname(file.target.canonical), {recursive: true});
 			await replaceFile(file.target.canonical, file.content);
 		} catch (error) {
+			await kept.failed();
 			const done = lines.length > 0 ? `\n${lines.join('\n')}\nThe other files were not written.` : '';
 			throw new ToolRunError(`write: ${describeFileError(error, file.target.display)}${done}`);
 		}

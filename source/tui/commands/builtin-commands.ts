@@ -15,6 +15,7 @@ import {providerCommand} from './provider-command.js';
 import {reloadCommand} from './reload-command.js';
 import {renameCommand} from './rename-command.js';
 import {resumeCommand} from './resume-command.js';
+import {rewindCommand} from './rewind-command.js';
 import {sessionCommand} from './session-command.js';
 
 /**
@@ -27,6 +28,7 @@ export const builtinCommands: readonly ScreenCommand[] = [
 	clearCommand,
 	resumeCommand,
 	forkCommand,
+	rewindCommand,
 	renameCommand,
 	sessionCommand,
 	providerCommand,

@@ -1,6 +1,7 @@
 import type {Agent} from '../../core/session/agent.js';
 import type {ChooserBroker} from '../brokers/chooser-broker.js';
 import type {ChatStore} from '../chat-store.js';
+import type {EditorDraft} from '../editor-draft.js';
 import type {SessionActions} from '../session-actions.js';
 import type {TurnController} from '../turn-controller.js';
 import type {SlashCommand} from './slash-command.js';
@@ -16,6 +17,8 @@ export interface CommandContext {
 	chooser: Pick<ChooserBroker, 'ask'>;
 	turns: Pick<TurnController, 'start' | 'runMcpPrompt' | 'runExtensionCommand'>;
 	sessions: Pick<SessionActions, 'clear' | 'resume' | 'fork' | 'rename' | 'readInstructions'>;
+	/** Puts a text in the editor (/rewind: the rewound prompt). */
+	draft: Pick<EditorDraft, 'set'>;
 	/** Loads every extension again (with `i dev`, a new build first); a failure leaves the loaded ones and says why. */
 	extensions: {reload(): Promise<void>};
 	/** What /help shows: the keys, then every command the registry holds. */
