@@ -183,3 +183,24 @@ test('no to the question leaves the allow rule out: the call asks, and a notice 
 		await own.close();
 	}
 });
+
+test('/reload reads the rules again: a deny rule written meanwhile refuses the next call, and the reload says the rules were read', async () => {
+	const box = makeSandbox();
+	const own = await startMockProvider();
+	const {run} = await startChat(own, {box});
+	try {
+		mkdirSync(join(box.workspace, '.i'));
+		writeFileSync(join(box.workspace, '.i', 'settings.local.json'), JSON.stringify({permissions: {deny: ['shell(echo hi*)']}}));
+		run.type('/reload\r');
+		await run.waitFor(screen => screen.includes('permission rules: 1 read (.i/settings.local.json)'), 'the reload notice');
+		const sent = own.requests.length;
+		own.enqueue({toolCalls: [{id: 's1', name: 'shell', arguments: JSON.stringify({command: 'echo hi'})}]}, {text: 'Refused.'});
+		run.type('go\r');
+		await run.waitFor(screen => screen.includes('Refused.'), 'the second answer');
+		assert.ok(!run.screen().some(row => row.includes('Allow?')), 'nothing was asked');
+		assert.match(toolResults(own.requests[sent + 1]!.body).get('s1') ?? '', /denied by the permission rule "shell\(echo hi\*\)"/);
+	} finally {
+		await run.close();
+		await own.close();
+	}
+});
