@@ -7,13 +7,14 @@ import {TYPEAHEAD_GUARD_MS} from './Approval.js';
 export const MAX_LISTED_EXTENSIONS = 8;
 
 /**
- * Asks once per workspace whether its own extensions may run and its MCP
- * servers start (spec/extensions.md §8). Keyboard only: y trusts, n or Esc does not; Ctrl-C leaves
+ * Asks once per workspace whether its own extensions may run, its MCP
+ * servers start and its permission allow rules count (spec/extensions.md §8,
+ * docs/approvals.md). Keyboard only: y trusts, n or Esc does not; Ctrl-C leaves
  * without answering. Keys typed just before it appeared were meant for the
  * editor and are not taken for an answer.
  */
 export function TrustPrompt({pending, onLeave}: {pending: PendingTrust; onLeave(): void}) {
-	const {workspace, extensions, mcpServers, rememberedIn} = pending.question;
+	const {workspace, extensions, mcpServers, allowRules, rememberedIn} = pending.question;
 	const shownAt = useRef(Date.now());
 	useInput((input, key) => {
 		if (key.ctrl && input === 'c') {
@@ -35,6 +36,8 @@ export function TrustPrompt({pending, onLeave}: {pending: PendingTrust; onLeave(
 	const more = extensions.length - listed.length;
 	const servers = mcpServers.slice(0, MAX_LISTED_EXTENSIONS);
 	const moreServers = mcpServers.length - servers.length;
+	const rules = allowRules.slice(0, MAX_LISTED_EXTENSIONS);
+	const moreRules = allowRules.length - rules.length;
 	return (
 		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
 			<Text bold color="yellow">
@@ -50,16 +53,22 @@ export function TrustPrompt({pending, onLeave}: {pending: PendingTrust; onLeave(
 				<Text key={server}> {server}</Text>
 			))}
 			{moreServers > 0 ? <Text dimColor> … and {moreServers} more</Text> : null}
+			{allowRules.length > 0 ? <Text>Its permission {allowRules.length === 1 ? 'rule' : 'rules'} would let tool calls run without asking you:</Text> : null}
+			{rules.map(rule => (
+				<Text key={rule}> allow {rule}</Text>
+			))}
+			{moreRules > 0 ? <Text dimColor> … and {moreRules} more</Text> : null}
 			<Text>
-				[y] {yesWords(extensions.length, mcpServers.length)} [n] do not trust <Text dimColor>Esc do not trust</Text>
+				[y] {yesWords(extensions.length, mcpServers.length, allowRules.length)} [n] do not trust <Text dimColor>Esc do not trust</Text>
 			</Text>
 			<Text dimColor>Remembered for this workspace. To change it later, delete {rememberedIn} to be asked again, or pass --trust-project for one run.</Text>
 		</Box>
 	);
 }
 
-/** What y does: load the extensions, start the servers, or both. */
-function yesWords(extensions: number, servers: number): string {
+/** What y does: load the extensions, start the servers, or both; for a project with neither, let its allow rules count. */
+function yesWords(extensions: number, servers: number, rules: number): string {
+	if (extensions === 0 && servers === 0) return `trust and use ${rules === 1 ? 'it' : 'them'}`;
 	if (servers === 0) return `trust and load ${extensions === 1 ? 'it' : 'them'}`;
 	if (extensions === 0) return `trust and start ${servers === 1 ? 'it' : 'them'}`;
 	return 'trust, load and start them';

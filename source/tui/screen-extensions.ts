@@ -5,12 +5,13 @@ import type {ChatStore} from './chat-store.js';
 import type {CommandRegistry} from './commands/command-registry.js';
 import {externalCommands} from './commands/external-commands.js';
 import {customRendering} from './custom-rendering.js';
+import {reloadRules} from './reload-rules.js';
 import {chainMarkdownTransformers} from './markdown/markdown-transform.js';
 import type {TurnController} from './turn-controller.js';
 
 /** What the screen's side of the extensions needs. */
 export interface ExtensionParts {
-	agent: Pick<Agent, 'extensionUi' | 'extensionFiles' | 'mcp' | 'reloadExtensions'>;
+	agent: Pick<Agent, 'extensionUi' | 'extensionFiles' | 'mcp' | 'reloadExtensions' | 'permissions' | 'tools'>;
 	store: Pick<ChatStore, 'extend' | 'setResources' | 'notice' | 'apply' | 'setBusy'>;
 	registry: Pick<CommandRegistry, 'replaceAdded' | 'added'>;
 	options: Pick<CliOptions, 'dev' | 'extensions'>;
@@ -97,6 +98,9 @@ export class ScreenExtensions {
 	 * Loads every extension again (/reload, or a new `i dev` build): `build`
 	 * is the new build's staged copy; with `i dev` and none, it builds first.
 	 * On any failure the loaded generation stays and the screen says why.
+	 * Then, whatever the outcome, the permission rules are read again with the
+	 * tools now loaded (a rule may name one), before the closing notice: that
+	 * stays the reload's last word.
 	 */
 	async reload(build?: string): Promise<void> {
 		const {agent, store, options} = this.#parts;
@@ -104,6 +108,7 @@ export class ScreenExtensions {
 		if (options.dev && path === undefined) {
 			const built = await options.dev.rebuild();
 			if (!built.ok) {
+				await reloadRules(agent, store);
 				store.notice('error', `the build failed; the loaded version stays:\n${built.error}`);
 				return;
 			}
@@ -113,6 +118,7 @@ export class ScreenExtensions {
 
 		const extensions = path === undefined ? undefined : [path, ...options.extensions.filter(other => other !== this.#devPath)];
 		const result = await agent.reloadExtensions(extensions ? {extensions} : {});
+		await reloadRules(agent, store);
 		if (!result.ok) {
 			store.notice('error', `the reload failed; the extensions loaded before stay:\n${result.problems.join('\n')}`);
 			return;

@@ -52,8 +52,10 @@ test("a project's allow rule written by someone else still does not count untrus
 	assert.equal(box.permissions.rules[0]?.counts, false);
 	assert.equal(await box.permissions.check(shell('ls')), null);
 	await writeFile(join(box.workspace, '.i', 'settings.json'), JSON.stringify({permissions: {allow: ['shell(ls)'], deny: ['shell(rm *)']}}));
-	const warnings = await box.permissions.reload();
+	const {warnings, changed} = await box.permissions.reload();
+	assert.ok(changed);
 	assert.match(warnings.join('\n'), /is not trusted, so the allow rules of .*settings\.json do not count/);
+	assert.equal((await box.permissions.reload()).changed, false, 'read again unchanged');
 	assert.equal((await box.permissions.check(shell('rm x')))?.decision, 'deny');
 	await box.permissions.add('deny', 'shell(git push*)', 'global');
 	assert.match(await readFile(join(box.dirs.config_dir, 'settings.json'), 'utf8'), /git push\*/);

@@ -67,8 +67,12 @@ test('/permissions lists each rule with its file, and marks a project allow rule
 	mkdirSync(join(box.workspace, '.i'));
 	writeFileSync(join(box.workspace, '.i', 'settings.local.json'), JSON.stringify({permissions: {allow: ['shell(ls)']}}));
 	const own = await startMockProvider();
-	const {run} = await startChat(own, {box});
+	const {run} = await startChat(own, {box, ready: false});
 	try {
+		await run.waitFor(screen => screen.includes('Trust this workspace?') && screen.includes('allow shell(ls) (.i/settings.local.json)'), 'the trust question');
+		await sleep(TYPEAHEAD_GUARD_MS + 150);
+		run.type('n');
+		await run.ready();
 		run.type('/permissions\r');
 		await run.waitFor(screen => screen.includes('Permission rules (deny beats ask beats allow)'), 'the listing');
 		const text = run.screen().join('\n');
@@ -125,6 +129,76 @@ test('"always, for this project" writes the narrowest rule to .i/settings.local.
 		assert.match(toolResults(own.requests[sent + 2]!.body).get('s2') ?? '', /one three/);
 		assert.deepEqual(JSON.parse(readFileSync(join(box.workspace, '.i', 'settings.local.json'), 'utf8')), {permissions: {allow: ['shell(echo one *)']}});
 		assert.equal(readFileSync(join(box.workspace, '.gitignore'), 'utf8'), '.i/settings.local.json\n');
+	} finally {
+		await run.close();
+		await own.close();
+	}
+});
+
+/** A workspace whose only project content is `.i/settings.json` with one allow rule. */
+function allowOnly() {
+	const box = makeSandbox();
+	mkdirSync(join(box.workspace, '.i'));
+	writeFileSync(join(box.workspace, '.i', 'settings.json'), JSON.stringify({permissions: {allow: ['shell(echo hi*)']}}));
+	return box;
+}
+
+const trustQuestion = (screen: string) => screen.includes('Trust this workspace?') && screen.includes('allow shell(echo hi*) (.i/settings.json)') && screen.includes('[y] trust and use it');
+
+test('a project whose only content is an allow rule is asked about, naming the rule; yes makes it count at once', async () => {
+	const own = await startMockProvider();
+	const {run} = await startChat(own, {box: allowOnly(), ready: false});
+	try {
+		await run.waitFor(trustQuestion, 'the trust question naming the rule');
+		await sleep(TYPEAHEAD_GUARD_MS + 150);
+		run.type('y');
+		await run.ready();
+		const sent = own.requests.length;
+		own.enqueue({toolCalls: [{id: 's1', name: 'shell', arguments: JSON.stringify({command: 'echo hi'})}]}, {text: 'Echoed.'});
+		run.type('go\r');
+		await run.waitFor(screen => screen.includes('Echoed.'), 'the second answer');
+		assert.ok(!run.screen().some(row => row.includes('Allow?')), 'the rule allowed the call');
+		assert.match(toolResults(own.requests[sent + 1]!.body).get('s1') ?? '', /hi/);
+		assert.doesNotMatch(run.output(), /not trusted/);
+	} finally {
+		await run.close();
+		await own.close();
+	}
+});
+
+test('no to the question leaves the allow rule out: the call asks, and a notice says how to be asked again', async () => {
+	const own = await startMockProvider();
+	const {run} = await startChat(own, {box: allowOnly(), ready: false});
+	try {
+		await run.waitFor(trustQuestion, 'the trust question naming the rule');
+		await sleep(TYPEAHEAD_GUARD_MS + 150);
+		run.type('n');
+		await run.ready();
+		await run.waitFor(screen => /allow rules of \S*settings\.json do not count/.test(screen.replaceAll(/[\s│]+/g, ' ')) && screen.includes('to be asked again'), 'the notice');
+		own.enqueue({toolCalls: [{id: 's1', name: 'shell', arguments: JSON.stringify({command: 'echo hi'})}]}, {text: 'done'});
+		run.type('go\r');
+		await run.waitFor(screen => screen.includes('Allow? Run: echo hi'), 'the question the rule does not answer');
+	} finally {
+		await run.close();
+		await own.close();
+	}
+});
+
+test('/reload reads the rules again: a deny rule written meanwhile refuses the next call, and the reload says the rules were read', async () => {
+	const box = makeSandbox();
+	const own = await startMockProvider();
+	const {run} = await startChat(own, {box});
+	try {
+		mkdirSync(join(box.workspace, '.i'));
+		writeFileSync(join(box.workspace, '.i', 'settings.local.json'), JSON.stringify({permissions: {deny: ['shell(echo hi*)']}}));
+		run.type('/reload\r');
+		await run.waitFor(screen => screen.includes('permission rules: 1 read (.i/settings.local.json)'), 'the reload notice');
+		const sent = own.requests.length;
+		own.enqueue({toolCalls: [{id: 's1', name: 'shell', arguments: JSON.stringify({command: 'echo hi'})}]}, {text: 'Refused.'});
+		run.type('go\r');
+		await run.waitFor(screen => screen.includes('Refused.'), 'the second answer');
+		assert.ok(!run.screen().some(row => row.includes('Allow?')), 'nothing was asked');
+		assert.match(toolResults(own.requests[sent + 1]!.body).get('s1') ?? '', /denied by the permission rule "shell\(echo hi\*\)"/);
 	} finally {
 		await run.close();
 		await own.close();

@@ -9,10 +9,11 @@ import {MAX_LISTED_EXTENSIONS, TrustPrompt} from '../../components/TrustPrompt.j
 import {TrustBroker, TrustUnanswered, type PendingTrust} from '../../source/tui/brokers/trust-broker.js';
 import type {UiPrompt, UiPromptAnswer} from '../../source/tui/ui-prompt-events.js';
 
-const question = (count = 1, servers = 0) => ({
+const question = (count = 1, servers = 0, rules = 0) => ({
 	workspace: '/work/project',
 	extensions: Array.from({length: count}, (_, index) => `/work/project/.i/extensions/ext-${index + 1}.mjs`),
 	mcpServers: Array.from({length: servers}, (_, index) => `server-${index + 1} (/work/project/.mcp.json)`),
+	allowRules: Array.from({length: rules}, (_, index) => `shell(npm test-${index + 1}*) (.i/settings.json)`),
 	rememberedIn: '/data/workspaces/abc/trust.json',
 });
 
@@ -95,11 +96,32 @@ test('the broker shows one question, tells the observer how it ended, and a canc
 			['end', 'trust', 'trust', 'cancelled'],
 		],
 	);
-	assert.deepEqual(seen[0]![1], {id: 'trust', kind: 'trust', workspace: '/work/\u001B]0;title\u0007x', extensions: question().extensions, mcpServers: []});
+	assert.deepEqual(seen[0]![1], {id: 'trust', kind: 'trust', workspace: '/work/\u001B]0;title\u0007x', extensions: question().extensions, mcpServers: [], allowRules: []});
 	// A server's name comes from the project's file: shown without its control characters too.
 	const named = broker.ask({...question(0), mcpServers: ['evil\u001B[2J (/w/.mcp.json)']});
 	assert.deepEqual(broker.getSnapshot()!.question.mcpServers, ['evil\uFFFD[2J (/w/.mcp.json)']);
 	assert.equal(seen.at(-1)![1].kind === 'trust' && (seen.at(-1)![1] as {mcpServers: string[]}).mcpServers.length, 1);
 	broker.getSnapshot()!.answer(false);
 	assert.equal(await named, false);
+	// A rule comes from the project's file too: no control character, and a reordering one is marked, since the rule says what runs unasked.
+	const ruled = broker.ask({...question(0), allowRules: ['shell(echo \u001B[2J\u202E*) (.i/settings.json)']});
+	assert.deepEqual(broker.getSnapshot()!.question.allowRules, ['shell(echo \uFFFD[2J⟨U+202E⟩*) (.i/settings.json)']);
+	assert.deepEqual((seen.at(-1)![1] as {allowRules: string[]}).allowRules, ['shell(echo \u001B[2J\u202E*) (.i/settings.json)']);
+	broker.getSnapshot()!.answer(false);
+	assert.equal(await ruled, false);
+});
+
+test('the project’s allow rules are named in the question with their files, alone or beside its code, and what y does says so', () => {
+	const only = render(<TrustPrompt pending={{question: question(0, 0, 1), answer: () => {}}} onLeave={() => {}} />).lastFrame()!;
+	assert.doesNotMatch(only, /extension|MCP/);
+	assert.match(only, /Its permission rule would let tool calls run without asking you:/);
+	assert.match(only, /allow shell\(npm test-1\*\) \(\.i\/settings\.json\)/);
+	assert.match(only, /\[y\] trust and use it \[n\] do not trust/);
+	const both = render(<TrustPrompt pending={{question: question(1, 0, MAX_LISTED_EXTENSIONS + 2), answer: () => {}}} onLeave={() => {}} />).lastFrame()!;
+	assert.match(both, /Its own extension would run inside i/);
+	assert.match(both, /Its permission rules would let tool calls run/);
+	assert.match(both, new RegExp(`npm test-${MAX_LISTED_EXTENSIONS}\\*`));
+	assert.doesNotMatch(both, new RegExp(`npm test-${MAX_LISTED_EXTENSIONS + 1}\\*`));
+	assert.match(both, /… and 2 more/);
+	assert.match(both, /\[y\] trust and load it/);
 });

@@ -78,6 +78,6 @@ export async function readRunMcpConfig(options: Pick<StartMcpOptions, 'workspace
 
 async function decide(options: Pick<StartMcpOptions, 'workspace' | 'dirs' | 'trustProject' | 'events'>, servers: ProjectMcpServer[]): Promise<{trusted: boolean; refusedIn?: string | undefined}> {
 	const {decideTrust} = await import('../session/decide-trust.js');
-	const outcome = await decideTrust({trustProject: options.trustProject, canAsk: false}, {workspace: options.workspace, dirs: options.dirs, events: options.events}, [], servers);
+	const outcome = await decideTrust({trustProject: options.trustProject, canAsk: false}, {workspace: options.workspace, dirs: options.dirs, events: options.events}, {mcpServers: servers});
 	return 'trusted' in outcome ? {trusted: outcome.trusted, refusedIn: outcome.refusedIn} : {trusted: false};
 }

@@ -10,6 +10,8 @@ export interface TrustQuestion {
 	extensions: string[];
 	/** The MCP servers the project's files configure, which would start: `name (file)`. */
 	mcpServers: string[];
+	/** The permission allow rules of the project's settings files, which would count: `rule (file)`, the file relative to the workspace. */
+	allowRules: string[];
 	/** The file the answer is kept in: deleting it asks again. */
 	rememberedIn: string;
 }
@@ -30,6 +32,13 @@ export interface TrustContext {
 	events: EventBus | null;
 }
 
+/** What of the project needs trust (each may be empty): its extensions' paths, its MCP servers, and its allow rules as the question lists them. */
+export interface ProjectContent {
+	extensions?: string[] | undefined;
+	mcpServers?: readonly ProjectMcpServer[] | undefined;
+	allowRules?: string[] | undefined;
+}
+
 /** Only a person can decide: ask with `ask`, which remembers the answer. */
 export interface Undecided {
 	undecided: true;
@@ -48,13 +57,10 @@ export interface Undecided {
  * What is left is the person's: `Undecided` when `canAsk`, else skipped
  * (headless).
  */
-export async function decideTrust(
-	options: {trustProject?: boolean | undefined; canAsk: boolean},
-	context: TrustContext,
-	extensions: string[],
-	mcpServers: readonly ProjectMcpServer[] = [],
-): Promise<TrustOutcome | Undecided> {
+export async function decideTrust(options: {trustProject?: boolean | undefined; canAsk: boolean}, context: TrustContext, project: ProjectContent = {}): Promise<TrustOutcome | Undecided> {
+	const {extensions = [], mcpServers = [], allowRules = []} = project;
 	// What a ProjectTrust handler sees of the project's code: the extensions, then the files that configure its MCP servers.
+	// The allow rules are not code, so only the person's question lists them.
 	const projectCode = [...extensions, ...new Set(mcpServers.map(server => server.file))];
 	const asksExtensions = context.events?.has('ProjectTrust') === true;
 	if (options.trustProject && !asksExtensions) return {trusted: true};
@@ -74,6 +80,7 @@ export async function decideTrust(
 				workspace: context.workspace,
 				extensions,
 				mcpServers: mcpServers.map(server => `${server.name} (${server.file})`),
+				allowRules,
 				rememberedIn: trustFile(stateDir),
 			});
 			await writeTrust(stateDir, trusted, 'user');

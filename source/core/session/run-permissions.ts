@@ -28,8 +28,17 @@ export interface RuleChange {
  * `check`, which always reads the rules as last read, so a change made with
  * /permissions or "always, for this project" counts from the next call on.
  */
+/** What reading the rules again found. */
+export interface RulesReload {
+	/** What reading them said: a rule that cannot be used, an untrusted workspace. */
+	warnings: string[];
+	/** Whether the rules, their problems, or whether each counts differ from those read before. */
+	changed: boolean;
+}
+
 export class RunPermissions {
-	readonly #start: PermissionStart;
+	/** Replaced when a reload brings the tools' names as they are now (/reload). */
+	#start: PermissionStart;
 	#read: ReadPermissions;
 	/** The rules the person added in this run (personalKey). */
 	readonly #personal = new Set<string>();
@@ -66,12 +75,20 @@ export class RunPermissions {
 		return where === 'project' ? files.projectSettingsPath(this.#start.workspace) : files.localSettingsPath(this.#start.workspace);
 	}
 
-	/** Reads the settings files again; the warnings are what reading them said (a rule that cannot be used, an untrusted workspace). */
-	async reload(): Promise<string[]> {
+	/**
+	 * Reads the settings files again; `toolNames`, when given, are the tools
+	 * as they are now (after /reload loaded the extensions again), which a
+	 * rule may name. A file that cannot be read throws, and the rules read
+	 * before stay.
+	 */
+	async reload(change: {toolNames?: readonly string[]} = {}): Promise<RulesReload> {
 		const warnings: string[] = [];
-		const settings = await readRunSettings(this.#start.workspace, this.#start.dirs.config_dir);
-		this.#read = await readPermissions({...this.#start, settings, warn: message => warnings.push(message)}, this.#personal);
-		return warnings;
+		const start = change.toolNames ? {...this.#start, toolNames: change.toolNames} : this.#start;
+		const settings = await readRunSettings(start.workspace, start.dirs.config_dir);
+		const before = this.#read;
+		this.#read = await readPermissions({...start, settings, warn: message => warnings.push(message)}, this.#personal);
+		this.#start = start;
+		return {warnings, changed: fingerprint(before) !== fingerprint(this.#read)};
 	}
 
 	/** Writes `text` to a list of the file (edit-rules.ts checks it first) and reads the rules again; it counts for this run even where the workspace is not trusted. */
@@ -79,7 +96,7 @@ export class RunPermissions {
 		const [file, context, {addPermissionRule}] = await Promise.all([this.fileOf(where), this.#context(), import('../permissions/edit-rules.js')]);
 		const changed = await addPermissionRule(file, list, text, {...context, workspace: this.#start.workspace});
 		this.#personal.add(personalKey(file, list, text));
-		const warnings = await this.reload();
+		const {warnings} = await this.reload();
 		// A project's allow rule counts in later runs only in a trusted workspace: said now, not found out then.
 		if (list === 'allow' && where !== 'global' && !(await trusted(this.#start))) {
 			warnings.push(`the workspace is not trusted: ${text} counts for this run, and in later runs only once it is trusted (--trust-project, or yes when asked)`);
@@ -96,7 +113,7 @@ export class RunPermissions {
 			if (await removePermissionRule(file, list, text)) lists.push(list);
 		}
 
-		return {file, changed: lists.length > 0, lists, warnings: lists.length > 0 ? await this.reload() : []};
+		return {file, changed: lists.length > 0, lists, warnings: lists.length > 0 ? (await this.reload()).warnings : []};
 	}
 
 	/** The narrowest rule that would allow this call and the next like it (narrowest-rule.ts); null when none fits, or an ask rule would still ask. */
@@ -111,6 +128,11 @@ export class RunPermissions {
 		const [{platformPlace}, {platformDialect}] = await Promise.all([import('../permissions/path-pattern.js'), import('../permissions/shell-commands.js')]);
 		return {toolNames: this.#start.toolNames, place: platformPlace(await realpath(this.#start.workspace), homedir()), dialect: platformDialect()};
 	}
+}
+
+/** What a reading of the rules holds that a change would show: each rule with its file and whether it counts, and the problems. */
+function fingerprint(read: ReadPermissions): string {
+	return JSON.stringify([read.rules.map(rule => [rule.list, rule.text, rule.file, rule.counts, rule.why]), read.problems]);
 }
 
 /** The run's rules from set-up's parts: the start's options, its place, the extensions it started and the core's tools. */

@@ -13,7 +13,6 @@ import {readRunSettings, type RunSettings} from '../extensions/settings-file.js'
 import {RuntimeLink} from '../extensions/runtime-link.js';
 import type {OwnedProvider} from '../extensions/extension-provider.js';
 import type {CheckedCatalogueEntry} from '../extensions/check-catalogue.js';
-import type {ProjectMcpServer} from '../mcp/mcp-config.js';
 
 /** The extension part of a start: `i`'s flags, or the core API's options. */
 export interface ExtensionOptions {
@@ -245,10 +244,11 @@ export class ExtensionStartup {
 
 	async #loadFirst(context: LoadContext): Promise<void> {
 		this.#context = context;
-		// The project's MCP servers are its code too (start-mcp.ts starts them only in a trusted workspace): a head that
-		// asks puts them in the same question, so a project whose only code is MCP servers is asked about as well.
-		const mcpServers = this.#options.askTrust && this.#generation === 0 ? await askedMcpServers(this.#workspace, this.#dirs) : [];
-		if (this.#candidates.length === 0 && mcpServers.length === 0) return;
+		// The project's MCP servers (its code too) and its allow rules need trust as well: a head that asks puts them in
+		// the same question, so a project whose only content is one of them is asked about too (project-content.ts).
+		const asked = this.#options.askTrust && this.#generation === 0 ? await (await import('./project-content.js')).askedContent(this.#workspace, this.#dirs, this.#settings) : undefined;
+		const {mcpServers = [], allowRules = []} = asked ?? {};
+		if (this.#candidates.length === 0 && mcpServers.length === 0 && allowRules.length === 0) return;
 		const projectCode = this.#candidates.filter(candidate => candidate.project);
 		const waiting = await waitsForProjectNames(this.#candidates);
 		// The provider package loads after every source the person names, the project's too: their provider ids win a clash with it.
@@ -258,13 +258,12 @@ export class ExtensionStartup {
 			this.#candidates.filter(candidate => !candidate.project && !waiting.has(candidate)),
 			false,
 		);
-		if (projectCode.length > 0 || mcpServers.length > 0) {
+		if (projectCode.length > 0 || mcpServers.length > 0 || allowRules.length > 0) {
 			const {decideTrust} = await import('./decide-trust.js');
 			this.#trust = await decideTrust(
 				{trustProject: this.#options.trustProject, canAsk: this.#options.askTrust !== undefined},
 				{workspace: this.#workspace, dirs: this.#dirs, events: this.#events},
-				projectCode.map(candidate => candidate.path),
-				mcpServers,
+				{extensions: projectCode.map(candidate => candidate.path), mcpServers, allowRules},
 			);
 		}
 
@@ -371,13 +370,6 @@ async function waitsForProjectNames(candidates: readonly ExtensionCandidate[]): 
 }
 
 /** Finds and loads the extensions for a start in one go (headless heads, the core API). */
-/** The project's MCP servers, for the trust question; a file that cannot be read names none here (starting the servers reports it). */
-async function askedMcpServers(workspace: string, dirs: PlatformDirs): Promise<ProjectMcpServer[]> {
-	const {projectMcpServers, readMcpFiles} = await import('../mcp/mcp-config.js');
-	// The project's files only: the global settings' servers need no trust.
-	return readMcpFiles(workspace, dirs.config_dir, {projectOnly: true}).then(projectMcpServers, () => []);
-}
-
 export async function startExtensions(options: ExtensionOptions, context: StartContext, generation = 0): Promise<StartedExtensions> {
 	return (await ExtensionStartup.find(options, context, generation)).start(context);
 }

@@ -5,6 +5,7 @@ import type {PlatformDirs} from '../config/dirs.js';
 import {UsageError} from '../errors.js';
 import type {EventBus} from '../extensions/event-bus.js';
 import type {RunSettings} from '../extensions/settings-file.js';
+import type {TrustOutcome} from './decide-trust.js';
 
 /** What the permission rules of a start need from set-up. */
 export interface PermissionStart {
@@ -83,10 +84,11 @@ export async function readPermissions(start: PermissionStart, personal: Readonly
 
 	const isPersonal = (rule: {file: string; list: string; text: string}) => personal.has(personalKey(rule.file, rule.list, rule.text));
 	const projectAllows = rules.filter(rule => rule.list === 'allow' && rule.source !== 'global' && !isPersonal(rule));
-	const projectAllowsCount = allowsCount && projectAllows.length > 0 && (await trusted(start));
-	if (allowsCount && projectAllows.length > 0 && !projectAllowsCount) {
+	const trust = allowsCount && projectAllows.length > 0 ? await projectTrust(start) : undefined;
+	const projectAllowsCount = trust?.trusted === true;
+	if (trust && !trust.trusted) {
 		const where = [...new Set(projectAllows.map(rule => rule.file))].join(' and ');
-		start.warn(`the workspace ${start.workspace} is not trusted, so the allow rules of ${where} do not count (its deny and ask rules do); pass --trust-project to use them for this run`);
+		start.warn(`the workspace ${start.workspace} is not trusted, so the allow rules of ${where} do not count (its deny and ask rules do); ${untrustedFix(trust)}`);
 	}
 
 	const counts = (rule: (typeof rules)[number]) => rule.list !== 'allow' || (allowsCount && (rule.source === 'global' || projectAllowsCount || isPersonal(rule)));
@@ -110,7 +112,20 @@ export async function readPermissions(start: PermissionStart, personal: Readonly
 
 /** Whether the workspace is trusted without asking anyone: --trust-project, an earlier answer, or an extension's ProjectTrust (decide-trust.ts). */
 export async function trusted(start: PermissionStart): Promise<boolean> {
+	return (await projectTrust(start)).trusted;
+}
+
+/** The trust decided without asking anyone; in the chat screen the person was asked before the rules are read (start-extensions.ts), and their answer is remembered. */
+async function projectTrust(start: PermissionStart): Promise<TrustOutcome> {
 	const {decideTrust} = await import('./decide-trust.js');
-	const outcome = await decideTrust({trustProject: start.trustProject, canAsk: false}, {workspace: start.workspace, dirs: start.dirs, events: start.events}, []);
-	return 'trusted' in outcome && outcome.trusted;
+	const outcome = await decideTrust({trustProject: start.trustProject, canAsk: false}, {workspace: start.workspace, dirs: start.dirs, events: start.events});
+	return 'trusted' in outcome ? outcome : {trusted: false};
+}
+
+/** How to make the project's allow rules count, as the extensions' warning says it for their code. */
+function untrustedFix(trust: TrustOutcome): string {
+	if (trust.byExtension)
+		return `extension ${trust.byExtension.name} refused it (ProjectTrust${trust.byExtension.reason ? `: ${trust.byExtension.reason}` : ''}), which neither --trust-project nor an earlier yes overrides`;
+	if (trust.refusedIn !== undefined) return `it was not trusted when asked; pass --trust-project to use them for this run, or delete ${trust.refusedIn} to be asked again`;
+	return 'pass --trust-project to use them for this run';
 }

@@ -1,5 +1,5 @@
 import type {TrustQuestion} from '../../core/session/decide-trust.js';
-import {printable} from '../../shared/output.js';
+import {printable, printableExact} from '../../shared/output.js';
 import type {PromptObserver, UiPrompt} from '../ui-prompt-events.js';
 import {OpenQuestion, QuestionLine} from './open-question.js';
 
@@ -14,9 +14,10 @@ export class TrustUnanswered extends Error {
 }
 
 /**
- * How the chat screen asks whether the workspace's own extensions may run
- * (ExtensionOptions.askTrust; spec/extensions.md §8): the question the trust
- * prompt shows, and the answer it gives back. The core remembers the answer.
+ * How the chat screen asks whether the workspace's own extensions may run,
+ * its MCP servers start and its allow rules count (ExtensionOptions.askTrust;
+ * spec/extensions.md §8): the question the trust prompt shows, and the
+ * answer it gives back. The core remembers the answer.
  */
 export class TrustBroker extends OpenQuestion<PendingTrust> {
 	#leave: ((error: Error) => void) | undefined;
@@ -36,9 +37,11 @@ export class TrustBroker extends OpenQuestion<PendingTrust> {
 			workspace: printable(question.workspace),
 			extensions: question.extensions.map(path => printable(path)),
 			mcpServers: question.mcpServers.map(server => printable(server)),
+			// A rule says what would run unasked, from a file anyone may have written: its invisible and reordering characters are marked.
+			allowRules: question.allowRules.map(rule => printableExact(rule)),
 			rememberedIn: printable(question.rememberedIn),
 		};
-		const prompt: UiPrompt = {id: 'trust', kind: 'trust', workspace: question.workspace, extensions: question.extensions, mcpServers: question.mcpServers};
+		const prompt: UiPrompt = {id: 'trust', kind: 'trust', workspace: question.workspace, extensions: question.extensions, mcpServers: question.mcpServers, allowRules: question.allowRules};
 		const withdraw = new AbortController();
 		this.#leave = error => withdraw.abort(error);
 		let release: () => void;

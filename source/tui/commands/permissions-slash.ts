@@ -70,7 +70,7 @@ function withWarnings(text: string, warnings: readonly string[]): string {
 }
 
 /** A file in the workspace by its relative path, any other by its absolute one. */
-function shownFile(file: string, workspace: string): string {
+export function shownFile(file: string, workspace: string): string {
 	const relative = path.relative(workspace, file);
 	return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
 }

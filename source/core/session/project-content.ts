@@ -1,0 +1,36 @@
+import {relative} from 'node:path';
+import type {PlatformDirs} from '../config/dirs.js';
+import type {RunSettings} from '../extensions/settings-file.js';
+import type {ProjectMcpServer} from '../mcp/mcp-config.js';
+
+/** What the trust question names besides the project's extensions: what else of the project counts only in a trusted workspace. */
+export interface AskedContent {
+	mcpServers: ProjectMcpServer[];
+	/** `rule (file)`, the file relative to the workspace. */
+	allowRules: string[];
+}
+
+/**
+ * The project's MCP servers and permission allow rules, for a head that asks
+ * about trust (start-extensions.ts): a project whose only content is one of
+ * them is asked about too, since they start or count only once it is
+ * trusted. A file that cannot be read names nothing here: starting the
+ * servers, or reading the rules, reports it.
+ */
+export async function askedContent(workspace: string, dirs: PlatformDirs, settings: RunSettings): Promise<AskedContent> {
+	const [mcpServers, allowRules] = await Promise.all([askedMcpServers(workspace, dirs), askedAllowRules(workspace, settings).catch(() => [])]);
+	return {mcpServers, allowRules};
+}
+
+async function askedMcpServers(workspace: string, dirs: PlatformDirs): Promise<ProjectMcpServer[]> {
+	const {projectMcpServers, readMcpFiles} = await import('../mcp/mcp-config.js');
+	// The project's files only: the global settings' servers need no trust.
+	return readMcpFiles(workspace, dirs.config_dir, {projectOnly: true}).then(projectMcpServers, () => []);
+}
+
+/** The allow rules of `.i/settings.json` and `.i/settings.local.json` as written; the global file's count without trust. */
+async function askedAllowRules(workspace: string, settings: RunSettings): Promise<string[]> {
+	const {readRuleFiles} = await import('../permissions/rule-files.js');
+	const files = await readRuleFiles(settings, workspace);
+	return files.filter(file => file.source !== 'global').flatMap(file => file.lists.allow.map(rule => `${rule} (${relative(workspace, file.path)})`));
+}
