@@ -23,11 +23,6 @@ export interface RuleChange {
 	warnings: string[];
 }
 
-/**
- * The run's permission rules, held in one place: the approval gate asks
- * `check`, which always reads the rules as last read, so a change made with
- * /permissions or "always, for this project" counts from the next call on.
- */
 /** What reading the rules again found. */
 export interface RulesReload {
 	/** What reading them said: a rule that cannot be used, an untrusted workspace. */
@@ -36,6 +31,11 @@ export interface RulesReload {
 	changed: boolean;
 }
 
+/**
+ * The run's permission rules, held in one place: the approval gate asks
+ * `check`, which always reads the rules as last read, so a change made with
+ * /permissions or "always, for this project" counts from the next call on.
+ */
 export class RunPermissions {
 	/** Replaced when a reload brings the tools' names as they are now (/reload). */
 	#start: PermissionStart;
