@@ -4,8 +4,8 @@
 // host (bench/extensions.ts); a delegate_task round trip (bench/children.ts); then the
 // resident worker pool against spawn-per-call (bench/pool.ts), hooks,
 // skills, the input editor, the budget, the chat screen streaming 100k
-// tokens (bench/tui.ts), the resume picker with 1000 sessions (bench/sessions.ts), the prompt cache, web_fetch, search and MCP servers
-// (bench/mcp.ts).
+// tokens (bench/tui.ts), the resume picker with 1000 sessions (bench/sessions.ts), the prompt cache, web_fetch, search, the
+// sandbox's cost per shell command (bench/sandbox.ts) and MCP servers (bench/mcp.ts).
 import module from 'node:module';
 import {cpus, totalmem} from 'node:os';
 import {mkdtempSync, mkdirSync, writeFileSync, realpathSync} from 'node:fs';
@@ -24,6 +24,7 @@ import {benchMcp} from './mcp.js';
 import {benchBudget} from './budget.js';
 import {benchPool} from './pool.js';
 import {benchSearch} from './search.js';
+import {benchSandbox} from './sandbox.js';
 import {benchSkills} from './skills.js';
 import {benchStartup} from './startup.js';
 import {benchMarkdown, benchTui} from './tui.js';
@@ -47,6 +48,7 @@ const sections: Array<[string, () => Promise<void> | void]> = [
 	['cache', benchCache],
 	['web', benchWebFetch],
 	['search', benchSearch],
+	['sandbox', benchSandbox],
 	['mcp', benchMcp],
 ];
 const only = process.env.BENCH_ONLY?.split(',')

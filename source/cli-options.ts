@@ -34,6 +34,8 @@ export interface CliOptions {
 	trustProject: boolean;
 	/** False with `--no-agents-md`: no AGENTS.md goes into the system prompt. */
 	agentsMd?: boolean | undefined;
+	/** False with `--no-sandbox`: the model's shell commands run outside the sandbox (docs/sandbox.md). */
+	sandbox?: boolean | undefined;
 	/** `--provider ID`: a catalogue provider for this run. */
 	provider?: string | undefined;
 	/** `--model ID` or `provider/model`: a catalogue model for this run. */

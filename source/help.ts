@@ -59,6 +59,8 @@ export const helpText = `
     --prompt-template DIR      Find prompt templates (/name) in this folder too (repeatable)
     --trust-project            Load the workspace's own extensions this once without asking
     --no-agents-md             Give the model no AGENTS.md (global, repository root down to the workspace)
+    --no-sandbox               Run the model's shell commands outside the sandbox (bubblewrap on Linux: writes only in the
+                               workspace and the temporary folder, no network, ~/.ssh and i's config hidden)
     -v, --version              Print the version
     -h, --help                 Print this help
 

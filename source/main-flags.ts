@@ -38,6 +38,8 @@ export const mainFlags = {
 	trustProject: {type: 'boolean', default: false},
 	// A switch for its --no- form: --no-agents-md.
 	agentsMd: {type: 'boolean', default: true},
+	// A switch for its --no- form: --no-sandbox.
+	sandbox: {type: 'boolean', default: true},
 	provider: {type: 'string'},
 	model: {type: 'string'},
 	listModels: {type: 'boolean', default: false},
@@ -104,6 +106,7 @@ export function parseFlags(argv: readonly string[]): MainCommandLine {
 			noExtensions: !flags.extensions,
 			trustProject: flags.trustProject,
 			agentsMd: flags.agentsMd,
+			sandbox: flags.sandbox,
 			provider: flags.provider,
 			model: flags.model,
 			listModels: flags.listModels,

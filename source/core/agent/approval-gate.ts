@@ -96,7 +96,9 @@ export function createApprovalGate(options: {mode: PermissionModeSource; askPers
 		}
 
 		// spec/platform.md §1: every external tool call needs approval; a policy may deny it, never waive the ask.
-		const mustAsk = rule ? rule.decision === 'ask' : request.external;
+		// A command outside the sandbox is the person's to allow, whatever else would.
+		const outside = request.owner === NATIVE_OWNER && request.ask?.outsideSandbox === true;
+		const mustAsk = outside || (rule ? rule.decision === 'ask' : request.external);
 		let decision: 'allow' | 'ask' | 'deny' = proposed;
 		let by: ApprovalOutcome['by'] = rule ? 'rule' : 'auto';
 		if (options.policy) {
@@ -113,7 +115,7 @@ export function createApprovalGate(options: {mode: PermissionModeSource; askPers
 		if (decision === 'allow' && mustAsk) decision = 'ask';
 		if (decision === 'deny') return {decision, by: 'policy', reason: 'denied by the approval policy'};
 		if (decision === 'allow') return {decision, by, reason: by === 'rule' ? rule!.reason : null};
-		if (mode === 'bypassPermissions') return {decision: 'allow', by: 'yolo', reason: null};
+		if (mode === 'bypassPermissions' && !outside) return {decision: 'allow', by: 'yolo', reason: null};
 		// Only the core's own question about a workspace edit: a rule's or the policy's ask still asks.
 		if (mode === 'acceptEdits' && by === 'auto' && isWorkspaceEdit(request)) return {decision: 'allow', by: 'mode', reason: 'allowed in accept edits mode'};
 		const ask = request.ask ?? {
@@ -122,6 +124,14 @@ export function createApprovalGate(options: {mode: PermissionModeSource; askPers
 		};
 		const asked = rule?.decision === 'ask' ? {...ask, detail: `${ask.detail}\n\n${rule.reason}`} : ask;
 		const answer = await options.askPerson({...request, ask: asked}, signal);
+		if (answer.by === 'no_terminal' && outside) {
+			return {
+				...answer,
+				reason:
+					'the command would run outside the sandbox, which only a person can allow, and there is no terminal to ask on (--yolo does not allow it); run it in the chat screen, or pass --no-sandbox (docs/sandbox.md)',
+			};
+		}
+
 		// Without a terminal the rule that asked is named, so the person knows which one to change.
 		return answer.by === 'no_terminal' && rule?.decision === 'ask' ? {...answer, reason: `${rule.reason}; ${answer.reason ?? 'there is no one to ask'}`} : answer;
 	};

@@ -1,3 +1,4 @@
+import {homedir} from 'node:os';
 import {dirname, isAbsolute, join, resolve} from 'node:path';
 import * as z from 'zod/mini';
 import {UsageError} from '../errors.js';
@@ -24,6 +25,16 @@ export interface Settings {
 	providerPackage?: boolean;
 	/** The permission rules as written (permissions/load-permissions.ts reads them); readSettingsFile always sets it. */
 	permissions?: PermissionLists;
+	/** `"sandbox"` as written, its paths resolved (sandbox/sandbox-config.ts reads it). */
+	sandbox?: SandboxSettings;
+}
+
+/** `"sandbox": {"enabled", "allowWrite", "allowedDomains"}` (docs/sandbox.md). */
+export interface SandboxSettings {
+	enabled?: boolean;
+	/** Absolute: relative entries resolve against the file's folder, `~/` against the home folder. */
+	allowWrite: string[];
+	allowedDomains: string[];
 }
 
 /** `"permissions": {"allow": […], "ask": […], "deny": […]}` (docs/approvals.md, "Permission rules"). */
@@ -73,6 +84,13 @@ export const settingsSchema = z.looseObject({
 	notifications: z.optional(z.enum(notificationStyles)),
 	// Strict: a misspelt list ("alow") is an error, never rules silently ignored.
 	permissions: z.optional(z.strictObject({allow: ruleList, ask: ruleList, deny: ruleList})),
+	sandbox: z.optional(
+		z.strictObject({
+			enabled: z.optional(z.boolean()),
+			allowWrite: paths,
+			allowedDomains: z.optional(z.array(z.string().check(z.minLength(1, 'an entry is an empty domain'))).check(z.maxLength(MAX_SETTINGS_ENTRIES, `at most ${MAX_SETTINGS_ENTRIES} entries`))),
+		}),
+	),
 });
 
 /** One settings file as written: its text, its JSON, and the known keys read from it. */
@@ -107,9 +125,18 @@ export async function readSettingsFile(path: string): Promise<Settings | undefin
 	if (read === undefined) return undefined;
 	const folder = dirname(path);
 	const at = (entries: string[] | undefined) => (entries ?? []).map(entry => resolveEntry(folder, entry));
-	const {extensionDirs, packages, extensions, skillDirs, skills, promptDirs, prompts, providerPackage, permissions} = read.known;
+	const {extensionDirs, packages, extensions, skillDirs, skills, promptDirs, prompts, providerPackage, permissions, sandbox} = read.known;
 	return {
 		permissions: {allow: permissions?.allow ?? [], ask: permissions?.ask ?? [], deny: permissions?.deny ?? []},
+		...(sandbox === undefined
+			? {}
+			: {
+					sandbox: {
+						...(sandbox.enabled === undefined ? {} : {enabled: sandbox.enabled}),
+						allowWrite: (sandbox.allowWrite ?? []).map(entry => (entry === '~' || entry.startsWith('~/') ? join(homedir(), entry.slice(1)) : resolveEntry(folder, entry))),
+						allowedDomains: sandbox.allowedDomains ?? [],
+					},
+				}),
 		...(providerPackage === undefined ? {} : {providerPackage}),
 		path,
 		extensionDirs: at(extensionDirs),

@@ -28,6 +28,8 @@ import {permissionsOfStart} from './run-permissions.js';
 import {unusedFolderFlags} from './module-folders.js';
 import {Agent} from './agent.js';
 import {workspaceFileHistory} from '../rewind/workspace-file-history.js';
+import {ShellSandbox} from '../sandbox/shell-sandbox.js';
+import {sandboxOfStart} from '../sandbox/sandbox-config.js';
 
 /** What set-up needs from a head besides the start's own options: `i`'s flags, or the core API's options. */
 export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOptions {
@@ -57,6 +59,8 @@ export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOp
 	 * loads the SDK or starts a server; docs/mcp.md).
 	 */
 	mcpStart?: 'session' | 'first-tool-call' | undefined;
+	/** False (`--no-sandbox`): the model's shell commands run outside the sandbox (docs/sandbox.md). */
+	sandbox?: boolean | undefined;
 	/** A permission rule that cannot be used: `fail` (the default) stops the start with a UsageError; `notice` says so and lets no allow rule count (the chat screen). */
 	permissionProblems?: 'fail' | 'notice' | undefined;
 }
@@ -86,7 +90,6 @@ export async function setupAgent(
 	extensions?: ExtensionStartup,
 ): Promise<Agent> {
 	const {dirs, workspace, loaded, plugins, warnings, pool} = await unlessAborted(started, signal);
-	const {config} = loaded;
 	const warn = (message: string) => headEmit({type: 'warning', message});
 	for (const message of warnings) warn(message);
 	let session: Session | undefined;
@@ -99,8 +102,8 @@ export async function setupAgent(
 			if (!agent) throw new Error('a child agent was started before the agent was set up');
 			return agent.childParent();
 		});
-		const history = workspaceFileHistory(workspace, dirs, warn);
-		const coreTools = [...createNativeTools({secrets: model.secrets, children, history}), ...(pool ? await externalTools(plugins, pool) : [])];
+		const [history, sandbox] = [workspaceFileHistory(workspace, dirs, warn), new ShellSandbox({workspace, configDir: dirs.config_dir}, warn)];
+		const coreTools = [...createNativeTools({secrets: model.secrets, children, history, sandbox}), ...(pool ? await externalTools(plugins, pool) : [])];
 		// The extensions load while the session file is read; a start without them pays nearly nothing for the look.
 		const opening = openStartSession(options, workspace, dirs, warn);
 		const extensionContext: StartContext = {
@@ -123,6 +126,7 @@ export async function setupAgent(
 		session = opened.session;
 		if (opened.notice) warn(opened.notice);
 		const permissions = await permissionsOfStart(options, {workspace, dirs, warn}, loadedExtensions, coreTools);
+		sandbox.configure(await sandboxOfStart(options, {workspace, dirs, warn}, loadedExtensions));
 		model.take(first, loadedExtensions);
 		const events = loadedExtensions.events;
 		const {mcp, toHead} = await startMcp(options, {
@@ -142,7 +146,7 @@ export async function setupAgent(
 		const startTools = [...coreTools, ...loadedExtensions.tools];
 		// Until the agent exists (a ResourcesDiscover handler's question), the start's own caller, tools and session.
 		const live = () => agent ?? {caller: model.caller, tools: startTools, session: openedSession};
-		generations.provide({getExecutionContext: executionContextService(live, {workspace, thinking: thinkingSetting(config.extra_body)})});
+		generations.provide({getExecutionContext: executionContextService(live, {workspace, thinking: thinkingSetting(loaded.config.extra_body)})});
 		const resources = await loadResources('startup', options, {
 			workspace,
 			settings: loadedExtensions.settings,
@@ -183,7 +187,7 @@ export async function setupAgent(
 			approval: {mode: new PermissionMode(options.permissionMode ?? (options.yolo === true ? 'bypassPermissions' : 'default')), askPerson, policy: toolApprovalPolicy(hooks), rules: permissions.check},
 			permissions,
 			history,
-			limits: {budget: config.budget ?? null, maxTokens: config.max_tokens ?? null, maxSteps: options.maxSteps ?? config.max_steps},
+			limits: {budget: loaded.config.budget ?? null, maxTokens: loaded.config.max_tokens ?? null, maxSteps: options.maxSteps ?? loaded.config.max_steps},
 			// The session it started with may have been switched: closing one twice is a no-op.
 			release: async () => {
 				await Promise.all([openedSession.close(), pool?.close()]);

@@ -54,6 +54,8 @@ export interface CommandOptions {
 	secrets?: Secrets;
 	/** Each piece of output as it comes, decoded (a `!` command shows it live); what is kept is still the head and tail. */
 	onOutput?: (text: string) => void;
+	/** The program and arguments that run `/bin/sh -c COMMAND` in the sandbox (shell-sandbox.ts); absent: the shell itself. */
+	wrapped?: {file: string; args: string[]} | undefined;
 }
 
 /**
@@ -68,9 +70,9 @@ export async function runCommand(command: string, options: CommandOptions): Prom
 	options.signal.throwIfAborted();
 	const windows = process.platform === 'win32';
 	const subprocess = execa(
-		windows ? (process.env.ComSpec ?? 'cmd.exe') : '/bin/sh',
+		options.wrapped?.file ?? (windows ? (process.env.ComSpec ?? 'cmd.exe') : '/bin/sh'),
 		// The same quoting Node's own `shell: true` uses for cmd.exe.
-		windows ? ['/d', '/s', '/c', `"${command}"`] : ['-c', command],
+		options.wrapped?.args ?? (windows ? ['/d', '/s', '/c', `"${command}"`] : ['-c', command]),
 		{
 			cwd: options.cwd,
 			env: commandEnvironment(options.secrets),

@@ -36,6 +36,8 @@ export interface ApprovalAsk {
 	detail: string;
 	/** Set by edit and write when every file is inside the workspace: accept-edits mode lets such a call run. */
 	insideWorkspace?: boolean;
+	/** Set by shell for a command that runs outside the sandbox while the sandbox is on (asked for, or none could start): only the person may allow it, never --yolo, a mode or an allow rule. */
+	outsideSandbox?: boolean;
 }
 
 /**
