@@ -78,11 +78,11 @@ test('--api-key beats auth.json for the selected provider, is never stored, and 
 	const key = 'sk-flag-DISTINCT-5e1c0a';
 	const authJson = {openai: {type: 'api_key', key: 'sk-stored-loses'}};
 	const box = sandboxFor('openai', authJson);
-	// The shell's parent is i: its command line is where the flag was.
+	// The shell's parent is i: its command line is where the flag was. Outside the sandbox, where a process can see i (inside it, i is not there at all: test/sandbox).
 	const linux = process.platform === 'linux';
 	enqueueEnvTurn(linux ? 'env; tr "\\0" " " < /proc/$PPID/cmdline; echo; ps -o args= -p $PPID; echo shell-ran' : undefined);
 	const before = mock.requests.length;
-	const run = await runCli(['-p', 'show env', '--json', '--yolo', '--api-key', key, '-C', box.workspace], {env: {...box.env, COPY_OF_FLAG_KEY: key}});
+	const run = await runCli(['-p', 'show env', '--json', '--yolo', '--no-sandbox', '--api-key', key, '-C', box.workspace], {env: {...box.env, COPY_OF_FLAG_KEY: key}});
 	assert.equal(run.code, 0, run.stderr);
 	const [first, second] = mock.requests.slice(before);
 	assert.equal(first!.headers.authorization, `Bearer ${key}`);

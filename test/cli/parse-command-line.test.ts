@@ -74,6 +74,7 @@ test('the main flags: defaults, --no-logo, the alias of --yolo, typed --max-step
 		noExtensions: false,
 		trustProject: false,
 		agentsMd: true,
+		sandbox: true,
 		provider: undefined,
 		model: undefined,
 		listModels: false,
