@@ -73,7 +73,7 @@ test("a sandbox setting of the wrong type or a folder that does not exist stops 
 	writeFileSync(settings, JSON.stringify({sandbox: {allowedDomains: ['https://example.com/']}}));
 	const domain = await runCli(['-p', 'hi', '-C', box.workspace], {env: box.env});
 	assert.equal(domain.code, 2);
-	assert.match(domain.stderr, /sandbox\.allowedDomains: "https:\/\/example\.com\/" is not a domain/);
+	assert.match(domain.stderr, /sandbox\.allowedDomains: entry 1 \("https:\/\/example\.com\/"\) gives a scheme; write the host alone, as in example\.com/);
 	rmSync(settings);
 
 	mkdirSync(join(box.workspace, '.i'), {recursive: true});

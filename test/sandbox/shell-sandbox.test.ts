@@ -120,11 +120,7 @@ test('sandbox: false asks the person whatever the mode, --yolo included, and run
 test('where no sandbox can start, it says so once and every shell command asks; turned off, commands run as before', async t => {
 	const workspace = await tempDir(t);
 	const warnings: string[] = [];
-	const missing = new ShellSandbox(
-		{workspace, configDir: join(home, '.i', 'config')},
-		message => warnings.push(message),
-		async () => null,
-	);
+	const missing = new ShellSandbox({workspace, configDir: join(home, '.i', 'config')}, message => warnings.push(message), {findBwrap: async () => null});
 	const shell = createShellTool(undefined, missing);
 	for (const command of ['echo one', 'echo two']) {
 		const planned = await shell.plan({command}, toolContext(workspace));
@@ -136,11 +132,7 @@ test('where no sandbox can start, it says so once and every shell command asks; 
 		"the sandbox for the model's shell commands cannot start (bubblewrap (bwrap) is not on PATH): every shell command asks before it runs; install bubblewrap, or pass --no-sandbox to run them unsandboxed as before (docs/sandbox.md)",
 	]);
 
-	const off = new ShellSandbox(
-		{workspace, configDir: join(home, '.i', 'config')},
-		message => warnings.push(message),
-		async () => null,
-	);
+	const off = new ShellSandbox({workspace, configDir: join(home, '.i', 'config')}, message => warnings.push(message), {findBwrap: async () => null});
 	off.configure({enabled: false, off: '--no-sandbox', allowWrite: [], allowedDomains: []});
 	const plain = createShellTool(undefined, off);
 	const planned = await plain.plan({command: `echo plain > ${join(outside, 'plain.txt')}`}, toolContext(workspace));
@@ -160,4 +152,54 @@ test('sandbox.allowWrite folders are writable too', async t => {
 	const written = await run(shell, {command: `echo extra > ${join(outside, 'extra.txt')}`}, toolContext(workspace));
 	assert.equal(written.isError, false, written.output);
 	assert.equal(readFileSync(join(outside, 'extra.txt'), 'utf8'), 'extra\n');
+});
+
+test('with sandbox.allowedDomains a command reaches a listed name through the proxy, and the result names what the proxy refused', async t => {
+	const workspace = await tempDir(t);
+	const http = await import('node:http');
+	const site = http.createServer((_request, response) => response.end('hello from the allowed site\n'));
+	await new Promise<void>(resolve => site.listen(0, '127.0.0.1', resolve));
+	t.after(() => site.close());
+	const sitePort = (site.address() as {port: number}).port;
+	// The test's server gets a name; the proxy resolves it, and its address is listed too (a name resolving to a loopback address is refused otherwise).
+	const sandbox = new ShellSandbox({workspace, configDir: join(home, '.i', 'config')}, () => {}, {
+		lookup: async host => (host === 'site.test' ? '127.0.0.1' : Promise.reject(new Error(`no such host ${host}`))),
+	});
+	sandbox.configure({enabled: true, off: null, allowWrite: [], allowedDomains: ['site.test', `127.0.0.1:${sitePort}`]});
+	t.after(async () => sandbox.close());
+	const shell = createShellTool(undefined, sandbox);
+	const reached = await run(shell, {command: `curl -sS --max-time 10 http://site.test:${sitePort}/`}, toolContext(workspace));
+	assert.equal(reached.isError, false, reached.output);
+	assert.match(reached.output, /hello from the allowed site/);
+
+	const refused = await run(shell, {command: `curl -sSf --max-time 10 http://other.test:${sitePort}/`}, toolContext(workspace));
+	assert.equal(refused.isError, true);
+	assert.match(refused.output, /the network proxy refused other\.test:\d+ \(not in sandbox\.allowedDomains\)/);
+	assert.match(refused.output, /the network reaches only site\.test/);
+	// Still no way around the proxy to the machine's loopback.
+	const direct = await run(shell, {command: `curl -sS --noproxy '*' --max-time 5 http://127.0.0.1:${sitePort}/`}, toolContext(workspace));
+	assert.equal(direct.isError, true);
+	assert.doesNotMatch(direct.output, /hello from the allowed site/);
+});
+
+test("the SSH agent's socket refuses a sandboxed command", async t => {
+	const workspace = await tempDir(t);
+	const socketPath = join(home, 'agent.sock');
+	const agent = createServer(socket => socket.end('signed\n'));
+	await new Promise<void>(resolve => agent.listen(socketPath, resolve));
+	t.after(() => agent.close());
+	const saved = process.env.SSH_AUTH_SOCK;
+	process.env.SSH_AUTH_SOCK = socketPath;
+	t.after(() => {
+		if (saved === undefined) delete process.env.SSH_AUTH_SOCK;
+		else process.env.SSH_AUTH_SOCK = saved;
+	});
+	const shell = sandboxed(workspace);
+	const tried = await run(
+		shell,
+		{command: `${process.execPath} -e "require('net').connect('${socketPath}').on('data', d => process.stdout.write(d)).on('error', e => { console.log(e.code); process.exit(3); })"`},
+		toolContext(workspace),
+	);
+	assert.doesNotMatch(tried.output, /signed/);
+	assert.match(tried.output, /ECONNREFUSED/);
 });

@@ -4,15 +4,28 @@ import {delimiter, join, sep} from 'node:path';
 import {errorMessage} from '../errors.js';
 import {bwrapArgv, type SandboxPolicy} from './bwrap-argv.js';
 import type {SandboxConfig} from './sandbox-config.js';
+import {startDomainProxy, type DomainProxy} from './domain-proxy.js';
 
 /** Whether the sandbox can run here, found once a run: bubblewrap's path and whether it takes `--disable-userns`, or why not. */
 export type SandboxProbe = {ok: true; bwrap: string; disableUserns: boolean} | {ok: false; why: string};
 
-/** What the shell tool runs: the sandbox's program and arguments around `/bin/sh -c COMMAND`. */
+/** What the shell tool runs: the sandbox's program and arguments around `/bin/sh -c COMMAND`, and what to add to its result when it failed. */
 export interface WrappedCommand {
 	file: string;
 	args: string[];
+	/** The refusals the sandbox seems to have made (its output's lines, the proxy's refusals meanwhile), or null. */
+	note(output: string): string | null;
 }
+
+/** The port the domain proxy has inside the sandbox, where socat carries it to the proxy's socket. */
+const PROXY_PORT = 3128;
+/** Starts socat on the proxy's port, waits until it listens (its own network has nothing else), then runs the command with the proxy variables. */
+const BRIDGE = [
+	`socat TCP-LISTEN:${PROXY_PORT},fork,reuseaddr,bind=127.0.0.1 "UNIX-CONNECT:$2" </dev/null >/dev/null 2>&1 &`,
+	`n=0; while [ $n -lt 200 ] && ! grep -q ':${PROXY_PORT.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 0A' /proc/net/tcp 2>/dev/null; do sleep 0.01; n=$((n + 1)); done`,
+	`p=http://127.0.0.1:${PROXY_PORT}; export HTTP_PROXY=$p HTTPS_PROXY=$p http_proxy=$p https_proxy=$p NO_PROXY=localhost,127.0.0.1 no_proxy=localhost,127.0.0.1`,
+	'exec /bin/sh -c "$1"',
+].join('\n');
 
 /** What a person keeps out of every command's reach, under the home folder. */
 const HIDDEN_IN_HOME = ['.ssh', '.aws', '.gnupg'];
@@ -33,13 +46,17 @@ export class ShellSandbox {
 	readonly #place: {workspace: string; configDir: string};
 	readonly #warn: (message: string) => void;
 	readonly #findBwrap: () => Promise<string | null>;
+	readonly #lookup: ((host: string) => Promise<string>) | undefined;
 	#config: SandboxConfig = {enabled: true, off: null, allowWrite: [], allowedDomains: []};
 	#probe: Promise<SandboxProbe> | undefined;
+	#proxy: Promise<DomainProxy> | undefined;
 
-	constructor(place: {workspace: string; configDir: string}, warn: (message: string) => void, findBwrap: () => Promise<string | null> = () => onPath('bwrap')) {
+	/** `io`: where bubblewrap is (default: PATH) and how the proxy resolves names (default: the system's), for tests. */
+	constructor(place: {workspace: string; configDir: string}, warn: (message: string) => void, io: {findBwrap?: () => Promise<string | null>; lookup?: (host: string) => Promise<string>} = {}) {
 		this.#place = place;
 		this.#warn = warn;
-		this.#findBwrap = findBwrap;
+		this.#findBwrap = io.findBwrap ?? (() => onPath('bwrap'));
+		this.#lookup = io.lookup;
 	}
 
 	configure(config: SandboxConfig): void {
@@ -67,17 +84,38 @@ export class ShellSandbox {
 		return this.#probe;
 	}
 
-	/** bubblewrap around `/bin/sh -c command`, with the run's policy as the file system is now. */
+	/**
+	 * bubblewrap around `/bin/sh -c command`, with the run's policy as the
+	 * file system is now; with allowed domains, the domain proxy (started on
+	 * first use) is bound in and bridged to a port of the sandbox's own.
+	 */
 	async wrap(probe: Extract<SandboxProbe, {ok: true}>, command: string): Promise<WrappedCommand> {
 		const policy = await this.#policy();
-		return {file: probe.bwrap, args: [...bwrapArgv(policy, {disableUserns: probe.disableUserns}), '--', '/bin/sh', '-c', command]};
+		const proxy = this.#config.allowedDomains.length > 0 ? await this.#startProxy() : null;
+		const before = proxy?.refusals().length ?? 0;
+		const note = (output: string) => this.#refusalNote(output, proxy ? proxy.refusals().slice(before) : []);
+		const argv = bwrapArgv({...policy, socket: proxy?.socketPath}, {disableUserns: probe.disableUserns});
+		const shell = proxy ? ['/bin/sh', '-c', BRIDGE, 'i-sandbox', command, proxy.socketPath] : ['/bin/sh', '-c', command];
+		return {file: probe.bwrap, args: [...argv, '--', ...shell], note};
 	}
 
-	/** What a sandboxed command's result adds when its output looks refused by the sandbox: the lines, and how to run it outside. */
-	refusalNote(output: string): string | null {
+	/** Stops the domain proxy, when one started. */
+	async close(): Promise<void> {
+		const proxy = await this.#proxy?.catch(() => null);
+		await proxy?.close();
+	}
+
+	#startProxy(): Promise<DomainProxy> {
+		const folder = join(tmpdir(), `i-sandbox-${process.getuid?.() ?? 'user'}`);
+		this.#proxy ??= startDomainProxy({allowedDomains: this.#config.allowedDomains, folder, ...(this.#lookup ? {lookup: this.#lookup} : {})});
+		return this.#proxy;
+	}
+
+	/** What a sandboxed command's result adds when its output looks refused by the sandbox: the lines, what the proxy refused, and how to run it outside. */
+	#refusalNote(output: string, refusals: readonly string[]): string | null {
 		const lines = output.split('\n').filter(line => REFUSED.test(line));
-		if (lines.length === 0) return null;
-		const quoted = lines.slice(0, MAX_QUOTED_REFUSALS).map(line => `  ${line.trim()}`);
+		if (lines.length === 0 && refusals.length === 0) return null;
+		const quoted = [...lines.slice(0, MAX_QUOTED_REFUSALS).map(line => `  ${line.trim()}`), ...refusals.slice(-MAX_QUOTED_REFUSALS).map(refusal => `  the network proxy refused ${refusal}`)];
 		const network = this.#config.allowedDomains.length === 0 ? 'the network is off' : `the network reaches only ${this.#config.allowedDomains.join(', ')}`;
 		return [
 			'[sandbox] This command ran in i’s sandbox, which may have refused:',
@@ -91,7 +129,9 @@ export class ShellSandbox {
 		const {workspace, configDir} = this.#place;
 		const writable = [...new Set([workspace, await realpath(tmpdir()), ...this.#config.allowWrite])];
 		const hidden: Array<{path: string; folder: boolean}> = [];
-		for (const path of [...HIDDEN_IN_HOME.map(name => join(homedir(), name)), configDir]) {
+		// The SSH agent's socket too: a command that can connect to it can sign with the person's keys.
+		const agent = process.env.SSH_AUTH_SOCK ? [process.env.SSH_AUTH_SOCK] : [];
+		for (const path of [...HIDDEN_IN_HOME.map(name => join(homedir(), name)), configDir, ...agent]) {
 			const found = await existing(path);
 			// Hiding a folder that holds the workspace would hide the workspace.
 			if (found && !isWithin(workspace, found.path)) hidden.push(found);

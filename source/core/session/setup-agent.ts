@@ -190,7 +190,7 @@ export async function setupAgent(
 			limits: {budget: loaded.config.budget ?? null, maxTokens: loaded.config.max_tokens ?? null, maxSteps: options.maxSteps ?? loaded.config.max_steps},
 			// The session it started with may have been switched: closing one twice is a no-op.
 			release: async () => {
-				await Promise.all([openedSession.close(), pool?.close()]);
+				await Promise.all([openedSession.close(), pool?.close(), sandbox.close()]);
 			},
 		});
 		generations.provide({childAgent: childAgentService(children)});

@@ -50,7 +50,7 @@ export function createShellTool(secrets: Secrets = {names: [], values: []}, sand
 			const probe = sandbox?.enabled ? await sandbox.ready() : null;
 			const run = async (wrapped?: WrappedCommand) => {
 				const result = await runCommand(input.command, {cwd: cwd.canonical, timeoutSeconds: input.timeout, signal: context.signal, secrets, wrapped});
-				return shellResult(result, context.outputLimit, wrapped ? sandbox!.refusalNote(result.output) : null);
+				return shellResult(result, context.outputLimit, wrapped ? wrapped.note(result.output) : null);
 			};
 			if (probe?.ok && input.sandbox) {
 				return {ask: {title: clipLine(`Run: ${input.command}`, 85), detail}, run: async () => run(await sandbox!.wrap(probe, input.command))};
