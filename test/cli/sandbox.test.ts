@@ -88,3 +88,29 @@ test("a sandbox setting of the wrong type or a folder that does not exist stops 
 	assert.equal(trusted.code, 0, trusted.stderr);
 	assert.equal(readFileSync(join(outside, 'project.txt'), 'utf8'), 'x\n');
 });
+
+test('a machine where bubblewrap cannot start (simulated) says so once, and every shell command asks: without a terminal, denied even with --yolo; --no-sandbox says the sandbox is off', async () => {
+	const box = sandbox();
+	// A bwrap first on PATH that fails as one without user namespaces does.
+	const bin = join(box.root, 'bin');
+	mkdirSync(bin);
+	writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', {mode: 0o755});
+	const env = {...box.env, PATH: `${bin}:${process.env.PATH ?? ''}`};
+	mock.enqueue(shellCall('s1', 'echo one'), shellCall('s2', 'echo two'), {text: 'done'});
+	const first = mock.requests.length;
+	const run = await runCli(['-p', 'run them', '--yolo', '-C', box.workspace], {env});
+	assert.equal(run.code, 0, run.stderr);
+	const said = run.stderr.split('\n').filter(line => line.includes('cannot start'));
+	assert.equal(said.length, 1, run.stderr);
+	assert.match(said[0]!, /the sandbox for the model's shell commands cannot start \(.*bwrap failed: bwrap: No permissions to create new namespace\): every shell command asks before it runs/);
+	for (const [index, id] of [
+		[first + 1, 's1'],
+		[first + 2, 's2'],
+	] as const)
+		assert.match(toolText(index, id), /outside the sandbox, which only a person can allow/);
+
+	mock.enqueue({text: 'done'});
+	const off = await runCli(['-p', 'hi', '--no-sandbox', '-C', box.workspace], {env});
+	assert.equal(off.code, 0, off.stderr);
+	assert.match(off.stderr, /the sandbox is off \(--no-sandbox\): the model's shell commands run with your full rights/);
+});

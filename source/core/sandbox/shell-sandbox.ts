@@ -59,8 +59,10 @@ export class ShellSandbox {
 		this.#lookup = io.lookup;
 	}
 
+	/** The run's configuration; a sandbox turned off says so once, as commands then run with the person's full rights. */
 	configure(config: SandboxConfig): void {
 		this.#config = config;
+		if (!config.enabled) this.#warn(`the sandbox is off (${config.off ?? 'turned off'}): the model's shell commands run with your full rights (docs/sandbox.md)`);
 	}
 
 	/** Whether commands are to run sandboxed: off with `--no-sandbox` or `"enabled": false`. */
