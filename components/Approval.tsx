@@ -112,7 +112,8 @@ export function Approval({pending, maxDetailLines = MAX_DETAIL_LINES, width, onP
 				</Box>
 			) : (
 				<Text>
-					{label(0, '[y] allow once')} {label(1, `[a] allow ${request.name} for this session`)} {rule === null ? null : <>{label(2, `[r] always, for this project: ${shownExact(rule)}`)} </>}
+					{label(0, '[y] allow once')} {label(1, `[a] allow ${request.name}${request.ask.outsideSandbox ? ' outside the sandbox' : ''} for this session`)}{' '}
+					{rule === null ? null : <>{label(2, `[r] always, for this project: ${shownExact(rule)}`)} </>}
 					{label(options.length - 1, '[n] deny…')} <Text dimColor>Esc deny</Text>
 				</Text>
 			)}

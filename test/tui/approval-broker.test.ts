@@ -121,3 +121,22 @@ test('"always, for this project": the rule found for the call is shown with the 
 	// Nothing is allowed for the session by it: the rule decides the next call.
 	assert.equal(broker.allowed.size, 0);
 });
+
+test('"allow for this session" of a sandboxed shell call never lets a command out of the sandbox; outside, no rule is offered', async () => {
+	const broker = new ApprovalBroker();
+	broker.provideRules({ruleFor: async () => 'shell(make *)', remember: async () => {}});
+	const inside = broker.askPerson(request('a', 'shell'));
+	await shown(broker, 'a');
+	assert.equal(broker.getSnapshot()!.rule, 'shell(make *)');
+	broker.getSnapshot()!.answer({kind: 'always'});
+	assert.deepEqual(await inside, {decision: 'allow', by: 'user', reason: null});
+	const outsideRequest = (id: string) => ({...request(id, 'shell'), ask: {title: `Run outside the sandbox: ${id}`, detail: '', outsideSandbox: true}});
+	const outside = broker.askPerson(outsideRequest('b'));
+	await shown(broker, 'b');
+	assert.equal(broker.getSnapshot()!.rule, null);
+	broker.getSnapshot()!.answer({kind: 'always'});
+	assert.deepEqual(await outside, {decision: 'allow', by: 'user', reason: null});
+	// Now both kinds are allowed for the session, each by its own answer.
+	assert.deepEqual(await broker.askPerson(outsideRequest('c')), {decision: 'allow', by: 'user', reason: 'allowed for this session'});
+	assert.deepEqual(await broker.askPerson(request('d', 'shell')), {decision: 'allow', by: 'user', reason: 'allowed for this session'});
+});

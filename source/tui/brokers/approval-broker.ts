@@ -56,7 +56,7 @@ export class ApprovalBroker extends OpenQuestion<PendingApproval> {
 	}
 
 	readonly askPerson: AskPerson = async (request, signal) => {
-		if (this.#allowed.has(request.name)) return allowedForSession;
+		if (this.#allowed.has(sessionKey(request))) return allowedForSession;
 		if (signal?.aborted) return withdrawn;
 		const prompt: UiPrompt = {id: request.id, kind: 'approval', tool: request.name, title: request.ask.title};
 		// Withdrawn, waiting for the line (child agents may ask while another question is open) or shown, by an interrupt or a cancel of the call that asked.
@@ -74,9 +74,10 @@ export class ApprovalBroker extends OpenQuestion<PendingApproval> {
 
 			try {
 				// Allowed for the session while it waited.
-				if (this.#allowed.has(request.name)) return allowedForSession;
+				if (this.#allowed.has(sessionKey(request))) return allowedForSession;
 				// A rule that cannot be worked out is no reason not to ask: the option is left out.
-				const rule = (await this.#rules?.ruleFor(request).catch(() => null)) ?? null;
+				// No rule can allow a command outside the sandbox: none is offered.
+				const rule = request.ask.outsideSandbox ? null : ((await this.#rules?.ruleFor(request).catch(() => null)) ?? null);
 				this.#observer?.started(prompt);
 				const choice = await new Promise<ApprovalChoice>(resolve => {
 					stop.addEventListener('abort', () => resolve({kind: 'cancelled'}), {once: true});
@@ -86,7 +87,7 @@ export class ApprovalBroker extends OpenQuestion<PendingApproval> {
 				this.#observer?.ended(prompt, choice.kind);
 				if (choice.kind === 'cancelled') return unanswered();
 				if (choice.kind === 'deny') return {decision: 'deny', by: 'user', reason: choice.reason.trim() === '' ? 'the person said no' : `the person said no: ${choice.reason.trim()}`};
-				if (choice.kind === 'always') this.#allowed.add(request.name);
+				if (choice.kind === 'always') this.#allowed.add(sessionKey(request));
 				if (choice.kind === 'remember' && rule !== null) await this.#rules?.remember(rule);
 				return {decision: 'allow', by: 'user', reason: null};
 			} finally {
@@ -111,4 +112,9 @@ export class ApprovalBroker extends OpenQuestion<PendingApproval> {
  */
 function shownRequest(request: PendingApproval['request']): PendingApproval['request'] {
 	return {...request, name: shownExact(request.name), owner: shownExact(request.owner), ask: {title: shownExact(request.ask.title), detail: shownExact(request.ask.detail)}};
+}
+
+/** What "allow for this session" covers: the tool, or, for a command outside the sandbox, such commands only (a sandboxed shell call allowed for the session never lets one out). */
+export function sessionKey(request: {name: string; ask: {outsideSandbox?: boolean}}): string {
+	return request.ask.outsideSandbox ? `${request.name} outside the sandbox` : request.name;
 }
