@@ -111,7 +111,7 @@ export class ApprovalBroker extends OpenQuestion<PendingApproval> {
  * the command on screen is the one that runs (docs/approvals.md).
  */
 function shownRequest(request: PendingApproval['request']): PendingApproval['request'] {
-	return {...request, name: shownExact(request.name), owner: shownExact(request.owner), ask: {title: shownExact(request.ask.title), detail: shownExact(request.ask.detail)}};
+	return {...request, name: shownExact(request.name), owner: shownExact(request.owner), ask: {...request.ask, title: shownExact(request.ask.title), detail: shownExact(request.ask.detail)}};
 }
 
 /** What "allow for this session" covers: the tool, or, for a command outside the sandbox, such commands only (a sandboxed shell call allowed for the session never lets one out). */
