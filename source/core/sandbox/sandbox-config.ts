@@ -4,6 +4,7 @@ import {UsageError} from '../errors.js';
 import {readSettingsFile, type RunSettings, type Settings} from '../extensions/settings-file.js';
 import type {PlatformDirs} from '../config/dirs.js';
 import type {EventBus} from '../extensions/event-bus.js';
+import {DOMAIN_ENTRY_FORM, isDomainEntry} from './domain-entry.js';
 
 /** The run's sandbox for the model's shell commands, as the flag and the settings files say (docs/sandbox.md). */
 export interface SandboxConfig {
@@ -15,9 +16,6 @@ export interface SandboxConfig {
 	/** Domains the commands may reach through the proxy; none: no network. */
 	allowedDomains: string[];
 }
-
-/** A well-formed domain entry: a name or `*.name`, an IP literal, each with an optional `:port`. */
-const domainEntry = /^(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?(?::\d{1,5})?$|^\[[0-9a-f:.]+\](?::\d{1,5})?$/i;
 
 /**
  * Reads `"sandbox"` from the global settings, the project's `.i/settings.json`
@@ -55,10 +53,7 @@ export async function readSandboxConfig(options: {
 
 		for (const entry of sandbox.allowWrite) config.allowWrite.push(await existingFolder(entry, settings.path));
 		for (const entry of sandbox.allowedDomains) {
-			if (!domainEntry.test(entry))
-				throw new UsageError(
-					`settings ${settings.path}: sandbox.allowedDomains: ${JSON.stringify(entry)} is not a domain (a name such as example.com or *.example.com, or an IP address, each with an optional :port)`,
-				);
+			if (!isDomainEntry(entry)) throw new UsageError(`settings ${settings.path}: sandbox.allowedDomains: ${JSON.stringify(entry)} is not a domain (${DOMAIN_ENTRY_FORM})`);
 			config.allowedDomains.push(entry.toLowerCase());
 		}
 	}

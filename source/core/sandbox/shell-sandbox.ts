@@ -1,12 +1,10 @@
-import {access, constants, lstat, realpath} from 'node:fs/promises';
-import {homedir, tmpdir} from 'node:os';
-import {delimiter, join, sep} from 'node:path';
-import {errorMessage} from '../errors.js';
-import {bwrapArgv, type SandboxPolicy} from './bwrap-argv.js';
+import {realpath} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import {bwrapArgv} from './bwrap-argv.js';
 import type {SandboxConfig} from './sandbox-config.js';
+import {bwrapOnPath, probeBwrap, sandboxPolicy, type SandboxProbe} from './sandbox-policy.js';
 
-/** Whether the sandbox can run here, found once a run: bubblewrap's path and whether it takes `--disable-userns`, or why not. */
-export type SandboxProbe = {ok: true; bwrap: string; disableUserns: boolean} | {ok: false; why: string};
+export type {SandboxProbe} from './sandbox-policy.js';
 
 /** What the shell tool runs: the sandbox's program and arguments around `/bin/sh -c COMMAND`. */
 export interface WrappedCommand {
@@ -14,8 +12,6 @@ export interface WrappedCommand {
 	args: string[];
 }
 
-/** What a person keeps out of every command's reach, under the home folder. */
-const HIDDEN_IN_HOME = ['.ssh', '.aws', '.gnupg'];
 /** Lines of a sandboxed command's output that look like the sandbox's refusals. */
 const REFUSED =
 	/Read-only file system|Permission denied|Network is unreachable|Could not resolve host|Couldn't connect to server|Temporary failure in name resolution|Name or service not known|EROFS|ENETUNREACH|EAI_AGAIN|ENOTFOUND/;
@@ -36,7 +32,7 @@ export class ShellSandbox {
 	#config: SandboxConfig = {enabled: true, off: null, allowWrite: [], allowedDomains: []};
 	#probe: Promise<SandboxProbe> | undefined;
 
-	constructor(place: {workspace: string; configDir: string}, warn: (message: string) => void, findBwrap: () => Promise<string | null> = () => onPath('bwrap')) {
+	constructor(place: {workspace: string; configDir: string}, warn: (message: string) => void, findBwrap: () => Promise<string | null> = bwrapOnPath) {
 		this.#place = place;
 		this.#warn = warn;
 		this.#findBwrap = findBwrap;
@@ -57,7 +53,7 @@ export class ShellSandbox {
 
 	/** Whether bubblewrap works here (tried once a run); the first time it does not, the warning says why and what follows. */
 	async ready(): Promise<SandboxProbe> {
-		this.#probe ??= this.#tryBwrap().then(probe => {
+		this.#probe ??= probeBwrap(this.#findBwrap).then(probe => {
 			if (!probe.ok)
 				this.#warn(
 					`the sandbox for the model's shell commands cannot start (${probe.why}): every shell command asks before it runs; install bubblewrap, or pass --no-sandbox to run them unsandboxed as before (docs/sandbox.md)`,
@@ -69,7 +65,10 @@ export class ShellSandbox {
 
 	/** bubblewrap around `/bin/sh -c command`, with the run's policy as the file system is now. */
 	async wrap(probe: Extract<SandboxProbe, {ok: true}>, command: string): Promise<WrappedCommand> {
-		const policy = await this.#policy();
+		const {workspace, configDir} = this.#place;
+		const writable = [workspace, await realpath(tmpdir()), ...this.#config.allowWrite];
+		// Hiding a folder that holds the workspace would hide the workspace.
+		const policy = await sandboxPolicy({writable, configDir, keepVisible: [workspace]});
 		return {file: probe.bwrap, args: [...bwrapArgv(policy, {disableUserns: probe.disableUserns}), '--', '/bin/sh', '-c', command]};
 	}
 
@@ -86,64 +85,4 @@ export class ShellSandbox {
 			'If the command needs more, call shell again with "sandbox": false; the person is asked before it runs.',
 		].join('\n');
 	}
-
-	async #policy(): Promise<SandboxPolicy> {
-		const {workspace, configDir} = this.#place;
-		const writable = [...new Set([workspace, await realpath(tmpdir()), ...this.#config.allowWrite])];
-		const hidden: Array<{path: string; folder: boolean}> = [];
-		for (const path of [...HIDDEN_IN_HOME.map(name => join(homedir(), name)), configDir]) {
-			const found = await existing(path);
-			// Hiding a folder that holds the workspace would hide the workspace.
-			if (found && !isWithin(workspace, found.path)) hidden.push(found);
-		}
-
-		return {writable, hidden};
-	}
-
-	async #tryBwrap(): Promise<SandboxProbe> {
-		if (process.platform !== 'linux') return {ok: false, why: `no sandbox is built for ${process.platform} yet`};
-		const bwrap = await this.#findBwrap();
-		if (bwrap === null) return {ok: false, why: 'bubblewrap (bwrap) is not on PATH'};
-		const {execa} = await import('execa');
-		const policy: SandboxPolicy = {writable: [], hidden: []};
-		for (const disableUserns of [true, false]) {
-			const tried = await execa(bwrap, [...bwrapArgv(policy, {disableUserns}), '--', '/bin/true'], {reject: false, stdin: 'ignore', timeout: 10_000});
-			if (tried.exitCode === 0) return {ok: true, bwrap, disableUserns};
-			// An older bubblewrap without --disable-userns: the same without it.
-			if (disableUserns && /disable-userns/.test(String(tried.stderr))) continue;
-			return {ok: false, why: `${bwrap} failed: ${String(tried.stderr).trim().split('\n')[0] || errorMessage(tried.shortMessage)}`};
-		}
-
-		return {ok: false, why: `${bwrap} failed`};
-	}
-}
-
-/** The canonical path and kind of what is at `path`; null when nothing is. */
-async function existing(path: string): Promise<{path: string; folder: boolean} | null> {
-	try {
-		const canonical = await realpath(path);
-		return {path: canonical, folder: (await lstat(canonical)).isDirectory()};
-	} catch {
-		return null;
-	}
-}
-
-/** The first executable `name` on PATH; null when there is none. */
-async function onPath(name: string): Promise<string | null> {
-	for (const folder of (process.env.PATH ?? '').split(delimiter)) {
-		if (folder === '') continue;
-		const candidate = join(folder, name);
-		try {
-			await access(candidate, constants.X_OK);
-			return candidate;
-		} catch {
-			// Not here: the next folder.
-		}
-	}
-
-	return null;
-}
-
-function isWithin(path: string, folder: string): boolean {
-	return path === folder || path.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`);
 }
