@@ -146,6 +146,8 @@ export const mcpHelpText = `
     --env KEY=VALUE            add: a variable of the server's environment (repeatable; \${VAR} is read from i's at start)
     --header "K: V"            add: a request header of a remote server (repeatable; \${VAR} as for --env)
     --timeout SECONDS          add: how long a call may take (default 60; "startTimeout" in the file bounds the start)
+    --sandbox                  add: run the server in the sandbox ("sandbox": true): it writes only the temporary folder,
+                               and its network is off; "allowWrite" in the file gives it more folders
     --force                    add: replace a server of that name
     --trust-project            list/get/login: use the project's servers though the workspace was not trusted before
     --json                     One JSON object on stdout

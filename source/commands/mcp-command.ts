@@ -21,6 +21,7 @@ const addFlags = {
 	header: {type: 'string', isMultiple: true, default: []},
 	env: {type: 'string', isMultiple: true, default: []},
 	timeout: {type: 'number'},
+	sandbox: {type: 'boolean', default: false},
 	force: {type: 'boolean', default: false},
 } satisfies AnyFlags;
 
@@ -108,6 +109,7 @@ async function add(args: string[]): Promise<number> {
 	if (flags.url !== undefined) {
 		if (command.length > 0) throw new UsageError(`give a command after -- or --url, not both: ${usage}`);
 		if (flags.env.length > 0) throw new UsageError('--env is for a server i starts (a command after --); a remote server takes --header');
+		if (flags.sandbox) throw new UsageError("--sandbox is for a server i starts (a command after --); a remote server runs no process of i's to sandbox");
 		if (flags.transport !== undefined && flags.transport !== 'http' && flags.transport !== 'sse') throw new UsageError(`--transport is http or sse (got ${JSON.stringify(flags.transport)})`);
 		entry.type = flags.transport ?? 'http';
 		entry.url = flags.url;
@@ -119,6 +121,7 @@ async function add(args: string[]): Promise<number> {
 		entry.command = command[0];
 		if (command.length > 1) entry.args = command.slice(1);
 		if (flags.env.length > 0) entry.env = Object.fromEntries(flags.env.map(variable => pair(variable, '=', '--env KEY=VALUE')));
+		if (flags.sandbox) entry.sandbox = true;
 	}
 
 	if (flags.timeout !== undefined) entry.timeout = flags.timeout;

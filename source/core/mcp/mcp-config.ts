@@ -5,6 +5,7 @@ import {describeIssues} from '../config/describe-issues.js';
 import {readConfigFile} from '../fs/read-config-file.js';
 import {MAX_PLUGIN_FILE_BYTES} from '../plugins/read-json-file.js';
 import {expandVariables} from './expand-variables.js';
+import {checkSandboxEntry, type McpSandbox} from './mcp-sandbox.js';
 
 /** A call, and a start, that has not answered in this long fails (docs/mcp.md); per server `timeout` and `startTimeout`, in seconds. */
 export const DEFAULT_MCP_TIMEOUT_SECONDS = 60;
@@ -35,6 +36,7 @@ const stdioSchema = z.strictObject({
 	args: z.optional(list),
 	env: z.optional(stringMap),
 	cwd: z.optional(z.string().check(z.minLength(1, 'an empty folder'))),
+	sandbox: z.optional(z.union([z.boolean(), z.strictObject({allowWrite: z.optional(list), allowedDomains: z.optional(list)})])),
 	...common,
 });
 
@@ -70,7 +72,15 @@ interface Common {
 }
 
 export type McpServerConfig =
-	| (Common & {transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd: string})
+	| (Common & {
+			transport: 'stdio';
+			command: string;
+			args: string[];
+			env: Record<string, string>;
+			cwd: string;
+			/** `"sandbox"`: the server runs in bubblewrap with these folders writable (docs/mcp.md, "Sandbox"); null: as `i` does. */
+			sandbox: McpSandbox | null;
+	  })
 	| (Common & {transport: 'http' | 'sse'; url: URL; headers: Record<string, string>});
 
 export interface McpConfig {
@@ -223,6 +233,7 @@ export function checkServerEntry(name: string, value: unknown, context: EntryCon
 	}
 
 	const remote = type !== undefined && type !== 'stdio';
+	if (remote && 'sandbox' in record) throw new UsageError(`${where}: field "sandbox" is for a server i starts (a "command"); a remote server (a "url") runs no process of i's to sandbox`);
 	if (!remote && !('command' in record)) throw new UsageError(`${where}: missing field "command" (a server has a "command", or a "type" of "http" or "sse" and a "url")`);
 	const parsed = (remote ? remoteSchema : stdioSchema).safeParse(value);
 	if (!parsed.success) throw new UsageError(`${where}: ${describeIssues(parsed.error.issues, value)}`);
@@ -242,7 +253,9 @@ export function checkServerEntry(name: string, value: unknown, context: EntryCon
 	if ('command' in entry) {
 		const env = Object.fromEntries(Object.entries(entry.env ?? {}).map(([key, text]) => [key, expand(text, `env.${key}`)]));
 		// A relative cwd is the workspace's, whichever file names it: the server works on the project.
-		return {...base, transport: 'stdio', command: entry.command, args: entry.args ?? [], env, cwd: resolve(context.workspace, entry.cwd ?? '.')};
+		const cwd = resolve(context.workspace, entry.cwd ?? '.');
+		const sandbox = checkSandboxEntry(entry.sandbox, entry.cwd, {where, workspace: context.workspace});
+		return {...base, transport: 'stdio', command: entry.command, args: entry.args ?? [], env, cwd, sandbox};
 	}
 
 	const text = expand(entry.url, 'url');

@@ -13,9 +13,11 @@ import {
 	type Resource,
 	type Tool as SdkTool,
 } from '@modelcontextprotocol/sdk/types.js';
+import {errorMessage} from '../errors.js';
 import {ToolRunError, type ToolResult} from '../tools/types.js';
 import type {McpServerConfig} from './mcp-config.js';
 import {mapToolResult} from './mcp-result.js';
+import {sandboxedCommand} from './mcp-sandbox.js';
 import {GroupStdioTransport} from './stdio-transport.js';
 
 /** Pages of a list (tools, prompts, resources) read from one server: a server that pages for ever is cut here. */
@@ -100,7 +102,8 @@ export class McpConnection {
 	/** Where it runs, for `/mcp`: the command line or the URL (never a header). */
 	get describe(): string {
 		const {config} = this;
-		return config.transport === 'stdio' ? `${[config.command, ...config.args].join(' ')} (${config.file})` : `${config.url.origin}${config.url.pathname} (${config.file})`;
+		if (config.transport === 'stdio') return `${[config.command, ...config.args].join(' ')} (${config.sandbox ? 'sandboxed; ' : ''}${config.file})`;
+		return `${config.url.origin}${config.url.pathname} (${config.file})`;
 	}
 
 	/** Settles once the server is ready or has failed; never rejects. */
@@ -131,7 +134,15 @@ export class McpConnection {
 		this.#state = 'starting';
 		this.#options.onChange();
 		const current = () => generation === this.#generation;
-		const transport = await this.#openTransport();
+		let transport: Transport;
+		try {
+			transport = await this.#openTransport();
+		} catch (error) {
+			// No transport (a sandbox that cannot start, say): the server is not started at all, and never unsandboxed.
+			if (current()) this.#fail(`could not start: ${errorMessage(error)}`);
+			return;
+		}
+
 		// Closed while the transport was being made: nothing was started yet.
 		if (!current()) return;
 		const client = new Client(
@@ -201,7 +212,10 @@ export class McpConnection {
 	async #openTransport(): Promise<Transport> {
 		const {config} = this;
 		if (config.transport === 'stdio') {
-			return new GroupStdioTransport({command: config.command, args: config.args, cwd: config.cwd, env: {...this.#options.baseEnvironment, ...config.env}});
+			const env = {...this.#options.baseEnvironment, ...config.env};
+			if (config.sandbox === null) return new GroupStdioTransport({command: config.command, args: config.args, cwd: config.cwd, env});
+			const wrapped = await sandboxedCommand({...config, sandbox: config.sandbox}, this.#options.configDir);
+			return new GroupStdioTransport({...wrapped, cwd: config.cwd, env});
 		}
 
 		const remote = await import('./remote-transport.js');

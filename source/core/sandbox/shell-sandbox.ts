@@ -1,13 +1,12 @@
-import {access, constants, lstat, realpath} from 'node:fs/promises';
-import {homedir, tmpdir} from 'node:os';
-import {delimiter, join, sep} from 'node:path';
-import {errorMessage} from '../errors.js';
-import {bwrapArgv, type SandboxPolicy} from './bwrap-argv.js';
+import {realpath} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {bwrapArgv} from './bwrap-argv.js';
 import type {SandboxConfig} from './sandbox-config.js';
 import {startDomainProxy, type DomainProxy} from './domain-proxy.js';
+import {bwrapOnPath, probeBwrap, sandboxPolicy, type SandboxProbe} from './sandbox-policy.js';
 
-/** Whether the sandbox can run here, found once a run: bubblewrap's path and whether it takes `--disable-userns`, or why not. */
-export type SandboxProbe = {ok: true; bwrap: string; disableUserns: boolean} | {ok: false; why: string};
+export type {SandboxProbe} from './sandbox-policy.js';
 
 /** What the shell tool runs: the sandbox's program and arguments around `/bin/sh -c COMMAND`, and what to add to its result when it failed. */
 export interface WrappedCommand {
@@ -26,9 +25,6 @@ const BRIDGE = [
 	`p=http://127.0.0.1:${PROXY_PORT}; export HTTP_PROXY=$p HTTPS_PROXY=$p http_proxy=$p https_proxy=$p NO_PROXY=localhost,127.0.0.1 no_proxy=localhost,127.0.0.1`,
 	'exec /bin/sh -c "$1"',
 ].join('\n');
-
-/** What a person keeps out of every command's reach, under the home folder. */
-const HIDDEN_IN_HOME = ['.ssh', '.aws', '.gnupg'];
 /** Lines of a sandboxed command's output that look like the sandbox's refusals. */
 const REFUSED =
 	/Read-only file system|Permission denied|Network is unreachable|Could not resolve host|Couldn't connect to server|Temporary failure in name resolution|Name or service not known|EROFS|ENETUNREACH|EAI_AGAIN|ENOTFOUND/;
@@ -37,7 +33,7 @@ const MAX_QUOTED_REFUSALS = 3;
 
 /**
  * The sandbox the model's `shell` commands run in (docs/sandbox.md): on
- * Linux, bubblewrap with the policy of bwrap-argv.ts. It is told its
+ * Linux, bubblewrap with the policy of sandbox-policy.ts. It is told its
  * configuration once the run's settings are read (`configure`), and finds
  * out on first use whether bubblewrap works here; where it does not, it
  * says so once and the shell tool asks before every command.
@@ -55,7 +51,7 @@ export class ShellSandbox {
 	constructor(place: {workspace: string; configDir: string}, warn: (message: string) => void, io: {findBwrap?: () => Promise<string | null>; lookup?: (host: string) => Promise<string>} = {}) {
 		this.#place = place;
 		this.#warn = warn;
-		this.#findBwrap = io.findBwrap ?? (() => onPath('bwrap'));
+		this.#findBwrap = io.findBwrap ?? bwrapOnPath;
 		this.#lookup = io.lookup;
 	}
 
@@ -76,7 +72,7 @@ export class ShellSandbox {
 
 	/** Whether bubblewrap works here (tried once a run); the first time it does not, the warning says why and what follows. */
 	async ready(): Promise<SandboxProbe> {
-		this.#probe ??= this.#tryBwrap().then(probe => {
+		this.#probe ??= probeBwrap(this.#findBwrap).then(probe => {
 			if (!probe.ok)
 				this.#warn(
 					`the sandbox for the model's shell commands cannot start (${probe.why}): every shell command asks before it runs; install bubblewrap, or pass --no-sandbox to run them unsandboxed as before (docs/sandbox.md)`,
@@ -92,7 +88,10 @@ export class ShellSandbox {
 	 * first use) is bound in and bridged to a port of the sandbox's own.
 	 */
 	async wrap(probe: Extract<SandboxProbe, {ok: true}>, command: string): Promise<WrappedCommand> {
-		const policy = await this.#policy();
+		const {workspace, configDir} = this.#place;
+		const writable = [workspace, await realpath(tmpdir()), ...this.#config.allowWrite];
+		// Hiding a folder that holds the workspace would hide the workspace.
+		const policy = await sandboxPolicy({writable, configDir, keepVisible: [workspace]});
 		const proxy = this.#config.allowedDomains.length > 0 ? await this.#startProxy() : null;
 		const before = proxy?.refusals().length ?? 0;
 		const note = (output: string) => this.#refusalNote(output, proxy ? proxy.refusals().slice(before) : []);
@@ -126,66 +125,4 @@ export class ShellSandbox {
 			'If the command needs more, call shell again with "sandbox": false; the person is asked before it runs.',
 		].join('\n');
 	}
-
-	async #policy(): Promise<SandboxPolicy> {
-		const {workspace, configDir} = this.#place;
-		const writable = [...new Set([workspace, await realpath(tmpdir()), ...this.#config.allowWrite])];
-		const hidden: Array<{path: string; folder: boolean}> = [];
-		// The SSH agent's socket too: a command that can connect to it can sign with the person's keys.
-		const agent = process.env.SSH_AUTH_SOCK ? [process.env.SSH_AUTH_SOCK] : [];
-		for (const path of [...HIDDEN_IN_HOME.map(name => join(homedir(), name)), configDir, ...agent]) {
-			const found = await existing(path);
-			// Hiding a folder that holds the workspace would hide the workspace.
-			if (found && !isWithin(workspace, found.path)) hidden.push(found);
-		}
-
-		return {writable, hidden};
-	}
-
-	async #tryBwrap(): Promise<SandboxProbe> {
-		if (process.platform !== 'linux') return {ok: false, why: `no sandbox is built for ${process.platform} yet`};
-		const bwrap = await this.#findBwrap();
-		if (bwrap === null) return {ok: false, why: 'bubblewrap (bwrap) is not on PATH'};
-		const {execa} = await import('execa');
-		const policy: SandboxPolicy = {writable: [], hidden: []};
-		for (const disableUserns of [true, false]) {
-			const tried = await execa(bwrap, [...bwrapArgv(policy, {disableUserns}), '--', '/bin/true'], {reject: false, stdin: 'ignore', timeout: 10_000});
-			if (tried.exitCode === 0) return {ok: true, bwrap, disableUserns};
-			// An older bubblewrap without --disable-userns: the same without it.
-			if (disableUserns && /disable-userns/.test(String(tried.stderr))) continue;
-			return {ok: false, why: `${bwrap} failed: ${String(tried.stderr).trim().split('\n')[0] || errorMessage(tried.shortMessage)}`};
-		}
-
-		return {ok: false, why: `${bwrap} failed`};
-	}
-}
-
-/** The canonical path and kind of what is at `path`; null when nothing is. */
-async function existing(path: string): Promise<{path: string; folder: boolean} | null> {
-	try {
-		const canonical = await realpath(path);
-		return {path: canonical, folder: (await lstat(canonical)).isDirectory()};
-	} catch {
-		return null;
-	}
-}
-
-/** The first executable `name` on PATH; null when there is none. */
-async function onPath(name: string): Promise<string | null> {
-	for (const folder of (process.env.PATH ?? '').split(delimiter)) {
-		if (folder === '') continue;
-		const candidate = join(folder, name);
-		try {
-			await access(candidate, constants.X_OK);
-			return candidate;
-		} catch {
-			// Not here: the next folder.
-		}
-	}
-
-	return null;
-}
-
-function isWithin(path: string, folder: string): boolean {
-	return path === folder || path.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`);
 }
