@@ -205,3 +205,26 @@ test('where bubblewrap cannot start, a server that asked for the sandbox fails a
 	assert.equal(remote.code, 2);
 	assert.match(remote.stderr, /--sandbox is for a server i starts/);
 });
+
+test("a sandboxed server's allowedDomains reach through a proxy of its own, which stops with the server; nothing else is reached", async () => {
+	const http = await import('node:http');
+	const site = http.createServer((_request, response) => response.end('hello from the allowed site\n'));
+	await new Promise<void>(resolve => site.listen(0, '127.0.0.1', resolve));
+	const port = (site.address() as {port: number}).port;
+	try {
+		const {servers} = await started(() => ({writer: {command: process.execPath, args: [writeServer], sandbox: {allowedDomains: [`127.0.0.1:${port}`]}}}));
+		// curl takes the proxy from the environment; --noproxy '' lets it ask the proxy for a loopback address too.
+		const reached = await call(servers, 'mcp__writer__run', {argv: ['curl', '-sS', '--noproxy', '', `http://127.0.0.1:${port}/`]});
+		assert.match(reached.output, /hello from the allowed site/);
+		const other = await call(servers, 'mcp__writer__run', {argv: ['curl', '-sSf', '--noproxy', '', `http://127.0.0.1:${port + 1 === 65_536 ? port - 1 : port + 1}/`]});
+		assert.doesNotMatch(other.output, /hello/);
+		const direct = await call(servers, 'mcp__writer__run', {argv: ['curl', '-sS', '--max-time', '5', '--noproxy', '*', `http://127.0.0.1:${port}/`]});
+		assert.doesNotMatch(direct.output, /hello/);
+		const sockets = () => readdirSync(join(tmpdir(), `i-sandbox-${process.getuid?.() ?? 'user'}`)).filter(name => name.startsWith(`proxy-${process.pid}-`));
+		assert.equal(sockets().length, 1, 'the server has its proxy');
+		await servers.close();
+		assert.equal(sockets().length, 0, 'the proxy went with the server');
+	} finally {
+		site.close();
+	}
+});

@@ -6,12 +6,14 @@ import {UsageError} from '../errors.js';
 import {bwrapArgv} from '../sandbox/bwrap-argv.js';
 import {domainEntryProblem} from '../sandbox/domain-entry.js';
 import {probeBwrap, sandboxPolicy} from '../sandbox/sandbox-policy.js';
+import {proxyFolder, startDomainProxy} from '../sandbox/domain-proxy.js';
+import {throughProxy} from '../sandbox/proxy-bridge.js';
 
 /** A stdio server's sandbox, as its entry's `"sandbox"` asks for it (docs/mcp.md, "Sandbox"). */
 export interface McpSandbox {
 	/** Folders it may write besides the temporary folder: its `cwd` when the entry names one, then `allowWrite`; canonical, existing. */
 	writable: string[];
-	/** Checked, not yet in effect: the network stays off until the domain proxy lands. */
+	/** Hosts it may reach through its own domain proxy; none: no network. */
 	allowedDomains: string[];
 }
 
@@ -38,15 +40,27 @@ export function checkSandboxEntry(sandbox: SandboxEntry, cwd: string | undefined
 	return {writable: [...new Set(writable)], allowedDomains: allowedDomains.map(domain => domain.toLowerCase())};
 }
 
-/** bubblewrap's command line around a server's, with the server's policy; throws `its sandbox cannot start: WHY` where bubblewrap cannot, so the server never starts unsandboxed. */
-export async function sandboxedCommand(server: {command: string; args: readonly string[]; cwd: string; file: string; sandbox: McpSandbox}, configDir: string): Promise<{command: string; args: string[]}> {
+/**
+ * bubblewrap's command line around a server's, with the server's policy and,
+ * when it lists domains, a domain proxy of its own, which `release` stops
+ * with the server. Throws `its sandbox cannot start: WHY` where bubblewrap
+ * cannot, so the server never starts unsandboxed.
+ */
+export async function sandboxedCommand(
+	server: {command: string; args: readonly string[]; cwd: string; file: string; sandbox: McpSandbox},
+	configDir: string,
+): Promise<{command: string; args: string[]; release?: () => Promise<void>}> {
 	const probe = await probeBwrap();
 	if (!probe.ok) throw new Error(`its sandbox cannot start: ${probe.why} (install bubblewrap, or take "sandbox" out of its entry in ${server.file} to run it unsandboxed)`);
 	const writable = [await realpath(tmpdir()), ...server.sandbox.writable];
 	const cwd = await realpath(server.cwd).catch(() => server.cwd);
 	// What the entry gave the server (its folder, allowWrite) is never hidden from it, even under ~/.aws.
 	const policy = await sandboxPolicy({writable, configDir, keepVisible: [cwd, ...server.sandbox.writable]});
-	return {command: probe.bwrap, args: [...bwrapArgv(policy, {disableUserns: probe.disableUserns}), '--', server.command, ...server.args]};
+	const program = [server.command, ...server.args];
+	if (server.sandbox.allowedDomains.length === 0) return {command: probe.bwrap, args: [...bwrapArgv(policy, {disableUserns: probe.disableUserns}), '--', ...program]};
+	const proxy = await startDomainProxy({allowedDomains: server.sandbox.allowedDomains, folder: proxyFolder()});
+	const argv = bwrapArgv({...policy, socket: proxy.socketPath}, {disableUserns: probe.disableUserns});
+	return {command: probe.bwrap, args: [...argv, '--', ...throughProxy(proxy.socketPath, program)], release: async () => proxy.close()};
 }
 
 function resolvePath(path: string, workspace: string): string {

@@ -16,6 +16,8 @@ export interface StdioServer {
 	/** The whole environment: workerEnvironment() plus the entry's `env`, nothing else. */
 	env: Record<string, string>;
 	cwd: string;
+	/** What goes with the server when it is closed: its sandbox's domain proxy. */
+	release?: (() => Promise<void>) | undefined;
 }
 
 /** Every group still running, killed when `i` exits however it exits: a detached server would outlive it. */
@@ -106,6 +108,14 @@ export class GroupStdioTransport implements Transport {
 
 	/** Kills the whole group at once: a server is a program we started, with nothing of ours to save, and `i` exiting must not wait for it. */
 	async close(): Promise<void> {
+		try {
+			await this.#stop();
+		} finally {
+			await this.#server.release?.().catch(() => {});
+		}
+	}
+
+	async #stop(): Promise<void> {
 		const child = this.#child;
 		this.#buffer.clear();
 		if (!child || child.exitCode !== null || child.signalCode !== null) return;

@@ -3,6 +3,7 @@ import {lookup as dnsLookup} from 'node:dns/promises';
 import {chmod, mkdir, rm} from 'node:fs/promises';
 import {createServer, type IncomingMessage, type Server, STATUS_CODES, type ServerResponse} from 'node:http';
 import type {Duplex} from 'node:stream';
+import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import type {Socket} from 'node:net';
 import {AllowedDomains, checkAllowedDomains, normalizeHost} from './domain-match.js';
@@ -21,6 +22,11 @@ export const CONNECT_TIMEOUT_MS = 10_000;
 const LINGER_MS = 5_000;
 /** The longest path a UNIX socket may have on Linux (sun_path less its terminating NUL). */
 const MAX_SOCKET_PATH_BYTES = 107;
+
+/** Where `i`'s proxies put their sockets: short (a socket path holds at most 107 bytes) and the user's own. */
+export function proxyFolder(): string {
+	return join(tmpdir(), `i-sandbox-${process.getuid?.() ?? 'user'}`);
+}
 
 export interface DomainProxyOptions {
 	/** Entries as written in settings: `example.com` (that host only), `*.example.com` (its subdomains, not itself), an IP literal (`127.0.0.1`) or `host:port`/`ip:port` to pin a port. */

@@ -1,9 +1,9 @@
 import {realpath} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
-import {join} from 'node:path';
 import {bwrapArgv} from './bwrap-argv.js';
 import type {SandboxConfig} from './sandbox-config.js';
-import {startDomainProxy, type DomainProxy} from './domain-proxy.js';
+import {proxyFolder, startDomainProxy, type DomainProxy} from './domain-proxy.js';
+import {throughProxy} from './proxy-bridge.js';
 import {bwrapOnPath, probeBwrap, sandboxPolicy, type SandboxProbe} from './sandbox-policy.js';
 
 export type {SandboxProbe} from './sandbox-policy.js';
@@ -16,15 +16,6 @@ export interface WrappedCommand {
 	note(output: string): string | null;
 }
 
-/** The port the domain proxy has inside the sandbox, where socat carries it to the proxy's socket. */
-const PROXY_PORT = 3128;
-/** Starts socat on the proxy's port, waits until it listens (its own network has nothing else), then runs the command with the proxy variables. */
-const BRIDGE = [
-	`socat TCP-LISTEN:${PROXY_PORT},fork,reuseaddr,bind=127.0.0.1 "UNIX-CONNECT:$2" </dev/null >/dev/null 2>&1 &`,
-	`n=0; while [ $n -lt 200 ] && ! grep -q ':${PROXY_PORT.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 0A' /proc/net/tcp 2>/dev/null; do sleep 0.01; n=$((n + 1)); done`,
-	`p=http://127.0.0.1:${PROXY_PORT}; export HTTP_PROXY=$p HTTPS_PROXY=$p http_proxy=$p https_proxy=$p NO_PROXY=localhost,127.0.0.1 no_proxy=localhost,127.0.0.1`,
-	'exec /bin/sh -c "$1"',
-].join('\n');
 /** Lines of a sandboxed command's output that look like the sandbox's refusals. */
 const REFUSED =
 	/Read-only file system|Permission denied|Network is unreachable|Could not resolve host|Couldn't connect to server|Temporary failure in name resolution|Name or service not known|EROFS|ENETUNREACH|EAI_AGAIN|ENOTFOUND/;
@@ -96,7 +87,7 @@ export class ShellSandbox {
 		const before = proxy?.refusals().length ?? 0;
 		const note = (output: string) => this.#refusalNote(output, proxy ? proxy.refusals().slice(before) : []);
 		const argv = bwrapArgv({...policy, socket: proxy?.socketPath}, {disableUserns: probe.disableUserns});
-		const shell = proxy ? ['/bin/sh', '-c', BRIDGE, 'i-sandbox', command, proxy.socketPath] : ['/bin/sh', '-c', command];
+		const shell = proxy ? throughProxy(proxy.socketPath, ['/bin/sh', '-c', command]) : ['/bin/sh', '-c', command];
 		return {file: probe.bwrap, args: [...argv, '--', ...shell], note};
 	}
 
@@ -107,8 +98,7 @@ export class ShellSandbox {
 	}
 
 	#startProxy(): Promise<DomainProxy> {
-		const folder = join(tmpdir(), `i-sandbox-${process.getuid?.() ?? 'user'}`);
-		this.#proxy ??= startDomainProxy({allowedDomains: this.#config.allowedDomains, folder, ...(this.#lookup ? {lookup: this.#lookup} : {})});
+		this.#proxy ??= startDomainProxy({allowedDomains: this.#config.allowedDomains, folder: proxyFolder(), ...(this.#lookup ? {lookup: this.#lookup} : {})});
 		return this.#proxy;
 	}
 
