@@ -204,3 +204,26 @@ test("the SSH agent's socket refuses a sandboxed command", async t => {
 	assert.doesNotMatch(tried.output, /signed/);
 	assert.match(tried.output, /ECONNREFUSED/);
 });
+
+test("Node's own fetch reaches an allowed domain through the proxy where Node takes the proxy variables (NODE_USE_ENV_PROXY, Node 22.21 and 24.5 on)", async t => {
+	const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+	if (!((major === 22 && minor >= 21) || (major === 24 && minor >= 5) || major > 24)) {
+		t.skip(`Node ${process.versions.node} does not take NODE_USE_ENV_PROXY`);
+		return;
+	}
+
+	const workspace = await tempDir(t);
+	const http = await import('node:http');
+	const site = http.createServer((_request, response) => response.end('hello via node fetch\n'));
+	await new Promise<void>(resolve => site.listen(0, '127.0.0.1', resolve));
+	t.after(() => site.close());
+	const sitePort = (site.address() as {port: number}).port;
+	const sandbox = new ShellSandbox({workspace, configDir: join(home, '.i', 'config')}, () => {}, {
+		lookup: async host => (host === 'site.test' ? '127.0.0.1' : Promise.reject(new Error(`no such host ${host}`))),
+	});
+	sandbox.configure({enabled: true, off: null, allowWrite: [], allowedDomains: ['site.test', `127.0.0.1:${sitePort}`]});
+	t.after(async () => sandbox.close());
+	const script = `fetch('http://site.test:${sitePort}/').then(r => r.text()).then(t => process.stdout.write(t), e => { console.log(e.cause?.code ?? e.message); process.exit(3); })`;
+	const fetched = await run(createShellTool(undefined, sandbox), {command: `${process.execPath} -e "${script}"`}, toolContext(workspace));
+	assert.match(fetched.output, /hello via node fetch/);
+});
