@@ -34,6 +34,8 @@ const budgetSchema = z.strictObject({
 export const workerBindingSchema = z.strictObject({
 	exec: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
 	cwd: z.optional(z.string().check(z.minLength(1))),
+	// The worker runs in the sandbox (docs/sandbox.md): no network, writes only in the temporary folder and allowWrite.
+	sandbox: z.optional(z.union([z.boolean(), z.strictObject({allowWrite: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(256)))})])),
 });
 
 /** spec/platform.md §2: a worker's stderr is drained but only this much of it is kept. */

@@ -37,7 +37,7 @@ export async function readBindings(configDir: string): Promise<Bindings> {
 
 		const parsed = workerBindingSchema.safeParse(value);
 		if (!parsed.success) throw new UsageError(`${label}: "${name}": ${describeIssues(parsed.error.issues, value, 'the binding')}`);
-		bindings[name] = {exec: parsed.data.exec, cwd: resolve(configDir, parsed.data.cwd ?? '.')};
+		bindings[name] = {exec: parsed.data.exec, cwd: resolve(configDir, parsed.data.cwd ?? '.'), ...(parsed.data.sandbox === undefined ? {} : {sandbox: parsed.data.sandbox})};
 	}
 
 	return bindings;

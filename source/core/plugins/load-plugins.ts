@@ -7,6 +7,7 @@ import {programArgv} from './program.js';
 import {BUILTIN_FILE, isBuiltinDescriptor, resolveBuiltin} from './builtin-descriptor.js';
 import {checkGeneratedManifest, parseManifest} from './manifest-file.js';
 import {readJsonFile} from './read-json-file.js';
+import {sandboxWorkers} from './sandbox-workers.js';
 import {resolveWorker} from './resolve-worker.js';
 import {sharedResolution} from './shared-resolution.js';
 
@@ -65,6 +66,7 @@ export async function loadPlugins(loaded: LoadedConfig, dirs: PlatformDirs, opti
 	const explicit = loaded.config.provider;
 	if (typeof explicit === 'object') plugins.provider = resolveWorker(explicit, configFolder, `config ${loaded.path}: "provider"`);
 	checkPrefixReuse(plugins);
+	await sandboxWorkers(plugins, dirs.config_dir);
 	return {plugins, warnings};
 }
 

@@ -14,13 +14,13 @@ export type ResolveEntry = (binding: WorkerBinding, baseDir: string, where: stri
 export function sharedResolution(resolveOne: ResolveEntry = resolveWorker): ResolveEntry {
 	const resolved = new Map<string, WorkerSpec>();
 	return (binding, baseDir, where) => {
-		const key = JSON.stringify([binding.exec, binding.cwd ?? null, baseDir]);
+		const key = JSON.stringify([binding.exec, binding.cwd ?? null, baseDir, binding.sandbox ?? null]);
 		let spec = resolved.get(key);
 		if (spec === undefined) {
 			spec = resolveOne(binding, baseDir, where);
 			resolved.set(key, spec);
 		}
 
-		return {exec: [...spec.exec], cwd: spec.cwd};
+		return {...spec, exec: [...spec.exec]};
 	};
 }

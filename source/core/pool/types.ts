@@ -9,6 +9,10 @@ import type {ResourceFolders} from '../resources/resource-folders.js';
 export interface WorkerSpec {
 	exec: string[];
 	cwd: string;
+	/** The worker asked for the sandbox: the folders it may write besides the temporary folder (canonical). */
+	sandbox?: {writable: string[]};
+	/** bubblewrap and its arguments up to `--`, put before `exec` when the worker starts (plugins/sandbox-workers.ts fills it in at load). */
+	wrapper?: string[];
 	/**
 	 * The worker reads and writes prefix-reuse frames (prefix-reuse.ts): its
 	 * manifest entries say `"prefix_reuse": true`. Every entry of one

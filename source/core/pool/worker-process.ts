@@ -86,7 +86,9 @@ export class WorkerProcess {
 		try {
 			if (program === undefined) throw new Error('the exec argv is empty');
 			// Never a shell: argv goes to the program as is. Its own group, so eviction reaches everything it started.
-			child = spawn(program, args, {cwd: options.spec.cwd, env: options.env, detached: true, stdio: 'pipe', windowsHide: true});
+			// A sandboxed worker starts as bubblewrap's program (plugins/sandbox-workers.ts).
+			const [file, ...rest] = options.spec.wrapper ? [...options.spec.wrapper, program, ...args] : [program, ...args];
+			child = spawn(file!, rest, {cwd: options.spec.cwd, env: options.env, detached: true, stdio: 'pipe', windowsHide: true});
 		} catch (error) {
 			// Invalid arguments throw at once; report them like a failed start, once the first call is queued.
 			const message = (error as Error).message;
