@@ -103,9 +103,11 @@ async function openChosen(flags: {session?: string | undefined; sessionName?: st
 	]);
 	const named = flags.sessionName === undefined ? flags.session : sessionPathForName(workspace, flags.sessionName);
 	if (named !== undefined && !existsSync(named)) throw new UsageError(`there is no session ${named} to rewind`);
-	if (named === undefined && !(await latestSession(await workspaceSessionsFolder(workspace, dirs)))) throw new UsageError(`there is no saved session in this workspace (${workspace}) to rewind`);
-	const opened = await openStartSession({session: flags.session, sessionName: flags.sessionName, continueLatest: named === undefined}, workspace, dirs, message => writeErr(`i: rewind: ${message}\n`));
-	return opened.session;
+	// The latest session is found once here, then opened by its path: the start's own -c would list the folder again.
+	const latest = named === undefined ? await latestSession(await workspaceSessionsFolder(workspace, dirs)) : undefined;
+	if (named === undefined && !latest) throw new UsageError(`there is no saved session in this workspace (${workspace}) to rewind`);
+	const choice = latest ? {session: latest.path} : {session: flags.session, sessionName: flags.sessionName};
+	return (await openStartSession(choice, workspace, dirs, message => writeErr(`i: rewind: ${message}\n`))).session;
 }
 
 function listing(path: string, points: readonly RewindPoint[]): string {

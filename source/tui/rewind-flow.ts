@@ -5,7 +5,7 @@ import type {RewindPoint} from '../core/rewind/rewind-points.js';
 import type {ChoiceOption, ChooserBroker} from './brokers/chooser-broker.js';
 import type {ChatStore} from './chat-store.js';
 import type {EditorDraft} from './editor-draft.js';
-import {relativeTime} from './commands/session-picker.js';
+import {cut, relativeTime} from './commands/session-picker.js';
 
 /** A prompt's first words, as the rewind list shows them. */
 const PROMPT_CHARS = 70;
@@ -113,9 +113,4 @@ function named(names: readonly string[]): string {
 
 function oneLine(text: string): string {
 	return text.replaceAll(/\s+/g, ' ').trim();
-}
-
-function cut(text: string, chars: number): string {
-	const all = [...text];
-	return all.length <= chars ? text : `${all.slice(0, chars - 1).join('')}…`;
 }

@@ -14,7 +14,7 @@ import {run, tempDir, toolContext} from '../tools/helpers.js';
 
 const both = {conversation: true, files: true, overwrite: false};
 
-async function setUp(t: Parameters<typeof tempDir>[0], options: {maxBytes?: number} = {}) {
+async function setUp(t: Parameters<typeof tempDir>[0], options: {maxBytes?: number; maxChanges?: number} = {}) {
 	const workspace = await tempDir(t, 'i-rewind-ws-');
 	const state = await tempDir(t, 'i-rewind-state-');
 	const warnings: string[] = [];
@@ -128,6 +128,23 @@ test('file history stays within its bound: the oldest before-images go, and a re
 	const outcome = await applyRewind(plan, both, session, history);
 	assert.deepEqual(outcome.restored.sort(), ['b.txt', 'c.txt']);
 	assert.equal(await readFile(join(workspace, 'a.txt'), 'utf8'), 'A');
+});
+
+test('file history keeps at most maxChanges changes: at the bound all stay, one past it drops the oldest with its note', async t => {
+	const {workspace, history, session, context, write, turn} = await setUp(t, {maxChanges: 2});
+	await turn('first', async () => run(write, {files: [{path: 'a.txt', content: 'A'}]}, context));
+	await turn('second', async () => run(write, {files: [{path: 'b.txt', content: 'B'}]}, context));
+	assert.equal((await history.read()).changes.length, 2);
+	await turn('third', async () => run(write, {files: [{path: 'c.txt', content: 'C'}]}, context));
+	const journal = await history.read();
+	assert.deepEqual(
+		journal.changes.map(change => change.path),
+		[join(workspace, 'b.txt'), join(workspace, 'c.txt')],
+	);
+	assert.deepEqual(
+		journal.dropped.map(note => [note.session, note.count, note.paths]),
+		[[session.id, 1, [join(workspace, 'a.txt')]]],
+	);
 });
 
 test('a store that cannot be written warns once and never stops the edit; a broken journal line is left out with a note', async t => {

@@ -1,7 +1,7 @@
 // The model's shell commands in the sandbox, with the real bubblewrap
 // (.ci/run installs it): what a command may write, read and reach, and
 // what its result says when the sandbox refused something.
-import {test, before, after} from 'node:test';
+import {test, before, after, type TestContext} from 'node:test';
 import assert from 'node:assert/strict';
 import {mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync} from 'node:fs';
 import {createServer, type Server} from 'node:net';
@@ -157,17 +157,7 @@ test('sandbox.allowWrite folders are writable too', async t => {
 
 test('with sandbox.allowedDomains a command reaches a listed name through the proxy, and the result names what the proxy refused', async t => {
 	const workspace = await tempDir(t);
-	const http = await import('node:http');
-	const site = http.createServer((_request, response) => response.end('hello from the allowed site\n'));
-	await new Promise<void>(resolve => site.listen(0, '127.0.0.1', resolve));
-	t.after(() => site.close());
-	const sitePort = (site.address() as {port: number}).port;
-	// The test's server gets a name; the proxy resolves it, and its address is listed too (a name resolving to a loopback address is refused otherwise).
-	const sandbox = new ShellSandbox({workspace, configDir: join(home, '.i', 'config')}, () => {}, {
-		lookup: async host => (host === 'site.test' ? '127.0.0.1' : Promise.reject(new Error(`no such host ${host}`))),
-	});
-	sandbox.configure({enabled: true, off: null, allowWrite: [], allowedDomains: ['site.test', `127.0.0.1:${sitePort}`]});
-	t.after(async () => sandbox.close());
+	const {sandbox, sitePort} = await allowedSite(t, workspace, 'hello from the allowed site\n');
 	const shell = createShellTool(undefined, sandbox);
 	const reached = await run(shell, {command: `curl -sS --max-time 10 http://site.test:${sitePort}/`}, toolContext(workspace));
 	assert.equal(reached.isError, false, reached.output);
@@ -213,8 +203,20 @@ test("Node's own fetch reaches an allowed domain through the proxy where Node ta
 	}
 
 	const workspace = await tempDir(t);
+	const {sandbox, sitePort} = await allowedSite(t, workspace, 'hello via node fetch\n');
+	const script = `fetch('http://site.test:${sitePort}/').then(r => r.text()).then(t => process.stdout.write(t), e => { console.log(e.cause?.code ?? e.message); process.exit(3); })`;
+	const fetched = await run(createShellTool(undefined, sandbox), {command: `${process.execPath} -e "${script}"`}, toolContext(workspace));
+	assert.match(fetched.output, /hello via node fetch/);
+});
+
+/**
+ * A local HTTP server answering `body`, named site.test for the sandbox's
+ * proxy, and a sandbox that lists the name and its address (a name
+ * resolving to a loopback address is refused otherwise); both end with `t`.
+ */
+async function allowedSite(t: TestContext, workspace: string, body: string): Promise<{sandbox: ShellSandbox; sitePort: number}> {
 	const http = await import('node:http');
-	const site = http.createServer((_request, response) => response.end('hello via node fetch\n'));
+	const site = http.createServer((_request, response) => response.end(body));
 	await new Promise<void>(resolve => site.listen(0, '127.0.0.1', resolve));
 	t.after(() => site.close());
 	const sitePort = (site.address() as {port: number}).port;
@@ -223,7 +225,5 @@ test("Node's own fetch reaches an allowed domain through the proxy where Node ta
 	});
 	sandbox.configure({enabled: true, off: null, allowWrite: [], allowedDomains: ['site.test', `127.0.0.1:${sitePort}`]});
 	t.after(async () => sandbox.close());
-	const script = `fetch('http://site.test:${sitePort}/').then(r => r.text()).then(t => process.stdout.write(t), e => { console.log(e.cause?.code ?? e.message); process.exit(3); })`;
-	const fetched = await run(createShellTool(undefined, sandbox), {command: `${process.execPath} -e "${script}"`}, toolContext(workspace));
-	assert.match(fetched.output, /hello via node fetch/);
-});
+	return {sandbox, sitePort};
+}

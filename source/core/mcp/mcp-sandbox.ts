@@ -4,7 +4,7 @@ import {homedir, tmpdir} from 'node:os';
 import {join, resolve} from 'node:path';
 import {UsageError} from '../errors.js';
 import {bwrapArgv} from '../sandbox/bwrap-argv.js';
-import {domainEntryProblem} from '../sandbox/domain-entry.js';
+import {parseDomainEntry} from '../sandbox/domain-match.js';
 import {probeBwrap, sandboxPolicy} from '../sandbox/sandbox-policy.js';
 import {proxyFolder, startDomainProxy} from '../sandbox/domain-proxy.js';
 import {throughProxy} from '../sandbox/proxy-bridge.js';
@@ -33,8 +33,8 @@ export function checkSandboxEntry(sandbox: SandboxEntry, cwd: string | undefined
 	const writable = cwd === undefined ? [] : [existingFolder(resolve(place.workspace, cwd), `${place.where}: field "cwd"`)];
 	for (const [index, path] of allowWrite.entries()) writable.push(existingFolder(resolvePath(path, place.workspace), `${place.where}: field "sandbox.allowWrite[${index}]"`));
 	for (const [index, domain] of allowedDomains.entries()) {
-		const problem = domainEntryProblem(domain);
-		if (problem !== null) throw new UsageError(`${place.where}: field "sandbox.allowedDomains[${index}]": ${JSON.stringify(domain)} ${problem}`);
+		const problem = parseDomainEntry(domain);
+		if (typeof problem === 'string') throw new UsageError(`${place.where}: field "sandbox.allowedDomains[${index}]": ${JSON.stringify(domain)} ${problem}`);
 	}
 
 	return {writable: [...new Set(writable)], allowedDomains: allowedDomains.map(domain => domain.toLowerCase())};

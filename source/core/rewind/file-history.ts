@@ -75,6 +75,16 @@ export class FileHistory {
 		return readJournal(join(folder, 'journal.jsonl'));
 	}
 
+	/** Whether a before-image is still kept (a plan asks; only a restore reads it). */
+	async has(digest: string): Promise<boolean> {
+		try {
+			await stat(join(await this.#folder(), 'blobs', digest));
+			return true;
+		} catch {
+			return false;
+		}
+	}
+
 	/** A kept before-image; null when it is gone (dropped, or removed by hand). */
 	async blob(digest: string): Promise<Buffer | null> {
 		try {

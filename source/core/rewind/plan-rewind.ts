@@ -71,7 +71,7 @@ export async function planRewind(messages: readonly Message[], point: RewindPoin
 				? 'an earlier change to it was dropped from file history'
 				: target === undefined
 					? 'it was too large to keep before it was changed'
-					: target !== null && (await history.blob(target)) === null
+					: target !== null && !(await history.has(target))
 						? 'its before-image is gone from file history'
 						: null;
 		plan.files.push({path, display: display(path, workspace), action: target === null ? 'remove' : 'restore', blob: target ?? null, current, changedOutside: current !== last.after, lost});

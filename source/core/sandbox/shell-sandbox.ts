@@ -57,10 +57,6 @@ export class ShellSandbox {
 		return this.#config.enabled;
 	}
 
-	get config(): SandboxConfig {
-		return this.#config;
-	}
-
 	/** Whether bubblewrap works here (tried once a run); the first time it does not, the warning says why and what follows. */
 	async ready(): Promise<SandboxProbe> {
 		this.#probe ??= probeBwrap(this.#findBwrap).then(probe => {

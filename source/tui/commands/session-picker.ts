@@ -51,7 +51,8 @@ export function cannotOpen(summary: SessionSummary, current: string | null): str
 	return null;
 }
 
-function cut(text: string, chars: number): string {
+/** `text` in at most `chars` characters, an ellipsis marking a cut. */
+export function cut(text: string, chars: number): string {
 	const all = [...text];
 	return all.length <= chars ? text : `${all.slice(0, chars - 1).join('')}…`;
 }
