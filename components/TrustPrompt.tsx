@@ -14,7 +14,7 @@ export const MAX_LISTED_EXTENSIONS = 8;
  * editor and are not taken for an answer.
  */
 export function TrustPrompt({pending, onLeave}: {pending: PendingTrust; onLeave(): void}) {
-	const {workspace, extensions, mcpServers, allowRules, rememberedIn} = pending.question;
+	const {workspace, extensions, mcpServers, allowRules, sandboxSettings, rememberedIn} = pending.question;
 	const shownAt = useRef(Date.now());
 	useInput((input, key) => {
 		if (key.ctrl && input === 'c') {
@@ -38,6 +38,8 @@ export function TrustPrompt({pending, onLeave}: {pending: PendingTrust; onLeave(
 	const moreServers = mcpServers.length - servers.length;
 	const rules = allowRules.slice(0, MAX_LISTED_EXTENSIONS);
 	const moreRules = allowRules.length - rules.length;
+	const loosened = sandboxSettings.slice(0, MAX_LISTED_EXTENSIONS);
+	const moreLoosened = sandboxSettings.length - loosened.length;
 	return (
 		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
 			<Text bold color="yellow">
@@ -58,15 +60,20 @@ export function TrustPrompt({pending, onLeave}: {pending: PendingTrust; onLeave(
 				<Text key={rule}> allow {rule}</Text>
 			))}
 			{moreRules > 0 ? <Text dimColor> … and {moreRules} more</Text> : null}
+			{sandboxSettings.length > 0 ? <Text>Its sandbox {sandboxSettings.length === 1 ? 'setting' : 'settings'} would let the model's commands do more:</Text> : null}
+			{loosened.map(setting => (
+				<Text key={setting}> sandbox.{setting}</Text>
+			))}
+			{moreLoosened > 0 ? <Text dimColor> … and {moreLoosened} more</Text> : null}
 			<Text>
-				[y] {yesWords(extensions.length, mcpServers.length, allowRules.length)} [n] do not trust <Text dimColor>Esc do not trust</Text>
+				[y] {yesWords(extensions.length, mcpServers.length, allowRules.length + sandboxSettings.length)} [n] do not trust <Text dimColor>Esc do not trust</Text>
 			</Text>
 			<Text dimColor>Remembered for this workspace. To change it later, delete {rememberedIn} to be asked again, or pass --trust-project for one run.</Text>
 		</Box>
 	);
 }
 
-/** What y does: load the extensions, start the servers, or both; for a project with neither, let its allow rules count. */
+/** What y does: load the extensions, start the servers, or both; for a project with neither, let its allow rules and sandbox settings count. */
 function yesWords(extensions: number, servers: number, rules: number): string {
 	if (extensions === 0 && servers === 0) return `trust and use ${rules === 1 ? 'it' : 'them'}`;
 	if (servers === 0) return `trust and load ${extensions === 1 ? 'it' : 'them'}`;

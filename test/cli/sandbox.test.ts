@@ -69,7 +69,7 @@ test("a sandbox setting of the wrong type or a folder that does not exist stops 
 	writeFileSync(settings, JSON.stringify({sandbox: {allowWrite: ['/no/such/folder']}}));
 	const missing = await runCli(['-p', 'hi', '-C', box.workspace], {env: box.env});
 	assert.equal(missing.code, 2);
-	assert.match(missing.stderr, /sandbox\.allowWrite: \/no\/such\/folder does not exist/);
+	assert.match(missing.stderr, /field "sandbox\.allowWrite\[0\]": \/no\/such\/folder does not exist; a sandbox lets a program write only in folders that exist/);
 	writeFileSync(settings, JSON.stringify({sandbox: {allowedDomains: ['https://example.com/']}}));
 	const domain = await runCli(['-p', 'hi', '-C', box.workspace], {env: box.env});
 	assert.equal(domain.code, 2);

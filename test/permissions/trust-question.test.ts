@@ -27,10 +27,11 @@ after(() => rmSync(root, {recursive: true, force: true}));
 
 let workspaces = 0;
 /** A workspace whose only project content is the given settings files' permission lists. */
-function workspaceWith(files: {project?: Record<string, string[]>; local?: Record<string, string[]>}): string {
+function workspaceWith(files: {project?: Record<string, string[]>; local?: Record<string, string[]>; sandbox?: Record<string, unknown>}): string {
 	const workspace = join(root, `workspace-${++workspaces}`);
 	mkdirSync(join(workspace, '.i'), {recursive: true});
-	if (files.project) writeFileSync(join(workspace, '.i', 'settings.json'), JSON.stringify({permissions: files.project}));
+	if (files.project || files.sandbox)
+		writeFileSync(join(workspace, '.i', 'settings.json'), JSON.stringify({...(files.project ? {permissions: files.project} : {}), ...(files.sandbox ? {sandbox: files.sandbox} : {})}));
 	if (files.local) writeFileSync(join(workspace, '.i', 'settings.local.json'), JSON.stringify({permissions: files.local}));
 	return workspace;
 }
@@ -77,7 +78,7 @@ test('decideTrust puts the allow rules in the question when only a person can de
 		}),
 		{trusted: false, refusedIn: asked?.rememberedIn},
 	);
-	assert.deepEqual({...asked, rememberedIn: undefined}, {workspace, extensions: [], mcpServers: [], allowRules, rememberedIn: undefined});
+	assert.deepEqual({...asked, rememberedIn: undefined}, {workspace, extensions: [], mcpServers: [], allowRules, sandboxSettings: [], rememberedIn: undefined});
 	assert.deepEqual(await decideTrust({canAsk: false, trustProject: true}, context, {allowRules}), {trusted: true});
 });
 
@@ -145,5 +146,18 @@ test('a head that cannot ask never asks and warns that the allow rules are ignor
 		assert.equal(denies.questions.length, 0);
 	} finally {
 		await denies.agent.close();
+	}
+});
+
+test('a project whose only content is sandbox settings is asked about, listing each with its file; yes makes them count', async () => {
+	const workspace = workspaceWith({sandbox: {enabled: false, allowWrite: ['/tmp'], allowedDomains: ['registry.npmjs.org']}});
+	const {agent, questions, warnings} = await start(workspace, true);
+	try {
+		assert.equal(questions.length, 1);
+		assert.deepEqual(questions[0]!.sandboxSettings, ['enabled false (.i/settings.json)', 'allowWrite /tmp (.i/settings.json)', 'allowedDomains registry.npmjs.org (.i/settings.json)']);
+		assert.deepEqual([questions[0]!.extensions, questions[0]!.mcpServers, questions[0]!.allowRules], [[], [], []]);
+		assert.ok(!warnings.some(message => message.includes('not trusted')), warnings.join('\n'));
+	} finally {
+		await agent.close();
 	}
 });

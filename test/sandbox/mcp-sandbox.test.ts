@@ -154,7 +154,7 @@ test('"sandbox" errors name the file, the server and the field: a remote server,
 		[{far: {type: 'http', url: 'https://mcp.example.test/mcp', sandbox: true}}, /MCP server "far": field "sandbox" is for a server i starts \(a "command"\); a remote server \(a "url"\) runs no process/],
 		[
 			{writer: {command: 'x', sandbox: {allowWrite: ['~/no-such-folder']}}},
-			/MCP server "writer": field "sandbox\.allowWrite\[0\]": .*\/home\/no-such-folder does not exist \(a sandboxed server may write only in folders that exist\)/,
+			/MCP server "writer": field "sandbox\.allowWrite\[0\]": .*\/home\/no-such-folder does not exist; a sandbox lets a program write only in folders that exist/,
 		],
 		[{writer: {command: 'x', cwd: 'missing', sandbox: true}}, /MCP server "writer": field "cwd": .*\/workspace\/missing does not exist/],
 		[{writer: {command: 'x', sandbox: {allowedDomains: ['exa mple.com']}}}, /MCP server "writer": field "sandbox\.allowedDomains\[0\]": "exa mple\.com" contains a space; write one host per entry/],

@@ -4,7 +4,8 @@
 // worker whose sandbox cannot start stops the load instead of running bare.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
@@ -12,6 +13,8 @@ import {makeSandbox, runCli, type Sandbox} from '../helpers/cli.js';
 import {readBindings} from '../../source/core/plugins/bindings.js';
 import {generateManifest} from '../../source/core/plugins/generate-manifest.js';
 
+const fetchTool = fileURLToPath(new URL('../../../test/fixtures/workers/fetch-tool.py', import.meta.url));
+const proxies = join(tmpdir(), `i-sandbox-${process.getuid?.() ?? 'user'}`);
 const lifecycle = fileURLToPath(new URL('../../../test/fixtures/workers/lifecycle.py', import.meta.url));
 
 let mock: MockProvider;
@@ -33,7 +36,6 @@ test('a sandboxed hook worker cannot write the workspace unless its allowWrite n
 	const workspace = realpathSync(mkdtempSync(join('/var/tmp', 'i-worker-sandbox-')));
 	try {
 		const refused = box(true);
-		mock.enqueue({text: 'never'});
 		const failed = await runCli(['-p', 'go', '-C', workspace], {env: refused.env});
 		assert.notEqual(failed.code, 0);
 		assert.match(failed.stderr, /Read-only file system/);
@@ -62,7 +64,7 @@ test('a worker whose sandbox cannot start stops the start naming it; an allowWri
 	const missing = box({allowWrite: ['/no/such/folder']});
 	const bad = await runCli(['-p', 'go', '-C', missing.workspace], {env: missing.env});
 	assert.equal(bad.code, 2);
-	assert.match(bad.stderr, /"sandbox\.allowWrite"\[0\]: \/no\/such\/folder does not exist; a sandboxed worker may write only in folders that exist/);
+	assert.match(bad.stderr, /field "sandbox\.allowWrite\[0\]": \/no\/such\/folder does not exist; a sandbox lets a program write only in folders that exist/);
 });
 
 test('a binding in bindings.json may ask for the sandbox: its module runs sandboxed', async () => {
@@ -74,4 +76,46 @@ test('a binding in bindings.json may ask for the sandbox: its module runs sandbo
 	const compact = manifest.hooks.filter(hook => hook.module === 'compact');
 	assert.ok(compact.length > 0);
 	for (const hook of compact) assert.deepEqual(hook.sandbox, {allowWrite: ['.']});
+});
+
+test("a sandboxed worker's allowedDomains reach through a proxy of its own; other hosts and direct connections are refused", async () => {
+	const http = await import('node:http');
+	const site = http.createServer((_request, response) => response.end('hello from the allowed site'));
+	await new Promise<void>(resolve => site.listen(0, '127.0.0.1', resolve));
+	const port = (site.address() as {port: number}).port;
+	const other = port === 65_535 ? port - 1 : port + 1;
+	try {
+		const made = makeSandbox();
+		const tool = {name: 'fetch', description: 'fetches a URL', parameters: {type: 'object'}, exec: ['python3', fetchTool], sandbox: {allowedDomains: [`127.0.0.1:${port}`]}};
+		writeFileSync(join(made.configDir, 'tools.json'), JSON.stringify({tools: [tool]}));
+		made.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', max_retries: 0, plugins: ['tools.json']});
+		const call = (id: string, url: string, direct = false) => ({id, name: 'fetch', arguments: JSON.stringify({url, direct})});
+		mock.enqueue({toolCalls: [call('a', `http://127.0.0.1:${port}/`), call('b', `http://127.0.0.1:${other}/`), call('c', `http://127.0.0.1:${port}/`, true)]});
+		const sockets = () =>
+			readdirSync(proxies)
+				.filter(name => name.startsWith('proxy-'))
+				.sort();
+		mkdirSync(proxies, {recursive: true});
+		const socketsBefore = sockets();
+		mock.enqueue({text: 'done'});
+		const before = mock.requests.length;
+		const run = await runCli(['-p', 'go', '--yolo', '-C', made.workspace], {env: made.env});
+		assert.equal(run.code, 0, run.stderr);
+		const last = mock.requests.at(-1)!.body as {messages: Array<{role: string; tool_call_id?: string; content: string}>};
+		assert.equal(mock.requests.length, before + 2);
+		const output = (id: string) => last.messages.find(message => message.role === 'tool' && message.tool_call_id === id)?.content ?? '';
+		assert.match(output('a'), /body: hello from the allowed site/);
+		assert.match(output('b'), /failed: .*403/);
+		assert.match(output('c'), /failed: .*(refused|unreachable)/i);
+		assert.deepEqual(sockets(), socketsBefore, 'the proxy stopped with the pool');
+	} finally {
+		site.close();
+	}
+});
+
+test("a worker's allowedDomains entry that is not a host is an error naming the field", async () => {
+	const made = box({allowedDomains: ['https://example.com']});
+	const run = await runCli(['-p', 'go', '-C', made.workspace], {env: made.env});
+	assert.equal(run.code, 2);
+	assert.match(run.stderr, /field "sandbox\.allowedDomains\[0\]": "https:\/\/example\.com" gives a scheme; write the host alone/);
 });

@@ -9,11 +9,12 @@ import {MAX_LISTED_EXTENSIONS, TrustPrompt} from '../../components/TrustPrompt.j
 import {TrustBroker, TrustUnanswered, type PendingTrust} from '../../source/tui/brokers/trust-broker.js';
 import type {UiPrompt, UiPromptAnswer} from '../../source/tui/ui-prompt-events.js';
 
-const question = (count = 1, servers = 0, rules = 0) => ({
+const question = (count = 1, servers = 0, rules = 0, sandbox = 0) => ({
 	workspace: '/work/project',
 	extensions: Array.from({length: count}, (_, index) => `/work/project/.i/extensions/ext-${index + 1}.mjs`),
 	mcpServers: Array.from({length: servers}, (_, index) => `server-${index + 1} (/work/project/.mcp.json)`),
 	allowRules: Array.from({length: rules}, (_, index) => `shell(npm test-${index + 1}*) (.i/settings.json)`),
+	sandboxSettings: Array.from({length: sandbox}, (_, index) => `allowedDomains host-${index + 1}.example.com (.i/settings.json)`),
 	rememberedIn: '/data/workspaces/abc/trust.json',
 });
 
@@ -96,7 +97,7 @@ test('the broker shows one question, tells the observer how it ended, and a canc
 			['end', 'trust', 'trust', 'cancelled'],
 		],
 	);
-	assert.deepEqual(seen[0]![1], {id: 'trust', kind: 'trust', workspace: '/work/\u001B]0;title\u0007x', extensions: question().extensions, mcpServers: [], allowRules: []});
+	assert.deepEqual(seen[0]![1], {id: 'trust', kind: 'trust', workspace: '/work/\u001B]0;title\u0007x', extensions: question().extensions, mcpServers: [], allowRules: [], sandboxSettings: []});
 	// A server's name comes from the project's file: shown without its control characters too.
 	const named = broker.ask({...question(0), mcpServers: ['evil\u001B[2J (/w/.mcp.json)']});
 	assert.deepEqual(broker.getSnapshot()!.question.mcpServers, ['evil\uFFFD[2J (/w/.mcp.json)']);
@@ -124,4 +125,19 @@ test('the project’s allow rules are named in the question with their files, al
 	assert.doesNotMatch(both, new RegExp(`npm test-${MAX_LISTED_EXTENSIONS + 1}\\*`));
 	assert.match(both, /… and 2 more/);
 	assert.match(both, /\[y\] trust and load it/);
+});
+
+test('the project’s sandbox settings are named in the question with their files, alone or beside its rules, and what y does says so', () => {
+	const only = render(<TrustPrompt pending={{question: question(0, 0, 0, 1), answer: () => {}}} onLeave={() => {}} />).lastFrame()!;
+	assert.doesNotMatch(only, /extension|MCP|permission/);
+	assert.match(only, /Its sandbox setting would let the model's commands do more:/);
+	assert.match(only, /sandbox\.allowedDomains host-1\.example\.com \(\.i\/settings\.json\)/);
+	assert.match(only, /\[y\] trust and use it \[n\] do not trust/);
+	const both = render(<TrustPrompt pending={{question: question(0, 0, 1, MAX_LISTED_EXTENSIONS + 1), answer: () => {}}} onLeave={() => {}} />).lastFrame()!;
+	assert.match(both, /Its permission rule would let tool calls run/);
+	assert.match(both, /Its sandbox settings would let/);
+	assert.match(both, new RegExp(`host-${MAX_LISTED_EXTENSIONS}\\.example`));
+	assert.doesNotMatch(both, new RegExp(`host-${MAX_LISTED_EXTENSIONS + 1}\\.example`));
+	assert.match(both, /… and 1 more/);
+	assert.match(both, /\[y\] trust and use them/);
 });

@@ -30,12 +30,15 @@ const budgetSchema = z.strictObject({
 	tokenizer: z.optional(z.string().check(z.refine(value => tokenizerProblem(value) === null, {error: issue => tokenizerProblem(issue.input) ?? ''}))),
 });
 
+/** A sandbox's folders or domains: at most 256 entries, none empty. */
+const sandboxList = z.array(z.string().check(z.minLength(1))).check(z.maxLength(256));
+
 /** A worker binding as configs spell it: an argv (never a shell line) and an optional folder. */
 export const workerBindingSchema = z.strictObject({
 	exec: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
 	cwd: z.optional(z.string().check(z.minLength(1))),
-	// The worker runs in the sandbox (docs/sandbox.md): no network, writes only in the temporary folder and allowWrite.
-	sandbox: z.optional(z.union([z.boolean(), z.strictObject({allowWrite: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(256)))})])),
+	// The worker runs in the sandbox (docs/sandbox.md): writes only in the temporary folder and allowWrite, the network only to allowedDomains.
+	sandbox: z.optional(z.union([z.boolean(), z.strictObject({allowWrite: z.optional(sandboxList), allowedDomains: z.optional(sandboxList)})])),
 });
 
 /** spec/platform.md §2: a worker's stderr is drained but only this much of it is kept. */

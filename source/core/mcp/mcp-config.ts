@@ -5,7 +5,7 @@ import {describeIssues} from '../config/describe-issues.js';
 import {readConfigFile} from '../fs/read-config-file.js';
 import {MAX_PLUGIN_FILE_BYTES} from '../plugins/read-json-file.js';
 import {expandVariables} from './expand-variables.js';
-import {checkSandboxEntry, type McpSandbox} from './mcp-sandbox.js';
+import {checkMcpSandbox, type McpSandbox} from './mcp-sandbox.js';
 
 /** A call, and a start, that has not answered in this long fails (docs/mcp.md); per server `timeout` and `startTimeout`, in seconds. */
 export const DEFAULT_MCP_TIMEOUT_SECONDS = 60;
@@ -254,7 +254,7 @@ export function checkServerEntry(name: string, value: unknown, context: EntryCon
 		const env = Object.fromEntries(Object.entries(entry.env ?? {}).map(([key, text]) => [key, expand(text, `env.${key}`)]));
 		// A relative cwd is the workspace's, whichever file names it: the server works on the project.
 		const cwd = resolve(context.workspace, entry.cwd ?? '.');
-		const sandbox = checkSandboxEntry(entry.sandbox, entry.cwd, {where, workspace: context.workspace});
+		const sandbox = checkMcpSandbox(entry.sandbox, entry.cwd, {where, workspace: context.workspace});
 		return {...base, transport: 'stdio', command: entry.command, args: entry.args ?? [], env, cwd, sandbox};
 	}
 

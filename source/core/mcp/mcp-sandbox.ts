@@ -1,43 +1,28 @@
-import {realpathSync} from 'node:fs';
 import {realpath} from 'node:fs/promises';
-import {homedir, tmpdir} from 'node:os';
-import {join, resolve} from 'node:path';
-import {UsageError} from '../errors.js';
+import {tmpdir} from 'node:os';
+import {resolve} from 'node:path';
 import {bwrapArgv} from '../sandbox/bwrap-argv.js';
-import {parseDomainEntry} from '../sandbox/domain-match.js';
+import {checkSandboxEntry, writableFolder, type SandboxEntry, type SandboxGrant} from '../sandbox/sandbox-entry.js';
 import {probeBwrap, sandboxPolicy} from '../sandbox/sandbox-policy.js';
 import {proxyFolder, startDomainProxy} from '../sandbox/domain-proxy.js';
 import {throughProxy} from '../sandbox/proxy-bridge.js';
 
 /** A stdio server's sandbox, as its entry's `"sandbox"` asks for it (docs/mcp.md, "Sandbox"). */
-export interface McpSandbox {
-	/** Folders it may write besides the temporary folder: its `cwd` when the entry names one, then `allowWrite`; canonical, existing. */
-	writable: string[];
-	/** Hosts it may reach through its own domain proxy; none: no network. */
-	allowedDomains: string[];
-}
-
-/** `"sandbox"` as the schema let it through: on, off, or on with the server's own folders and domains. */
-export type SandboxEntry = boolean | {allowWrite?: string[] | undefined; allowedDomains?: string[] | undefined} | undefined;
+export type McpSandbox = SandboxGrant;
 
 /**
- * The sandbox an entry asks for, its paths resolved as its `cwd` is (from
- * the workspace; `~/` from the home folder) and found on disk now; null
- * when it asks for none. A path that does not exist or a malformed domain
- * is a UsageError naming `where` (the file and the server) and the field.
+ * The sandbox an entry asks for, null when none: the folders it may write
+ * are its `cwd` when the entry names one, then `allowWrite`, both resolved
+ * from the workspace (`~/` from the home folder) and found on disk now. A
+ * path that does not exist or a malformed domain is a UsageError naming
+ * `where` (the file and the server) and the field.
  */
-export function checkSandboxEntry(sandbox: SandboxEntry, cwd: string | undefined, place: {where: string; workspace: string}): McpSandbox | null {
-	if (sandbox === undefined || sandbox === false) return null;
-	const {allowWrite = [], allowedDomains = []} = sandbox === true ? {} : sandbox;
+export function checkMcpSandbox(sandbox: SandboxEntry, cwd: string | undefined, place: {where: string; workspace: string}): McpSandbox | null {
+	const grant = checkSandboxEntry(sandbox, {base: place.workspace, where: place.where});
 	// Only a cwd the entry names is writable: a server started in the workspace by default gets no write there.
-	const writable = cwd === undefined ? [] : [existingFolder(resolve(place.workspace, cwd), `${place.where}: field "cwd"`)];
-	for (const [index, path] of allowWrite.entries()) writable.push(existingFolder(resolvePath(path, place.workspace), `${place.where}: field "sandbox.allowWrite[${index}]"`));
-	for (const [index, domain] of allowedDomains.entries()) {
-		const problem = parseDomainEntry(domain);
-		if (typeof problem === 'string') throw new UsageError(`${place.where}: field "sandbox.allowedDomains[${index}]": ${JSON.stringify(domain)} ${problem}`);
-	}
-
-	return {writable: [...new Set(writable)], allowedDomains: allowedDomains.map(domain => domain.toLowerCase())};
+	if (grant === null || cwd === undefined) return grant;
+	const folder = writableFolder(resolve(place.workspace, cwd), `${place.where}: field "cwd"`);
+	return {...grant, writable: [...new Set([folder, ...grant.writable])]};
 }
 
 /**
@@ -61,17 +46,4 @@ export async function sandboxedCommand(
 	const proxy = await startDomainProxy({allowedDomains: server.sandbox.allowedDomains, folder: proxyFolder()});
 	const argv = bwrapArgv({...policy, socket: proxy.socketPath}, {disableUserns: probe.disableUserns});
 	return {command: probe.bwrap, args: [...argv, '--', ...throughProxy(proxy.socketPath, program)], release: async () => proxy.close()};
-}
-
-function resolvePath(path: string, workspace: string): string {
-	return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : resolve(workspace, path);
-}
-
-function existingFolder(path: string, field: string): string {
-	try {
-		return realpathSync(path);
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		throw new UsageError(`${field}: ${path} ${code === 'ENOENT' ? 'does not exist (a sandboxed server may write only in folders that exist)' : `cannot be used (${code ?? (error as Error).message})`}`);
-	}
 }

@@ -66,7 +66,7 @@ export async function loadPlugins(loaded: LoadedConfig, dirs: PlatformDirs, opti
 	const explicit = loaded.config.provider;
 	if (typeof explicit === 'object') plugins.provider = resolveWorker(explicit, configFolder, `config ${loaded.path}: "provider"`);
 	checkPrefixReuse(plugins);
-	await sandboxWorkers(plugins, dirs.config_dir);
+	plugins.release = await sandboxWorkers(plugins, dirs.config_dir);
 	return {plugins, warnings};
 }
 

@@ -1,7 +1,7 @@
 import {accessSync, constants, realpathSync, statSync} from 'node:fs';
-import {homedir} from 'node:os';
 import {delimiter, isAbsolute, join, resolve} from 'node:path';
 import {UsageError} from '../errors.js';
+import {checkSandboxEntry, type SandboxEntry} from '../sandbox/sandbox-entry.js';
 import type {WorkerSpec} from '../pool/types.js';
 
 /** A worker as manifests, bindings.json and the API config spell it. */
@@ -9,7 +9,7 @@ export interface WorkerBinding {
 	exec: string[];
 	cwd?: string | undefined;
 	/** Run it in the sandbox (docs/plugins.md, "Workers in the sandbox"). */
-	sandbox?: boolean | {allowWrite?: string[] | undefined} | undefined;
+	sandbox?: SandboxEntry;
 }
 
 /**
@@ -25,19 +25,8 @@ export function resolveWorker(binding: WorkerBinding, baseDir: string, where: st
 	const [program, ...args] = binding.exec;
 	if (program === undefined || program === '') throw new UsageError(`${where}: "exec" must start with the program to run`);
 	const path = hasSeparator(program) ? checkProgram(resolve(cwd, program), program, cwd, where) : findOnPath(program, env, where);
-	if (binding.sandbox === undefined || binding.sandbox === false) return {exec: [path, ...args], cwd};
-	const allowWrite = binding.sandbox === true ? [] : (binding.sandbox.allowWrite ?? []);
-	return {exec: [path, ...args], cwd, sandbox: {writable: allowWrite.map((entry, index) => sandboxFolder(entry, cwd, `${where}: "sandbox.allowWrite"[${index}]`))}};
-}
-
-/** A folder a sandboxed worker may write: from its cwd, `~/` from the home folder; it must exist. */
-function sandboxFolder(entry: string, cwd: string, where: string): string {
-	const path = entry === '~' || entry.startsWith('~/') ? join(homedir(), entry.slice(1)) : resolve(cwd, entry);
-	try {
-		return realpathSync(path);
-	} catch (error) {
-		throw new UsageError(`${where}: ${path} ${describeMissing(error)}; a sandboxed worker may write only in folders that exist`);
-	}
+	const sandbox = checkSandboxEntry(binding.sandbox, {base: cwd, where});
+	return sandbox === null ? {exec: [path, ...args], cwd} : {exec: [path, ...args], cwd, sandbox};
 }
 
 function canonicalFolder(path: string, given: string | undefined, where: string): string {

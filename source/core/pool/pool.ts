@@ -18,6 +18,8 @@ export interface WorkerPoolOptions {
 	ioLimitBytes: number;
 	/** Per call, unless the call sets its own; tests shorten it. */
 	callTimeoutMs?: number;
+	/** Stops what the workers use beyond their processes (sandboxed workers' domain proxies), once the workers are closed. */
+	release?: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -103,7 +105,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 				const all = [...alive];
 				workers.clear();
 				// Each close SIGKILLs its group at once, then waits for the process to be reaped.
-				closing = Promise.all(all.map(worker => worker.close('the worker pool was closed'))).then(() => {});
+				closing = Promise.all(all.map(worker => worker.close('the worker pool was closed'))).then(async () => options.release?.());
 			}
 
 			return closing;

@@ -1,5 +1,6 @@
 import type {PlatformDirs} from '../config/dirs.js';
 import type {ResourceFolders} from '../resources/resource-folders.js';
+import type {SandboxGrant} from '../sandbox/sandbox-entry.js';
 
 /**
  * A worker process as a manifest names it, resolved: `exec[0]` is an absolute
@@ -9,9 +10,9 @@ import type {ResourceFolders} from '../resources/resource-folders.js';
 export interface WorkerSpec {
 	exec: string[];
 	cwd: string;
-	/** The worker asked for the sandbox: the folders it may write besides the temporary folder (canonical). */
-	sandbox?: {writable: string[]};
-	/** bubblewrap and its arguments up to `--`, put before `exec` when the worker starts (plugins/sandbox-workers.ts fills it in at load). */
+	/** The worker asked for the sandbox: the folders it may write besides the temporary folder, the hosts it may reach. */
+	sandbox?: SandboxGrant;
+	/** bubblewrap and its arguments up to `--` (and the proxy's bridge), put before `exec` when the worker starts (plugins/sandbox-workers.ts fills it in at load). */
 	wrapper?: string[];
 	/**
 	 * The worker reads and writes prefix-reuse frames (prefix-reuse.ts): its
@@ -119,4 +120,6 @@ export interface LoadedPlugins {
 	hooks: ManifestHook[];
 	/** The provider worker binding, or null for the built-in HTTP adapters. */
 	provider: WorkerSpec | null;
+	/** Stops what the load started for the workers (sandboxed workers' domain proxies); the pool's close calls it. */
+	release?: () => Promise<void>;
 }

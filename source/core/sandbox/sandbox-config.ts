@@ -1,7 +1,7 @@
-import {realpath} from 'node:fs/promises';
 import {join} from 'node:path';
 import {UsageError} from '../errors.js';
 import {checkAllowedDomains} from './domain-match.js';
+import {writableFolder} from './sandbox-entry.js';
 import {readSettingsFile, type RunSettings, type Settings} from '../extensions/settings-file.js';
 import type {PlatformDirs} from '../config/dirs.js';
 import type {EventBus} from '../extensions/event-bus.js';
@@ -51,7 +51,7 @@ export async function readSandboxConfig(options: {
 			config.off = sandbox.enabled ? null : `"sandbox": {"enabled": false} in ${settings.path}`;
 		}
 
-		for (const entry of sandbox.allowWrite) config.allowWrite.push(await existingFolder(entry, settings.path));
+		for (const [index, entry] of sandbox.allowWrite.entries()) config.allowWrite.push(writableFolder(entry, `settings ${settings.path}: field "sandbox.allowWrite[${index}]"`));
 		const problem = checkAllowedDomains(sandbox.allowedDomains);
 		if (problem !== null) throw new UsageError(`settings ${settings.path}: sandbox.allowedDomains: ${problem}`);
 		config.allowedDomains.push(...sandbox.allowedDomains);
@@ -59,15 +59,6 @@ export async function readSandboxConfig(options: {
 
 	if (options.flag === false) return {...config, enabled: false, off: '--no-sandbox'};
 	return config;
-}
-
-async function existingFolder(path: string, file: string): Promise<string> {
-	try {
-		return await realpath(path);
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		throw new UsageError(`settings ${file}: sandbox.allowWrite: ${path} ${code === 'ENOENT' ? 'does not exist' : `cannot be used (${code ?? (error as Error).message})`}`);
-	}
 }
 
 /** The run's sandbox configuration from set-up's parts: `--no-sandbox`, the settings the extensions' start read, and the workspace's trust as decided by then. */

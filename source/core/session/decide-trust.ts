@@ -12,6 +12,8 @@ export interface TrustQuestion {
 	mcpServers: string[];
 	/** The permission allow rules of the project's settings files, which would count: `rule (file)`, the file relative to the workspace. */
 	allowRules: string[];
+	/** The project's `"sandbox"` settings, which would loosen the sandbox: `allowWrite PATH (file)` and the like. */
+	sandboxSettings: string[];
 	/** The file the answer is kept in: deleting it asks again. */
 	rememberedIn: string;
 }
@@ -37,6 +39,7 @@ export interface ProjectContent {
 	extensions?: string[] | undefined;
 	mcpServers?: readonly ProjectMcpServer[] | undefined;
 	allowRules?: string[] | undefined;
+	sandboxSettings?: string[] | undefined;
 }
 
 /** Only a person can decide: ask with `ask`, which remembers the answer. */
@@ -58,9 +61,9 @@ export interface Undecided {
  * (headless).
  */
 export async function decideTrust(options: {trustProject?: boolean | undefined; canAsk: boolean}, context: TrustContext, project: ProjectContent = {}): Promise<TrustOutcome | Undecided> {
-	const {extensions = [], mcpServers = [], allowRules = []} = project;
+	const {extensions = [], mcpServers = [], allowRules = [], sandboxSettings = []} = project;
 	// What a ProjectTrust handler sees of the project's code: the extensions, then the files that configure its MCP servers.
-	// The allow rules are not code, so only the person's question lists them.
+	// The allow rules and sandbox settings are not code, so only the person's question lists them.
 	const projectCode = [...extensions, ...new Set(mcpServers.map(server => server.file))];
 	const asksExtensions = context.events?.has('ProjectTrust') === true;
 	if (options.trustProject && !asksExtensions) return {trusted: true};
@@ -81,6 +84,7 @@ export async function decideTrust(options: {trustProject?: boolean | undefined; 
 				extensions,
 				mcpServers: mcpServers.map(server => `${server.name} (${server.file})`),
 				allowRules,
+				sandboxSettings,
 				rememberedIn: trustFile(stateDir),
 			});
 			await writeTrust(stateDir, trusted, 'user');

@@ -244,11 +244,12 @@ export class ExtensionStartup {
 
 	async #loadFirst(context: LoadContext): Promise<void> {
 		this.#context = context;
-		// The project's MCP servers (its code too) and its allow rules need trust as well: a head that asks puts them in
+		// The project's MCP servers (its code too), its allow rules and its sandbox settings need trust as well: a head that asks puts them in
 		// the same question, so a project whose only content is one of them is asked about too (project-content.ts).
 		const asked = this.#options.askTrust && this.#generation === 0 ? await (await import('./project-content.js')).askedContent(this.#workspace, this.#dirs, this.#settings) : undefined;
-		const {mcpServers = [], allowRules = []} = asked ?? {};
-		if (this.#candidates.length === 0 && mcpServers.length === 0 && allowRules.length === 0) return;
+		const {mcpServers = [], allowRules = [], sandboxSettings = []} = asked ?? {};
+		const settingsAsked = allowRules.length > 0 || sandboxSettings.length > 0;
+		if (this.#candidates.length === 0 && mcpServers.length === 0 && !settingsAsked) return;
 		const projectCode = this.#candidates.filter(candidate => candidate.project);
 		const waiting = await waitsForProjectNames(this.#candidates);
 		// The provider package loads after every source the person names, the project's too: their provider ids win a clash with it.
@@ -258,12 +259,12 @@ export class ExtensionStartup {
 			this.#candidates.filter(candidate => !candidate.project && !waiting.has(candidate)),
 			false,
 		);
-		if (projectCode.length > 0 || mcpServers.length > 0 || allowRules.length > 0) {
+		if (projectCode.length > 0 || mcpServers.length > 0 || settingsAsked) {
 			const {decideTrust} = await import('./decide-trust.js');
 			this.#trust = await decideTrust(
 				{trustProject: this.#options.trustProject, canAsk: this.#options.askTrust !== undefined},
 				{workspace: this.#workspace, dirs: this.#dirs, events: this.#events},
-				{extensions: projectCode.map(candidate => candidate.path), mcpServers, allowRules},
+				{extensions: projectCode.map(candidate => candidate.path), mcpServers, allowRules, sandboxSettings},
 			);
 		}
 

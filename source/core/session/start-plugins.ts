@@ -100,7 +100,7 @@ async function poolModules(): Promise<PoolModules> {
  */
 async function startPool([{createWorkerPool}, {workerEnvironment}]: PoolModules, plugins: LoadedPlugins, workspace: string, dirs: PlatformDirs, ioLimitBytes: number): Promise<WorkerPool> {
 	const context = registeredContext(workspace, dirs);
-	const pool = createWorkerPool({context, env: workerEnvironment(process.env, dirs), ioLimitBytes});
+	const pool = createWorkerPool({context, env: workerEnvironment(process.env, dirs), ioLimitBytes, release: plugins.release});
 	for (const spec of workersEveryTurnCalls(plugins)) pool.start(spec);
 	try {
 		await context;

@@ -39,9 +39,18 @@ export class TrustBroker extends OpenQuestion<PendingTrust> {
 			mcpServers: question.mcpServers.map(server => printable(server)),
 			// A rule says what would run unasked, from a file anyone may have written: its invisible and reordering characters are marked.
 			allowRules: question.allowRules.map(rule => printableExact(rule)),
+			sandboxSettings: question.sandboxSettings.map(setting => printableExact(setting)),
 			rememberedIn: printable(question.rememberedIn),
 		};
-		const prompt: UiPrompt = {id: 'trust', kind: 'trust', workspace: question.workspace, extensions: question.extensions, mcpServers: question.mcpServers, allowRules: question.allowRules};
+		const prompt: UiPrompt = {
+			id: 'trust',
+			kind: 'trust',
+			workspace: question.workspace,
+			extensions: question.extensions,
+			mcpServers: question.mcpServers,
+			allowRules: question.allowRules,
+			sandboxSettings: question.sandboxSettings,
+		};
 		const withdraw = new AbortController();
 		this.#leave = error => withdraw.abort(error);
 		let release: () => void;
