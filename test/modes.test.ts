@@ -2,7 +2,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {PassThrough} from 'node:stream';
 import {InputIdleError, LineTooLongError, MAX_LINE_BYTES, readLines} from '../source/modes/line-reader.js';
-import {MAX_PROMPT_BYTES, readPromptFromStdin} from '../source/modes/read-prompt.js';
+import {MAX_PIPED_INPUT_BYTES, MAX_PROMPT_BYTES, readPipedInput, readPromptFromStdin, withPipedInput} from '../source/modes/read-prompt.js';
 
 async function collect(chunks: Array<Buffer | string>): Promise<string[]> {
 	const lines: string[] = [];
@@ -74,4 +74,29 @@ test('line reading bounds the wait for input, but not the time a consumer spends
 	await new Promise(resolve => setTimeout(resolve, 200));
 	assert.equal((await reader.next()).value, 'two');
 	await assert.rejects(reader.next(), (error: InputIdleError) => error instanceof InputIdleError && error.kind === 'idle');
+});
+
+test('piped input beside a prompt: read whole, null when empty or silent (with a warning), refused past its limit or when binary', async () => {
+	const piped = stdin();
+	piped.end('one\ntwo');
+	assert.equal(await readPipedInput(piped as never), 'one\ntwo');
+	assert.equal(withPipedInput('Review', 'one\ntwo'), 'Review\n\n<piped-input>\none\ntwo\n</piped-input>');
+	assert.equal(withPipedInput('Review', null), 'Review');
+	const empty = stdin();
+	empty.end('');
+	assert.equal(await readPipedInput(empty as never), null);
+	const warnings: string[] = [];
+	assert.equal(await readPipedInput(stdin() as never, message => warnings.push(message), {firstByteMs: 50, idleMs: 50}), null);
+	assert.match(warnings.join(''), /nothing arrived on standard input within 0.05 s/);
+	const tty = Object.assign(stdin(), {isTTY: true});
+	assert.equal(await readPipedInput(tty as never), null);
+	const exact = stdin();
+	exact.end(Buffer.alloc(MAX_PIPED_INPUT_BYTES, 'x'));
+	assert.equal((await readPipedInput(exact as never))!.length, MAX_PIPED_INPUT_BYTES);
+	const over = stdin();
+	over.end(Buffer.alloc(MAX_PIPED_INPUT_BYTES + 1, 'x'));
+	await assert.rejects(readPipedInput(over as never), /larger than 1048576 bytes/);
+	const invalid = stdin();
+	invalid.end(Buffer.from([0x61, 0xff, 0x62]));
+	await assert.rejects(readPipedInput(invalid as never), /not UTF-8 text/);
 });

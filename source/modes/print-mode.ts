@@ -1,7 +1,7 @@
 import type {CliOptions} from '../cli-options.js';
 import {createJsonRenderer} from './render-json.js';
 import {createTextRenderer} from './render-text.js';
-import {readPromptFromStdin} from './read-prompt.js';
+import {readPipedInput, readPromptFromStdin, withPipedInput} from './read-prompt.js';
 import {setupAgent} from '../core/session/setup-agent.js';
 import type {Agent} from '../core/session/agent.js';
 import {headlessDialog} from '../core/extensions/headless-dialog.js';
@@ -26,12 +26,18 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 		try {
 			// Flags left for the extensions may take words of the prompt as their values: the prompt is known once they loaded.
 			const deferred = options.commandLine.pending;
-			prompt = deferred ? '' : options.print === '' || options.print === undefined ? await readPromptFromStdin() : options.print;
+			const warn = (message: string) => emit({type: 'warning', message});
+			const promptOnStdin = options.print === '' || options.print === undefined;
+			// With the prompt on the command line, a pipe or a file on stdin is input for it (`git diff | i -p "Review this"`).
+			prompt = deferred ? '' : promptOnStdin ? await readPromptFromStdin() : withPipedInput(options.print!, await readPipedInput(process.stdin, warn));
 			// One turn: its MCP servers start once its model asks for a tool, so a one-shot that answers at once pays nothing for them.
-			agent = await setupAgent({...(deferred ? options : {...options, firstMessage: prompt}), mcpStart: 'first-tool-call'}, emit, undefined, controller.signal, started);
+			agent = await setupAgent({...(deferred ? options : {...options, firstMessage: promptOnStdin ? prompt : options.print}), mcpStart: 'first-tool-call'}, emit, undefined, controller.signal, started);
 			// No screen: an extension's dialog is refused, never answered in the person's name.
 			agent.provideRuntime({uiDialog: headlessDialog(options.json ? 'i -p --json' : 'i -p')});
-			if (deferred) prompt = options.commandLine.input().join(' ') || (await readPromptFromStdin());
+			if (deferred) {
+				const words = options.commandLine.input().join(' ');
+				prompt = words === '' ? await readPromptFromStdin() : withPipedInput(words, await readPipedInput(process.stdin, warn));
+			}
 		} catch (error) {
 			return (
 				interrupts.exitCode() ?? reportSetupError(error instanceof NoModelConfigError ? await (await import('../shared/first-run-commands.js')).firstRunError(error.path, options) : error, emit, options.json)

@@ -183,14 +183,6 @@ test('i -p with stdin open but silent gives up with a clear error instead of wai
 	assert.match(run.stderr, /no prompt arrived on standard input/);
 });
 
-test('-p TEXT never waits for a stdin that stays open', async () => {
-	const sandbox = sandboxFor('openai');
-	mock.enqueue({text: 'fine'});
-	const run = await runCli(['-p', 'hello', '-C', sandbox.workspace], {env: sandbox.env, input: null});
-	assert.equal(run.code, 0, run.stderr);
-	assert.equal(run.stdout, 'fine\n');
-});
-
 test('the step cap stops a turn that keeps calling tools, with the session saved', async () => {
 	const sandbox = sandboxFor('openai');
 	mock.enqueue({toolCalls: [{id: 'g1', name: 'glob', arguments: JSON.stringify({pattern: '*'})}]}, {toolCalls: [{id: 'g2', name: 'glob', arguments: JSON.stringify({pattern: '*'})}]});
