@@ -163,7 +163,8 @@ test('--json writes one event per line, each with the session UUID, and the answ
 	);
 	const usage = events.find(event => event.type === 'usage')!;
 	assert.deepEqual({input: usage.usage.input, output: usage.usage.output, cacheRead: usage.usage.cacheRead, cacheWrite: usage.usage.cacheWrite}, {input: 190, output: 7, cacheRead: 80, cacheWrite: 10});
-	assert.deepEqual(events.at(-1), {type: 'done', reason: 'stop', steps: 1, session: id});
+	assert.deepEqual(events.at(-2), {type: 'done', reason: 'stop', steps: 1, session: id});
+	assert.equal(events.at(-1)!.type, 'result', "the turn's result comes last");
 });
 
 test('echo TEXT | i -p reads the prompt from stdin', async () => {

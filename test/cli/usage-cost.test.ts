@@ -85,3 +85,39 @@ test('a config that chooses by protocol: the catalogue’s prices for its model 
 	assert.equal(unknown!.prices, null);
 	assert.deepEqual(unknown!.cost, {dollars: 0, unknown: true});
 });
+
+test('--json ends each turn with a result: the last step’s text, the reason, the turn’s usage and cost and the session’s', async () => {
+	const box = sandbox();
+	mock.enqueue(
+		{text: 'Let me look first.', toolCalls: [{id: 't1', name: 'glob', arguments: JSON.stringify({pattern: '*'})}], usage: {input: 1_000_000, output: 100_000, cacheRead: 0, cacheWrite: 0}},
+		{text: 'The answer, 你好.', usage: {input: 2_000_000, output: 0, cacheRead: 0, cacheWrite: 0}},
+	);
+	const run = await runCli(['-p', 'hi', '--json', '--yolo', '-C', box.workspace, '--model', 'priced/full'], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	const events = jsonEvents(run.stdout);
+	const result = events.at(-1)!;
+	assert.equal(events.at(-2)!.type, 'done');
+	assert.deepEqual(
+		{...result, cost: undefined, session_cost: undefined},
+		{
+			type: 'result',
+			reason: 'stop',
+			steps: 2,
+			text: 'The answer, 你好.',
+			usage: {input: 3_000_000, output: 100_000, cacheRead: 0, cacheWrite: 0, requests: 2},
+			cost: undefined,
+			session_cost: undefined,
+			session: events[0]!.id,
+		},
+	);
+	close(result.cost.dollars, (1_000_000 * 3 + 100_000 * 15 + 2_000_000 * 3) / 1e6);
+	assert.equal(result.cost.unknown, false);
+	assert.deepEqual(result.session_cost, result.cost);
+
+	// A failed turn has its result too: the reason, no text, no usage, a zero cost, no session total yet.
+	mock.enqueue({status: 400, errorMessage: 'bad request'});
+	const failed = await runCli(['-p', 'hi', '--json', '-C', box.workspace, '--model', 'priced/full'], {env: box.env});
+	assert.equal(failed.code, 1);
+	const last = jsonEvents(failed.stdout).at(-1)!;
+	assert.deepEqual([last.type, last.reason, last.text, last.usage.requests, last.cost, last.session_cost], ['result', 'error', '', 0, {dollars: 0, unknown: false}, null]);
+});
