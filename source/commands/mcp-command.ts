@@ -7,6 +7,8 @@ import {nearestName} from '../core/nearest-name.js';
 import {resolveWorkspace} from '../core/session/start-plugins.js';
 import {helpOutput, mcpHelpText} from '../help.js';
 import {writeErr, writeOut} from '../shared/output.js';
+import {readFlags} from './mcp-flags.js';
+import {list} from './mcp-list.js';
 
 const scopeFlags = {
 	cwd: {type: 'string', shortFlag: 'C'},
@@ -23,12 +25,6 @@ const addFlags = {
 	timeout: {type: 'number'},
 	sandbox: {type: 'boolean', default: false},
 	force: {type: 'boolean', default: false},
-} satisfies AnyFlags;
-
-const readFlags = {
-	cwd: {type: 'string', shortFlag: 'C'},
-	trustProject: {type: 'boolean', default: false},
-	json: {type: 'boolean', default: false},
 } satisfies AnyFlags;
 
 const subcommands = ['list', 'get', 'add', 'remove', 'login', 'logout'] as const;
@@ -172,9 +168,10 @@ async function remoteServer(args: string[], usage: string) {
 	const name = oneName(usage, input);
 	const workspace = resolveWorkspace(flags.cwd);
 	const dirs = checkedDirs();
-	const {readRunMcpConfig} = await import('../core/mcp/start-mcp.js');
+	const [{readRunMcpConfig}, {untrustedWarning}] = await Promise.all([import('../core/mcp/start-mcp.js'), import('../core/mcp/mcp-config.js')]);
 	const config = await readRunMcpConfig({workspace, dirs, trustProject: flags.trustProject, events: null});
 	for (const message of config.warnings) writeErr(`i: mcp: ${message}\n`);
+	if (config.untrusted) writeErr(`i: mcp: ${untrustedWarning(workspace, config.untrusted)}\n`);
 	const server = config.servers.find(candidate => candidate.name === name);
 	if (!server) {
 		const names = config.servers.map(candidate => candidate.name);
@@ -219,61 +216,4 @@ async function logout(args: string[]): Promise<number> {
 	if (flags.json) writeOut(`${JSON.stringify({name, loggedOut: removed, file: file.path})}\n`);
 	else writeOut(removed ? `logged out of MCP server ${name}: its tokens were removed from ${file.path}\n` : `MCP server ${name} was not logged in (nothing for it in ${file.path})\n`);
 	return exitCodes.ok;
-}
-
-async function list(args: string[], only: string | undefined): Promise<number> {
-	const {flags, input} = parseCommandLine(args, {flags: readFlags, takesInput: only !== undefined});
-	if (only === undefined && input.length > 0) throw new UsageError(`i mcp list takes no name (i mcp get ${input[0]})`);
-	const workspace = resolveWorkspace(flags.cwd);
-	const dirs = checkedDirs();
-	const [{startMcp}, {version}] = await Promise.all([import('../core/mcp/start-mcp.js'), import('../version.js')]);
-	const warnings: string[] = [];
-	const servers = await startMcp({workspace, dirs, trustProject: flags.trustProject, events: null, takenToolNames: new Map(), clientVersion: version(), report: message => warnings.push(message), strict: true});
-	try {
-		if (only !== undefined && !servers?.status().some(status => status.name === only)) {
-			for (const message of warnings) writeErr(`i: mcp: ${message}\n`);
-			throw new UsageError(
-				`there is no MCP server named "${only}" here${
-					servers
-						? ` (configured: ${servers
-								.status()
-								.map(status => status.name)
-								.join(', ')})`
-						: ''
-				}`,
-			);
-		}
-
-		await servers?.start();
-		const statuses = (servers?.status() ?? []).filter(status => only === undefined || status.name === only);
-		if (flags.json) {
-			writeOut(`${JSON.stringify({servers: statuses, warnings})}\n`);
-			return exitCodes.ok;
-		}
-
-		// The failures are in the table; what else was said (trust, shadowed names) comes first.
-		for (const message of warnings.filter(message => !statuses.some(status => status.lastError !== undefined && message.startsWith(`MCP server ${status.name} `)))) writeErr(`i: mcp: ${message}\n`);
-		if (statuses.length === 0) {
-			writeOut('no MCP servers are configured here (i mcp add NAME -- COMMAND ARGS…, or a project .mcp.json)\n');
-			return exitCodes.ok;
-		}
-
-		const lines = statuses.map(status => {
-			const offers =
-				status.state === 'ready'
-					? `${status.tools.length} tool${status.tools.length === 1 ? '' : 's'}, ${status.prompts.length} prompt${status.prompts.length === 1 ? '' : 's'}, ${status.resources} resource${status.resources === 1 ? '' : 's'}`
-					: '';
-			const head = `${status.name}  ${status.state}${status.transport ? `  ${status.transport}` : ''}${offers ? `  ${offers}` : ''}  ${status.file}`;
-			const error = status.lastError ? `\n    ${status.lastError}` : '';
-			const detail =
-				only === undefined
-					? ''
-					: `\n    ${status.describe}${status.tools.length > 0 ? `\n    tools: ${status.tools.join(', ')}` : ''}${status.prompts.length > 0 ? `\n    prompts: ${status.prompts.join(', ')}` : ''}`;
-			return `${head}${error}${detail}`;
-		});
-		writeOut(`${lines.join('\n')}\n`);
-		return statuses.some(status => status.state === 'failed') ? exitCodes.turnFailed : exitCodes.ok;
-	} finally {
-		await servers?.close();
-	}
 }

@@ -14,16 +14,16 @@ before(async () => {
 });
 after(async () => Promise.all([mock.close(), site.close()]));
 
-/** The web profile alone, with web.json trusting (or not) the local page's host. */
-function webOnly(trusted: boolean) {
+/** The web profile alone, with web.json trusting (or not) the local page's host, and naming a search endpoint or not. */
+function webOnly(trusted: boolean, search?: {url: string}) {
 	const box = makeSandbox();
 	writeFileSync(join(box.configDir, 'builtin.json'), JSON.stringify({builtin_profile: 'web', tools: []}));
-	writeFileSync(join(box.configDir, 'web.json'), JSON.stringify(trusted ? {trusted_hosts: ['127.0.0.1']} : {}));
+	writeFileSync(join(box.configDir, 'web.json'), JSON.stringify({...(trusted ? {trusted_hosts: ['127.0.0.1']} : {}), ...(search ? {search} : {})}));
 	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm', max_retries: 0, plugins: ['builtin.json']});
 	return box;
 }
 
-test('the web profile: web_fetch of a trusted local page reaches the model as a tool result; both web tools are offered', async () => {
+test('the web profile: web_fetch of a trusted local page reaches the model as a tool result; web_search, with no search endpoint, is not offered', async () => {
 	const box = webOnly(true);
 	mock.enqueue({toolCalls: [{id: 'w1', name: 'web_fetch', arguments: JSON.stringify({url: `${site.origin}/notes.html`})}]}, {text: 'v2 is faster'});
 	const sent = mock.requests.length;
@@ -31,7 +31,7 @@ test('the web profile: web_fetch of a trusted local page reaches the model as a 
 	assert.equal(run.code, 0, run.stderr);
 	assert.match(run.stdout, /v2 is faster/);
 	const offered = mock.requests[sent]!.body.tools.map((tool: any) => tool.function.name);
-	assert.ok(offered.includes('web_fetch') && offered.includes('web_search'), offered.join(', '));
+	assert.ok(offered.includes('web_fetch') && !offered.includes('web_search'), offered.join(', '));
 	const result = mock.requests[sent + 1]!.body.messages.find((message: any) => message.role === 'tool');
 	assert.equal(result.tool_call_id, 'w1');
 	assert.equal(result.content, `URL: ${site.origin}/notes.html\nContent-Type: text/html; charset=utf-8\nTitle: Release notes\n\n# v2\n\nFaster & smaller.`);
@@ -47,4 +47,14 @@ test('the web profile without trust: the refusal reaches the model as a tool err
 	const result = mock.requests[sent + 1]!.body.messages.find((message: any) => message.role === 'tool');
 	assert.match(result.content, /refused to connect to 127\.0\.0\.1: not a public address \(loopback\)/);
 	assert.equal(site.hits.length, hits);
+});
+
+test('web_search is offered once web.json names a search endpoint', async () => {
+	const box = webOnly(true, {url: `${site.origin}/search`});
+	mock.enqueue({text: 'ok'});
+	const sent = mock.requests.length;
+	const run = await runCli(['-p', 'search?', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	const offered = mock.requests[sent]!.body.tools.map((tool: any) => tool.function.name);
+	assert.ok(offered.includes('web_fetch') && offered.includes('web_search'), offered.join(', '));
 });

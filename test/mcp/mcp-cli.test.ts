@@ -164,6 +164,15 @@ test('i mcp add, list, get and remove: the project settings by default, --global
 	assert.equal(removedFar.code, 2);
 	assert.match(removedFar.stderr, /no MCP server "far" in .*\.i\/settings\.json; it is in .*config\/settings\.json \(with --global\)/);
 	assert.equal((await cli('remove', 'far', '--global')).code, 0);
+	// Right after the add, without trust: listed as not started, with the reason and how to trust; exit 1.
+	const untrusted = await cli('list');
+	assert.equal(untrusted.code, 1);
+	assert.match(
+		untrusted.stdout,
+		/^every {2}not started {2}.*\.i\/settings\.json\n {4}not started: the workspace .* is not trusted; pass --trust-project to start them, or answer the trust question of the chat screen \(i in this folder\)\n$/,
+	);
+	const untrustedJson = JSON.parse((await cli('list', '--json')).stdout);
+	assert.deepEqual([untrustedJson.servers[0].name, untrustedJson.servers[0].state], ['every', 'untrusted']);
 	const list = await cli('list', '--trust-project');
 	assert.equal(list.code, 0, list.stderr);
 	assert.match(list.stdout, /^every {2}ready {2}stdio {2}\d+ tools, 4 prompts, \d+ resources {2}.*\.i\/settings\.json\n$/);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import {mkdirSync, mkdtempSync, realpathSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {readMcpConfig, MAX_MCP_SERVERS, MAX_MCP_SERVER_NAME_LENGTH, MAX_MCP_TIMEOUT_SECONDS} from '../../source/core/mcp/mcp-config.js';
+import {readMcpConfig, untrustedWarning, MAX_MCP_SERVERS, MAX_MCP_SERVER_NAME_LENGTH, MAX_MCP_TIMEOUT_SECONDS} from '../../source/core/mcp/mcp-config.js';
 
 function folders() {
 	const root = realpathSync(mkdtempSync(join(tmpdir(), 'i-mcp-config-')));
@@ -65,8 +65,12 @@ test('an untrusted workspace: the project entries are skipped with one warning, 
 		config.servers.map(server => server.name),
 		['global'],
 	);
-	assert.equal(config.warnings.length, 1);
-	assert.match(config.warnings[0]!, /is not trusted, so its MCP servers were not started: mine \(.*settings\.json\); theirs \(.*\.mcp\.json\); pass --trust-project/);
+	assert.deepEqual(config.warnings, []);
+	assert.deepEqual(
+		config.untrusted?.servers.map(server => server.name),
+		['mine', 'theirs'],
+	);
+	assert.match(untrustedWarning(at.workspace, config.untrusted!), /is not trusted, so its MCP servers were not started: mine \(.*settings\.json\); theirs \(.*\.mcp\.json\); pass --trust-project/);
 });
 
 // biome-ignore lint/suspicious/noTemplateCurlyInString: the MCP configuration's own ${VAR} syntax

@@ -88,8 +88,10 @@ export interface McpConfig {
 	servers: McpServerConfig[];
 	/** Names listed with `"disabled": true`, so `/mcp` and `i mcp list` can show them. */
 	disabled: Array<{name: string; file: string}>;
-	/** Said once at start: entries skipped for trust, names shadowed by an earlier file. */
+	/** Said once at start: names shadowed by an earlier file. */
 	warnings: string[];
+	/** The project's servers skipped because the workspace is not trusted, and how to trust it; null when none was. */
+	untrusted: {servers: ProjectMcpServer[]; fix: string} | null;
 }
 
 /** The three files of a workspace, in lookup order. */
@@ -159,12 +161,12 @@ export function mcpConfigOf(read: readonly McpFileEntries[], options: Omit<ReadM
 	const disabled: McpConfig['disabled'] = [];
 	const warnings: string[] = [];
 	const seen = new Map<string, string>();
-	const skipped: string[] = [];
+	const skipped: ProjectMcpServer[] = [];
 	for (const file of read) {
 		if (file.entries === undefined) continue;
 		const project = file.source !== 'global-settings';
 		if (project && !options.trusted) {
-			if (Object.keys(file.entries).length > 0) skipped.push(`${Object.keys(file.entries).join(', ')} (${file.path})`);
+			skipped.push(...Object.keys(file.entries).map(name => ({name, file: file.path})));
 			continue;
 		}
 
@@ -182,12 +184,18 @@ export function mcpConfigOf(read: readonly McpFileEntries[], options: Omit<ReadM
 		}
 	}
 
-	if (skipped.length > 0) {
-		const undo = options.refusedIn ? `it was not trusted when asked; pass --trust-project to start them, or delete ${options.refusedIn} to be asked again` : 'pass --trust-project to start them';
-		warnings.push(`the workspace ${options.workspace} is not trusted, so its MCP servers were not started: ${skipped.join('; ')}; ${undo} (a server is a program the project names)`);
-	}
+	const fix = options.refusedIn
+		? `it was not trusted when asked; pass --trust-project to start them, or delete ${options.refusedIn} to be asked again`
+		: 'pass --trust-project to start them, or answer the trust question of the chat screen (i in this folder)';
+	return {servers, disabled, warnings, untrusted: skipped.length > 0 ? {servers: skipped, fix} : null};
+}
 
-	return {servers, disabled, warnings};
+/** What a run says of the project's servers it skipped for trust. */
+export function untrustedWarning(workspace: string, untrusted: NonNullable<McpConfig['untrusted']>): string {
+	const byFile = new Map<string, string[]>();
+	for (const {name, file} of untrusted.servers) byFile.set(file, [...(byFile.get(file) ?? []), name]);
+	const listed = [...byFile].map(([file, names]) => `${names.join(', ')} (${file})`);
+	return `the workspace ${workspace} is not trusted, so its MCP servers were not started: ${listed.join('; ')}; ${untrusted.fix} (a server is a program the project names)`;
 }
 
 /** The `mcpServers` object of one file, unchecked per entry; undefined when the file or the key is absent. */

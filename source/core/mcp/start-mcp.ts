@@ -1,7 +1,7 @@
 import type {PlatformDirs} from '../config/dirs.js';
 import {errorMessage} from '../errors.js';
 import type {EventBus} from '../extensions/event-bus.js';
-import {mcpConfigOf, projectMcpServers, readMcpFiles, type McpConfig, type ProjectMcpServer} from './mcp-config.js';
+import {mcpConfigOf, projectMcpServers, readMcpFiles, untrustedWarning, type McpConfig, type ProjectMcpServer} from './mcp-config.js';
 import type {McpServers} from './mcp-servers.js';
 
 export interface StartMcpOptions {
@@ -50,6 +50,12 @@ export async function prepareMcp(options: StartMcpOptions): Promise<(() => Promi
 	}
 
 	for (const message of config.warnings) options.report(message);
+	if (config.untrusted) options.report(untrustedWarning(options.workspace, config.untrusted));
+	return serversOf(config, options);
+}
+
+/** What starts the servers `config` names, loading the SDK then; null when it names none to start or show (nothing of the SDK is loaded). */
+export function serversOf(config: McpConfig, options: StartMcpOptions): (() => Promise<McpServers>) | null {
 	if (config.servers.length === 0 && config.disabled.length === 0) return null;
 	return async () => {
 		const {McpServers} = await import('./mcp-servers.js');

@@ -6,6 +6,7 @@ import {boundModuleOwner, officialModuleOwner} from '../tools/tool-owner.js';
 import {BINDINGS_FILE, readBindings} from './bindings.js';
 import {generateManifest, type GeneratedManifest} from './generate-manifest.js';
 import {isProfileName, profileNames} from './profiles.js';
+import {withoutUnusableTools} from './unusable-tools.js';
 import {readSelection} from './selection.js';
 
 /** The dynamic built-in descriptor `i --runtime init` writes into the config folder (spec/platform.md §1). */
@@ -52,7 +53,9 @@ export async function resolveBuiltin(json: unknown, file: string, configDir: str
 	}
 
 	const bindings = await readBindings(configDir);
-	const {manifest, warnings} = generateManifest({...selection, bindings, program});
+	const generated = generateManifest({...selection, bindings, program});
+	const manifest = await withoutUnusableTools(generated.manifest, configDir, module => Object.hasOwn(bindings, module));
+	const {warnings} = generated;
 	const owner = (module: string | undefined) => (module === undefined ? undefined : Object.hasOwn(bindings, module) ? boundModuleOwner(module, join(configDir, BINDINGS_FILE)) : officialModuleOwner(module));
 	return {manifest, tools, label: `builtin profile "${selection.profile}" of ${file}`, owner, warnings};
 }
