@@ -6,7 +6,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {test} from 'node:test';
 import {collectResources, type ResourceSources} from '../../source/core/resources/collect-resources.js';
-import {MAX_RESOURCE_FOLDERS} from '../../source/core/resources/resource-folders.js';
+import {DEFAULT_SKILL_FOLDERS, MAX_RESOURCE_FOLDERS} from '../../source/core/resources/resource-folders.js';
 import type {Settings} from '../../source/core/extensions/settings-file.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'i-resources-')));
@@ -28,7 +28,7 @@ test("nothing beyond the workspace's own folders: the frames carry none", async 
 	assert.deepEqual(await collectResources(sources({settings: {project: settings('/p.json', [], []), global: undefined}})), {folders: undefined, warnings: []});
 });
 
-test('the order: flags, project settings, the workspace, global settings, extensions; a folder named twice counts where it came first; a kind with nothing named is left out', async () => {
+test('the order: flags, project settings, the workspace (.claude/skills last of its own), .pi, global settings, extensions; a folder named twice counts where it came first; a kind with nothing named is left out', async () => {
 	const {folders} = await collectResources(
 		sources({
 			skills: ['flag-a', join(root, 'flag-b')],
@@ -43,6 +43,8 @@ test('the order: flags, project settings, the workspace, global settings, extens
 			{path: '/team', origin: 'settings /w/.i/settings.json'},
 			{path: join(workspace, '.agents/skills'), origin: 'the workspace'},
 			{path: join(workspace, '.i/skills'), origin: 'the workspace'},
+			{path: join(workspace, '.claude/skills'), origin: 'the workspace'},
+			{path: join(workspace, '.pi/skills'), origin: 'the workspace'},
 			{path: '/global', origin: 'settings /c/settings.json'},
 			{path: '/ext-skills', origin: 'extension todo'},
 		],
@@ -52,9 +54,37 @@ test('the order: flags, project settings, the workspace, global settings, extens
 		prompts: [
 			{path: join(root, 'flag-b'), origin: '--prompt-template'},
 			{path: join(workspace, '.i/prompts'), origin: 'the workspace'},
+			{path: join(workspace, '.pi/prompts'), origin: 'the workspace'},
 			{path: '/p', origin: 'extension x'},
 		],
 	});
+});
+
+test("pi's .pi/settings.json folders come after .i's and the workspace's own, before .pi/skills and .pi/prompts and the global settings; its problems are warnings", async () => {
+	const pi = {
+		path: '/w/.pi/settings.json',
+		skillDirs: ['/w/.claude/skills', '/pi-team'],
+		promptDirs: ['/pi-prompts'],
+		problems: ['pi\'s settings /w/.pi/settings.json: "prompts" is not a list of paths, so it is not read'],
+	};
+	const {folders, warnings} = await collectResources(sources({settings: {project: settings('/w/.i/settings.json', ['/team'], []), pi, global: settings('/c/settings.json', ['/global'], [])}}));
+	assert.deepEqual(
+		folders?.skills?.map(folder => folder.path),
+		['/team', join(workspace, '.agents/skills'), join(workspace, '.i/skills'), join(workspace, '.claude/skills'), '/w/.claude/skills', '/pi-team', join(workspace, '.pi/skills'), '/global'],
+	);
+	assert.equal(folders?.skills?.find(folder => folder.path === '/pi-team')?.origin, "settings /w/.pi/settings.json (pi's)");
+	assert.deepEqual(
+		folders?.prompts?.map(folder => folder.path),
+		[join(workspace, '.i/prompts'), '/pi-prompts', join(workspace, '.pi/prompts')],
+	);
+	assert.deepEqual(warnings, pi.problems);
+	// pi's settings alone name folders: the frames carry them.
+	const alone = await collectResources(sources({settings: {project: undefined, pi: {...pi, skillDirs: [], problems: []}, global: undefined}}));
+	assert.equal(alone.folders?.skills, undefined);
+	assert.deepEqual(
+		alone.folders?.prompts?.map(folder => folder.path),
+		[join(workspace, '.i/prompts'), '/pi-prompts', join(workspace, '.pi/prompts')],
+	);
 });
 
 test('a flag names an existing folder: missing or a file is a usage error naming both the flag and the path', async () => {
@@ -63,14 +93,15 @@ test('a flag names an existing folder: missing or a file is a usage error naming
 });
 
 test(`at most ${MAX_RESOURCE_FOLDERS} folders of a kind: at the limit all are used, past it the rest are left out with a warning`, async () => {
-	// Two of the workspace's own folders come with them.
+	// The workspace's own folders and .pi/skills come with them.
+	const conventional = DEFAULT_SKILL_FOLDERS.length;
 	const named = (count: number) => Array.from({length: count}, (_, index) => ({path: `/d/${index}`, extension: 'many'}));
-	const at = await collectResources(sources({discovered: {skillPaths: named(MAX_RESOURCE_FOLDERS - 2), promptPaths: [], themePaths: []}}));
+	const at = await collectResources(sources({discovered: {skillPaths: named(MAX_RESOURCE_FOLDERS - conventional), promptPaths: [], themePaths: []}}));
 	assert.equal(at.folders?.skills?.length, MAX_RESOURCE_FOLDERS);
 	assert.deepEqual(at.warnings, []);
-	const past = await collectResources(sources({discovered: {skillPaths: named(MAX_RESOURCE_FOLDERS - 1), promptPaths: [], themePaths: []}}));
+	const past = await collectResources(sources({discovered: {skillPaths: named(MAX_RESOURCE_FOLDERS - conventional + 1), promptPaths: [], themePaths: []}}));
 	assert.equal(past.folders?.skills?.length, MAX_RESOURCE_FOLDERS);
 	assert.deepEqual(past.warnings, [
-		`${MAX_RESOURCE_FOLDERS + 1} skill folders were named; only the first ${MAX_RESOURCE_FOLDERS} are used, from /d/${MAX_RESOURCE_FOLDERS - 2} (extension many) on they are left out`,
+		`${MAX_RESOURCE_FOLDERS + 1} skill folders were named; only the first ${MAX_RESOURCE_FOLDERS} are used, from /d/${MAX_RESOURCE_FOLDERS - conventional} (extension many) on they are left out`,
 	]);
 });

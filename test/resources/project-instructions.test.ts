@@ -155,3 +155,51 @@ test('the block goes after the prompt; /reload puts a new one in place of the ol
 	assert.equal(replaceInstructions('You are i.', next), `You are i.\n\n${next}`);
 	assert.equal(withInstructions('You are i.', ''), 'You are i.');
 });
+
+test('CLAUDE.md is read where a folder has no AGENTS.md, global too, in the same order; AGENTS.md wins where both are, even an empty or unusable one', async () => {
+	const {repo, middle, workspace, config} = tree();
+	writeFileSync(join(config, 'CLAUDE.md'), 'global claude rule\n');
+	writeFileSync(join(repo, 'AGENTS.md'), 'root agents rule\n');
+	writeFileSync(join(repo, 'CLAUDE.md'), 'root claude rule, not read\n');
+	writeFileSync(join(middle, 'CLAUDE.md'), 'middle claude rule\n');
+	writeFileSync(join(workspace, 'AGENTS.md'), ' \n');
+	writeFileSync(join(workspace, 'CLAUDE.md'), "workspace claude rule, not read: the empty AGENTS.md is the folder's\n");
+	const {files, notices} = await readProjectInstructions({workspace, configDir: config});
+	assert.deepEqual(notices, []);
+	assert.deepEqual(
+		files.map(file => [file.path, file.scope, file.text]),
+		[
+			[join(config, 'CLAUDE.md'), 'global', 'global claude rule\n'],
+			[join(repo, 'AGENTS.md'), 'project', 'root agents rule\n'],
+			[join(middle, 'CLAUDE.md'), 'project', 'middle claude rule\n'],
+		],
+	);
+	const block = renderInstructionsBlock(files);
+	assert.ok(block.includes('AGENTS.md files (CLAUDE.md where a folder has no AGENTS.md)'));
+	assert.ok(block.includes(`## ${join(middle, 'CLAUDE.md')}\n\nmiddle claude rule`));
+	// A block of AGENTS.md files alone keeps its wording, byte for byte what saved sessions hold.
+	assert.ok(renderInstructionsBlock(files.slice(1, 2)).includes('these instructions in AGENTS.md files, given here'));
+
+	// An AGENTS.md that cannot be used is a notice, and the folder's CLAUDE.md does not stand in for it.
+	mkdirSync(join(middle, 'AGENTS.md'));
+	const refused = await readProjectInstructions({workspace, configDir: config});
+	assert.deepEqual(
+		refused.files.map(file => file.path),
+		[join(config, 'CLAUDE.md'), join(repo, 'AGENTS.md')],
+	);
+	assert.match(refused.notices.join('\n'), /packages\/AGENTS\.md was not read: it is a folder/);
+});
+
+test("a project's CLAUDE.md follows AGENTS.md's rules: cut at 64 KiB, a link out of the repository a notice", async () => {
+	const {root, repo, workspace, config} = tree();
+	writeFileSync(join(workspace, 'CLAUDE.md'), 'c'.repeat(MAX_INSTRUCTIONS_FILE_BYTES + 1));
+	const outside = join(root, 'secret.txt');
+	writeFileSync(outside, 'do not send me\n');
+	symlinkSync(outside, join(repo, 'CLAUDE.md'));
+	const {files, notices} = await readProjectInstructions({workspace, configDir: config});
+	assert.equal(files.length, 1);
+	assert.equal(files[0]!.cut, true);
+	assert.equal(files[0]!.text.length, MAX_INSTRUCTIONS_FILE_BYTES);
+	assert.equal(notices.length, 1);
+	assert.match(notices[0]!, /CLAUDE\.md was not read: it is a symbolic link to .*secret\.txt, outside the repository/);
+});

@@ -23,11 +23,13 @@ export interface ChatOptions {
 	/** Wait for the ready screen (default true). */
 	ready?: boolean;
 	box?: Sandbox;
+	/** More fields of the model config (`plugins`, say). */
+	config?: Record<string, unknown>;
 }
 
 export async function startChat(mock: MockProvider, options: ChatOptions = {}): Promise<Chat> {
 	const box = options.box ?? makeSandbox();
-	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: MODEL, max_retries: 0});
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: MODEL, max_retries: 0, ...options.config});
 	const run = runInTerminal(['-C', box.workspace, ...(options.args ?? [])], {
 		env: {...box.env, ...options.env},
 		cwd: box.workspace,

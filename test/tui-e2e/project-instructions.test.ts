@@ -5,7 +5,7 @@
 // /init is an ordinary turn whose write asks for approval.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {readFileSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
@@ -117,6 +117,35 @@ test('/reload sends the edited AGENTS.md, /clear starts with it; /context adds u
 		await run.waitFor(screen => /the\s+previous\s+one\s+stays\s+saved/.test(screen), 'the new session');
 		const fresh = await send(run, 'fourth', 'answer four');
 		assert.ok(fresh.includes('RULE THREE: both.'), fresh);
+		run.type('/exit\r');
+		assert.equal((await run.exit()).exitCode, 0);
+	} finally {
+		await run.close();
+	}
+});
+
+test('/context lists a CLAUDE.md read in place of AGENTS.md, and the skill and prompt folders found (.claude/skills, .pi/prompts)', async () => {
+	const box = makeSandbox();
+	// The standard profile's skills and prompts modules read the folders.
+	writeFileSync(join(box.configDir, 'builtin.json'), JSON.stringify({builtin_profile: 'configured', tools: []}));
+	writeFileSync(join(box.configDir, 'plugins.json'), JSON.stringify({profile: 'standard', disabled: ['approval', 'budget', 'compact', 'cache', 'memory', 'web', 'search']}));
+	const file = join(box.workspace, 'CLAUDE.md');
+	writeFileSync(file, 'CLAUDE RULE: tabs.\n');
+	mkdirSync(join(box.workspace, '.claude', 'skills', 'tidy'), {recursive: true});
+	writeFileSync(join(box.workspace, '.claude', 'skills', 'tidy', 'SKILL.md'), '---\nname: tidy\ndescription: Tidy up.\n---\nBody.\n');
+	mkdirSync(join(box.workspace, '.pi', 'prompts'), {recursive: true});
+	const {run} = await startChat(mock, {box, cols: 200, config: {plugins: ['builtin.json']}});
+	try {
+		assert.ok((await send(run, 'first', 'answer one')).includes(`## ${file}\n\nCLAUDE RULE: tabs.`));
+		const labels = (await context(run, 0)).map(([label]) => label);
+		assert.ok(labels.includes(`CLAUDE.md ${file}`), labels.join('\n'));
+		await run.waitFor(screen => screen.includes('Prompt template folders found'), 'the folders under the /context table');
+		const lines = run.lines();
+		const skills = lines.findLastIndex(line => line.startsWith('Skill folders found'));
+		assert.ok(skills >= 0, lines.join('\n'));
+		assert.match(lines[skills + 1]!, new RegExp(`^  ${join(box.workspace, '.claude/skills').replaceAll('.', '\\.')}  \\(the workspace\\)`));
+		const prompts = lines.findLastIndex(line => line.startsWith('Prompt template folders found'));
+		assert.ok(lines[prompts + 1]!.includes(join(box.workspace, '.pi/prompts')), lines.join('\n'));
 		run.type('/exit\r');
 		assert.equal((await run.exit()).exitCode, 0);
 	} finally {

@@ -100,7 +100,7 @@ test('prompts: an invalid prompts.json is an error frame naming the file and fie
 	await worker.close();
 });
 
-test("prompts: user_input expands /name from the workspace .i/prompts, or from the request's resources in their order; anything else passes unchanged", async t => {
+test("prompts: user_input expands /name from the workspace .i/prompts (then .pi/prompts), or from the request's resources in their order; anything else passes unchanged", async t => {
 	const folders = await makeFolders(t);
 	const own = join(folders.workspace, '.i', 'prompts');
 	const first = join(folders.root, 'first');
@@ -132,5 +132,11 @@ test("prompts: user_input expands /name from the workspace .i/prompts, or from t
 	assert.equal((await ask('/both')).content, 'the workspace one');
 	// The host's list replaces the default folder.
 	assert.equal((await ask('/fix x', {prompts: [{path: first, origin: '--prompt-template'}]})).content, '/fix x');
+	// pi's .pi/prompts is a default folder too, after .i/prompts.
+	await mkdir(join(folders.workspace, '.pi', 'prompts'), {recursive: true});
+	await writeFile(join(folders.workspace, '.pi', 'prompts', 'both.md'), 'pi loses a name to .i');
+	await writeFile(join(folders.workspace, '.pi', 'prompts', 'pi.md'), 'from pi');
+	assert.equal((await ask('/both')).content, 'the workspace one');
+	assert.equal((await ask('/pi')).content, 'from pi');
 	assert.equal((await worker.close()).code, 0);
 });

@@ -208,6 +208,23 @@ test('skills: name of 64 characters passes, 65 or a bad character fails; descrip
 	assert.equal(await turnError(run), `${file}: "description" (line 3) must not be empty`);
 });
 
+test("skills: without the host's folders .claude/skills and .pi/skills are default roots too, after .i/skills; one folder linked into two roots is one skill", async t => {
+	const run = await start(t);
+	const {workspace} = run.folders;
+	await writeSkill(join(workspace, '.claude/skills'), 'claude', ['name: claude', 'description: From Claude Code.']);
+	await writeSkill(join(workspace, '.pi/skills'), 'pi', ['name: pi', 'description: From pi.']);
+	await writeSkill(join(workspace, '.agents/skills'), 'shared', ['name: shared', 'description: Linked.']);
+	await symlink(join(workspace, '.agents/skills/shared'), join(workspace, '.claude/skills/shared'));
+	assert.deepEqual(await run.index(), {
+		claude: 'From Claude Code.\nsource: .claude/skills/claude/SKILL.md',
+		pi: 'From pi.\nsource: .pi/skills/pi/SKILL.md',
+		shared: 'Linked.\nsource: .agents/skills/shared/SKILL.md',
+	});
+	// A copy (another folder) of the same name is still a repeated name.
+	const copy = await writeSkill(join(workspace, '.pi/skills'), 'copy', ['name: claude', 'description: d']);
+	assert.equal(await turnError(run), `skill name "claude" is used twice: by ${join(workspace, '.claude/skills/claude/SKILL.md')} and by ${copy}; names must be unique across all skill roots`);
+});
+
 test('skills: a duplicate name, within a root or across roots, is an error naming both files', async t => {
 	const run = await start(t);
 	const {workspace} = run.folders;

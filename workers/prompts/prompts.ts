@@ -2,7 +2,7 @@ import path from 'node:path';
 import * as z from 'zod/mini';
 import '../../source/core/zod-english.js';
 import {resolveFromConfig} from '../../source/core/config/module-config.js';
-import {PROJECT_PROMPT_FOLDER} from '../../source/core/resources/resource-folders.js';
+import {DEFAULT_PROMPT_FOLDERS} from '../../source/core/resources/resource-folders.js';
 import {findPromptTemplate, parseTemplateCommand} from '../../source/core/resources/prompt-template-file.js';
 import {moduleConfigLoader} from '../serve/module-config-loader.js';
 import {readPromptFile} from '../serve/prompt-file.js';
@@ -58,5 +58,5 @@ const expandTemplate: Handler = async (data, context) => {
 function promptFolders(context: WorkerContext): string[] {
 	const named = context.resources?.prompts;
 	if (named !== undefined) return named.map(folder => folder.path);
-	return context.workspace === undefined ? [] : [path.join(context.workspace, PROJECT_PROMPT_FOLDER)];
+	return context.workspace === undefined ? [] : DEFAULT_PROMPT_FOLDERS.map(folder => path.join(context.workspace!, folder));
 }

@@ -36,7 +36,7 @@ export class SkillsError extends Error {}
  * with more than MAX_ROOT_ENTRIES entries or more than MAX_SKILLS_PER_ROOT
  * skills, a SKILL.md over the byte limit, bad front matter, or a name used
  * twice (the error names both files). A root reached twice (the same real
- * folder) is searched once.
+ * folder) is searched once, and so is a skill folder linked from two roots.
  */
 export async function discoverSkills(roots: readonly SkillRoot[]): Promise<Skill[]> {
 	const skills: Skill[] = [];
@@ -48,6 +48,8 @@ export async function discoverSkills(roots: readonly SkillRoot[]): Promise<Skill
 		seen.add(real);
 		for (const skill of await rootSkills(root, real)) {
 			const other = byName.get(skill.name);
+			// The same folder linked from two roots (`.claude/skills/x` → `.agents/skills/x`) is one skill, not a repeated name.
+			if (other?.folder === skill.folder) continue;
 			if (other) throw new SkillsError(`skill name "${skill.name}" is used twice: by ${other.file} and by ${skill.file}; names must be unique across all skill roots`);
 			byName.set(skill.name, skill);
 			skills.push(skill);

@@ -8,7 +8,7 @@ import {parseToolArguments} from '../serve/hook-data.js';
 import type {WorkerContext, WorkerDefinition} from '../serve/serve.js';
 import {snapshotHooks} from '../context-snapshot/snapshot-hooks.js';
 import {discoverSkills, type Skill, type SkillRoot} from './discover.js';
-import {PROJECT_SKILL_FOLDERS} from '../../source/core/resources/resource-folders.js';
+import {DEFAULT_SKILL_FOLDERS} from '../../source/core/resources/resource-folders.js';
 import {isInside} from '../../source/core/tools/paths.js';
 import {readSkillText, resolveInSkill} from './safe-read.js';
 import {parseWorkerOptions} from '../serve/worker-options.js';
@@ -77,7 +77,7 @@ function hostRoots(context: WorkerContext): SkillRoot[] {
 	const named = context.resources?.skills;
 	if (named !== undefined) return named.map(folder => ({path: folder.path, required: false, origin: `folder (from ${folder.origin})`}));
 	if (context.workspace === undefined) return [];
-	return PROJECT_SKILL_FOLDERS.map(root => ({path: path.join(context.workspace!, root), required: false, origin: 'default root'}));
+	return DEFAULT_SKILL_FOLDERS.map(root => ({path: path.join(context.workspace!, root), required: false, origin: 'default root'}));
 }
 
 /** What the model sees of each skill: its name (the key), description and source, never its body. */

@@ -5,6 +5,7 @@ import {UsageError} from '../errors.js';
 import {describeIssues} from '../config/describe-issues.js';
 import {readConfigFile} from '../fs/read-config-file.js';
 import {MAX_PLUGIN_FILE_BYTES} from '../plugins/read-json-file.js';
+import {readPiSettings, type PiSettings} from './pi-settings.js';
 
 /**
  * A `settings.json` (project `.i/settings.json`, global
@@ -147,9 +148,11 @@ export async function readSettingsFile(path: string): Promise<Settings | undefin
 	};
 }
 
-/** The two settings files of a run (spec/extensions.md §8): the project's `.i/settings.json` and the global `<config_dir>/settings.json`, each when it exists. */
+/** The settings files of a run (spec/extensions.md §8): the project's `.i/settings.json`, pi's `.pi/settings.json` and the global `<config_dir>/settings.json`, each when it exists. */
 export interface RunSettings {
 	project: Settings | undefined;
+	/** Read for its skill and prompt folders only (pi-settings.ts); absent where a caller built the settings without it. */
+	pi?: PiSettings | undefined;
 	global: Settings | undefined;
 }
 
@@ -163,8 +166,12 @@ export function projectSettingsPath(workspace: string): string {
 
 /** With `projectOnly` (`i dev-local`) the global file is not read: the run sees the project's settings only. */
 export async function readRunSettings(workspace: string, configDir: string, options: {projectOnly?: boolean} = {}): Promise<RunSettings> {
-	const [project, global] = await Promise.all([readSettingsFile(projectSettingsPath(workspace)), options.projectOnly ? undefined : readSettingsFile(globalSettingsPath(configDir))]);
-	return {project, global};
+	const [project, pi, global] = await Promise.all([
+		readSettingsFile(projectSettingsPath(workspace)),
+		readPiSettings(workspace),
+		options.projectOnly ? undefined : readSettingsFile(globalSettingsPath(configDir)),
+	]);
+	return {project, pi, global};
 }
 
 function resolveEntry(folder: string, entry: string): string {

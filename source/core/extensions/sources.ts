@@ -76,7 +76,7 @@ export async function findExtensionSources(options: SourceOptions): Promise<Sour
 	for (const path of options.extensions ?? []) add(resolve(cwd, path), 'flag', '--extension');
 	if (options.localOnly) {
 		const settings = options.settings ?? (await readRunSettings(options.workspace, options.configDir, {projectOnly: true}));
-		return {candidates, settings: {project: settings.project, global: undefined}, problems};
+		return {candidates, settings: {project: settings.project, pi: settings.pi, global: undefined}, problems};
 	}
 
 	for (const dir of options.extensionDirs ?? []) for (const path of await folderEntries(resolve(cwd, dir))) add(path, 'flag-dir', `--extensions-dir ${dir}`);

@@ -3,7 +3,7 @@ import {join, resolve} from 'node:path';
 import {UsageError} from '../errors.js';
 import type {DiscoveredPath, DiscoveredResources} from '../extensions/discover-resources.js';
 import type {RunSettings, Settings} from '../extensions/settings-file.js';
-import {MAX_RESOURCE_FOLDERS, PROJECT_PROMPT_FOLDER, PROJECT_SKILL_FOLDERS, type ResourceFolder, type ResourceFolders} from './resource-folders.js';
+import {MAX_RESOURCE_FOLDERS, PI_PROMPT_FOLDER, PI_SKILL_FOLDER, PROJECT_PROMPT_FOLDER, PROJECT_SKILL_FOLDERS, type ResourceFolder, type ResourceFolders} from './resource-folders.js';
 
 export interface ResourceSources {
 	/** `--skill DIR`, repeatable, against `cwd`. */
@@ -27,10 +27,11 @@ export interface CollectedResources {
 /**
  * The skill and prompt-template folders of a run, in the order the modules
  * search them (spec/extensions.md §8: configured paths before the conventional
- * folders, the project before the global settings, packages last):
- * `--skill` / `--prompt-template`, the project settings' `skillDirs` /
- * `promptDirs`, the workspace's own folders, the global settings', then
- * what extensions discovered. A folder named twice counts once, where it
+ * folders, `.i` before `.pi`, the project before the global settings,
+ * packages last): `--skill` / `--prompt-template`, the project settings'
+ * `skillDirs` / `promptDirs`, the workspace's own folders (`.claude/skills`
+ * last of them), pi's settings' `skills` / `prompts`, `.pi/skills` /
+ * `.pi/prompts`, the global settings', then what extensions discovered. A folder named twice counts once, where it
  * came first. A flag must name a folder that exists (a usage error
  * otherwise); a folder from settings or an extension may be missing, as a
  * build may make it later. Called at start, and again by a reload.
@@ -38,24 +39,30 @@ export interface CollectedResources {
 export async function collectResources(sources: ResourceSources): Promise<CollectedResources> {
 	const cwd = sources.cwd ?? process.cwd();
 	const [skillFlags, promptFlags] = await Promise.all([flagFolders('--skill', sources.skills, cwd), flagFolders('--prompt-template', sources.promptTemplates, cwd)]);
-	const {project, global} = sources.settings;
+	const {project, pi, global} = sources.settings;
 	const own = (path: string): ResourceFolder => ({path: join(sources.workspace, path), origin: 'the workspace'});
+	const piOrigin = `settings ${pi?.path ?? ''} (pi's)`;
 	const skills = {
 		before: [...skillFlags, ...fromSettings(project, 'skillDirs')],
 		own: PROJECT_SKILL_FOLDERS.map(own),
+		pi: (pi?.skillDirs ?? []).map(path => ({path, origin: piOrigin})),
+		piOwn: [own(PI_SKILL_FOLDER)],
 		after: [...fromSettings(global, 'skillDirs'), ...fromExtensions(sources.discovered.skillPaths)],
 	};
 	const prompts = {
 		before: [...promptFlags, ...fromSettings(project, 'promptDirs')],
 		own: [own(PROJECT_PROMPT_FOLDER)],
+		pi: (pi?.promptDirs ?? []).map(path => ({path, origin: piOrigin})),
+		piOwn: [own(PI_PROMPT_FOLDER)],
 		after: [...fromSettings(global, 'promptDirs'), ...fromExtensions(sources.discovered.promptPaths)],
 	};
-	const warnings: string[] = [];
+	const warnings: string[] = [...(pi?.problems ?? [])];
 	const folders: ResourceFolders = {};
 	// A kind with nothing beyond the workspace's own folders is left to the module's defaults, which are those.
-	const named = (kind: typeof skills) => kind.before.length + kind.after.length > 0;
-	if (named(skills)) folders.skills = bounded([...skills.before, ...skills.own, ...skills.after], 'skill', warnings);
-	if (named(prompts)) folders.prompts = bounded([...prompts.before, ...prompts.own, ...prompts.after], 'prompt-template', warnings);
+	const named = (kind: typeof skills) => kind.before.length + kind.pi.length + kind.after.length > 0;
+	const merged = (kind: typeof skills) => [...kind.before, ...kind.own, ...kind.pi, ...kind.piOwn, ...kind.after];
+	if (named(skills)) folders.skills = bounded(merged(skills), 'skill', warnings);
+	if (named(prompts)) folders.prompts = bounded(merged(prompts), 'prompt-template', warnings);
 	return {folders: folders.skills || folders.prompts ? folders : undefined, warnings};
 }
 

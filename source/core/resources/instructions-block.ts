@@ -1,4 +1,5 @@
-import {MAX_INSTRUCTIONS_FILE_BYTES, type InstructionFile} from './project-instructions.js';
+import {basename} from 'node:path';
+import {FALLBACK_INSTRUCTIONS_FILE, MAX_INSTRUCTIONS_FILE_BYTES, type InstructionFile} from './project-instructions.js';
 
 /**
  * The project instructions as one block at the end of the system prompt.
@@ -21,10 +22,12 @@ export const INSTRUCTIONS_HEADING = '# Project instructions (AGENTS.md)';
 export function renderInstructionsBlock(files: readonly InstructionFile[]): string {
 	if (files.length === 0) return '';
 	const sections = files.map(renderFileSection);
+	// The wording changes only when a CLAUDE.md is given, so a block of AGENTS.md files stays byte for byte what saved sessions hold.
+	const kept = files.some(file => basename(file.path) === FALLBACK_INSTRUCTIONS_FILE) ? `AGENTS.md files (${FALLBACK_INSTRUCTIONS_FILE} where a folder has no AGENTS.md)` : 'AGENTS.md files';
 	return [
 		INSTRUCTIONS_HEADING,
 		'',
-		'The person and the project keep these instructions in AGENTS.md files, given here with their paths: the global one first, then the repository root down to the workspace. Follow them; where they disagree, the later (nearer) file wins.',
+		`The person and the project keep these instructions in ${kept}, given here with their paths: the global one first, then the repository root down to the workspace. Follow them; where they disagree, the later (nearer) file wins.`,
 		...sections.flatMap(section => ['', section]),
 	].join('\n');
 }

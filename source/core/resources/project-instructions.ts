@@ -5,12 +5,14 @@ import {errorMessage} from '../errors.js';
 
 /** The file every folder may hold (issue 17 item 3; the name peers share). */
 export const INSTRUCTIONS_FILE = 'AGENTS.md';
+/** Read in a folder that has no AGENTS.md, so a project set up for Claude Code is understood too (issue 45 point 12). */
+export const FALLBACK_INSTRUCTIONS_FILE = 'CLAUDE.md';
 /** Bytes of one file the model is given; a longer one is cut at a UTF-8 boundary with a note (issue 17 item 3). */
 export const MAX_INSTRUCTIONS_FILE_BYTES = 64 * 1024;
 /** Folders between the workspace and its repository root that are looked in: a bound for a workspace deep in a tree that has no `.git` above it. */
 export const MAX_INSTRUCTION_FOLDERS = 64;
 
-/** One AGENTS.md as the model is given it. */
+/** One AGENTS.md (or a folder's CLAUDE.md in its place) as the model is given it. */
 export interface InstructionFile {
 	/** Absolute, as found (the heading the model sees). */
 	path: string;
@@ -52,41 +54,47 @@ export async function instructionFolders(workspace: string): Promise<string[]> {
 }
 
 /**
- * Reads the global `<configDir>/AGENTS.md` and the project's (instructionFolders).
- * Missing files are simply absent; one that cannot be used (a folder named
- * AGENTS.md, a socket, no permission, a symbolic link that leads out of the
- * repository) is a notice, never a failed start. The global file is the
- * person's own and may link anywhere; a project's comes with the code, and a
- * link out of it could hand the model (and its provider) any file of the
- * person's, so it is refused.
+ * Reads the global `<configDir>/AGENTS.md` and the project's (instructionFolders),
+ * each folder's CLAUDE.md where it has no AGENTS.md. Missing files are
+ * simply absent; one that cannot be used (a folder named AGENTS.md, a
+ * socket, no permission, a symbolic link that leads out of the repository)
+ * is a notice, never a failed start, and still counts as the folder's
+ * AGENTS.md. The global file is the person's own and may link anywhere; a
+ * project's comes with the code, and a link out of it could hand the model
+ * (and its provider) any file of the person's, so it is refused.
  */
 export async function readProjectInstructions(where: {workspace: string; configDir: string}): Promise<ProjectInstructions> {
 	const folders = await instructionFolders(where.workspace);
 	const root = await realpathOr(folders[0]!);
-	const candidates = [
-		{path: join(where.configDir, INSTRUCTIONS_FILE), scope: 'global' as const, within: null},
-		...folders.map(folder => ({path: join(folder, INSTRUCTIONS_FILE), scope: 'project' as const, within: root})),
-	];
+	const candidates = [{folder: where.configDir, scope: 'global' as const, within: null}, ...folders.map(folder => ({folder, scope: 'project' as const, within: root}))];
 	// Read at once, reported in the files' order.
-	const read = await Promise.all(
-		candidates.map(async candidate => {
-			try {
-				return {file: await readInstructionFile(candidate.path, candidate.scope, candidate.within)};
-			} catch (error) {
-				return {notice: `${candidate.path} was not read: ${errorMessage(error)}`};
-			}
-		}),
-	);
+	const read = await Promise.all(candidates.map(async candidate => readFolder(candidate.folder, candidate.scope, candidate.within)));
 	return {files: read.flatMap(entry => (entry.file ? [entry.file] : [])), notices: read.flatMap(entry => (entry.notice === undefined ? [] : [entry.notice]))};
 }
 
-/** One file; undefined when it is missing or empty. Throws, with a reason for the notice, when it cannot be used. */
-async function readInstructionFile(path: string, scope: InstructionFile['scope'], within: string | null): Promise<InstructionFile | undefined> {
+/** A folder's AGENTS.md, else its CLAUDE.md: the first name that exists is the folder's file, even when it is empty or cannot be used. */
+async function readFolder(folder: string, scope: InstructionFile['scope'], within: string | null): Promise<{file?: InstructionFile; notice?: string}> {
+	for (const name of [INSTRUCTIONS_FILE, FALLBACK_INSTRUCTIONS_FILE]) {
+		const path = join(folder, name);
+		try {
+			const file = await readInstructionFile(path, scope, within);
+			if (file === 'missing') continue;
+			return file === undefined ? {} : {file};
+		} catch (error) {
+			return {notice: `${path} was not read: ${errorMessage(error)}`};
+		}
+	}
+
+	return {};
+}
+
+/** One file; `missing` when there is none, undefined when it is empty. Throws, with a reason for the notice, when it cannot be used. */
+async function readInstructionFile(path: string, scope: InstructionFile['scope'], within: string | null): Promise<InstructionFile | 'missing' | undefined> {
 	let link;
 	try {
 		link = await lstat(path);
 	} catch (error) {
-		if (isMissing(error)) return undefined;
+		if (isMissing(error)) return 'missing';
 		throw error;
 	}
 

@@ -11,10 +11,20 @@ import * as z from 'zod/mini';
  * below.
  */
 
-/** The workspace's own skill roots (spec/platform.md §9): searched when the host names no folders. */
-export const PROJECT_SKILL_FOLDERS = ['.agents/skills', '.i/skills'] as const;
+/**
+ * The workspace's own skill roots (spec/platform.md §9), i's and the shared
+ * `.agents/skills` first, then Claude Code's (issue 45 point 12).
+ */
+export const PROJECT_SKILL_FOLDERS = ['.agents/skills', '.i/skills', '.claude/skills'] as const;
 /** The workspace's own prompt templates (spec/extensions.md §8 `.i/prompts/`). */
 export const PROJECT_PROMPT_FOLDER = '.i/prompts';
+/** pi's project folder: its skills and prompts come after all of `.i`'s (spec/extensions.md §8, `.i` before `.pi`). */
+export const PI_FOLDER = '.pi';
+export const PI_SKILL_FOLDER = '.pi/skills';
+export const PI_PROMPT_FOLDER = '.pi/prompts';
+/** What a module searches when the host names no folders: the conventional ones, in the order of §8. */
+export const DEFAULT_SKILL_FOLDERS = [...PROJECT_SKILL_FOLDERS, PI_SKILL_FOLDER] as const;
+export const DEFAULT_PROMPT_FOLDERS = [PROJECT_PROMPT_FOLDER, PI_PROMPT_FOLDER] as const;
 
 export interface ResourceFolder {
 	/** Absolute. It may be missing (a folder a build makes later); the module skips it then. */

@@ -20,6 +20,7 @@ import {CORE_OWNER} from '../child-request.js';
 import type {ExtensionGenerations} from './extension-generations.js';
 import type {ExtensionUi, StartedExtensions} from './start-extensions.js';
 import type {InstructionsReload, SessionInstructions} from './session-instructions.js';
+import type {ModuleFolders} from './module-folders.js';
 import type {Bound, ModelSwitch, Selected} from './model-binding.js';
 import type {SessionPrompt} from './session-prompt.js';
 import type {Session} from './session-store.js';
@@ -193,7 +194,12 @@ export class Agent {
 
 	/** The folders a prompt `/name …` finds its template in, first first; null when no prompts module expands templates. */
 	get promptTemplateFolders(): readonly string[] | null {
-		return this.#parts.extensions.templateFolders;
+		return this.#parts.extensions.folders.prompts?.map(folder => folder.path) ?? null;
+	}
+
+	/** The folders the skills and prompts modules search, first first, for /context; null for a kind no module reads. */
+	get resourceFolders(): ModuleFolders {
+		return this.#parts.extensions.folders;
 	}
 
 	/** The system prompt a new session starts with (after the `system_prompt` hook and AGENTS.md). */

@@ -5,7 +5,8 @@ import type {RuntimeServices} from '../extensions/runtime-link.js';
 import {settledWithin} from '../extensions/within-time.js';
 import type {LoadedPlugins, WorkerPool} from '../pool/types.js';
 import {loadResources, type ResourceOptions} from './load-resources.js';
-import {expandsTemplates, templateFolders} from './module-folders.js';
+import {moduleFolders, type ModuleFolders} from './module-folders.js';
+import type {ResourceFolders} from '../resources/resource-folders.js';
 import {startExtensions, type ExtensionOptions, type StartContext, type StartedExtensions} from './start-extensions.js';
 
 /** At the end, observers still queued get this long to take their events; a slow one is not waited for. */
@@ -15,8 +16,8 @@ export const SHUTDOWN_DRAIN_MS = 1000;
 interface Generation {
 	started: StartedExtensions;
 	emit: EmitEvent;
-	/** The folders a prompt `/name …` finds its template in; null when no prompts module expands templates. */
-	templateFolders: readonly string[] | null;
+	/** The folders the skills and prompts modules search; null for a kind no module reads. */
+	folders: ModuleFolders;
 }
 
 /** What a generation needs from the run around it. */
@@ -50,9 +51,9 @@ export class ExtensionGenerations {
 		this.#current = first;
 	}
 
-	/** The start's generation: its template folders are set once its resources are found (setTemplateFolders). */
+	/** The start's generation: its folders are set once its resources are found (setResourceFolders). */
 	static async first(context: GenerationContext, started: StartedExtensions): Promise<ExtensionGenerations> {
-		return new ExtensionGenerations(context, {started, emit: await withObservers(started.events, context.toHead), templateFolders: null});
+		return new ExtensionGenerations(context, {started, emit: await withObservers(started.events, context.toHead), folders: {skills: null, prompts: null}});
 	}
 
 	get started(): StartedExtensions {
@@ -67,13 +68,13 @@ export class ExtensionGenerations {
 		return this.#current.emit;
 	}
 
-	get templateFolders(): readonly string[] | null {
-		return this.#current.templateFolders;
+	get folders(): ModuleFolders {
+		return this.#current.folders;
 	}
 
-	/** The prompt template folders of the resources found for this generation. */
-	setTemplateFolders(folders: Parameters<typeof templateFolders>[0]): void {
-		this.#current.templateFolders = expandsTemplates(this.#context.plugins) ? templateFolders(folders, this.#context.start.workspace) : null;
+	/** The skill and prompt folders of the resources found for this generation. */
+	setResourceFolders(folders: ResourceFolders | undefined): void {
+		this.#current.folders = moduleFolders(folders, this.#context.start.workspace, this.#context.plugins);
 	}
 
 	/** Lends the extensions' `api.runtime` actions a service: set-up provides what the core can do, the head what only it can. */
@@ -114,7 +115,7 @@ export class ExtensionGenerations {
 		old.runtime.close();
 		next.runtime.provide(this.#services);
 		const emit = await withObservers(next.events, this.#context.toHead);
-		this.#current = {started: next, emit, templateFolders: this.#current.templateFolders};
+		this.#current = {started: next, emit, folders: this.#current.folders};
 		this.#context.onEmit(emit);
 		const warnings: string[] = [];
 		const {options, start, pool} = this.#context;
@@ -127,7 +128,7 @@ export class ExtensionGenerations {
 		});
 		warnings.push(...found.warnings);
 		pool?.setResources(found.folders);
-		this.setTemplateFolders(found.folders);
+		this.setResourceFolders(found.folders);
 		await next.events?.advisory('SessionStart', {reason: 'reload', sessionId: session.id, path: session.path, cwd: start.workspace});
 		return warnings;
 	}

@@ -156,7 +156,7 @@ export async function setupAgent(
 		});
 		for (const message of [...resources.warnings, ...unusedFolderFlags(options, plugins)]) emit({type: 'warning', message});
 		pool?.setResources(resources.folders);
-		generations.setTemplateFolders(resources.folders);
+		generations.setResourceFolders(resources.folders);
 		emit({type: 'session', id: session.id, path: session.path, workspace, resumed_messages: session.messages.length, dropped: session.dropped});
 		// The start hooks wait for the worker host's first answers: time in which the transport can load.
 		if (hooks.has('system_prompt') || hooks.has('session_load')) model.caller.warmUp?.();

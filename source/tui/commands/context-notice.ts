@@ -1,11 +1,13 @@
 import type {Agent} from '../../core/session/agent.js';
+import {formatFoundFolders} from './context-folders.js';
 import {contextReport, formatContextReport, type ContextReport} from './context-report.js';
 
 /**
  * /context: what the next request holds, as a notice (never sent to the
  * model). The shares are of the window the budget plugin works with (the
  * config's `budget.window`); without one, of the model's context window
- * from the catalogue; the notice says which.
+ * from the catalogue; the notice says which. The skill and prompt folders
+ * found follow.
  */
 export async function contextNotice(agent: Agent): Promise<string> {
 	const report = contextReport({
@@ -16,7 +18,8 @@ export async function contextNotice(agent: Agent): Promise<string> {
 		window: await contextWindow(agent),
 		imageTokens: agent.budget?.image_tokens ?? null,
 	});
-	return formatContextReport(report);
+	const folders = await formatFoundFolders(agent.resourceFolders);
+	return folders === '' ? formatContextReport(report) : `${formatContextReport(report)}\n${folders}`;
 }
 
 async function contextWindow(agent: Agent): Promise<ContextReport['window']> {

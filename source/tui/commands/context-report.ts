@@ -1,3 +1,4 @@
+import {basename} from 'node:path';
 import {HistoryMeter, measureTools} from '../../../workers/budget/history-meter.js';
 import {CONTEXT_MARKER} from '../../core/history/compaction.js';
 import type {Message} from '../../core/messages.js';
@@ -77,7 +78,7 @@ export function contextReport(input: ContextInput): ContextReport {
 /** The instruction files inside the saved system prompt, each in the JSON-escaped bytes it adds to the message. */
 function instructionRows(prompt: string, instructions: SessionInstructions): ContextRow[] {
 	if (instructions.inSession && instructions.block !== '' && prompt.endsWith(instructions.block)) {
-		return instructions.files.map(file => ({label: `AGENTS.md ${file.path}${file.cut ? ` (cut from ${file.bytes} bytes)` : ''}`, tokens: wireBytes(renderFileSection(file))}));
+		return instructions.files.map(file => ({label: `${basename(file.path)} ${file.path}${file.cut ? ` (cut from ${file.bytes} bytes)` : ''}`, tokens: wireBytes(renderFileSection(file))}));
 	}
 
 	// A resumed session's instructions as it started (the files changed since): one part, from the block's heading on.
