@@ -7,8 +7,9 @@ import {useTextInput} from './use-text-input.js';
 /**
  * The screen's own picker (/provider, /model, the first run): a filter field
  * (ink-text-input, loaded with the first one shown) above the options that
- * match it; ↑↓ move, Enter chooses, Esc cancels, Ctrl-C leaves (`onLeave`;
- * without it, Ctrl-C cancels as Esc does).
+ * match it, the one in use marked `(current)` and highlighted first; ↑↓
+ * move, Enter chooses, Esc cancels, Ctrl-C leaves (`onLeave`; without it,
+ * Ctrl-C cancels as Esc does).
  *
  * Keys are heard from the first frame (use-choice.ts): until the text
  * input is loaded and listening, what is typed goes into the filter there, so
@@ -40,13 +41,14 @@ export function ChoiceList({pending, maxVisible = MAX_VISIBLE_OPTIONS, onLeave}:
 						{selected ? '❯ ' : '  '}
 						{option.marked ? <Text color="green">● </Text> : '  '}
 						<Text inverse={selected}>{option.label}</Text>
+						{option.value === request.current ? <Text color="green"> (current)</Text> : null}
 						{option.description === undefined ? null : <Text dimColor> {option.description}</Text>}
 					</Text>
 				);
 			})}
 			{below > 0 ? <Text dimColor> ↓ {below} more</Text> : null}
 			<Text dimColor>
-				{request.legend === undefined ? '' : `${request.legend} · `}type to filter · ↑↓ to move · Enter to choose · Esc to {request.escape ?? 'cancel'}
+				{request.legend === undefined ? '' : `${request.legend} · `}type to filter · ↑↓ to move · Enter to {request.enter ?? 'choose'} · Esc to {request.escape ?? 'cancel'}
 			</Text>
 		</Box>
 	);

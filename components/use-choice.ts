@@ -40,11 +40,16 @@ export interface Choice {
  * (`inputReady`), what is typed goes into the filter here.
  */
 export function useChoice(pending: PendingChoice, {inputReady, onLeave}: {inputReady: boolean; onLeave: (() => void) | undefined}): Choice {
-	const {options} = pending.request;
+	const {options, current} = pending.request;
+	// The list opens on the option in use, so Enter alone keeps it.
+	const start = Math.max(
+		0,
+		options.findIndex(option => option.value === current),
+	);
 	const [filter, setFilter] = useState('');
-	const [index, setIndex] = useState(0);
+	const [index, setIndex] = useState(start);
 	// The state as last changed: a key handler may run before the render that follows the previous key.
-	const latest = useRef({filter: '', index: 0});
+	const latest = useRef({filter: '', index: start});
 	// Whether the text input hears keys itself: its listener is attached in its effect, which runs before this component's.
 	const listening = useRef(false);
 	// Text typed here before that remounts the text input, whose caret is placed at the end of the value it mounts with.

@@ -1,7 +1,7 @@
-// Saving a switch's default into config.json and removing a models.json
-// entry: other keys kept in place, the file's indentation kept, protocol
-// fields removed, atomic writes, and files that are not what they should
-// be refused without being touched.
+// Saving a model as the default in config.json and removing a models.json
+// entry: other keys kept in place, the file's indentation kept, no field
+// ever deleted (a protocol config is refused), atomic writes, and files that
+// are not what they should be refused without being touched.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
@@ -15,19 +15,44 @@ function inTemp(body: (dir: string) => Promise<void>): Promise<void> {
 	return body(dir).finally(() => rmSync(dir, {recursive: true, force: true}));
 }
 
-test('saveModelChoice keeps every other key in place and the indentation; drops the protocol fields; creates a missing file', async () =>
+test('saveModelChoice keeps every other key (unknown ones too) in place and the indentation; creates a missing file', async () =>
 	inTemp(async dir => {
 		const path = join(dir, 'config.json');
-		writeFileSync(path, '{\n\t"max_tokens": 100,\n\t"protocol": "openai",\n\t"model": "old",\n\t"api_key_env": "K",\n\t"base_url": "http://x/v1",\n\t"plugins": ["a.json"]\n}\n');
+		writeFileSync(path, '{\n\t"max_tokens": 100,\n\t"provider": "old-p",\n\t"model": "old",\n\t"someday_field": {"kept": [1, 2]},\n\t"plugins": ["a.json"]\n}\n');
 		const saved = await saveModelChoice(path, {provider: 'deepseek', model: 'deepseek-chat'});
-		assert.deepEqual(saved.removed, ['protocol', 'base_url', 'api_key_env']);
-		assert.equal(readFileSync(path, 'utf8'), '{\n\t"provider": "deepseek",\n\t"max_tokens": 100,\n\t"model": "deepseek-chat",\n\t"plugins": [\n\t\t"a.json"\n\t]\n}\n');
+		assert.deepEqual(saved, {path, created: false});
+		assert.equal(
+			readFileSync(path, 'utf8'),
+			'{\n\t"max_tokens": 100,\n\t"provider": "deepseek",\n\t"model": "deepseek-chat",\n\t"someday_field": {\n\t\t"kept": [\n\t\t\t1,\n\t\t\t2\n\t\t]\n\t},\n\t"plugins": [\n\t\t"a.json"\n\t]\n}\n',
+		);
 		writeFileSync(path, '{"model": "x", "provider": "a", "budget": {"window": 1000}}');
 		await saveModelChoice(path, {provider: 'b', model: 'y'});
 		assert.equal(readFileSync(path, 'utf8'), '{"model":"y","provider":"b","budget":{"window":1000}}');
 		const fresh = join(dir, 'sub', 'config.json');
 		assert.equal((await saveModelChoice(fresh, {provider: 'p', model: 'm'})).created, true);
 		assert.deepEqual(JSON.parse(readFileSync(fresh, 'utf8')), {provider: 'p', model: 'm'});
+	}));
+
+test('saveModelChoice never deletes a field of a protocol config: a custom endpoint is refused, naming its fields and the way out, and the file stays byte for byte', async () =>
+	inTemp(async dir => {
+		const path = join(dir, 'config.json');
+		for (const text of [
+			'{\n  "protocol": "openai",\n  "base_url": "http://127.0.0.1:8080/v1",\n  "api_key_env": "LLAMA_KEY",\n  "model": "local",\n  "extra": true\n}\n',
+			'{"protocol": "deepseek", "model": "deepseek-chat"}',
+			'{"api_key_env": "K"}',
+		]) {
+			writeFileSync(path, text);
+			const fields = Object.keys(JSON.parse(text))
+				.filter(key => ['protocol', 'base_url', 'api_key_env'].includes(key))
+				.map(key => `"${key}"`)
+				.join(', ');
+			await assert.rejects(saveModelChoice(path, {provider: 'llama-cpp', model: 'local'}), (error: Error) => {
+				assert.ok(error.message.includes(`saving llama-cpp/local there would delete ${fields}`), error.message);
+				assert.match(error.message, /not saved and the file is unchanged; to make it the default, edit the file yourself \(or describe your endpoint as a provider in models\.json/);
+				return true;
+			});
+			assert.equal(readFileSync(path, 'utf8'), text);
+		}
 	}));
 
 test('saveModelChoice refuses a broken file, a non-object and a worker binding, leaving each as it was', async () =>

@@ -1,10 +1,13 @@
 // /provider and /model in a real chat screen (pseudo-terminal) against the
 // mock provider: a switch to a provider without a key fails and keeps the
 // session and config.json as they were; the filterable list marks the
-// provider whose key resolves, a choice switches the running session (the
-// next request goes to the new model with its own key) and saves the
-// default in config.json keeping the other keys; /model ID switches within
-// the provider; ModelSelect fires once per switch taken; /cost reports.
+// provider whose key resolves and the current one, a choice switches the
+// running session (the next request goes to the new model with its own
+// key) and leaves config.json as it was; /model --default refuses to save
+// over the config's protocol endpoint (the file byte for byte unchanged)
+// and saves into a catalogue config keeping its other keys; /model ID
+// switches within the provider; ModelSelect fires once per switch taken;
+// /cost reports.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {readFileSync, writeFileSync} from 'node:fs';
@@ -21,7 +24,7 @@ after(async () => mock.close());
 
 const ALPHA_KEY = 'sk-alpha-pty-4141';
 
-test('/provider and /model: without auth nothing changes; with it the session switches, config.json keeps its other keys, ModelSelect fires', async () => {
+test('/provider and /model: without auth nothing changes; with it the session switches and config.json stays; --default saves only where no field goes; ModelSelect fires', async () => {
 	const box = makeSandbox();
 	const log = join(box.root, 'model-select.log');
 	writeFileSync(log, '');
@@ -61,12 +64,14 @@ test('/provider and /model: without auth nothing changes; with it the session sw
 		run.type('alp');
 		await run.waitFor(screen => screen.includes('filter › alp') && !/beta 1 model/.test(screen), 'the filtered list');
 		run.type('\r');
-		await run.waitFor(screen => screen.includes('now alpha/alpha-one'), 'the switch');
-		const saved = JSON.parse(readFileSync(configFile, 'utf8'));
-		assert.equal(saved.provider, 'alpha');
-		assert.equal(saved.model, 'alpha-one');
-		assert.equal(saved.max_retries, 0, 'the other keys stay');
-		assert.equal(saved.protocol, undefined, 'the protocol fields go: the catalogue gives them');
+		await run.waitFor(screen => screen.includes('now alpha/alpha-one for this session'), 'the switch');
+		assert.equal(readFileSync(configFile, 'utf8'), original, 'a switch is for the session: config.json is not written');
+
+		// Saving it as the default would delete the config's protocol endpoint: refused, the file as it was.
+		run.type('/model --default\r');
+		await run.waitFor(screen => screen.includes('not saved as the default'), 'the refused save');
+		assert.match(run.screen().join(' ').replaceAll(/\s+/g, ' '), /would delete "protocol", "base_url", "api_key_env"/);
+		assert.equal(readFileSync(configFile, 'utf8'), original);
 
 		// The running session now asks alpha, with alpha's key.
 		mock.enqueue({text: 'from alpha', usage: {input: 1000, output: 100}});
@@ -83,9 +88,16 @@ test('/provider and /model: without auth nothing changes; with it the session sw
 		// /model ID within the provider; an unknown one names the nearest and keeps alpha-one.
 		run.type('/model alpha-tw\r');
 		await run.waitFor(screen => screen.includes('the switch failed; the session keeps alpha/alpha-one'), 'the unknown model');
-		run.type('/model alpha-two\r');
-		await run.waitFor(screen => screen.includes('now alpha/alpha-two'), 'the model switch');
-		assert.equal(JSON.parse(readFileSync(configFile, 'utf8')).model, 'alpha-two');
+		// A config that chooses by catalogue takes the default, every other key kept.
+		writeFileSync(configFile, `${JSON.stringify({provider: 'alpha', model: 'alpha-one', max_retries: 0, someday: {kept: true}}, null, 2)}\n`);
+		run.type('/model alpha-two --default\r');
+		await run.waitFor(screen => screen.includes('alpha/alpha-two is the default now'), 'the model switch and its save');
+		assert.deepEqual(JSON.parse(readFileSync(configFile, 'utf8')), {provider: 'alpha', model: 'alpha-two', max_retries: 0, someday: {kept: true}});
+		// The list marks the model in use and opens on it.
+		run.type('/model\r');
+		await run.waitFor(screen => screen.includes('filter ›') && /❯ ● alpha-two \(current\)/.test(screen), 'the model list on the current one');
+		run.type('\u001B');
+		await run.waitFor(screen => !screen.includes('filter ›'), 'Esc closes the model list');
 		mock.enqueue({text: 'second answer'});
 		const next = mock.requests.length;
 		run.type('again\r');
@@ -101,7 +113,7 @@ test('/provider and /model: without auth nothing changes; with it the session sw
 		run.type('/provider remove deepseek\r');
 		await run.waitFor(screen => screen.includes('"providerPackage": false'), 'the package provider');
 		run.type('/provider\r');
-		await run.waitFor(screen => screen.includes('filter ›') && screen.includes('● alpha'), 'the list again');
+		await run.waitFor(screen => screen.includes('filter ›') && screen.includes('● alpha (current)'), 'the list again, alpha current');
 		assert.ok(!run.screen().some(row => /beta 1 model/.test(row)), 'beta is gone from the list');
 		run.type('\u001B');
 		await run.waitFor(screen => !screen.includes('filter ›'), 'Esc closes the list');

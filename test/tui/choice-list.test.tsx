@@ -101,6 +101,28 @@ test("arrows move, Esc cancels at once, and Ctrl-C leaves through onLeave (or ca
 	withoutLeave.unmount();
 });
 
+test('the option in use is marked (current) and the list opens on it; Enter alone keeps it; the hint says what Enter does', async () => {
+	const answers: Array<string | null> = [];
+	const view = render(<ChoiceList pending={choice(answers, {current: 'beta', enter: 'switch this session (then /model --default saves it)'})} />);
+	const frame = await frameWhere(view, text => text.includes('(current)'));
+	assert.match(frame, /❯ {3}beta \(current\) 1 model/);
+	assert.equal(frame.match(/\(current\)/g)?.length, 1, frame);
+	assert.ok(!/alpha.*\(current\)/.test(frame), frame);
+	assert.match(frame.replaceAll(/\s+/g, ' '), /Enter to switch this session \(then \/model --default saves it\)/);
+	view.stdin.write('\r');
+	await frameWhere(view, () => answers.length > 0);
+	assert.deepEqual(answers, ['beta']);
+	view.unmount();
+
+	const none: Array<string | null> = [];
+	const plain = render(<ChoiceList pending={choice(none, {current: 'not-listed'})} />);
+	const first = await frameWhere(plain, text => text.includes('alpha'));
+	assert.match(first, /❯ ● alpha/);
+	assert.ok(!first.includes('(current)'), first);
+	assert.match(first, /Enter to choose/);
+	plain.unmount();
+});
+
 function keyField(answers: Array<string | null>): PendingKey {
 	return {id: 'key-1', request: {title: 'API key for alpha', hint: 'stored in auth.json'}, answer: value => answers.push(value)};
 }

@@ -188,8 +188,8 @@ test('the screen own commands keep their usage notices and reach the parts they 
 	await run('/exit');
 	assert.deepEqual(notices(), [
 		'warning: usage: /rename NAME (letters, digits, ".", "_" and "-")',
-		'warning: usage: /model or /model ID (or PROVIDER/MODEL)',
-		'warning: usage: /provider, /provider ID or /provider remove ID',
+		'warning: usage: /model, /model ID (or PROVIDER/MODEL), /model ID --default or /model --default',
+		'warning: usage: /provider, /provider ID, /provider ID --default, /provider --default or /provider remove ID',
 		'warning: usage: /provider remove ID (a provider you added in models.json)',
 	]);
 	assert.equal(calls.length, 6);

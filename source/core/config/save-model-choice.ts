@@ -6,13 +6,11 @@ import {readConfigFileSync} from '../fs/read-config-file.js';
 import {MAX_CONFIG_BYTES} from './load-config.js';
 import {jsonIndentation} from '../fs/json-indentation.js';
 
-/** The fields a catalogue choice cannot sit beside (load-config's checkSelection refuses the mix): a switch removes them. */
+/** The fields a catalogue choice cannot sit beside (load-config's checkSelection refuses the mix): a save beside them is refused, never made by removing them. */
 export const PROTOCOL_FIELDS = ['protocol', 'base_url', 'api_key_env'] as const;
 
 export interface SavedChoice {
 	path: string;
-	/** The protocol fields the switch removed (the catalogue gives the wire, the endpoint and the key's variable now). */
-	removed: string[];
 	/** Whether the file is new. */
 	created: boolean;
 }
@@ -24,7 +22,10 @@ export interface SavedChoice {
  * indented line), written atomically (a temp file, fsync, rename), so a
  * failure leaves the old file whole. A file that is not a JSON object is
  * refused, never overwritten. A worker binding in `"provider"` (an object)
- * is refused too: replacing it would drop the person's worker.
+ * is refused too: replacing it would drop the person's worker. So is a
+ * config that chooses by `protocol` (a custom endpoint): the choice could
+ * only be saved by deleting its `protocol`, `base_url` or `api_key_env`.
+ * A refusal leaves the file as it was, byte for byte.
  */
 export async function saveModelChoice(path: string, choice: {provider: string; model: string}): Promise<SavedChoice> {
 	const bytes = readConfigFileSync(path, {label: `config ${path}`, maxBytes: MAX_CONFIG_BYTES, tooBig: 'too big for a config file'});
@@ -46,13 +47,20 @@ export async function saveModelChoice(path: string, choice: {provider: string; m
 		throw new UsageError(`config ${path}: "provider" binds a provider worker, which a catalogue choice would replace; the choice was not saved (edit the file to change it)`);
 	}
 
-	const removed = PROTOCOL_FIELDS.filter(field => field in config);
+	const protocol = PROTOCOL_FIELDS.filter(field => field in config);
+	if (protocol.length > 0) {
+		const fields = protocol.map(field => `"${field}"`).join(', ');
+		throw new UsageError(
+			`config ${path} chooses its model by protocol: saving ${choice.provider}/${choice.model} there would delete ${fields} (a catalogue provider cannot sit beside them), so it was not saved and the file is unchanged; ` +
+				'to make it the default, edit the file yourself (or describe your endpoint as a provider in models.json and choose that)',
+		);
+	}
+
 	const next: Record<string, unknown> = {};
 	// Keys keep their order: provider and model where they were, else first.
 	if (!('provider' in config)) next.provider = choice.provider;
 	if (!('model' in config)) next.model = choice.model;
 	for (const [key, value] of Object.entries(config)) {
-		if ((PROTOCOL_FIELDS as readonly string[]).includes(key)) continue;
 		next[key] = key === 'provider' ? choice.provider : key === 'model' ? choice.model : value;
 	}
 
@@ -61,5 +69,5 @@ export async function saveModelChoice(path: string, choice: {provider: string; m
 	const trailing = text === undefined || text.endsWith('\n') ? '\n' : '';
 	await mkdir(dirname(path), {recursive: true});
 	await writeFileAtomic(path, `${JSON.stringify(next, null, indent)}${trailing}`);
-	return {path, removed, created: text === undefined};
+	return {path, created: text === undefined};
 }

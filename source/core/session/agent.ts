@@ -21,7 +21,7 @@ import type {ExtensionGenerations} from './extension-generations.js';
 import type {ExtensionUi, StartedExtensions} from './start-extensions.js';
 import type {InstructionsReload, SessionInstructions} from './session-instructions.js';
 import type {ModuleFolders} from './module-folders.js';
-import type {Bound, ModelSwitch, Selected} from './model-binding.js';
+import type {Bound, DefaultSave, ModelSwitch, Selected} from './model-binding.js';
 import type {SessionPrompt} from './session-prompt.js';
 import type {Session} from './session-store.js';
 import type {RunPermissions} from './run-permissions.js';
@@ -43,6 +43,7 @@ export interface AgentModel {
 	bind(started: StartedExtensions): Promise<Bound>;
 	take(bound: Bound, started: StartedExtensions): void;
 	switch(target: ModelTarget): Promise<ModelSwitch>;
+	saveDefault(): Promise<DefaultSave>;
 	choices(): Promise<ProviderChoice[]>;
 	remove(id: string): Promise<{ok: boolean; message: string}>;
 }
@@ -245,9 +246,9 @@ export class Agent {
 	}
 
 	/**
-	 * Switches to a catalogue model (/provider, /model) and saves it as the
-	 * default in config.json; a switch that fails leaves both as they were.
-	 * `ModelSelect` fires once it is taken.
+	 * Switches the running session to a catalogue model (/provider, /model);
+	 * config.json is not written (`saveModelDefault` does that). A switch
+	 * that fails leaves the session as it was. `ModelSelect` fires once it is taken.
 	 */
 	async switchModel(target: ModelTarget): Promise<ModelSwitch> {
 		const result = await this.#parts.model.switch(target);
@@ -257,6 +258,11 @@ export class Agent {
 		}
 
 		return result;
+	}
+
+	/** Makes the session's catalogue choice the default in config.json (/model --default); refused, the file untouched, where that would delete a field. */
+	async saveModelDefault(): Promise<DefaultSave> {
+		return this.#parts.model.saveDefault();
 	}
 
 	/** The model catalogue of the loaded generation: public descriptions only, never a header or a key. */

@@ -23,7 +23,7 @@ export interface BindingOptions {
 	model?: string | undefined;
 	/** `--api-key`: the key for the provider the run started with, this run only (never stored, never shown). */
 	apiKey?: string | undefined;
-	/** The config file's path (a switch saves its choice there), or the config as an object (nothing is saved). */
+	/** The config file's path (`saveDefault` writes the session's choice there), or the config as an object (nothing is saved). */
 	config?: string | object | undefined;
 }
 
@@ -33,9 +33,10 @@ export interface Selected {
 	model: string;
 }
 
-export type ModelSwitch =
-	| {ok: true; caller: ModelCaller; selected: Selected; previous: {provider: string | null; model: string}; saved: SavedChoice | null; credentialSource: string}
-	| {ok: false; reason: string};
+export type ModelSwitch = {ok: true; caller: ModelCaller; selected: Selected; previous: {provider: string | null; model: string}; credentialSource: string} | {ok: false; reason: string};
+
+/** What `saveDefault` did: the file written, or why nothing was (the file then as it was). */
+export type DefaultSave = ({ok: true; choice: Selected} & SavedChoice) | {ok: false; reason: string};
 
 /** One generation's model: its caller, its catalogue and what it selected; taken only once the generation is. */
 export interface Bound {
@@ -138,10 +139,10 @@ export class ModelBinding {
 	}
 
 	/**
-	 * Switches to a catalogue model (/provider, /model): the caller is built
-	 * (its key resolved) and the choice saved as the default in config.json
-	 * before the run takes it, so a switch that lacks auth or fails leaves
-	 * the run and the file as they were.
+	 * Switches the running session to a catalogue model (/provider, /model):
+	 * the caller is built (its key resolved) before the run takes it, so a
+	 * switch that lacks auth or fails leaves the run as it was. config.json
+	 * is never written here: `saveDefault` is the separate step.
 	 */
 	async switch(target: {provider: string | undefined; model: string | undefined; origin: string}): Promise<ModelSwitch> {
 		const bound = this.#taken();
@@ -157,24 +158,30 @@ export class ModelBinding {
 		}
 
 		const choice = {provider: chosen.choice.provider.id, model: chosen.choice.model.id};
-		// Saved before the run takes it: a default that cannot be written leaves both as they were.
-		let saved: SavedChoice | null = null;
-		if (typeof this.#options.config !== 'object') {
-			try {
-				const {saveModelChoice} = await import('../config/save-model-choice.js');
-				saved = await saveModelChoice(configPath(this.#options.config, this.#where.dirs.config_dir), choice);
-			} catch (error) {
-				return {ok: false, reason: errorMessage(error)};
-			}
-		}
-
 		const previous = bound.selected ?? {provider: this.#flagProvider ?? null, model: bound.caller.model};
 		this.#addSecrets(chosen.secrets);
 		// A /reload binds this choice again, with --api-key only when it is still the run's first provider.
 		this.#sources.apiKeyFlag = choice.provider === this.#flagProvider ? this.#options.apiKey : undefined;
 		this.#selection = {...next, provider: choice.provider, model: choice.model};
 		this.#bound = {...bound, caller: chosen.caller, selected: choice};
-		return {ok: true, caller: chosen.caller, selected: choice, previous, saved, credentialSource: chosen.credentialSource};
+		return {ok: true, caller: chosen.caller, selected: choice, previous, credentialSource: chosen.credentialSource};
+	}
+
+	/**
+	 * Makes the session's catalogue choice the default (/model --default):
+	 * `"provider"` and `"model"` in config.json, nothing else changed; a
+	 * config that chooses by protocol is refused, never rewritten.
+	 */
+	async saveDefault(): Promise<DefaultSave> {
+		const {selected, caller} = this.#taken();
+		if (typeof this.#options.config === 'object') return {ok: false, reason: 'the config was given as an object, not a file, so there is no file to save to'};
+		if (selected === null) return {ok: false, reason: `this session uses ${caller.model} as ${this.#loaded.path} chooses it (by protocol): that is the default already`};
+		try {
+			const {saveModelChoice} = await import('../config/save-model-choice.js');
+			return {ok: true, choice: selected, ...(await saveModelChoice(configPath(this.#options.config, this.#where.dirs.config_dir), selected))};
+		} catch (error) {
+			return {ok: false, reason: errorMessage(error)};
+		}
 	}
 
 	/** The catalogue's providers for a chooser, those whose key resolves first. */

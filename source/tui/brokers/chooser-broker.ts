@@ -14,6 +14,10 @@ export interface ChoiceRequest {
 	options: readonly ChoiceOption[];
 	/** What the mark means, said under the list: `● key ready`. */
 	legend?: string;
+	/** The value in use now (the session's model or provider): shown `(current)`, and the list opens on it. */
+	current?: string | undefined;
+	/** What Enter does, said under the list: `choose` by default (/model: `switch this session`). */
+	enter?: string;
 	/** What Esc does, said under the list: `cancel` by default (the first-run setup: `go back`, `leave`). */
 	escape?: string;
 }
