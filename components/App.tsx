@@ -62,7 +62,10 @@ export interface AppProps {
 	onCycleMode?(): void;
 	/** Esc twice on an empty, idle editor: /rewind. */
 	onRewind?(): void;
+	/** /exit, Ctrl-C twice, Ctrl-D on an empty editor. */
 	onExit(): void;
+	/** Ctrl-Z: the terminal is given back and the process stops until `fg`. */
+	onSuspend?(): void;
 	/** The terminal's focus reports (focus-report.ts), which never reach the editor or any field as text. */
 	onFocus?(focused: boolean): void;
 }
@@ -73,7 +76,7 @@ export interface AppProps {
  * question or the editor, and the status line. The UI renders the store and
  * sends the person's actions back; it never talks to the core itself.
  */
-export function App({store, broker, trust, dialogs, chooser, keys, drafts, history, onSubmit, onInterrupt, onCycleMode, onRewind, onExit, onFocus}: AppProps) {
+export function App({store, broker, trust, dialogs, chooser, keys, drafts, history, onSubmit, onInterrupt, onCycleMode, onRewind, onExit, onSuspend, onFocus}: AppProps) {
 	useFocusReports(onFocus);
 	const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
 	const pending = useSyncExternalStore(broker.subscribe, broker.getSnapshot);
@@ -139,15 +142,26 @@ export function App({store, broker, trust, dialogs, chooser, keys, drafts, histo
 		lastEsc.current = now;
 	};
 
+	// The editor goes with the live region while suspended: its text comes back as a draft when it returns.
+	const suspend = () => {
+		drafts?.set(draft);
+		onSuspend?.();
+	};
+
+	const transcript = (
+		<Static key={generation} items={state.finished}>
+			{item => (
+				<Box key={item.key} flexDirection="column">
+					<TranscriptItemView item={item} width={columns} markdown={state.markdown} />
+				</Box>
+			)}
+		</Static>
+	);
+	// Leaving or suspended: the live region is erased, so the shell's prompt starts on a clean line below the transcript.
+	if (state.hidden) return transcript;
 	return (
 		<>
-			<Static key={generation} items={state.finished}>
-				{item => (
-					<Box key={item.key} flexDirection="column">
-						<TranscriptItemView item={item} width={columns} markdown={state.markdown} />
-					</Box>
-				)}
-			</Static>
+			{transcript}
 			<Box flexDirection="column" marginTop={1}>
 				{state.thinking === '' ? null : <ThinkingSummary live lines={state.thinking.split('\n').length} />}
 				{state.partial === '' ? null : <AssistantText text={state.partial} markdown={state.markdown} width={columns} maxRows={Math.max(3, rows - LIVE_RESERVED_ROWS)} />}
@@ -179,6 +193,8 @@ export function App({store, broker, trust, dialogs, chooser, keys, drafts, histo
 					onTab={text => slashCompletions(text.trim(), state.commands)[0]?.name}
 					onInterrupt={pressEscape}
 					onCtrlC={ctrlC}
+					onCtrlD={onExit}
+					onSuspend={suspend}
 					onShiftTab={onCycleMode}
 					draft={draftRequest}
 				/>

@@ -31,6 +31,8 @@ export interface InputEditorProps {
 	onCtrlC?(hadText: boolean): void;
 	/** Ctrl-D on an empty editor (elsewhere it deletes forward). */
 	onCtrlD?(): void;
+	/** Ctrl-Z. */
+	onSuspend?(): void;
 	/** Tab, with the text; a string returned replaces the text (completion). */
 	onTab?(text: string): string | undefined;
 	/** Shift+Tab (the chat screen cycles the permission mode); the text stays as it is. */
@@ -90,6 +92,9 @@ function step(state: EditorState, action: EditorAction, props: InputEditorProps,
 			return state;
 		case 'escape':
 			props.onInterrupt?.();
+			return state;
+		case 'suspend':
+			props.onSuspend?.();
 			return state;
 		case 'tab': {
 			const completed = props.onTab?.(textOf(state));

@@ -25,10 +25,9 @@ export interface StartParts {
 	setEvents(read: () => EventBus | null): void;
 }
 
-/** The screen as the start may end it: its frame cleared, then the terminal given back. */
+/** The screen as the start may end it: its live region erased, then the terminal given back. */
 export interface StartScreen {
-	clear(): void;
-	close(): void;
+	close(): Promise<void>;
 }
 
 /** How the set-up behind the first frame ended: the agent and the core, or the run's exit code. */
@@ -167,7 +166,7 @@ export class ChatStart {
 		} catch (error) {
 			// A question still open (the session could not be opened meanwhile) goes unanswered.
 			this.#parts.trust.cancel();
-			this.#end(screen);
+			await this.#end(screen);
 			// Left during setup (a signal, Ctrl-C or Esc): not an error to report.
 			if (signal.aborted) return {kind: 'ended', code: this.exitCode()};
 			return {kind: 'ended', code: reportSetupError(error, () => {}, false)};
@@ -175,8 +174,7 @@ export class ChatStart {
 
 		if (signal.aborted) {
 			// Left while the last of the setup finished anyway.
-			screen.clear();
-			screen.close();
+			await screen.close();
 			await agent.close();
 			this.#interrupts.dispose();
 			return {kind: 'ended', code: this.exitCode()};
@@ -198,7 +196,7 @@ export class ChatStart {
 			this.#leaveSetup = null;
 		});
 		if (outcome.kind === 'left') {
-			this.#end(screen);
+			await this.#end(screen);
 			if (this.#leaving.signal.aborted) return this.exitCode();
 			writeErr(`i: the setup was left; ${outcome.written.length === 0 ? 'nothing was written' : `written before: ${outcome.written.join(', ')}`}\n`);
 			const {firstRunError} = await import('../shared/first-run-commands.js');
@@ -208,7 +206,7 @@ export class ChatStart {
 		if (!extensionsListed) return null;
 		const after = await beforeScreen(this.#options, this.#screenContext());
 		if (after.kind === 'vetoed') {
-			this.#end(screen);
+			await this.#end(screen);
 			for (const warning of after.warnings) writeErr(`${printable(`i: ${warning}`)}\n`);
 			return reportSetupError(vetoError(after), () => {}, false);
 		}
@@ -220,9 +218,8 @@ export class ChatStart {
 	}
 
 	/** The screen goes before the start's last word. */
-	#end(screen: StartScreen): void {
-		screen.clear();
-		screen.close();
+	async #end(screen: StartScreen): Promise<void> {
+		await screen.close();
 		this.#interrupts.dispose();
 	}
 

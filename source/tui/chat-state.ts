@@ -88,6 +88,8 @@ export interface ChatState {
 	busy: boolean;
 	/** The agent is being set up behind the first frame: the screen shows, nothing can be sent yet. */
 	starting: boolean;
+	/** The live region (editor, status line, pickers) is not drawn: the chat is ending, or suspended (Ctrl-Z). */
+	hidden?: boolean;
 	status: StatusInfo;
 	/** The extensions' slash commands, after the screen's own in completions and /help. */
 	commands: readonly SlashCommand[];

@@ -100,6 +100,11 @@ export class ChatStore {
 		this.#update({busy}, true);
 	}
 
+	/** The live region goes (the chat ends, or Ctrl-Z suspends it) or comes back; drawn at once. */
+	hideLive(hidden: boolean): void {
+		this.#update({hidden}, true);
+	}
+
 	/** The agent is set up: messages can be sent. */
 	started(status: Partial<StatusInfo>): void {
 		this.#update({starting: false, status: {...this.#state.status, ...status}}, true);

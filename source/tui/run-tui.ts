@@ -30,6 +30,7 @@ import {ScreenExtensions} from './screen-extensions.js';
 import {SessionActions} from './session-actions.js';
 import {TurnController} from './turn-controller.js';
 import {shownExact} from './shown-text.js';
+import {suspendChat} from './suspend.js';
 import {uiPromptEvents} from './ui-prompt-events.js';
 
 /**
@@ -80,8 +81,8 @@ interface Screen {
 	finished: Promise<number>;
 	/** Draws answers as Markdown from now on, when it is on; null when it is off. */
 	drawMarkdown: (() => Promise<void>) | null;
-	/** The screen goes, and console output goes to the terminal again. */
-	close(): void;
+	/** The screen goes (its live region erased), and console output goes to the terminal again. */
+	close(): Promise<void>;
 }
 
 async function chat(options: CliOptions, store: ChatStore, restoreConsole: () => void): Promise<number> {
@@ -140,13 +141,17 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			onCycleMode: () => chatKeys?.cycleMode(),
 			onRewind: () => chatKeys?.rewind(),
 			onExit: () => finish(exitCodes.ok),
+			onSuspend: () => suspendChat(store, bytes => process.stdout.write(bytes)),
 			onFocus: focused => notifier.focusChanged(focused),
 		}),
 		{exitOnCtrlC: false, patchConsole: false, maxFps: 30},
 	);
 	const drawMarkdown = loadMarkdown(store);
 	// Once the screen is gone, console output (SessionShutdown handlers) goes to the terminal as in any program.
-	const close = () => {
+	const close = async () => {
+		// The live region is erased first, so the shell's prompt comes on a clean line below the transcript.
+		store.hideLive(true);
+		await new Promise(resolve => setImmediate(resolve));
 		instance.unmount();
 		restoreConsole();
 	};
@@ -156,7 +161,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		notifier.approvalWaiting(shownExact(request.ask.title));
 		return broker.askPerson(request, signal);
 	};
-	const started = await start.setUp({clear: () => instance.clear(), close}, askPerson);
+	const started = await start.setUp({close}, askPerson);
 	if (started.kind === 'ended') {
 		waiting.dropped();
 		return started.code;
@@ -237,7 +242,7 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 	// The interrupted turn saves its last complete step before the session closes.
 	await turns.running;
 	(await notifications)();
-	screen.close();
+	await screen.close();
 	await agent.close();
 	start.dispose();
 	return code;

@@ -32,6 +32,7 @@ export type KeyName =
 	| 'killToLineStart'
 	| 'ctrlC'
 	| 'ctrlD'
+	| 'suspend'
 	| 'escape'
 	| 'tab'
 	| 'shiftTab';
@@ -57,6 +58,7 @@ const controls: Partial<Record<number, KeyName>> = {
 	0x10: 'up', // Ctrl-P
 	0x15: 'killToLineStart', // Ctrl-U
 	0x17: 'deleteWordBefore', // Ctrl-W
+	0x1a: 'suspend', // Ctrl-Z
 	0x7f: 'backspace',
 };
 
