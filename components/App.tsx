@@ -32,6 +32,8 @@ import {useFocusReports} from './use-focus-reports.js';
 
 const noSubscription = () => () => {};
 const noQuestion = () => null;
+const noEntries: readonly string[] = [];
+const noHistory = () => noEntries;
 
 /** Rows kept for the editor, spinner and status line below an open Markdown block: the live area must stay shorter than the screen, or Ink clears it whole. */
 const LIVE_RESERVED_ROWS = 10;
@@ -54,7 +56,8 @@ export interface AppProps {
 	keys?: KeyBroker;
 	/** Texts the screen puts in the editor (a rewound prompt); absent: none. */
 	drafts?: EditorDraft;
-	history: string[];
+	/** The earlier runs' prompts for ↑ and Ctrl-R (prompt-history-feed.ts); absent: only this run's. */
+	history?: {subscribe(listener: () => void): () => void; getSnapshot(): readonly string[]};
 	/** A message or command; false: it may not start now (the turn controller said why), and the text stays in the editor. */
 	onSubmit(text: string): boolean | void;
 	onInterrupt(): void;
@@ -85,6 +88,7 @@ export function App({store, broker, trust, dialogs, chooser, keys, drafts, histo
 	const choice = useSyncExternalStore(chooser?.subscribe ?? noSubscription, chooser?.getSnapshot ?? noQuestion);
 	const keyPending = useSyncExternalStore(keys?.subscribe ?? noSubscription, keys?.getSnapshot ?? noQuestion);
 	const draftRequest = useSyncExternalStore(drafts?.subscribe ?? noSubscription, drafts?.getSnapshot ?? noQuestion);
+	const earlier = useSyncExternalStore(history?.subscribe ?? noSubscription, history?.getSnapshot ?? noHistory);
 	// While the agent starts (the first-run setup asks then), Ctrl-C in a chooser or the key field leaves as it does elsewhere.
 	const leaveWhileStarting = state.starting ? onInterrupt : undefined;
 	const {columns, rows, generation, repaint} = useTerminalSize();
@@ -184,7 +188,7 @@ export function App({store, broker, trust, dialogs, chooser, keys, drafts, histo
 				<InputEditor
 					width={columns}
 					isActive={pending === null && trustPending === null && dialog === null && choice === null && keyPending === null}
-					history={history}
+					history={earlier}
 					placeholder={state.bash ? 'a command is running…' : state.busy ? 'the model is working…' : 'Ask i anything; /help for keys and commands'}
 					onSubmit={submit}
 					onChange={setDraft}

@@ -4,9 +4,11 @@ import stringWidth from 'string-width';
 import type {EditorText} from '../source/tui/editor/editor-text.js';
 import type {EditorAction} from '../source/tui/editor/key-decoder.js';
 import {type View, rowText, viewport} from '../source/tui/editor/editor-layout.js';
-import {type EditorState, createEditor, deleteForward, insert, moveDown, moveUp, replaceRange, setText, submit, textOf} from '../source/tui/editor/editor-model.js';
+import {type EditorState, createEditor, deleteForward, insert, moveDown, moveUp, rebaseHistory, replaceRange, setText, submit, textOf} from '../source/tui/editor/editor-model.js';
 import {applyEditKey} from '../source/tui/editor/editor-actions.js';
+import {type HistorySearch, searchKey, searchLabel, searchShown, shiftSearch, shownQuery, startSearch} from '../source/tui/editor/history-search.js';
 import type {DraftRequest} from '../source/tui/editor-draft.js';
+import {HistorySearchLine} from './HistorySearchLine.js';
 import {useRawInput} from './use-raw-input.js';
 
 export interface InputEditorProps {
@@ -19,7 +21,11 @@ export interface InputEditorProps {
 	placeholder?: string;
 	/** Rows shown at most; longer text scrolls with the caret. Defaults to half the terminal's height. */
 	maxRows?: number;
-	/** Earlier submitted texts, oldest first, read once when the editor mounts; it records later ones itself. */
+	/**
+	 * Earlier submitted texts, oldest first; it records later ones itself. A
+	 * new list later (the earlier runs' prompts, loaded behind the first
+	 * frame) takes the place of the one before, ahead of what was sent since.
+	 */
 	history?: readonly string[];
 	/** Enter. Return false to refuse the text: it stays in the editor and out of the history. */
 	onSubmit(text: string): boolean | void;
@@ -161,6 +167,9 @@ export function InputEditor(props: InputEditorProps) {
 	const maxRows = Math.max(1, props.maxRows ?? Math.floor((stdout.rows || 24) / 2));
 	const [state, setState] = useState(() => createEditor(props.history));
 	const current = useRef(state);
+	// Ctrl-R's search while it is open; the editor's own state is left as it is until an entry is taken.
+	const [search, setSearch] = useState<HistorySearch | null>(null);
+	const searching = useRef(search);
 	const latest = useRef({props, promptWidth});
 	useLayoutEffect(() => {
 		latest.current = {props, promptWidth};
@@ -170,9 +179,25 @@ export function InputEditor(props: InputEditorProps) {
 		const {props, promptWidth} = latest.current;
 		const before = current.current;
 		let next = before;
-		for (const action of actions) next = step(next, action, props, promptWidth);
+		let found = searching.current;
+		for (const action of actions) {
+			if (found !== null) {
+				const outcome = searchKey(found, next, action);
+				found = outcome.search;
+				next = outcome.editor;
+				if (!outcome.replay) continue;
+			} else if (action.type === 'reverseSearch') {
+				found = startSearch();
+				continue;
+			}
+
+			next = step(next, action, props, promptWidth);
+		}
+
 		current.current = next;
+		searching.current = found;
 		setState(next);
+		setSearch(found);
 		if (next.text !== before.text) props.onChange?.(textOf(next));
 		if (next.text !== before.text || next.caret !== before.caret) props.onCaret?.(textOf(next), next.caret);
 	}, []);
@@ -189,9 +214,14 @@ export function InputEditor(props: InputEditorProps) {
 		props.onCaret?.(textOf(next), next.caret);
 	}, [draftId]);
 
+	useEarlierHistory(props.history, current, searching, setState, setSearch);
+
+	// While searching, the match is shown in place of the text, from its end.
+	const shown = search === null ? state.text : searchShown(search, state);
+	const caret = search === null ? state.caret : shown.length;
 	// The view keeps its first row while the caret stays inside it.
 	const top = useRef<number | null>(null);
-	const view = useMemo(() => viewport(state.text, state.caret, {width, promptWidth}, maxRows, top.current), [state.text, state.caret, width, promptWidth, maxRows]);
+	const view = useMemo(() => viewport(shown, caret, {width, promptWidth}, maxRows, top.current), [shown, caret, width, promptWidth, maxRows]);
 	useLayoutEffect(() => {
 		top.current = view.top;
 	}, [view]);
@@ -205,11 +235,40 @@ export function InputEditor(props: InputEditorProps) {
 	});
 
 	const {setCursorPosition} = useCursor();
-	setCursorPosition(isActive ? {x: promptWidth + view.caretColumn, y: row + view.caretRow} : undefined);
+	// While searching, the cursor is after the query on the search line (an IME shows its candidates there).
+	const searchCursor = search && {x: stringWidth(searchLabel(search) + shownQuery(search)), y: row + (shown.length === 0 ? 1 : view.rows.length)};
+	setCursorPosition(isActive ? (searchCursor ?? {x: promptWidth + view.caretColumn, y: row + view.caretRow}) : undefined);
 
 	return (
 		<Box ref={box} flexDirection="column">
-			<Rows text={state.text} view={view} prompt={prompt} promptWidth={promptWidth} placeholder={placeholder} />
+			<Rows text={shown} view={view} prompt={prompt} promptWidth={promptWidth} placeholder={placeholder} />
+			{search ? <HistorySearchLine search={search} /> : null}
 		</Box>
 	);
+}
+
+/**
+ * Takes a new `history` list in place of the one the editor started with,
+ * keeping what was sent since, the entry shown and an open search's match.
+ */
+function useEarlierHistory(
+	history: readonly string[] | undefined,
+	current: {current: EditorState},
+	searching: {current: HistorySearch | null},
+	setState: (state: EditorState) => void,
+	setSearch: (search: HistorySearch | null) => void,
+): void {
+	const taken = useRef(history);
+	useLayoutEffect(() => {
+		if (history === undefined || history === taken.current) return;
+		const before = current.current;
+		const next = rebaseHistory(before, taken.current?.length ?? 0, history);
+		taken.current = history;
+		current.current = next;
+		setState(next);
+		if (searching.current !== null) {
+			searching.current = shiftSearch(searching.current, next.history.length - before.history.length);
+			setSearch(searching.current);
+		}
+	}, [history, current, searching, setState, setSearch]);
 }

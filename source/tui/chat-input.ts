@@ -3,6 +3,7 @@ import type {Agent} from '../core/session/agent.js';
 import {parseBangPrompt} from '../core/user-bash/bang-prompt.js';
 import type {CommandContext} from './commands/command-context.js';
 import type {CommandRegistry} from './commands/command-registry.js';
+import type {PromptHistoryFeed} from './prompt-history-feed.js';
 import type {TurnController} from './turn-controller.js';
 
 /** What a submitted text may reach. */
@@ -10,8 +11,8 @@ export interface InputParts {
 	registry: Pick<CommandRegistry, 'parse'>;
 	turns: Pick<TurnController, 'mayStart' | 'start' | 'runBang'>;
 	context: CommandContext;
-	/** The editor's ↑ history: what was sent, newest last. */
-	history: string[];
+	/** The workspace's prompt history, which keeps what was sent (slash and `!` commands too, as a shell does). */
+	history: Pick<PromptHistoryFeed, 'record'>;
 }
 
 /**
@@ -22,7 +23,7 @@ export interface InputParts {
 export function submitText(text: string, parts: InputParts): boolean {
 	const {registry, turns, context, history} = parts;
 	if (!turns.mayStart()) return false;
-	history.push(text);
+	history.record(text);
 	const slash = registry.parse(text);
 	if (slash === null) {
 		const bang = parseBangPrompt(text);

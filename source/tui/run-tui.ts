@@ -21,6 +21,7 @@ import type {CommandContext} from './commands/command-context.js';
 import {CommandRegistry} from './commands/command-registry.js';
 import {EarlyMessage} from './early-message.js';
 import {EditorDraft} from './editor-draft.js';
+import {PromptHistoryFeed} from './prompt-history-feed.js';
 import {rewindCommand} from './commands/rewind-command.js';
 import {consoleToNotices} from './console-notices.js';
 import {markdownOptions} from './markdown/markdown-options.js';
@@ -73,7 +74,7 @@ interface Screen {
 	drafts: EditorDraft;
 	notifier: Notifier;
 	start: ChatStart;
-	history: string[];
+	history: PromptHistoryFeed;
 	/** Hands the person's keys to the chat, and a message sent while it started with them. */
 	connect(keys: ChatKeys): void;
 	/** Ends the chat with an exit code (/exit, Ctrl-C twice, a signal). */
@@ -115,7 +116,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	// Set once setup succeeded; until then one message or command waits for it (--resume's picker comes first: none waits).
 	let chatKeys: ChatKeys | null = null;
 	const waiting = new EarlyMessage(store, options.resume !== true);
-	const history: string[] = [];
+	const history = new PromptHistoryFeed(text => store.notice('warning', text));
 	let finish!: (code: number) => void;
 	const finished = new Promise<number>(resolve => {
 		finish = resolve;
@@ -147,6 +148,8 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		{exitOnCtrlC: false, patchConsole: false, maxFps: 30},
 	);
 	const drawMarkdown = loadMarkdown(store);
+	// The earlier runs' prompts, behind the first frame: ↑ walks this run's meanwhile.
+	history.start(async register => (await import('../core/session/prompt-history.js')).promptHistoryFile(options.cwd, register));
 	// Once the screen is gone, console output (SessionShutdown handlers) goes to the terminal as in any program.
 	const close = async () => {
 		// The live region is erased first, so the shell's prompt comes on a clean line below the transcript.
@@ -242,6 +245,8 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 	// The interrupted turn saves its last complete step before the session closes.
 	await turns.running;
 	(await notifications)();
+	// The last prompts (an /exit typed at once) reach the file before the process ends.
+	await screen.history.settled();
 	await screen.close();
 	await agent.close();
 	start.dispose();

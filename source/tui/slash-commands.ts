@@ -36,7 +36,7 @@ export function parseSlashCommand(text: string, extra: readonly SlashCommand[] =
 /** What /help shows: the keys, then every command, the extensions' last with whose they are. */
 export function keysHelp(extra: readonly SlashCommand[] = []): string {
 	return [
-		'Enter sends · Alt+Enter or Ctrl-J starts a new line · ↑/↓ history · Ctrl-←/→ word jumps',
+		'Enter sends · Alt+Enter or Ctrl-J starts a new line · ↑/↓ history (earlier runs too) · Ctrl-R searches it · Ctrl-←/→ word jumps',
 		'Esc or Ctrl-C stops a running turn · Esc twice on an empty prompt rewinds (/rewind) · Ctrl-C twice on an empty prompt leaves',
 		'Shift+Tab cycles the permission mode: default · accept edits · plan mode (· bypass, when the run started with it)',
 		'@path attaches a file (@ opens a picker: ↑/↓, Tab or Enter, Esc) · !command runs it and adds its output to your next message · !! runs without adding',

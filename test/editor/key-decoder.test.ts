@@ -57,7 +57,11 @@ test('each key maps to its action', () => {
 });
 
 test('unknown sequences and stray controls are dropped, never inserted', () => {
-	assert.deepEqual(decode('\u001B[15~', '\u001B[I', '\u001Bx', '\u0007', '\u001B[24~'), []);
+	assert.deepEqual(decode('\u001B[15~', '\u001B[I', '\u001Bx', '\u0011', '\u001B[24~'), []);
+});
+
+test('Ctrl-R searches the history and Ctrl-G leaves the search, as in readline', () => {
+	assert.deepEqual(decode('\u0012', '\u0007'), [key('reverseSearch'), key('cancel')]);
 });
 
 test('an IME burst followed by Enter is the whole text, then a submit', () => {

@@ -32,7 +32,7 @@ async function extensionUi(source: string) {
 
 function screen() {
 	const store = new ChatStore(status, {logo: false, frameMs: 0});
-	const view = render(<App store={store} broker={new ApprovalBroker()} history={[]} onSubmit={() => {}} onInterrupt={() => {}} onExit={() => {}} />);
+	const view = render(<App store={store} broker={new ApprovalBroker()} onSubmit={() => {}} onInterrupt={() => {}} onExit={() => {}} />);
 	return {store, view};
 }
 

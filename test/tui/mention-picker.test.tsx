@@ -28,7 +28,7 @@ async function chat(dir: string) {
 	const store = new ChatStore({model: 'm', workspace: '', session: null, usage: null, window: null}, {logo: false, frameMs: 0});
 	store.started({workspace: dir});
 	const submitted: string[] = [];
-	const view = render(<App store={store} broker={new ApprovalBroker()} history={[]} onSubmit={text => void submitted.push(text)} onInterrupt={() => {}} onExit={() => {}} />);
+	const view = render(<App store={store} broker={new ApprovalBroker()} onSubmit={text => void submitted.push(text)} onInterrupt={() => {}} onExit={() => {}} />);
 	for (let waited = 0; view.stdin.listenerCount('readable') === 0; waited += 5) {
 		if (waited > 5000) throw new Error('the editor never listened to stdin');
 		await delay(5);

@@ -10,7 +10,7 @@ const status = {model: 'gpt-x', workspace: '/work', session: 'abcdef0123', usage
 
 function chat() {
 	const store = new ChatStore(status, {logo: false, frameMs: 0});
-	const view = render(<App store={store} broker={new ApprovalBroker()} history={[]} onSubmit={() => {}} onInterrupt={() => {}} onExit={() => {}} />);
+	const view = render(<App store={store} broker={new ApprovalBroker()} onSubmit={() => {}} onInterrupt={() => {}} onExit={() => {}} />);
 	// ink-testing-library's frame is everything Static wrote, in order, then the live area.
 	const transcript = () => view.lastFrame()!;
 	return {store, view, transcript};

@@ -219,6 +219,26 @@ export function historyNext(state: EditorState): EditorState {
 	return {...state, text, caret: text.length, goal: null, historyIndex, draft: isDraft ? EditorText.empty : state.draft};
 }
 
+/** Entry `index` (a search's match), caret at its end; the draft is kept for ↓ to bring back. */
+export function historyAt(state: EditorState, index: number): EditorState {
+	const text = EditorText.of(state.history[index]!);
+	const draft = state.historyIndex === state.history.length ? state.text : state.draft;
+	return {...state, text, caret: text.length, goal: null, historyIndex: index, draft};
+}
+
+/**
+ * The history with `earlier` in place of its first `base` entries (the
+ * earlier runs' prompts, loaded after the editor came): the entries sent
+ * since stay after them, a repeat at the join once.
+ */
+export function rebaseHistory(state: EditorState, base: number, earlier: readonly string[]): EditorState {
+	const own = state.history.slice(base);
+	const history = own.length > 0 && earlier.at(-1) === own[0] ? [...earlier, ...own.slice(1)] : [...earlier, ...own];
+	// Counted from the end, the entry shown (or the draft) stays the one shown.
+	const historyIndex = Math.max(0, history.length - (state.history.length - state.historyIndex));
+	return {...state, history, historyIndex};
+}
+
 /** The text to send and the emptied editor, with the text added to the history (blank texts and repeats are not). */
 export function submit(state: EditorState): {state: EditorState; text: string} {
 	const text = textOf(state);

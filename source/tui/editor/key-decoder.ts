@@ -35,7 +35,9 @@ export type KeyName =
 	| 'suspend'
 	| 'escape'
 	| 'tab'
-	| 'shiftTab';
+	| 'shiftTab'
+	| 'reverseSearch'
+	| 'cancel';
 
 export type EditorAction = {readonly type: 'insert'; readonly text: string} | {readonly type: KeyName};
 
@@ -49,6 +51,7 @@ const controls: Partial<Record<number, KeyName>> = {
 	0x04: 'ctrlD',
 	0x05: 'end', // Ctrl-E
 	0x06: 'right', // Ctrl-F
+	0x07: 'cancel', // Ctrl-G: leaves the history search, as in readline
 	0x08: 'backspace', // Ctrl-H, and Ctrl+Backspace in some terminals
 	0x09: 'tab',
 	0x0a: 'newline', // Ctrl-J
@@ -56,6 +59,7 @@ const controls: Partial<Record<number, KeyName>> = {
 	0x0d: 'submit', // Enter
 	0x0e: 'down', // Ctrl-N
 	0x10: 'up', // Ctrl-P
+	0x12: 'reverseSearch', // Ctrl-R
 	0x15: 'killToLineStart', // Ctrl-U
 	0x17: 'deleteWordBefore', // Ctrl-W
 	0x1a: 'suspend', // Ctrl-Z
