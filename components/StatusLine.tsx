@@ -40,7 +40,11 @@ export function StatusLine({status, busy}: {status: StatusInfo; busy: boolean}) 
 	const cost = status.cost ? statusCost(status.cost) : null;
 	if (cost !== null) parts.push(cost);
 	// The budget's own figure: the estimate for the next request against the limit that triggers compaction.
-	if (status.budget) parts.push(`budget ${Math.min(999, Math.round((status.budget.estimate / Math.max(1, status.budget.limit)) * 100))}% of ${tokens(status.budget.limit)}`);
+	// A byte count is only an upper bound on tokens: it is marked as the estimate it is.
+	if (status.budget)
+		parts.push(
+			`budget ${status.budget.anchored ? '' : '≤'}${Math.min(999, Math.round((status.budget.estimate / Math.max(1, status.budget.limit)) * 100))}% of ${tokens(status.budget.limit)}${status.budget.anchored ? '' : ' est.'}`,
+		);
 
 	return (
 		<Box justifyContent="space-between">

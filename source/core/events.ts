@@ -45,8 +45,12 @@ export type CoreEvent =
 	 * once some tokens had no price; `dollars` then counts the priced ones).
 	 */
 	| {type: 'usage'; model: string; usage: Usage; cost: Cost; session_cost: Cost; prices: ModelPrices | null}
-	/** The budget's estimate for the request about to be sent, against its limit (tokens); `window` when the config names one. */
-	| {type: 'budget'; estimate: number; limit: number; window: number | null}
+	/**
+	 * The budget's estimate for the request about to be sent, against its
+	 * limit (tokens); `window` when the config names one; `anchored` when the
+	 * estimate rests on the provider's count of the last request, not on bytes.
+	 */
+	| {type: 'budget'; estimate: number; limit: number; window: number | null; anchored: boolean}
 	| {type: 'retry'; attempt: number; delay_ms: number; reason: string; status: number | null}
 	| {type: 'warning'; message: string}
 	/** The history was compacted: messages before `cut` (after the system prompt) became a summary. */

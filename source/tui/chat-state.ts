@@ -63,7 +63,7 @@ export interface StatusInfo {
 	/** The context window from the API config's budget, when it names one. */
 	window: number | null;
 	/** The budget's last estimate for a request and its limit (tokens), when a budget plugin gives them. */
-	budget?: {estimate: number; limit: number} | null;
+	budget?: {estimate: number; limit: number; anchored?: boolean} | null;
 	/** Cache-read and all input tokens over this screen's requests: the hit ratio as the cache report counts it (Σ read / Σ input). */
 	cacheTotals?: {read: number; input: number};
 	/** The last turn's and the session's cost, tokens and prices (/cost); reset when the session changes. */

@@ -274,7 +274,7 @@ export class ChatStore {
 			}
 
 			case 'budget': {
-				this.#update({status: {...this.#state.status, budget: {estimate: event.estimate, limit: event.limit}}}, false);
+				this.#update({status: {...this.#state.status, budget: {estimate: event.estimate, limit: event.limit, anchored: event.anchored}}}, false);
 				break;
 			}
 

@@ -28,6 +28,7 @@ test('the budget module: a request that fits is sent with its figures reported; 
 	assert.equal(budget.limit, 16_000);
 	assert.equal(budget.window, 20_000);
 	assert.ok(budget.estimate > 6000 && budget.estimate < 16_000, JSON.stringify(budget));
+	assert.equal(budget.anchored, false, 'the first request has no usage to anchor on: its estimate is bytes');
 
 	const sent = mock.requests.length;
 	const refused = await runCli(['-p', `a long question ${'z'.repeat(20_000)}`, '-C', box.workspace], {env: box.env});

@@ -137,10 +137,10 @@ test("the status keeps the session's cache hit ratio as Σ cache-read / Σ input
 	const unpriced = {cost: {dollars: 0, unknown: true}, session_cost: {dollars: 0, unknown: true}, prices: null};
 	chat.apply({type: 'usage', model: 'm', usage: usage(1000, 0), ...unpriced});
 	chat.apply({type: 'usage', model: 'm', usage: usage(3000, 2900), ...unpriced});
-	chat.apply({type: 'budget', estimate: 4200, limit: 6400, window: 8000});
+	chat.apply({type: 'budget', estimate: 4200, limit: 6400, window: 8000, anchored: true});
 	const {status} = chat.getSnapshot();
 	assert.deepEqual(status.cacheTotals, {read: 2900, input: 4000});
-	assert.deepEqual(status.budget, {estimate: 4200, limit: 6400});
+	assert.deepEqual(status.budget, {estimate: 4200, limit: 6400, anchored: true});
 });
 
 test('cost: the last turn and the session tallied by kind from the usage events; /cost says unknown where a price is missing, never $0; another session starts again', () => {

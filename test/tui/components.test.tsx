@@ -57,10 +57,18 @@ test('the status line shows model, workspace, tokens, window share and cache rat
 test("the status line shows the budget's estimate against its limit and the session's cache ratio", () => {
 	const usage = {input: 12_000, output: 300, cacheRead: 9000, cacheWrite: 0, raw: {}};
 	const frame = render(
-		<StatusLine busy={false} status={{model: 'gpt-x', workspace: '/w', session: null, usage, window: 100_000, budget: {estimate: 40_000, limit: 80_000}, cacheTotals: {read: 29_000, input: 40_000}}} />,
+		<StatusLine
+			busy={false}
+			status={{model: 'gpt-x', workspace: '/w', session: null, usage, window: 100_000, budget: {estimate: 40_000, limit: 80_000, anchored: true}, cacheTotals: {read: 29_000, input: 40_000}}}
+		/>,
 	).lastFrame()!;
 	assert.match(frame, /↑12k ↓300 · cache 73% · budget 50% of 80k/, 'the cache ratio over the session, not the last request');
 	assert.doesNotMatch(frame, /ctx/, "the budget's own figure replaces the usage-based share");
+	// Counted from bytes, before any usage anchors it: an upper bound, marked as the estimate it is.
+	const bytes = render(
+		<StatusLine busy={false} status={{model: 'gpt-x', workspace: '/w', session: null, usage: null, window: 100_000, budget: {estimate: 40_000, limit: 80_000, anchored: false}}} />,
+	).lastFrame()!;
+	assert.match(bytes, /budget ≤50% of 80k est\./);
 });
 
 test("the status line shows the session's cost: dollars, unknown where a price is missing, nothing before the first request", () => {

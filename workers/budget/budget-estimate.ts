@@ -47,13 +47,11 @@ export class BudgetEstimator {
 		if (input.anchor === null) return {tokens: bytes, method: 'utf8_bytes', note: null};
 
 		const {anchor} = input;
-		const problem = anchorProblem(anchor, input.model, history, limits);
+		const problem = anchorProblem(anchor, input.model, history, limits.window);
 		if (problem) return {tokens: bytes, method: 'utf8_bytes', note: problem};
-		const n = anchor.request_messages;
-		const toolsThen = this.#requests.get(measured.chain[n - 1]!);
+		const toolsThen = this.#requests.get(measured.chain[anchor.request_messages - 1]!);
 		if (toolsThen === undefined) return {tokens: bytes, method: 'utf8_bytes', note: "the usage is for a request whose history is not this history's prefix"};
-		let anchored = anchor.input + anchor.output + (toolsThen === tools.fingerprint ? 0 : tools.tokens);
-		for (let index = n + 1; index < measured.tokens.length; index++) anchored += measured.tokens[index]! + NEW_MESSAGE_ALLOWANCE;
+		const anchored = anchoredTokens(measured.tokens, anchor) + (toolsThen === tools.fingerprint ? 0 : tools.tokens);
 		// Both are at least the true count; the smaller is the better bound.
 		return anchored < bytes ? {tokens: anchored, method: 'usage', note: null} : {tokens: bytes, method: 'utf8_bytes', note: null};
 	}
@@ -65,11 +63,24 @@ export class BudgetEstimator {
 	}
 }
 
-function anchorProblem(anchor: UsageAnchor, model: string, history: readonly unknown[], limits: Limits): string | null {
+/**
+ * A history's tokens from the provider's count of an earlier request it
+ * starts with: that request's input and its answer's output, then each
+ * message since at its measured bytes (`measured`, one entry a message) and
+ * its framing. The one rule the budget and /context share.
+ */
+export function anchoredTokens(measured: readonly number[], anchor: UsageAnchor): number {
+	let anchored = anchor.input + anchor.output;
+	for (let index = anchor.request_messages + 1; index < measured.length; index++) anchored += measured[index]! + NEW_MESSAGE_ALLOWANCE;
+	return anchored;
+}
+
+/** Why `anchor` cannot anchor an estimate of `history` for `model`, or null when it can; `window` (tokens) bounds a sane usage, null: no bound. */
+export function anchorProblem(anchor: UsageAnchor, model: string, history: readonly unknown[], window: number | null): string | null {
 	if (anchor.model !== model) return `the usage is for model ${JSON.stringify(anchor.model)}, not ${JSON.stringify(model)}`;
 	const counts = [anchor.input, anchor.output];
 	if (!counts.every(count => Number.isSafeInteger(count) && count >= 0) || anchor.input === 0) return 'the usage is incomplete or not a count';
-	if (anchor.input + anchor.output > limits.window * USAGE_OVERFLOW_WINDOWS) return 'the usage overflows any sane window';
+	if (window !== null && anchor.input + anchor.output > window * USAGE_OVERFLOW_WINDOWS) return 'the usage overflows any sane window';
 	const n = anchor.request_messages;
 	if (!Number.isSafeInteger(n) || n < 1 || n >= history.length) return 'the usage is for a history this one does not extend';
 	const reply = history[n] as {role?: unknown} | undefined;

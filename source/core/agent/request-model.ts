@@ -76,6 +76,11 @@ export async function requestAnswer(context: RequestContext, lifecycle: TurnLife
  */
 const anchors = new WeakMap<Session, {model: string; input: number; output: number; request_messages: number}>();
 
+/** The provider's count of the session's last request and how many messages it carried, or null: what /context anchors its figure on, as the budget does. */
+export function lastUsageAnchor(session: Session): {model: string; input: number; output: number; request_messages: number} | null {
+	return anchors.get(session) ?? null;
+}
+
 /** A request's usage with what it cost at the caller's prices and the session's total so far. */
 export function emitUsage(context: Pick<RequestContext, 'caller' | 'session' | 'emit'>, usage: Usage): void {
 	const {caller, session} = context;

@@ -1,3 +1,4 @@
+import {lastUsageAnchor} from '../../core/agent/request-model.js';
 import type {Agent} from '../../core/session/agent.js';
 import {formatFoundFolders} from './context-folders.js';
 import {contextReport, formatContextReport, type ContextReport} from './context-report.js';
@@ -17,6 +18,8 @@ export async function contextNotice(agent: Agent): Promise<string> {
 		instructions: agent.instructions,
 		window: await contextWindow(agent),
 		imageTokens: agent.budget?.image_tokens ?? null,
+		anchor: lastUsageAnchor(agent.session),
+		model: agent.caller.model,
 	});
 	const folders = await formatFoundFolders(agent.resourceFolders);
 	return folders === '' ? formatContextReport(report) : `${formatContextReport(report)}\n${folders}`;

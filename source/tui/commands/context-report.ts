@@ -1,4 +1,5 @@
 import {basename} from 'node:path';
+import {anchoredTokens, anchorProblem, type UsageAnchor} from '../../../workers/budget/budget-estimate.js';
 import {HistoryMeter, measureTools} from '../../../workers/budget/history-meter.js';
 import {CONTEXT_MARKER} from '../../core/history/compaction.js';
 import type {Message} from '../../core/messages.js';
@@ -18,6 +19,8 @@ export interface ContextReport {
 	total: number;
 	/** What the shares are of; null when neither the config's budget nor the catalogue names a window. */
 	window: {tokens: number; source: string} | null;
+	/** The request in the provider's tokens, anchored on its count of the last request as the budget anchors it; or why there is none. */
+	counted: {tokens: number; input: number; output: number; since: number} | {why: string};
 }
 
 export interface ContextInput {
@@ -30,6 +33,9 @@ export interface ContextInput {
 	window: ContextReport['window'];
 	/** The budget's `image_tokens`: what an image is planned at (null: its data URL's bytes). */
 	imageTokens: number | null;
+	/** The provider's count of the session's last request (request-model.ts), and the model now called. */
+	anchor: UsageAnchor | null;
+	model: string;
 }
 
 /**
@@ -72,7 +78,15 @@ export function contextReport(input: ContextInput): ContextReport {
 
 	for (const [source, seen] of [...snapshots].sort(([a], [b]) => a.localeCompare(b))) rows.push({label: `${source} snapshot (${plural(seen.count, 'message')})`, tokens: seen.tokens});
 	rows.push({label: `messages (${conversation.count})`, tokens: conversation.tokens});
-	return {rows, total: rows.reduce((sum, row) => sum + row.tokens, 0), window: input.window};
+	return {rows, total: rows.reduce((sum, row) => sum + row.tokens, 0), window: input.window, counted: providerCount(input, history, tokens)};
+}
+
+function providerCount(input: ContextInput, history: readonly Message[], measured: readonly number[]): ContextReport['counted'] {
+	const {anchor} = input;
+	if (anchor === null) return {why: 'no request of this session has been answered in this run yet'};
+	const problem = anchorProblem(anchor, input.model, history, input.window?.tokens ?? null);
+	if (problem !== null) return {why: `the last count cannot be used: ${problem}`};
+	return {tokens: anchoredTokens(measured, anchor), input: anchor.input, output: anchor.output, since: history.length - anchor.request_messages - 1};
 }
 
 /** The instruction files inside the saved system prompt, each in the JSON-escaped bytes it adds to the message. */
@@ -106,7 +120,7 @@ function plural(count: number, word: string): string {
 /** The report as the /context notice shows it: one row a part, tokens and share right-aligned, the total last. */
 export function formatContextReport(report: ContextReport): string {
 	const share = (tokens: number) => (report.window === null ? '' : `${((tokens / report.window.tokens) * 100).toFixed(1)}%`);
-	const lines = [...report.rows, {label: 'total', tokens: report.total}];
+	const lines = [...report.rows, {label: 'total (bytes)', tokens: report.total}];
 	const labelWidth = Math.max(...lines.map(row => row.label.length));
 	const numberWidth = Math.max(...lines.map(row => row.tokens.toLocaleString('en-US').length));
 	const body = lines.map(row => `${row.label.padEnd(labelWidth)}  ${row.tokens.toLocaleString('en-US').padStart(numberWidth)}  ${share(row.tokens).padStart(6)}`.trimEnd());
@@ -114,5 +128,10 @@ export function formatContextReport(report: ContextReport): string {
 		report.window === null
 			? 'no context window is known: set "budget": {"window": N} in the config, or choose a catalogue model that names one'
 			: `shares of ${report.window.tokens.toLocaleString('en-US')} tokens: ${report.window.source}`;
-	return ['The next request holds (estimated tokens: UTF-8 bytes on the wire, as the budget counts before a usage anchors it; your next message comes on top)', ...body, window].join('\n');
+	const {counted} = report;
+	const provider =
+		'why' in counted
+			? `In the provider's tokens: not known (${counted.why}); the budget counts the bytes above, an upper bound.`
+			: `In the provider's tokens: ${counted.tokens.toLocaleString('en-US')}${report.window === null ? '' : ` (${share(counted.tokens).trim()})`}, as the budget counts it: the provider's count of the last request (${counted.input.toLocaleString('en-US')} in, ${counted.output.toLocaleString('en-US')} out) and the bytes of ${plural(counted.since, 'message')} since.`;
+	return ['The next request holds (an estimate: UTF-8 bytes on the wire, an upper bound on tokens; your next message comes on top)', ...body, provider, window].join('\n');
 }
