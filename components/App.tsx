@@ -141,7 +141,7 @@ export function App({store, broker, trust, dialogs, chooser, keys, drafts, histo
 
 	return (
 		<>
-			<Static key={generation} items={state.finished}>
+			<Static key={`${generation}-${state.cleared}`} items={state.finished}>
 				{item => (
 					<Box key={item.key} flexDirection="column">
 						<TranscriptItemView item={item} width={columns} markdown={state.markdown} />

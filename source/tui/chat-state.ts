@@ -93,6 +93,8 @@ export interface ChatState {
 	/** The agent is being set up behind the first frame: the screen shows, nothing can be sent yet. */
 	starting: boolean;
 	status: StatusInfo;
+	/** Counts the transcript's clearings (/clear): the transcript is written afresh under a new key each time. */
+	cleared: number;
 	/** The extensions' slash commands, after the screen's own in completions and /help. */
 	commands: readonly SlashCommand[];
 	/** The connected MCP servers' resources, for the @ picker (`@server:uri`); a server still starting adds its own once ready. */

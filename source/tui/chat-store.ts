@@ -57,6 +57,7 @@ export class ChatStore {
 			status,
 			commands: [],
 			resources: [],
+			cleared: 0,
 		};
 	}
 
@@ -153,6 +154,14 @@ export class ChatStore {
 		this.#answer.end();
 		const shownItems = historyTranscript(items, {key: () => this.#key(), answer: text => this.#answer.transform(text), markdown: this.#state.markdown !== null});
 		if (shownItems.length > 0) this.#finish(shownItems, true);
+	}
+
+	/** /clear: nothing of the old session stays, the transcript (written afresh) nor the status line's tokens, cache, budget and cost. */
+	clearTranscript(): void {
+		this.#answer.end();
+		this.#turnOpen = false;
+		const status = {...this.#state.status, usage: null, cacheTotals: undefined, budget: null, cost: emptyCost()};
+		this.#update({finished: [], partial: '', thinking: '', tools: [], cleared: this.#state.cleared + 1, status}, true);
 	}
 
 	/** Marks a tool as waiting for the person's answer; what the question shows stays with the call, numbered, once it is decided. */
