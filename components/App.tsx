@@ -153,7 +153,7 @@ export function App({store, broker, trust, dialogs, chooser, keys, drafts, histo
 	};
 
 	const transcript = (
-		<Static key={generation} items={state.finished}>
+		<Static key={`${generation}-${state.cleared}`} items={state.finished}>
 			{item => (
 				<Box key={item.key} flexDirection="column">
 					<TranscriptItemView item={item} width={columns} markdown={state.markdown} />

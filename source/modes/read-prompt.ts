@@ -1,6 +1,8 @@
 import {fstatSync} from 'node:fs';
 import {UsageError} from '../core/errors.js';
 
+export {withPipedInput} from '../shared/piped-input.js';
+
 /** A prompt is text a person or a pipe sends; anything larger is a mistake. */
 export const MAX_PROMPT_BYTES = 8 * 1024 * 1024;
 /** Input piped beside `-p TEXT` (a diff, a log): 1 MiB is some 250k tokens, past most models' context. */
@@ -44,11 +46,6 @@ export async function readPipedInput(
 	const read = await readAll(stdin, {...limits, maxBytes: MAX_PIPED_INPUT_BYTES, what: 'the piped input'});
 	if (read === null) warn(`nothing arrived on standard input within ${limits.firstByteMs / 1000} s, so the prompt goes without piped input; run with < /dev/null to skip the wait`);
 	return read === null || read === '' ? null : read;
-}
-
-/** The prompt with the piped input after it, marked so the model can tell the two apart. */
-export function withPipedInput(prompt: string, piped: string | null): string {
-	return piped === null ? prompt : `${prompt}\n\n<piped-input>\n${piped.endsWith('\n') ? piped : `${piped}\n`}</piped-input>`;
 }
 
 /** A pipe, a file or a socket may carry input; a device (`/dev/null`) or a closed descriptor does not. */

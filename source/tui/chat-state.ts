@@ -41,7 +41,11 @@ export type HistoryItem =
 	/** `attachments`: the line saying what its @-mentions attached (describeAttachments), when they did. */
 	| {kind: 'user'; text: string; attachments?: string}
 	| {kind: 'assistant'; text: string}
-	| {kind: 'tool'; id: string; name: string; arguments: string}
+	/** `status`, `result` and `note` as the call's tool_result and approval left them (resumed-history.ts reads them from its tool message). */
+	| {kind: 'tool'; id: string; name: string; arguments: string; status: ToolStatus; result: string | null; note: string | null}
+	| {kind: 'thinking'; lines: number}
+	/** What the chat said then as a notice (a compaction), not anyone's message. */
+	| {kind: 'notice'; level: 'info' | 'warning' | 'error'; text: string}
 	/** A `!` command whose output went to the context. */
 	| {kind: 'bash'; command: string; output: string; status: string};
 
@@ -91,6 +95,8 @@ export interface ChatState {
 	/** The live region (editor, status line, pickers) is not drawn: the chat is ending, or suspended (Ctrl-Z). */
 	hidden?: boolean;
 	status: StatusInfo;
+	/** Counts the transcript's clearings (/clear): the transcript is written afresh under a new key each time. */
+	cleared: number;
 	/** The extensions' slash commands, after the screen's own in completions and /help. */
 	commands: readonly SlashCommand[];
 	/** The connected MCP servers' resources, for the @ picker (`@server:uri`); a server still starting adds its own once ready. */

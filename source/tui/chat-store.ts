@@ -1,10 +1,10 @@
 import type {CoreEvent} from '../core/events.js';
-import {summariseArguments} from '../shared/summarise-arguments.js';
 import {AnswerStream} from './answer-stream.js';
 import type {AskedDetail, ChatState, ChildItem, HistoryItem, StatusInfo, ToolItem, ToolStatus, TranscriptItem} from './chat-state.js';
 import type {PickerEntry} from './editor/mention-rank.js';
 import type {SlashCommand} from './commands/slash-command.js';
 import {customRendering, type CustomRendering} from './custom-rendering.js';
+import {historyTranscript, toolItem} from './history-items.js';
 import type {MarkdownRenderer} from './markdown/render-markdown.js';
 import {addUsage, emptyCost} from './cost-tally.js';
 import {lastLine, shown, shownExact} from './shown-text.js';
@@ -57,6 +57,7 @@ export class ChatStore {
 			status,
 			commands: [],
 			resources: [],
+			cleared: 0,
 		};
 	}
 
@@ -151,20 +152,21 @@ export class ChatStore {
 
 	/**
 	 * A resumed session's conversation (--continue, /resume, --session),
-	 * written to the transcript once as it would have been shown: the
-	 * person's messages, the answers (as Markdown when it is on), each tool
-	 * call as one finished line. Deliveries go through `delivered`.
+	 * written to the transcript once as it was shown live (history-items.ts);
+	 * deliveries go through `delivered`.
 	 */
 	showHistory(items: readonly HistoryItem[]): void {
 		this.#answer.end();
-		const markdown = this.#state.markdown !== null;
-		const shownItems = items.map((item): TranscriptItem => {
-			if (item.kind === 'user') return {kind: 'user', key: this.#key(), text: shown(item.text), ...(item.attachments === undefined ? {} : {attachments: shown(item.attachments)})};
-			if (item.kind === 'bash') return {kind: 'bash', key: this.#key(), command: shown(item.command), output: shown(item.output), status: shown(item.status), context: true};
-			if (item.kind === 'assistant') return {kind: 'assistant', key: this.#key(), text: shown(markdown ? this.#answer.transform(item.text) : item.text), markdown, gap: false};
-			return {kind: 'tool', key: this.#key(), id: item.id, name: shownExact(item.name), summary: shownExact(summariseArguments(item.arguments)), status: 'done', result: null, note: null};
-		});
+		const shownItems = historyTranscript(items, {key: () => this.#key(), answer: text => this.#answer.transform(text), markdown: this.#state.markdown !== null});
 		if (shownItems.length > 0) this.#finish(shownItems, true);
+	}
+
+	/** /clear: nothing of the old session stays, the transcript (written afresh) nor the status line's tokens, cache, budget and cost. */
+	clearTranscript(): void {
+		this.#answer.end();
+		this.#turnOpen = false;
+		const status = {...this.#state.status, usage: null, cacheTotals: undefined, budget: null, cost: emptyCost()};
+		this.#update({finished: [], partial: '', thinking: '', tools: [], cleared: this.#state.cleared + 1, status}, true);
 	}
 
 	/** Marks a tool as waiting for the person's answer; what the question shows stays with the call, numbered, once it is decided. */
@@ -295,16 +297,7 @@ export class ChatStore {
 			case 'tool_call': {
 				this.#answer.end();
 				this.#endThinking();
-				const item: ToolItem = {
-					kind: 'tool',
-					key: this.#key(),
-					id: event.id,
-					name: shownExact(event.name),
-					summary: shownExact(summariseArguments(event.arguments)),
-					status: 'pending',
-					result: null,
-					note: null,
-				};
+				const item = toolItem(this.#key(), event.id, event.name, event.arguments);
 				this.#update({tools: [...this.#state.tools, item]}, true);
 				break;
 			}

@@ -32,6 +32,7 @@ import {SessionActions} from './session-actions.js';
 import {TurnController} from './turn-controller.js';
 import {shownExact} from './shown-text.js';
 import {suspendChat} from './suspend.js';
+import {CLEAR_SCREEN, followTitle} from './terminal-title.js';
 import {uiPromptEvents} from './ui-prompt-events.js';
 
 /**
@@ -194,7 +195,7 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 	});
 	// "always, for this project" writes to the rules the agent holds, so the next call obeys them.
 	if (agent.permissions) broker.provideRules(rememberRules(agent.permissions, (level, text) => store.notice(level, text)));
-	const sessions = new SessionActions({agent, core, store, chooser});
+	const sessions = new SessionActions({agent, core, store, chooser, clearScreen: () => process.stdout.write(CLEAR_SCREEN)});
 	const registry = new CommandRegistry();
 	const extensions = new ScreenExtensions({agent, store, registry, options});
 	const context: CommandContext = {agent, store, chooser, turns, sessions, extensions, draft: screen.drafts, commands: registry, leave: () => screen.finish(exitCodes.ok)};
@@ -217,6 +218,7 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 	// A resumed session (--continue, --session) shows its history, drawn as Markdown when it is on.
 	sessions.showOpened();
 	store.started({model: agent.caller.model, workspace: agent.workspace, window: agent.budget?.window ?? null, mode: agent.permissionMode.current});
+	const stopTitle = followTitle({store, approvals: broker, sessionPath: () => agent.session.path}, bytes => process.stdout.write(bytes));
 	// The keys reach the chat from here on; a message sent while it started goes first.
 	screen.connect({
 		submit: text => submitText(text, {registry, turns, context, history: screen.history}),
@@ -248,6 +250,7 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 	// The last prompts (an /exit typed at once) reach the file before the process ends.
 	await screen.history.settled();
 	await screen.close();
+	stopTitle();
 	await agent.close();
 	start.dispose();
 	return code;

@@ -9,8 +9,10 @@ import type {ChatStore} from './chat-store.js';
 export interface SessionParts {
 	agent: Pick<Agent, 'session' | 'sessionFolder' | 'workspace' | 'extensionEvents' | 'instructions' | 'switchSession' | 'reloadInstructions'>;
 	core: Pick<ChatCore, 'openWorkspaceSession' | 'provisionalSessionPath' | 'forkSession' | 'renameWorkspaceSession' | 'listSessions' | 'sessionPickerRequest' | 'cannotOpen' | 'showSessionHistory'>;
-	store: Pick<ChatStore, 'notice' | 'setSession' | 'showHistory' | 'delivered'>;
+	store: Pick<ChatStore, 'notice' | 'setSession' | 'showHistory' | 'delivered' | 'clearTranscript'>;
 	chooser: Pick<ChooserBroker, 'ask'>;
+	/** Clears the terminal's visible screen (its scrollback from before `i` stays): /clear. */
+	clearScreen?: () => void;
 }
 
 /**
@@ -39,6 +41,9 @@ export class SessionActions {
 		const {agent, core, store} = this.#parts;
 		const next = await core.openWorkspaceSession({path: core.provisionalSessionPath(agent.sessionFolder), workspace: agent.workspace, warn: this.#warn});
 		await this.#switchTo(next);
+		// Nothing of the old session stays on the screen: its transcript, its tokens and cost.
+		this.#parts.clearScreen?.();
+		store.clearTranscript();
 		// A new session starts with the AGENTS.md files as they are now.
 		await this.readInstructions();
 		store.notice('info', `new session ${next.id}: it is named after its first message; the previous one stays saved`);

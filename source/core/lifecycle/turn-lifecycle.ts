@@ -55,6 +55,10 @@ export interface OutgoingRequest {
 	wire?: Protocol;
 }
 
+/** How a denied call's result begins, and what comes before the person's reason: a resumed session reads them back to show the call as denied (resumed-history.ts). */
+export const APPROVAL_DENIED = 'The call was not run: approval was denied.';
+export const DENIAL_REASON = ' Reason: ';
+
 /**
  * Every moment of a turn, each running the extension handlers and the worker
  * hooks in one order (docs/dev/lifecycle.md has the table). The rule: an
@@ -253,7 +257,7 @@ export class TurnLifecycle {
 
 		const approval = await approve();
 		if (approval.by !== 'auto') this.#emit({type: 'approval', id, name, title: call.title, owner: call.owner, decision: approval.decision, by: approval.by, reason: approval.reason});
-		if (approval.decision === 'deny') return `The call was not run: approval was denied.${approval.reason ? ` Reason: ${approval.reason}` : ''}`;
+		if (approval.decision === 'deny') return `${APPROVAL_DENIED}${approval.reason ? `${DENIAL_REASON}${approval.reason}` : ''}`;
 		return null;
 	}
 
