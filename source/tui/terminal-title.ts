@@ -8,9 +8,9 @@ const POP_TITLE = '\u001B[23;0t';
 /** A session name in the title keeps this many characters: a tab shows far fewer. */
 export const MAX_TITLE_NAME_CHARS = 64;
 
-/** OSC 0: the window and icon (tab) title. */
+/** OSC 0: the window and icon (tab) title, ended by ST rather than BEL, so a title is never taken for the bell the notifications ring. */
 export function titleSequence(title: string): string {
-	return `\u001B]0;${title}\u0007`;
+	return `\u001B]0;${title}\u001B\\`;
 }
 
 /** Text safe inside OSC 0: control, format and line-separator characters removed, so no name can end the sequence or start another. */

@@ -17,7 +17,7 @@ before(async () => {
 });
 after(async () => mock.close());
 
-const OSC_TITLE = /\u001B\]0;([^\u0007]*)\u0007/g;
+const OSC_TITLE = /\u001B\]0;([^\u001B]*)\u001B\\/g;
 
 /** Every title the program set, in order. */
 function titles(output: string): string[] {
@@ -61,7 +61,7 @@ test('/clear leaves no old transcript and zeroed counters; the title follows the
 		run.type('/exit\r');
 		assert.equal((await run.exit()).exitCode, 0);
 		// The terminal's own title back: popped from its stack, after an empty one for terminals without a stack.
-		assert.ok(run.output().includes('\u001B]0;\u0007\u001B[23;0t'), 'the title is restored');
+		assert.ok(run.output().includes('\u001B]0;\u001B\\\u001B[23;0t'), 'the title is restored');
 		assert.ok(run.output().includes('\u001B[22;0t'), 'the title was saved first');
 	} finally {
 		await run.close();

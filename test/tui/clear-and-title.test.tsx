@@ -53,7 +53,7 @@ test('control characters in a session name never reach the terminal: no ESC, BEL
 	assert.equal(name, 'ok]0;pwned2Jnameend');
 	const sequence = titleSequence(titleOf(name, true));
 	// One OSC, opened once and ended once.
-	assert.equal(sequence, '\u001B]0;i · ok]0;pwned2Jnameend · working\u0007');
+	assert.equal(sequence, '\u001B]0;i · ok]0;pwned2Jnameend · working\u001B\\');
 	assert.equal(safeTitleText('\u0000a\u007Fb\u0085c\u200Bd'), 'abcd');
 });
 
@@ -64,14 +64,14 @@ test('followTitle writes the title when it changes (working, idle, a new name) a
 	const written: string[] = [];
 	store.started({});
 	const stop = followTitle({store, approvals: broker, sessionPath: () => path}, bytes => written.push(bytes));
-	assert.deepEqual(written, ['\u001B[22;0t\u001B]0;i\u0007']);
+	assert.deepEqual(written, ['\u001B[22;0t\u001B]0;i\u001B\\']);
 	store.addUser('fix the login');
 	path = '/s/fix-login.json';
 	store.setBusy(false);
 	store.setBusy(true);
 	store.notice('info', 'nothing that changes the title');
 	stop();
-	assert.deepEqual(written.slice(1), ['\u001B]0;i · working\u0007', '\u001B]0;i · fix-login\u0007', '\u001B]0;i · fix-login · working\u0007', '\u001B]0;\u0007\u001B[23;0t']);
+	assert.deepEqual(written.slice(1), ['\u001B]0;i · working\u001B\\', '\u001B]0;i · fix-login\u001B\\', '\u001B]0;i · fix-login · working\u001B\\', '\u001B]0;\u001B\\\u001B[23;0t']);
 	store.setBusy(false);
 	assert.equal(written.length, 5, 'nothing after stop');
 });
