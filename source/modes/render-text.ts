@@ -42,7 +42,7 @@ export function createTextRenderer(options: {announceSession: boolean; showMessa
 			}
 
 			case 'tool_result': {
-				if (event.is_error) writeErr(printable(`i: ${event.name} failed: ${firstLine(event.output)}`) + '\n');
+				if (event.is_error) writeErr(printable(`i: ${event.name} failed: ${firstLine(event.output).replace(/^Error: /, '')}`) + '\n');
 				break;
 			}
 

@@ -58,3 +58,17 @@ test('web_search is offered once web.json names a search endpoint', async () => 
 	const offered = mock.requests[sent]!.body.tools.map((tool: any) => tool.function.name);
 	assert.ok(offered.includes('web_fetch') && offered.includes('web_search'), offered.join(', '));
 });
+
+test('a failing web tool is one line on stderr that names the reason, never the worker’s command line', async () => {
+	const box = webOnly(false);
+	mock.enqueue({toolCalls: [{id: 'w3', name: 'web_fetch', arguments: JSON.stringify({url: `${site.origin}/notes.html`})}]}, {text: 'could not read it'});
+	const sent = mock.requests.length;
+	const run = await runCli(['-p', 'what is new?', '--yolo', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	const failure = run.stderr.split('\n').filter(line => line.startsWith('i: web_fetch failed: '));
+	assert.equal(failure.length, 1, run.stderr);
+	assert.match(failure[0]!, /^i: web_fetch failed: external tool "web_fetch" of the web module \(.*builtin\.json\) failed: refused to connect to 127\.0\.0\.1: not a public address \(loopback\)/);
+	assert.doesNotMatch(run.stderr, /--runtime|"official"|worker \[/);
+	const result = mock.requests[sent + 1]!.body.messages.find((message: any) => message.role === 'tool');
+	assert.doesNotMatch(result.content, /--runtime|worker \[/, 'nor does the model get it');
+});

@@ -126,10 +126,10 @@ test('images come back unchecked: the core checks them after after_tool (spec/pl
 	assert.deepEqual(await runWith({output: 'x', images: {}}), {output: 'x', images: {}});
 });
 
-test('a worker failure becomes a tool error carrying its message', async () => {
-	await assert.rejects(runWith(new WorkerError('worker ["/opt/wc"] in /opt timed out after 15 s', 'timeout')), (error: unknown) => {
+test('a worker failure becomes a tool error carrying its reason, never the worker’s command line', async () => {
+	await assert.rejects(runWith(new WorkerError('worker ["/opt/wc"] in /opt: call "tool" timed out after 15 s', 'timeout', 'timed out after 15 s')), (error: unknown) => {
 		assert.ok(error instanceof ToolRunError);
-		assert.equal(error.message, 'external tool "word_count" (/c/tools.json) failed: worker ["/opt/wc"] in /opt timed out after 15 s');
+		assert.equal(error.message, 'external tool "word_count" (/c/tools.json) failed: timed out after 15 s');
 		return true;
 	});
 });

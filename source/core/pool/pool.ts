@@ -84,7 +84,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 	process.on('exit', killAll);
 	const pool: WorkerPool = {
 		call(spec, event, data, callOptions) {
-			if (closing) return Promise.reject(new WorkerError(`${describeWorker(spec)}: call "${event}" failed: the worker pool is closed`, 'spawn'));
+			if (closing) return Promise.reject(new WorkerError(`${describeWorker(spec)}: call "${event}" failed: the worker pool is closed`, 'spawn', 'the worker pool is closed'));
 			if (context === undefined) return contextReady!.then(() => pool.call(spec, event, data, callOptions));
 			return workerFor(spec).call(event, data, {
 				timeoutMs: callOptions?.timeoutMs ?? options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,

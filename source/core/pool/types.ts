@@ -83,11 +83,15 @@ export type WorkerFailureKind =
 /** A call failed. `message` names the worker (its argv and cwd) and what happened. */
 export class WorkerError extends Error {
 	override name = 'WorkerError';
+	/** What went wrong, without the worker's command line: what a tool's failure tells the model and the person. */
+	readonly reason: string;
 	constructor(
 		message: string,
 		readonly kind: WorkerFailureKind,
+		reason?: string,
 	) {
 		super(message);
+		this.reason = reason ?? message;
 	}
 }
 

@@ -107,7 +107,7 @@ export class WorkerProcess {
 	 */
 	call(event: string, data: Record<string, unknown>, options: {timeoutMs: number; signal?: AbortSignal; module?: string}): Promise<Record<string, unknown>> {
 		const {timeoutMs, signal} = options;
-		if (signal?.aborted) return Promise.reject(new WorkerError(`${this.#name}: call "${event}" was cancelled before it started`, 'aborted'));
+		if (signal?.aborted) return Promise.reject(new WorkerError(`${this.#name}: call "${event}" was cancelled before it started`, 'aborted', 'the call was cancelled before it started'));
 		return new Promise((resolve, reject) => {
 			const onAbort = () => {
 				if (this.#current === call) {
@@ -117,7 +117,7 @@ export class WorkerProcess {
 
 				const index = this.#queue.indexOf(call);
 				if (index !== -1) this.#queue.splice(index, 1);
-				call.reject(new WorkerError(`${this.#name}: call "${event}" was cancelled before it started`, 'aborted'));
+				call.reject(new WorkerError(`${this.#name}: call "${event}" was cancelled before it started`, 'aborted', 'the call was cancelled before it started'));
 			};
 
 			const call: Call = {
@@ -243,7 +243,8 @@ export class WorkerProcess {
 			// Nothing was written: the worker and its stream are untouched, so it stays.
 			clearTimeout(call.timer);
 			this.#current = undefined;
-			call.reject(new WorkerError(`${this.#name}: call "${call.event}" failed: the request cannot be sent: ${(error as Error).message}`, 'protocol'));
+			const reason = `the request cannot be sent: ${(error as Error).message}`;
+			call.reject(new WorkerError(`${this.#name}: call "${call.event}" failed: ${reason}`, 'protocol', reason));
 			this.#next();
 			return;
 		}
@@ -281,7 +282,7 @@ export class WorkerProcess {
 			}
 
 			if ('error' in response) {
-				this.#fail('error', `the worker answered with an error: ${response.error}`);
+				this.#fail('error', `the worker answered with an error: ${response.error}`, response.error);
 				return;
 			}
 
@@ -339,7 +340,8 @@ export class WorkerProcess {
 	}
 
 	/** The one way a worker ends: kill its group, fail what is pending, leave the pool. */
-	#fail(kind: WorkerFailureKind, detail: string): void {
+	/** `said`: an error frame's own message, which is the whole reason; the worker's restart is the pool's business. */
+	#fail(kind: WorkerFailureKind, detail: string, said?: string): void {
 		if (this.#ended) return;
 		this.#ended = true;
 		clearTimeout(this.#drainTimer);
@@ -369,7 +371,8 @@ export class WorkerProcess {
 			// An error frame is the worker's own explanation; anything else may be explained on stderr.
 			const stderr = kind === 'error' ? '' : this.#stderr.describe();
 			const verb = kind === 'timeout' ? '' : 'failed: ';
-			const error = new WorkerError(`${this.#name}: call "${pending[0]!.event}" ${verb}${detail}${stopped}${stderr}`, kind);
+			const whole = `${detail}${stopped}${stderr}`;
+			const error = new WorkerError(`${this.#name}: call "${pending[0]!.event}" ${verb}${whole}`, kind, said ?? whole);
 			for (const each of pending) each.reject(error);
 		}
 

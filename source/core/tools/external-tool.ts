@@ -57,7 +57,8 @@ async function callWorker(tool: ManifestTool, pool: WorkerPool, args: Record<str
 	try {
 		data = await pool.call(tool.worker, toolEvent, {name: tool.name, arguments: args}, {signal, ...(tool.module === undefined ? {} : {module: tool.module})});
 	} catch (error) {
-		if (error instanceof WorkerError) throw new ToolRunError(`${where} failed: ${error.message}`);
+		// The worker's command line is how its process started, not what went wrong: the model and the person get the reason.
+		if (error instanceof WorkerError) throw new ToolRunError(`${where} failed: ${error.reason}`);
 		throw error;
 	}
 
