@@ -195,6 +195,29 @@ test("the SSH agent's socket refuses a sandboxed command", async t => {
 	assert.match(tried.output, /ECONNREFUSED/);
 });
 
+test("the session's runtime folder (XDG_RUNTIME_DIR) and the sockets in it are hidden from a sandboxed command", async t => {
+	const workspace = await tempDir(t);
+	const runtime = join(home, 'runtime-dir');
+	mkdirSync(runtime, {recursive: true});
+	const socketPath = join(runtime, 'bus.sock');
+	const bus = createServer(socket => socket.end('on the bus\n'));
+	await new Promise<void>(resolve => bus.listen(socketPath, resolve));
+	t.after(() => bus.close());
+	const saved = process.env.XDG_RUNTIME_DIR;
+	process.env.XDG_RUNTIME_DIR = runtime;
+	t.after(() => {
+		if (saved === undefined) delete process.env.XDG_RUNTIME_DIR;
+		else process.env.XDG_RUNTIME_DIR = saved;
+	});
+	const command = `${process.execPath} -e "require('net').connect('${socketPath}').on('data', d => process.stdout.write(d)).on('error', e => { console.log(e.code); process.exit(3); })"`;
+	const tried = await run(sandboxed(workspace), {command}, toolContext(workspace));
+	assert.doesNotMatch(tried.output, /on the bus/);
+	assert.match(tried.output, /ENOENT/);
+	// Outside the sandbox the same command reaches it: the socket is there.
+	const outside = await run(createShellTool(), {command}, toolContext(workspace));
+	assert.match(outside.output, /on the bus/);
+});
+
 test("Node's own fetch reaches an allowed domain through the proxy where Node takes the proxy variables (NODE_USE_ENV_PROXY, Node 22.21 and 24.5 on)", async t => {
 	const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
 	if (!((major === 22 && minor >= 21) || (major === 24 && minor >= 5) || major > 24)) {

@@ -9,11 +9,19 @@ export type SandboxProbe = {ok: true; bwrap: string; disableUserns: boolean} | {
 
 /** What a person keeps out of every sandboxed process's reach, under the home folder. */
 const HIDDEN_IN_HOME = ['.ssh', '.aws', '.gnupg'];
+/**
+ * Daemons' UNIX sockets: the sandbox's own network namespace does not cover
+ * a socket file, and a process that reaches Docker's or the X server's has
+ * the machine or the screen. The session's runtime folder (XDG_RUNTIME_DIR:
+ * the user's D-Bus, GPG agent, Wayland and Podman sockets) goes too.
+ */
+const DAEMON_SOCKETS = ['/run/docker.sock', '/var/run/docker.sock', '/run/podman/podman.sock', '/run/containerd/containerd.sock', '/tmp/.X11-unix'];
 
 /**
  * The policy of a sandboxed process (the shell's commands, an MCP server's):
  * the folders it may write, and hidden `~/.ssh`, `~/.aws`, `~/.gnupg`,
- * `i`'s config folder and the SSH agent's socket, as the file system is now. A hidden folder that holds
+ * `i`'s config folder, the SSH agent's socket, the session's runtime
+ * folder and the daemons' sockets, as the file system is now. A hidden folder that holds
  * one of `keepVisible` (the workspace, a server's own folders) stays visible,
  * since hiding it would hide what the process was given.
  */
@@ -21,9 +29,10 @@ export async function sandboxPolicy(options: {writable: readonly string[]; confi
 	const hidden: Array<{path: string; folder: boolean}> = [];
 	// The SSH agent's socket too: a process that can connect to it can sign with the person's keys.
 	const agent = process.env.SSH_AUTH_SOCK ? [process.env.SSH_AUTH_SOCK] : [];
-	for (const path of [...HIDDEN_IN_HOME.map(name => join(homedir(), name)), options.configDir, ...agent]) {
+	const runtime = process.env.XDG_RUNTIME_DIR ? [process.env.XDG_RUNTIME_DIR] : [];
+	for (const path of [...HIDDEN_IN_HOME.map(name => join(homedir(), name)), options.configDir, ...agent, ...runtime, ...DAEMON_SOCKETS]) {
 		const found = await existing(path);
-		if (found && !options.keepVisible.some(kept => isWithin(kept, found.path))) hidden.push(found);
+		if (found && !hidden.some(seen => seen.path === found.path) && !options.keepVisible.some(kept => isWithin(kept, found.path))) hidden.push(found);
 	}
 
 	return {writable: [...new Set(options.writable)], hidden};
