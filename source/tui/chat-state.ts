@@ -25,8 +25,9 @@ export type TranscriptItem =
 	| {kind: 'bash'; key: string; command: string; output: string; status: string; context: boolean}
 	/** Answer text: one finished Markdown block (`gap`: a blank row above it, for every block of an answer but its first), or plain lines. */
 	| {kind: 'assistant'; key: string; text: string; markdown: boolean; gap: boolean}
-	| {kind: 'thinking'; key: string; lines: number}
-	/** `asked`: what its approval question showed, folded under it once decided. */
+	/** `text`: the whole thinking (up to `MAX_KEPT_CHARS`), shown by Ctrl-O only. */
+	| {kind: 'thinking'; key: string; lines: number; text: string}
+	/** `asked`: what its approval question showed, folded under it once decided; `result`: whole up to `MAX_KEPT_CHARS` (shown-text.ts), folded on the screen, whole in Ctrl-O's transcript; `progress`: a running call's last progress lines. */
 	| {kind: 'tool'; key: string; id: string; name: string; summary: string; status: ToolStatus; result: string | null; note: string | null; progress?: string | null; asked?: AskedDetail}
 	/** An approval's whole detail, shown again by /diff. */
 	| {kind: 'detail'; key: string; asked: AskedDetail}
