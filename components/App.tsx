@@ -1,4 +1,4 @@
-import {useRef, useState, useSyncExternalStore} from 'react';
+import {useState, useSyncExternalStore} from 'react';
 import {Box, Static} from 'ink';
 import type {ChatStore} from '../source/tui/chat-store.js';
 import type {ApprovalBroker} from '../source/tui/brokers/approval-broker.js';
@@ -28,6 +28,7 @@ import {ToolCall} from './ToolCall.js';
 import {TranscriptItemView} from './TranscriptItemView.js';
 import {TrustPrompt} from './TrustPrompt.js';
 import {useTerminalSize} from './use-terminal-size.js';
+import {useChatKeys} from './use-chat-keys.js';
 import {useFocusReports} from './use-focus-reports.js';
 
 const noSubscription = () => () => {};
@@ -37,11 +38,6 @@ const noHistory = () => noEntries;
 
 /** Rows kept for the editor, spinner and status line below an open Markdown block: the live area must stay shorter than the screen, or Ink clears it whole. */
 const LIVE_RESERVED_ROWS = 10;
-
-/** A second Ctrl-C on an empty, idle prompt within this time leaves. */
-export const EXIT_CONFIRM_MS = 2000;
-/** A second Esc on an empty, idle prompt within this time opens /rewind. */
-export const REWIND_ESC_MS = 1000;
 
 export interface AppProps {
 	store: ChatStore;
@@ -95,8 +91,6 @@ export function App({store, broker, trust, dialogs, chooser, keys, drafts, histo
 	const [draft, setDraft] = useState('');
 	const [caret, setCaret] = useState({text: '', at: 0});
 	const picker = useMentionPicker(state.starting ? '' : state.status.workspace, caret.text, caret.at, state.resources);
-	const lastCtrlC = useRef(0);
-	const lastEsc = useRef(0);
 
 	const submit = (text: string): boolean => {
 		if (text.trim() === '') return false;
@@ -112,45 +106,7 @@ export function App({store, broker, trust, dialogs, chooser, keys, drafts, histo
 		if (problem !== null) store.notice('warning', problem);
 	};
 
-	const ctrlC = (hasText: boolean) => {
-		if (state.busy || state.starting) {
-			onInterrupt();
-			return;
-		}
-
-		if (hasText) return;
-		const now = Date.now();
-		if (now - lastCtrlC.current < EXIT_CONFIRM_MS) {
-			onExit();
-			return;
-		}
-
-		lastCtrlC.current = now;
-		store.notice('info', 'press Ctrl-C again to leave');
-	};
-
-	const pressEscape = () => {
-		if (state.busy || state.starting) {
-			onInterrupt();
-			return;
-		}
-
-		if (draft !== '' || !onRewind) return;
-		const now = Date.now();
-		if (now - lastEsc.current < REWIND_ESC_MS) {
-			lastEsc.current = 0;
-			onRewind();
-			return;
-		}
-
-		lastEsc.current = now;
-	};
-
-	// The editor goes with the live region while suspended: its text comes back as a draft when it returns.
-	const suspend = () => {
-		drafts?.set(draft);
-		onSuspend?.();
-	};
+	const chatKeys = useChatKeys({store, state, draft, drafts, openPager, onInterrupt, onRewind, onExit, onSuspend});
 
 	const transcript = (
 		<Static key={`${generation}-${state.cleared}`} items={state.finished}>
@@ -195,10 +151,11 @@ export function App({store, broker, trust, dialogs, chooser, keys, drafts, histo
 					onCaret={(text, at) => setCaret({text, at})}
 					onListKey={picker.open ? picker.onKey : undefined}
 					onTab={text => slashCompletions(text.trim(), state.commands)[0]?.name}
-					onInterrupt={pressEscape}
-					onCtrlC={ctrlC}
+					onInterrupt={chatKeys.pressEscape}
+					onCtrlC={chatKeys.ctrlC}
 					onCtrlD={onExit}
-					onSuspend={suspend}
+					onSuspend={chatKeys.suspend}
+					onTranscript={chatKeys.showTranscript}
 					onShiftTab={onCycleMode}
 					draft={draftRequest}
 				/>

@@ -8,6 +8,7 @@ import {type EditorState, createEditor, deleteForward, insert, moveDown, moveUp,
 import {applyEditKey} from '../source/tui/editor/editor-actions.js';
 import {type HistorySearch, searchKey, searchLabel, searchShown, shiftSearch, shownQuery, startSearch} from '../source/tui/editor/history-search.js';
 import type {DraftRequest} from '../source/tui/editor-draft.js';
+import {PastePlaceholders, aroundCaret} from '../source/tui/editor/paste-placeholders.js';
 import {HistorySearchLine} from './HistorySearchLine.js';
 import {useRawInput} from './use-raw-input.js';
 
@@ -29,7 +30,7 @@ export interface InputEditorProps {
 	history?: readonly string[];
 	/** Enter. Return false to refuse the text: it stays in the editor and out of the history. */
 	onSubmit(text: string): boolean | void;
-	/** Every edit, with the whole text. A 1 MB paste is a 1 MB string: test its length before scanning it. */
+	/** Every edit, with the whole text, pastes in place of their placeholders. A 1 MB paste is a 1 MB string: test its length before scanning it. */
 	onChange?(text: string): void;
 	/** Esc. */
 	onInterrupt?(): void;
@@ -41,6 +42,8 @@ export interface InputEditorProps {
 	onSuspend?(): void;
 	/** Tab, with the text; a string returned replaces the text (completion). */
 	onTab?(text: string): string | undefined;
+	/** Ctrl-O (the chat screen shows the whole transcript in the pager); the text stays as it is. */
+	onTranscript?(): void;
 	/** Shift+Tab (the chat screen cycles the permission mode); the text stays as it is. */
 	onShiftTab?(): void;
 	/** A text the screen puts in the editor (a rewound prompt): taken once per request, in place of what is there. */
@@ -65,7 +68,7 @@ function rowInOutput(node: DOMElement): number {
 	return top;
 }
 
-function step(state: EditorState, action: EditorAction, props: InputEditorProps, promptWidth: number): EditorState {
+function step(state: EditorState, action: EditorAction, props: InputEditorProps, promptWidth: number, pastes: PastePlaceholders): EditorState {
 	const geometry = {width: props.width, promptWidth};
 	if (props.onListKey && listKeys.has(action.type)) {
 		const taken = props.onListKey(action.type as ListKey, textOf(state), state.caret);
@@ -76,9 +79,19 @@ function step(state: EditorState, action: EditorAction, props: InputEditorProps,
 	switch (action.type) {
 		case 'newline':
 			return insert(state, '\n');
+		case 'insert':
+			return insert(state, action.paste ? pastes.take(action.text) : action.text);
+		case 'backspace':
+		case 'delete':
+			return deletePlaceholder(state, action.type, pastes) ?? applyEditKey(state, action) ?? state;
 		case 'submit': {
-			const submitted = submit(state);
-			return props.onSubmit(submitted.text) === false ? state : submitted.state;
+			// The pastes go whole, to the model and to the history.
+			const text = textOf(state);
+			const whole = pastes.expand(text);
+			const submitted = submit(whole === text ? state : setText(state, whole));
+			if (props.onSubmit(submitted.text) === false) return state;
+			pastes.clear();
+			return submitted.state;
 		}
 
 		case 'up':
@@ -110,9 +123,24 @@ function step(state: EditorState, action: EditorAction, props: InputEditorProps,
 		case 'shiftTab':
 			props.onShiftTab?.();
 			return state;
+		case 'transcript':
+			props.onTranscript?.();
+			return state;
 		default:
 			return applyEditKey(state, action) ?? state;
 	}
+}
+
+/** Backspace just after a paste's placeholder, or Delete just before one, deletes all of it, and with it the paste; null: an ordinary key. */
+function deletePlaceholder(state: EditorState, key: 'backspace' | 'delete', pastes: PastePlaceholders): EditorState | null {
+	const {before, after} = aroundCaret(state.text, state.caret);
+	if (key === 'backspace') {
+		const start = pastes.endingAt(before);
+		return start === null ? null : replaceRange(state, state.caret - before.length + start, state.caret, '');
+	}
+
+	const length = pastes.startingAt(after);
+	return length === null ? null : replaceRange(state, state.caret, state.caret + length, '');
 }
 
 interface RowsProps {
@@ -167,6 +195,8 @@ export function InputEditor(props: InputEditorProps) {
 	const maxRows = Math.max(1, props.maxRows ?? Math.floor((stdout.rows || 24) / 2));
 	const [state, setState] = useState(() => createEditor(props.history));
 	const current = useRef(state);
+	const pastes = useRef<PastePlaceholders>(null);
+	pastes.current ??= new PastePlaceholders();
 	// Ctrl-R's search while it is open; the editor's own state is left as it is until an entry is taken.
 	const [search, setSearch] = useState<HistorySearch | null>(null);
 	const searching = useRef(search);
@@ -191,14 +221,14 @@ export function InputEditor(props: InputEditorProps) {
 				continue;
 			}
 
-			next = step(next, action, props, promptWidth);
+			next = step(next, action, props, promptWidth, pastes.current!);
 		}
 
 		current.current = next;
 		searching.current = found;
 		setState(next);
 		setSearch(found);
-		if (next.text !== before.text) props.onChange?.(textOf(next));
+		if (next.text !== before.text) props.onChange?.(pastes.current!.expand(textOf(next)));
 		if (next.text !== before.text || next.caret !== before.caret) props.onCaret?.(textOf(next), next.caret);
 	}, []);
 	useRawInput(onActions, isActive);

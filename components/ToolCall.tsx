@@ -2,22 +2,14 @@ import {Box, Text} from 'ink';
 import {plural} from '../source/core/tools/format.js';
 import type {ToolItem} from '../source/tui/chat-state.js';
 import {expandTabs} from '../source/tui/text-columns.js';
+import {TOOL_MARKS} from '../source/tui/transcript-text.js';
 import {FoldedDetail} from './AskedDetail.js';
 
 /** Results longer than this many lines are folded to their first lines and a count. */
 export const FOLDED_RESULT_LINES = 6;
 
-const marks: Record<ToolItem['status'], {mark: string; color: string}> = {
-	pending: {mark: '○', color: 'gray'},
-	asking: {mark: '?', color: 'yellow'},
-	running: {mark: '◐', color: 'blue'},
-	done: {mark: '✓', color: 'green'},
-	failed: {mark: '✗', color: 'red'},
-	denied: {mark: '⊘', color: 'yellow'},
-};
-
 export function ToolCall({tool}: {tool: ToolItem}) {
-	const {mark, color} = marks[tool.status];
+	const {mark, color} = TOOL_MARKS[tool.status];
 	const lines = tool.result === null ? [] : expandTabs(tool.result).split('\n');
 	const shown = lines.slice(0, FOLDED_RESULT_LINES);
 	const more = lines.length - shown.length;
@@ -29,10 +21,15 @@ export function ToolCall({tool}: {tool: ToolItem}) {
 			</Text>
 			{tool.asked && tool.status !== 'asking' ? <FoldedDetail asked={tool.asked} /> : null}
 			{tool.status === 'running' && tool.progress ? (
-				<Box marginLeft={2}>
-					<Text dimColor italic>
-						{tool.progress}
-					</Text>
+				<Box marginLeft={2} flexDirection="column">
+					{expandTabs(tool.progress)
+						.split('\n')
+						.map((line, index) => (
+							// biome-ignore lint/suspicious/noArrayIndexKey: the rows of one progress text, replaced whole by the next.
+							<Text key={index} dimColor italic wrap="truncate-end">
+								{line}
+							</Text>
+						))}
 				</Box>
 			) : null}
 			{shown.length > 0 && tool.status !== 'denied' ? (
@@ -40,7 +37,7 @@ export function ToolCall({tool}: {tool: ToolItem}) {
 					<Text dimColor>{shown.join('\n')}</Text>
 					{more > 0 ? (
 						<Text dimColor italic>
-							… {plural(more, 'more line')}
+							… {plural(more, 'more line')} · Ctrl-O
 						</Text>
 					) : null}
 				</Box>

@@ -25,8 +25,9 @@ export type TranscriptItem =
 	| {kind: 'bash'; key: string; command: string; output: string; status: string; context: boolean}
 	/** Answer text: one finished Markdown block (`gap`: a blank row above it, for every block of an answer but its first), or plain lines. */
 	| {kind: 'assistant'; key: string; text: string; markdown: boolean; gap: boolean}
-	| {kind: 'thinking'; key: string; lines: number}
-	/** `asked`: what its approval question showed, folded under it once decided. */
+	/** `text`: the whole thinking (up to `MAX_KEPT_CHARS`), shown by Ctrl-O only. */
+	| {kind: 'thinking'; key: string; lines: number; text: string}
+	/** `asked`: what its approval question showed, folded under it once decided; `result`: whole up to `MAX_KEPT_CHARS` (shown-text.ts), folded on the screen, whole in Ctrl-O's transcript; `progress`: a running call's last progress lines. */
 	| {kind: 'tool'; key: string; id: string; name: string; summary: string; status: ToolStatus; result: string | null; note: string | null; progress?: string | null; asked?: AskedDetail}
 	/** An approval's whole detail, shown again by /diff. */
 	| {kind: 'detail'; key: string; asked: AskedDetail}
@@ -43,7 +44,7 @@ export type HistoryItem =
 	| {kind: 'assistant'; text: string}
 	/** `status`, `result` and `note` as the call's tool_result and approval left them (resumed-history.ts reads them from its tool message). */
 	| {kind: 'tool'; id: string; name: string; arguments: string; status: ToolStatus; result: string | null; note: string | null}
-	| {kind: 'thinking'; lines: number}
+	| {kind: 'thinking'; lines: number; text: string}
 	/** What the chat said then as a notice (a compaction), not anyone's message. */
 	| {kind: 'notice'; level: 'info' | 'warning' | 'error'; text: string}
 	/** A `!` command whose output went to the context. */

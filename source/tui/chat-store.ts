@@ -1,13 +1,14 @@
 import type {CoreEvent} from '../core/events.js';
 import {AnswerStream} from './answer-stream.js';
-import type {AskedDetail, ChatState, ChildItem, HistoryItem, StatusInfo, ToolItem, ToolStatus, TranscriptItem} from './chat-state.js';
+import type {AskedDetail, ChatState, ChildItem, HistoryItem, StatusInfo, ToolItem, TranscriptItem} from './chat-state.js';
 import type {PickerEntry} from './editor/mention-rank.js';
 import type {SlashCommand} from './commands/slash-command.js';
 import {customRendering, type CustomRendering} from './custom-rendering.js';
-import {historyTranscript, toolItem} from './history-items.js';
+import {historyTranscript} from './history-items.js';
 import type {MarkdownRenderer} from './markdown/render-markdown.js';
 import {addUsage, emptyCost} from './cost-tally.js';
-import {lastLine, shown, shownExact} from './shown-text.js';
+import {kept, lastLine, shown, shownExact} from './shown-text.js';
+import {decidedTool, finishedTool, progressOf, requestedTool} from './tool-items.js';
 
 /** The running `!` command's output the live area keeps (its tail). */
 const LIVE_BASH_CHARS = 4096;
@@ -90,7 +91,7 @@ export class ChatStore {
 	/** The `!` command ended: written to the transcript once, with its last lines. */
 	endBash(item: {command: string; output: string; status: string; context: boolean}): void {
 		this.#update({bash: null}, false);
-		this.#finish([{kind: 'bash', key: this.#key(), command: shown(item.command), output: shown(item.output), status: shown(item.status), context: item.context}], true);
+		this.#finish([{kind: 'bash', key: this.#key(), command: shown(item.command), output: kept(shown(item.output)), status: shown(item.status), context: item.context}], true);
 	}
 
 	notice(level: 'info' | 'warning' | 'error', text: string): void {
@@ -172,7 +173,7 @@ export class ChatStore {
 	/** Marks a tool as waiting for the person's answer; what the question shows stays with the call, numbered, once it is decided. */
 	asking(id: string, ask?: {title: string; detail: string}): void {
 		const known = this.#state.tools.some(item => item.id === id);
-		const asked: AskedDetail | undefined = ask && known ? {number: ++this.#asked, title: shownExact(ask.title), detail: shownExact(ask.detail)} : undefined;
+		const asked: AskedDetail | undefined = ask && known ? {number: ++this.#asked, title: shownExact(ask.title), detail: kept(shownExact(ask.detail))} : undefined;
 		this.#updateTool(id, asked ? {status: 'asking', asked} : {status: 'asking'}, true);
 	}
 
@@ -297,19 +298,12 @@ export class ChatStore {
 			case 'tool_call': {
 				this.#answer.end();
 				this.#endThinking();
-				const item = toolItem(this.#key(), event.id, event.name, event.arguments);
-				this.#update({tools: [...this.#state.tools, item]}, true);
+				this.#update({tools: [...this.#state.tools, requestedTool(event, this.#key())]}, true);
 				break;
 			}
 
 			case 'approval': {
-				this.#updateTool(
-					event.id,
-					event.decision === 'deny'
-						? {status: 'denied', note: event.reason === null ? null : shown(event.reason)}
-						: {note: (event.by === 'rule' || event.by === 'mode') && event.reason !== null ? shown(event.reason) : event.by === 'yolo' || event.by === 'policy' ? `allowed by ${event.by}` : null},
-					true,
-				);
+				this.#updateTool(event.id, decidedTool(event), true);
 				break;
 			}
 
@@ -319,17 +313,15 @@ export class ChatStore {
 			}
 
 			case 'tool_update': {
-				this.#updateTool(event.id, {progress: shown(lastLine(event.text))}, false);
+				this.#updateTool(event.id, progressOf(event), false);
 				break;
 			}
 
 			case 'tool_result': {
 				const tool = this.#state.tools.find(item => item.id === event.id);
 				if (!tool) break;
-				const status: ToolStatus = tool.status === 'denied' ? 'denied' : event.is_error ? 'failed' : 'done';
-				const done: ToolItem = {...tool, status, result: shown(event.output), progress: null};
 				this.#update({tools: this.#state.tools.filter(item => item.id !== event.id)}, false);
-				this.#finish([done], true);
+				this.#finish([finishedTool(tool, event)], true);
 				break;
 			}
 		}
@@ -355,7 +347,7 @@ export class ChatStore {
 		const {thinking} = this.#state;
 		if (thinking === '') return;
 		this.#state = {...this.#state, thinking: ''};
-		this.#finish([{kind: 'thinking', key: this.#key(), lines: thinking.split('\n').length}], true);
+		this.#finish([{kind: 'thinking', key: this.#key(), lines: thinking.split('\n').length, text: kept(thinking)}], true);
 	}
 
 	#finish(items: TranscriptItem[], now: boolean): void {

@@ -1,6 +1,6 @@
 import {summariseArguments} from '../shared/summarise-arguments.js';
 import type {HistoryItem, ToolItem, TranscriptItem} from './chat-state.js';
-import {shown, shownExact} from './shown-text.js';
+import {kept, shown, shownExact} from './shown-text.js';
 
 /** How the store draws a resumed item: its next key, and answer text as it draws it live (Markdown transformed, or plain). */
 export interface HistoryDrawing {
@@ -29,7 +29,7 @@ function transcriptItem(item: HistoryItem, key: string, drawing: HistoryDrawing)
 		}
 
 		case 'thinking': {
-			return {kind: 'thinking', key, lines: item.lines};
+			return {kind: 'thinking', key, lines: item.lines, text: kept(item.text)};
 		}
 
 		case 'notice': {

@@ -73,7 +73,7 @@ function userItems(message: UserMessage): HistoryItem[] {
 function assistantItems(message: AssistantMessage, results: ReadonlyMap<string, ToolMessage>): HistoryItem[] {
 	const items: HistoryItem[] = [];
 	const thinking = thinkingOf(message);
-	if (thinking.trim() !== '') items.push({kind: 'thinking', lines: thinking.split('\n').length});
+	if (thinking.trim() !== '') items.push({kind: 'thinking', lines: thinking.split('\n').length, text: thinking});
 	if (message.content !== null && message.content.trim() !== '') items.push({kind: 'assistant', text: message.content});
 	for (const call of message.tool_calls ?? []) items.push({kind: 'tool', id: call.id, name: call.function.name, arguments: call.function.arguments, ...outcomeOf(results.get(call.id))});
 	return items;

@@ -38,6 +38,7 @@ export function keysHelp(extra: readonly SlashCommand[] = []): string {
 	return [
 		'Enter sends · Alt+Enter or Ctrl-J starts a new line · ↑/↓ history (earlier runs too) · Ctrl-R searches it · Ctrl-←/→ word jumps',
 		'Esc or Ctrl-C stops a running turn · Esc twice on an empty prompt rewinds (/rewind) · Ctrl-C twice on an empty prompt leaves',
+		'Ctrl-O shows the whole transcript in $PAGER: folded tool results, diffs and thinking in full · a paste of over 10 lines shows as [pasted N lines #K] and is sent whole',
 		'Shift+Tab cycles the permission mode: default · accept edits · plan mode (· bypass, when the run started with it)',
 		'@path attaches a file (@ opens a picker: ↑/↓, Tab or Enter, Esc) · !command runs it and adds its output to your next message · !! runs without adding',
 		'Approvals: y allow once · a allow the tool for this session · r always, for this project (when offered) · n deny with a reason · Esc deny · ↑/↓ PgUp/PgDn Home/End scroll the diff · p opens it in $PAGER',

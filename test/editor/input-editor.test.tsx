@@ -241,3 +241,38 @@ test('the terminal cursor sits at the caret, below whatever the live area shows 
 		app.unmount();
 	}
 });
+
+test('a paste of more than 10 lines is one numbered placeholder, sent whole and kept whole in the history', async () => {
+	const {PASTE_PLACEHOLDER_LINES} = await import('../../source/tui/editor/paste-placeholders.js');
+	const changes: string[] = [];
+	const {type, lastFrame, submitted} = await editor({width: 80, onChange: text => void changes.push(text)});
+	const big = Array.from({length: 300}, (_, index) => `line ${index + 1} 값`).join('\n');
+	const small = Array.from({length: PASTE_PLACEHOLDER_LINES + 1}, (_, index) => `s${index}`).join('\n');
+	await type('see ', `${PASTE_START}${big.replaceAll('\n', '\r\n')}${PASTE_END}`, ' and ', `${PASTE_START}${small}\n${PASTE_END}`);
+	await frameIs(lastFrame, '› see [pasted 300 lines #1] and [pasted 11 lines #2]');
+	assert.equal(changes.at(-1), `see ${big} and ${small}\n`, 'onChange sees the pastes whole');
+	await type('\r');
+	assert.deepEqual(submitted, [`see ${big} and ${small}\n`]);
+	await type(UP);
+	for (let waited = 0; !/^› see line 1 값/.test(lastFrame()!) && waited < 5000; waited += 10) await delay(10);
+	assert.match(lastFrame()!, /^› see line 1 값/, 'the history entry is shown');
+	assert.doesNotMatch(lastFrame()!, /pasted/);
+});
+
+test('Backspace after a placeholder or Delete before one removes it and its paste; a third paste gets the next number', async () => {
+	let refuse = true;
+	const submitted: string[] = [];
+	const {type, lastFrame} = await editor({onSubmit: text => (refuse ? false : void submitted.push(text))});
+	const paste = (count: number) => `${PASTE_START}${Array.from({length: count}, (_, index) => `p${index}`).join('\n')}${PASTE_END}`;
+	await type(paste(12), paste(20), '\u007F');
+	await frameIs(lastFrame, '› [pasted 12 lines #1]');
+	await type('\u0001', '\u001B[3~');
+	await frameIs(lastFrame, '›');
+	await type('x', paste(15));
+	await frameIs(lastFrame, '› x[pasted 15 lines #3]');
+	await type('\r');
+	await frameIs(lastFrame, '› x[pasted 15 lines #3]', 'a refused text stays, placeholder and all');
+	refuse = false;
+	await type('\r');
+	assert.deepEqual(submitted, [`x${Array.from({length: 15}, (_, index) => `p${index}`).join('\n')}`]);
+});

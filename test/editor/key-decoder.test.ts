@@ -10,6 +10,7 @@ function decode(...events: string[]): EditorAction[] {
 
 const key = (type: Exclude<EditorAction['type'], 'insert'>): EditorAction => ({type});
 const text = (value: string): EditorAction => ({type: 'insert', text: value});
+const pasted = (value: string): EditorAction => ({type: 'insert', text: value, paste: true});
 
 test('each key maps to its action', () => {
 	const keys: Array<[string, EditorAction['type']]> = [
@@ -60,6 +61,10 @@ test('unknown sequences and stray controls are dropped, never inserted', () => {
 	assert.deepEqual(decode('\u001B[15~', '\u001B[I', '\u001Bx', '\u0011', '\u001B[24~'), []);
 });
 
+test('Ctrl-O asks for the whole transcript', () => {
+	assert.deepEqual(decode('\u000F'), [key('transcript')]);
+});
+
 test('Ctrl-R searches the history and Ctrl-G leaves the search, as in readline', () => {
 	assert.deepEqual(decode('\u0012', '\u0007'), [key('reverseSearch'), key('cancel')]);
 });
@@ -75,16 +80,16 @@ test('controls inside a run of text act in order around the text', () => {
 
 test('a paste spanning events is one insertion with its line breaks as newlines, never submitted', () => {
 	const actions = decode('typed', PASTE_START, 'line one\r\n第二行\r', '\nthird\rfourth', '\u001B[31m', 'red\u0003\u007F', PASTE_END, '\r');
-	assert.deepEqual(actions, [text('typed'), text('line one\n第二行\nthird\nfourth\u001B[31mred\u0003\u007F'), key('submit')]);
+	assert.deepEqual(actions, [text('typed'), pasted('line one\n第二行\nthird\nfourth\u001B[31mred\u0003\u007F'), key('submit')]);
 });
 
 test('a CR LF split between two paste events is one newline', () => {
-	assert.deepEqual(decode(PASTE_START, 'a\r', '\nb', PASTE_END), [text('a\nb')]);
+	assert.deepEqual(decode(PASTE_START, 'a\r', '\nb', PASTE_END), [pasted('a\nb')]);
 });
 
 test('a fake paste end inside text does not end a paste early, a real one in the middle of an event does', () => {
-	assert.deepEqual(decode(PASTE_START, '[201~ not the end', PASTE_END), [text('[201~ not the end')]);
-	assert.deepEqual(decode(`${PASTE_START}pasted${PASTE_END}\r`), [text('pasted'), key('submit')]);
+	assert.deepEqual(decode(PASTE_START, '[201~ not the end', PASTE_END), [pasted('[201~ not the end')]);
+	assert.deepEqual(decode(`${PASTE_START}pasted${PASTE_END}\r`), [pasted('pasted'), key('submit')]);
 });
 
 test('an empty paste inserts nothing', () => {

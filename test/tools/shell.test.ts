@@ -5,6 +5,7 @@ import {mkdir} from 'node:fs/promises';
 import {join} from 'node:path';
 import {setTimeout as delay} from 'node:timers/promises';
 import {test} from 'node:test';
+import {LIVE_TAIL_INTERVAL_MS, LIVE_TAIL_LINES} from '../../source/core/tools/live-tail.js';
 import {createShellTool} from '../../source/core/tools/shell.js';
 import {ToolInputError} from '../../source/core/tools/types.js';
 import {run, tempDir, toolContext} from './helpers.js';
@@ -207,4 +208,28 @@ test('a command killed by a signal says which', async t => {
 	assert.equal(result.isError, true);
 	assert.ok(result.output.endsWith('killed by signal SIGKILL'));
 	assert.ok(result.output.startsWith('(no output)'));
+});
+
+test('a running command reports its last output lines as progress, throttled and bounded; the result is the same', async t => {
+	const dir = await tempDir(t);
+	const updates: Array<{text: string; at: number}> = [];
+	const context = {...toolContext(dir), onUpdate: (text: string) => void updates.push({text, at: Date.now()})};
+	const command = 'for i in 1 2 3 4 5 6 7 8; do echo line-$i; sleep 0.15; done';
+	const result = await run(shell, {command}, context);
+	const ended = Date.now();
+	const count = updates.length;
+	await delay(2 * LIVE_TAIL_INTERVAL_MS);
+	assert.equal(updates.length, count, 'nothing comes after the result');
+	assert.equal(result.output, `${Array.from({length: 8}, (_, index) => `line-${index + 1}`).join('\n')}\nexit code 0`);
+	assert.ok(updates.length >= 4, `an update for most lines: ${updates.map(update => update.text).join(' | ')}`);
+	for (const [index, update] of updates.entries()) {
+		assert.ok(update.text.split('\n').length <= LIVE_TAIL_LINES, update.text);
+		if (index > 0) assert.ok(update.at - updates[index - 1]!.at >= LIVE_TAIL_INTERVAL_MS - 5, 'at most one update an interval');
+	}
+
+	const third = updates.find(update => update.text.split('\n').at(-1) === 'line-3');
+	assert.ok(third && third.at < ended - 300, 'line-3 was reported while the command still ran');
+	assert.equal(updates.at(-1)!.text.split('\n').at(-1)!.startsWith('line-'), true);
+	const quiet = await run(shell, {command: 'echo hi'}, toolContext(dir));
+	assert.equal(quiet.output, 'hi\nexit code 0', 'without onUpdate nothing changes');
 });

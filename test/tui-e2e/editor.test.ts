@@ -74,7 +74,7 @@ test('a bracketed paste of 2000 lines is one message with its newlines, not 2000
 		mock.enqueue({text: 'paste received'});
 		// Terminals send a pasted line break as CR, the same byte as Enter.
 		run.type(`\u001B[200~${lines.join('\r')}\u001B[201~`);
-		await run.waitFor(screen => screen.includes('line 2000: const 值1999'), 'the end of the paste in the editor');
+		await run.waitFor(screen => screen.includes('› [pasted 2000 lines #1]'), 'the paste as one placeholder in the editor');
 		assert.equal(mock.requests.length, sent, 'nothing was sent before Enter');
 		run.type('\r');
 		await run.waitFor(screen => screen.includes('paste received'), 'the answer');

@@ -26,7 +26,7 @@ test('a long result is folded to its first lines and a count', () => {
 	const frame = render(<ToolCall tool={tool({status: 'done', result: lines})} />).lastFrame()!;
 	assert.match(frame, new RegExp(`line ${FOLDED_RESULT_LINES}\\b`));
 	assert.doesNotMatch(frame, new RegExp(`line ${FOLDED_RESULT_LINES + 1}\\b`));
-	assert.match(frame, new RegExp(`… ${40 - FOLDED_RESULT_LINES} more lines`));
+	assert.match(frame, new RegExp(`… ${40 - FOLDED_RESULT_LINES} more lines · Ctrl-O`));
 });
 
 test('a result at the fold shows whole; one line past it says "1 more line"', () => {
@@ -36,7 +36,7 @@ test('a result at the fold shows whole; one line past it says "1 more line"', ()
 	assert.doesNotMatch(at, /more line/);
 	const past = render(<ToolCall tool={tool({status: 'done', result: result(FOLDED_RESULT_LINES + 1)})} />).lastFrame()!;
 	assert.doesNotMatch(past, new RegExp(`line ${FOLDED_RESULT_LINES + 1}\\b`));
-	assert.match(past, /… 1 more line$/m);
+	assert.match(past, /… 1 more line · Ctrl-O$/m);
 });
 
 test('a denied call shows the reason, not a result', () => {

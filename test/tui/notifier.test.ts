@@ -74,5 +74,5 @@ test('focus reports never become typed text in the editor', () => {
 	assert.deepEqual(decoder.push('\u001B[O'), []);
 	assert.deepEqual(decoder.push('a\u001B[Ib\u001B[O'), [{type: 'insert', text: 'ab'}]);
 	// Inside a paste the text is the person's, whatever it holds.
-	assert.deepEqual(decoder.push('\u001B[200~x\u001B[Iy\u001B[201~'), [{type: 'insert', text: 'x\u001B[Iy'}]);
+	assert.deepEqual(decoder.push('\u001B[200~x\u001B[Iy\u001B[201~'), [{type: 'insert', text: 'x\u001B[Iy', paste: true}]);
 });

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import {parseArguments} from './arguments.js';
 import {describeFileError} from './file-content.js';
 import {clipLine} from './format.js';
+import {LiveTail} from './live-tail.js';
 import {toParameters} from './parameters.js';
 import {pathArgument, resolvePath} from './paths.js';
 import {describeCommandEnd, runCommand, type CommandResult, type Secrets} from './run-command.js';
@@ -49,8 +50,15 @@ export function createShellTool(secrets: Secrets = {names: [], values: []}, sand
 			const detail = `${input.command}\n\nin ${cwd.canonical}${where}`;
 			const probe = sandbox?.enabled ? await sandbox.ready() : null;
 			const run = async (wrapped?: WrappedCommand) => {
-				const result = await runCommand(input.command, {cwd: cwd.canonical, timeoutSeconds: input.timeout, signal: context.signal, secrets, wrapped});
-				return shellResult(result, context.outputLimit, wrapped ? wrapped.note(result.output) : null);
+				// The output's last lines go out as progress while it runs (`tool_update`); the result is the same either way.
+				const tail = context.onUpdate ? new LiveTail(text => context.onUpdate?.(text)) : null;
+				try {
+					const options = {cwd: cwd.canonical, timeoutSeconds: input.timeout, signal: context.signal, secrets, wrapped, ...(tail ? {onOutput: (text: string) => tail.push(text)} : {})};
+					const result = await runCommand(input.command, options);
+					return shellResult(result, context.outputLimit, wrapped ? wrapped.note(result.output) : null);
+				} finally {
+					tail?.stop();
+				}
 			};
 			if (probe?.ok && input.sandbox) {
 				return {ask: {title: clipLine(`Run: ${input.command}`, 85), detail}, run: async () => run(await sandbox!.wrap(probe, input.command))};

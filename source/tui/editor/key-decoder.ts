@@ -37,9 +37,11 @@ export type KeyName =
 	| 'tab'
 	| 'shiftTab'
 	| 'reverseSearch'
+	| 'transcript'
 	| 'cancel';
 
-export type EditorAction = {readonly type: 'insert'; readonly text: string} | {readonly type: KeyName};
+/** `paste`: the text came in one bracketed paste (the editor may show a long one as a placeholder). */
+export type EditorAction = {readonly type: 'insert'; readonly text: string; readonly paste?: true} | {readonly type: KeyName};
 
 export const PASTE_START = '\u001B[200~';
 export const PASTE_END = '\u001B[201~';
@@ -58,6 +60,7 @@ const controls: Partial<Record<number, KeyName>> = {
 	0x0b: 'killToLineEnd', // Ctrl-K
 	0x0d: 'submit', // Enter
 	0x0e: 'down', // Ctrl-N
+	0x0f: 'transcript', // Ctrl-O: the whole transcript in the pager
 	0x10: 'up', // Ctrl-P
 	0x12: 'reverseSearch', // Ctrl-R
 	0x15: 'killToLineStart', // Ctrl-U
@@ -142,7 +145,7 @@ export function createKeyDecoder(): KeyDecoder {
 			const text = paste.join('').replace(/\r\n?/g, '\n');
 			paste = null;
 			const rest = push(input.slice(end + PASTE_END.length));
-			return text === '' ? rest : [{type: 'insert', text}, ...rest];
+			return text === '' ? rest : [{type: 'insert', text, paste: true}, ...rest];
 		}
 
 		if (input.startsWith(PASTE_START)) {
