@@ -1,4 +1,4 @@
-import {useRef, useState, useSyncExternalStore} from 'react';
+import {useState, useSyncExternalStore} from 'react';
 import {Box, Static} from 'ink';
 import type {ChatStore} from '../source/tui/chat-store.js';
 import type {ApprovalBroker} from '../source/tui/brokers/approval-broker.js';
@@ -10,6 +10,7 @@ import {KeyField} from './KeyField.js';
 import type {KeyBroker} from '../source/tui/brokers/key-broker.js';
 import type {EditorDraft} from '../source/tui/editor-draft.js';
 import {slashCompletions} from '../source/tui/slash-commands.js';
+import {usePromptKeys} from './use-prompt-keys.js';
 import {showInPager} from '../source/tui/pager.js';
 import {Approval} from './Approval.js';
 import {AssistantText} from './AssistantText.js';
@@ -17,6 +18,8 @@ import {ChildAgents} from './ChildAgents.js';
 import {MAX_DETAIL_LINES} from './ApprovalDetail.js';
 import {ExtensionDialog} from './ExtensionDialog.js';
 import {InputEditor} from './InputEditor.js';
+import {QueuedMessages} from './QueuedMessages.js';
+import type {MessageQueue, QueuedMessage} from '../source/tui/message-queue.js';
 import {SlashMenu} from './SlashMenu.js';
 import {MentionPicker} from './MentionPicker.js';
 import {useMentionPicker} from './use-mention-picker.js';
@@ -34,14 +37,13 @@ const noSubscription = () => () => {};
 const noQuestion = () => null;
 const noEntries: readonly string[] = [];
 const noHistory = () => noEntries;
+const noQueued: readonly QueuedMessage[] = [];
+const noQueue = () => noQueued;
 
 /** Rows kept for the editor, spinner and status line below an open Markdown block: the live area must stay shorter than the screen, or Ink clears it whole. */
 const LIVE_RESERVED_ROWS = 10;
 
-/** A second Ctrl-C on an empty, idle prompt within this time leaves. */
-export const EXIT_CONFIRM_MS = 2000;
-/** A second Esc on an empty, idle prompt within this time opens /rewind. */
-export const REWIND_ESC_MS = 1000;
+export {EXIT_CONFIRM_MS, REWIND_ESC_MS} from './use-prompt-keys.js';
 
 export interface AppProps {
 	store: ChatStore;
@@ -58,6 +60,8 @@ export interface AppProps {
 	drafts?: EditorDraft;
 	/** The earlier runs' prompts for ↑ and Ctrl-R (prompt-history-feed.ts); absent: only this run's. */
 	history?: {subscribe(listener: () => void): () => void; getSnapshot(): readonly string[]};
+	/** The messages typed while a turn runs (message-queue.ts): shown above the editor; ↑ and Esc on an empty editor take the newest out. */
+	queue?: Pick<MessageQueue, 'subscribe' | 'getSnapshot' | 'pop'>;
 	/** A message or command; false: it may not start now (the turn controller said why), and the text stays in the editor. */
 	onSubmit(text: string): boolean | void;
 	onInterrupt(): void;
@@ -79,7 +83,7 @@ export interface AppProps {
  * question or the editor, and the status line. The UI renders the store and
  * sends the person's actions back; it never talks to the core itself.
  */
-export function App({store, broker, trust, dialogs, chooser, keys, drafts, history, onSubmit, onInterrupt, onCycleMode, onRewind, onExit, onSuspend, onFocus}: AppProps) {
+export function App({store, broker, trust, dialogs, chooser, keys, drafts, history, queue, onSubmit, onInterrupt, onCycleMode, onRewind, onExit, onSuspend, onFocus}: AppProps) {
 	useFocusReports(onFocus);
 	const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
 	const pending = useSyncExternalStore(broker.subscribe, broker.getSnapshot);
@@ -89,61 +93,20 @@ export function App({store, broker, trust, dialogs, chooser, keys, drafts, histo
 	const keyPending = useSyncExternalStore(keys?.subscribe ?? noSubscription, keys?.getSnapshot ?? noQuestion);
 	const draftRequest = useSyncExternalStore(drafts?.subscribe ?? noSubscription, drafts?.getSnapshot ?? noQuestion);
 	const earlier = useSyncExternalStore(history?.subscribe ?? noSubscription, history?.getSnapshot ?? noHistory);
+	const queued = useSyncExternalStore(queue?.subscribe ?? noSubscription, queue?.getSnapshot ?? noQueue);
 	// While the agent starts (the first-run setup asks then), Ctrl-C in a chooser or the key field leaves as it does elsewhere.
 	const leaveWhileStarting = state.starting ? onInterrupt : undefined;
 	const {columns, rows, generation, repaint} = useTerminalSize();
 	const [draft, setDraft] = useState('');
 	const [caret, setCaret] = useState({text: '', at: 0});
 	const picker = useMentionPicker(state.starting ? '' : state.status.workspace, caret.text, caret.at, state.resources);
-	const lastCtrlC = useRef(0);
-	const lastEsc = useRef(0);
-
-	const submit = (text: string): boolean => {
-		if (text.trim() === '') return false;
-		// A unique prefix of a command runs that command: "/he" is /help. Refused (a turn is running), the text stays in the editor for when it ends.
-		const matches = slashCompletions(text.trim(), state.commands);
-		return onSubmit(matches.length === 1 ? matches[0]!.name : text) !== false;
-	};
+	const {submit, ctrlC, pressEscape} = usePromptKeys({store, state, queue, queued, draft, onSubmit, onInterrupt, onExit, onRewind});
 
 	// The pager drew on the terminal: everything is written again, whatever it left (or took from the scrollback).
 	const openPager = (text: string) => {
 		const problem = showInPager(text);
 		repaint();
 		if (problem !== null) store.notice('warning', problem);
-	};
-
-	const ctrlC = (hasText: boolean) => {
-		if (state.busy || state.starting) {
-			onInterrupt();
-			return;
-		}
-
-		if (hasText) return;
-		const now = Date.now();
-		if (now - lastCtrlC.current < EXIT_CONFIRM_MS) {
-			onExit();
-			return;
-		}
-
-		lastCtrlC.current = now;
-		store.notice('info', 'press Ctrl-C again to leave');
-	};
-
-	const pressEscape = () => {
-		if (state.busy || state.starting) {
-			onInterrupt();
-			return;
-		}
-
-		if (draft !== '' || !onRewind) return;
-		const now = Date.now();
-		if (now - lastEsc.current < REWIND_ESC_MS) {
-			lastEsc.current = 0;
-			onRewind();
-			return;
-		}
-
-		lastEsc.current = now;
 	};
 
 	// The editor goes with the live region while suspended: its text comes back as a draft when it returns.
@@ -185,6 +148,7 @@ export function App({store, broker, trust, dialogs, chooser, keys, drafts, histo
 				{dialog ? <ExtensionDialog key={dialog.id} pending={dialog} maxVisible={rows - 10} onLeave={onInterrupt} /> : null}
 				{choice && !pending && !dialog ? <ChoiceList key={choice.id} pending={choice} maxVisible={rows - 12} onLeave={leaveWhileStarting} /> : null}
 				{keyPending && !pending && !dialog ? <KeyField key={keyPending.id} pending={keyPending} onLeave={leaveWhileStarting} /> : null}
+				<QueuedMessages items={queued} />
 				<InputEditor
 					width={columns}
 					isActive={pending === null && trustPending === null && dialog === null && choice === null && keyPending === null}
@@ -196,6 +160,7 @@ export function App({store, broker, trust, dialogs, chooser, keys, drafts, histo
 					onListKey={picker.open ? picker.onKey : undefined}
 					onTab={text => slashCompletions(text.trim(), state.commands)[0]?.name}
 					onInterrupt={pressEscape}
+					onRecall={queued.length > 0 ? () => queue?.pop()?.typed : undefined}
 					onCtrlC={ctrlC}
 					onCtrlD={onExit}
 					onSuspend={suspend}
