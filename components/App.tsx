@@ -17,6 +17,8 @@ import {ChildAgents} from './ChildAgents.js';
 import {MAX_DETAIL_LINES} from './ApprovalDetail.js';
 import {ExtensionDialog} from './ExtensionDialog.js';
 import {InputEditor} from './InputEditor.js';
+import {QueuedMessages} from './QueuedMessages.js';
+import type {MessageQueue, QueuedMessage} from '../source/tui/message-queue.js';
 import {SlashMenu} from './SlashMenu.js';
 import {MentionPicker} from './MentionPicker.js';
 import {useMentionPicker} from './use-mention-picker.js';
@@ -35,6 +37,8 @@ const noSubscription = () => () => {};
 const noQuestion = () => null;
 const noEntries: readonly string[] = [];
 const noHistory = () => noEntries;
+const noQueued: readonly QueuedMessage[] = [];
+const noQueue = () => noQueued;
 
 /** Rows kept for the editor, spinner and status line below an open Markdown block: the live area must stay shorter than the screen, or Ink clears it whole. */
 const LIVE_RESERVED_ROWS = 10;
@@ -54,6 +58,8 @@ export interface AppProps {
 	drafts?: EditorDraft;
 	/** The earlier runs' prompts for ↑ and Ctrl-R (prompt-history-feed.ts); absent: only this run's. */
 	history?: {subscribe(listener: () => void): () => void; getSnapshot(): readonly string[]};
+	/** The messages typed while a turn runs (message-queue.ts): shown above the editor; ↑ and Esc on an empty editor take the newest out. */
+	queue?: Pick<MessageQueue, 'subscribe' | 'getSnapshot' | 'pop'>;
 	/** A message or command; false: it may not start now (the turn controller said why), and the text stays in the editor. */
 	onSubmit(text: string): boolean | void;
 	onInterrupt(): void;
@@ -75,7 +81,7 @@ export interface AppProps {
  * question or the editor, and the status line. The UI renders the store and
  * sends the person's actions back; it never talks to the core itself.
  */
-export function App({store, broker, trust, dialogs, chooser, keys, drafts, history, onSubmit, onInterrupt, onCycleMode, onRewind, onExit, onSuspend, onFocus}: AppProps) {
+export function App({store, broker, trust, dialogs, chooser, keys, drafts, history, queue, onSubmit, onInterrupt, onCycleMode, onRewind, onExit, onSuspend, onFocus}: AppProps) {
 	useFocusReports(onFocus);
 	const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
 	const pending = useSyncExternalStore(broker.subscribe, broker.getSnapshot);
@@ -85,19 +91,13 @@ export function App({store, broker, trust, dialogs, chooser, keys, drafts, histo
 	const keyPending = useSyncExternalStore(keys?.subscribe ?? noSubscription, keys?.getSnapshot ?? noQuestion);
 	const draftRequest = useSyncExternalStore(drafts?.subscribe ?? noSubscription, drafts?.getSnapshot ?? noQuestion);
 	const earlier = useSyncExternalStore(history?.subscribe ?? noSubscription, history?.getSnapshot ?? noHistory);
+	const queued = useSyncExternalStore(queue?.subscribe ?? noSubscription, queue?.getSnapshot ?? noQueue);
 	// While the agent starts (the first-run setup asks then), Ctrl-C in a chooser or the key field leaves as it does elsewhere.
 	const leaveWhileStarting = state.starting ? onInterrupt : undefined;
 	const {columns, rows, generation, repaint} = useTerminalSize();
 	const [draft, setDraft] = useState('');
 	const [caret, setCaret] = useState({text: '', at: 0});
 	const picker = useMentionPicker(state.starting ? '' : state.status.workspace, caret.text, caret.at, state.resources);
-
-	const submit = (text: string): boolean => {
-		if (text.trim() === '') return false;
-		// A unique prefix of a command runs that command: "/he" is /help. Refused (a turn is running), the text stays in the editor for when it ends.
-		const matches = slashCompletions(text.trim(), state.commands);
-		return onSubmit(matches.length === 1 ? matches[0]!.name : text) !== false;
-	};
 
 	// The pager drew on the terminal: everything is written again, whatever it left (or took from the scrollback).
 	const openPager = (text: string) => {
@@ -106,7 +106,7 @@ export function App({store, broker, trust, dialogs, chooser, keys, drafts, histo
 		if (problem !== null) store.notice('warning', problem);
 	};
 
-	const chatKeys = useChatKeys({store, state, draft, drafts, openPager, onInterrupt, onRewind, onExit, onSuspend});
+	const chatKeys = useChatKeys({store, state, queue, queued, draft, drafts, openPager, onSubmit, onInterrupt, onRewind, onExit, onSuspend});
 
 	const transcript = (
 		<Static key={`${generation}-${state.cleared}`} items={state.finished}>
@@ -141,17 +141,19 @@ export function App({store, broker, trust, dialogs, chooser, keys, drafts, histo
 				{dialog ? <ExtensionDialog key={dialog.id} pending={dialog} maxVisible={rows - 10} onLeave={onInterrupt} /> : null}
 				{choice && !pending && !dialog ? <ChoiceList key={choice.id} pending={choice} maxVisible={rows - 12} onLeave={leaveWhileStarting} /> : null}
 				{keyPending && !pending && !dialog ? <KeyField key={keyPending.id} pending={keyPending} onLeave={leaveWhileStarting} /> : null}
+				<QueuedMessages items={queued} />
 				<InputEditor
 					width={columns}
 					isActive={pending === null && trustPending === null && dialog === null && choice === null && keyPending === null}
 					history={earlier}
 					placeholder={state.bash ? 'a command is running…' : state.busy ? 'the model is working…' : 'Ask i anything; /help for keys and commands'}
-					onSubmit={submit}
+					onSubmit={chatKeys.submit}
 					onChange={setDraft}
 					onCaret={(text, at) => setCaret({text, at})}
 					onListKey={picker.open ? picker.onKey : undefined}
 					onTab={text => slashCompletions(text.trim(), state.commands)[0]?.name}
 					onInterrupt={chatKeys.pressEscape}
+					onRecall={queued.length > 0 ? () => queue?.pop()?.typed : undefined}
 					onCtrlC={chatKeys.ctrlC}
 					onCtrlD={onExit}
 					onSuspend={chatKeys.suspend}

@@ -34,6 +34,8 @@ export interface InputEditorProps {
 	onChange?(text: string): void;
 	/** Esc. */
 	onInterrupt?(): void;
+	/** ↑ on an empty editor: a text returned goes in the editor in place of the history's (the last queued message). */
+	onRecall?(): string | undefined;
 	/** Ctrl-C, after the editor emptied itself; `hadText` says whether there was anything to empty. */
 	onCtrlC?(hadText: boolean): void;
 	/** Ctrl-D on an empty editor (elsewhere it deletes forward). */
@@ -94,8 +96,11 @@ function step(state: EditorState, action: EditorAction, props: InputEditorProps,
 			return submitted.state;
 		}
 
-		case 'up':
-			return moveUp(state, geometry);
+		case 'up': {
+			const recalled = state.text.length === 0 ? props.onRecall?.() : undefined;
+			return recalled === undefined ? moveUp(state, geometry) : setText(state, recalled);
+		}
+
 		case 'down':
 			return moveDown(state, geometry);
 		case 'ctrlC': {

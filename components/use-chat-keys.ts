@@ -2,6 +2,8 @@ import {useRef} from 'react';
 import type {ChatState} from '../source/tui/chat-state.js';
 import type {ChatStore} from '../source/tui/chat-store.js';
 import type {EditorDraft} from '../source/tui/editor-draft.js';
+import {firstLine, queuedCount, type MessageQueue, type QueuedMessage} from '../source/tui/message-queue.js';
+import {slashCompletions} from '../source/tui/slash-commands.js';
 import {transcriptText} from '../source/tui/transcript-text.js';
 
 /** A second Ctrl-C on an empty, idle prompt within this time leaves. */
@@ -10,23 +12,38 @@ export const EXIT_CONFIRM_MS = 2000;
 export const REWIND_ESC_MS = 1000;
 
 export interface ChatKeyOptions {
-	store: ChatStore;
-	state: ChatState;
-	/** The editor's text, pastes whole. */
+	store: Pick<ChatStore, 'notice'>;
+	state: Pick<ChatState, 'busy' | 'starting' | 'commands' | 'finished'>;
+	queue: Pick<MessageQueue, 'pop'> | undefined;
+	queued: readonly QueuedMessage[];
+	/** The editor's text now, pastes whole. */
 	draft: string;
 	drafts?: EditorDraft | undefined;
 	openPager(text: string): void;
+	onSubmit(text: string): boolean | void;
 	onInterrupt(): void;
 	onRewind?: (() => void) | undefined;
 	onExit(): void;
 	onSuspend?: (() => void) | undefined;
 }
 
-/** What the chat screen's own keys in the editor do: Ctrl-C, Esc, Ctrl-Z and Ctrl-O. */
-export function useChatKeys({store, state, draft, drafts, openPager, onInterrupt, onRewind, onExit, onSuspend}: ChatKeyOptions) {
+/** What the chat screen's editor does on Enter, Ctrl-C, Esc, Ctrl-Z and Ctrl-O, which depends on whether a turn runs and what is queued. */
+export function useChatKeys({store, state, queue, queued, draft, drafts, openPager, onSubmit, onInterrupt, onRewind, onExit, onSuspend}: ChatKeyOptions) {
 	const lastCtrlC = useRef(0);
 	const lastEsc = useRef(0);
 	const working = state.busy || state.starting;
+
+	const submit = (text: string): boolean => {
+		// Enter on an empty editor sends the queue kept after an interrupt.
+		if (text.trim() === '') {
+			if (queued.length > 0) onSubmit('');
+			return false;
+		}
+
+		// A unique prefix of a command runs that command: "/he" is /help. Refused (a turn is running), the text stays in the editor for when it ends.
+		const matches = slashCompletions(text.trim(), state.commands);
+		return onSubmit(matches.length === 1 ? matches[0]!.name : text) !== false;
+	};
 
 	const ctrlC = (hasText: boolean) => {
 		if (working) {
@@ -46,6 +63,15 @@ export function useChatKeys({store, state, draft, drafts, openPager, onInterrupt
 	};
 
 	const pressEscape = () => {
+		// The queue first, so a typed message is never lost to a stop meant for it; with nothing queued, Esc stops the turn as always.
+		if (draft === '' && queued.length > 0) {
+			const dropped = queue?.pop();
+			const left = queued.length - 1;
+			const next = left > 0 ? `${queuedCount(left)} left` : state.busy ? 'nothing queued now: Esc stops the turn' : 'nothing queued now';
+			if (dropped) store.notice('info', `dropped from the queue: ${firstLine(dropped.typed)} (${next})`);
+			return;
+		}
+
 		if (working) {
 			onInterrupt();
 			return;
@@ -78,5 +104,5 @@ export function useChatKeys({store, state, draft, drafts, openPager, onInterrupt
 		openPager(transcriptText(state.finished));
 	};
 
-	return {ctrlC, pressEscape, suspend, showTranscript};
+	return {submit, ctrlC, pressEscape, suspend, showTranscript};
 }

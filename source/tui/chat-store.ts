@@ -1,14 +1,15 @@
 import type {CoreEvent} from '../core/events.js';
 import {AnswerStream} from './answer-stream.js';
-import type {AskedDetail, ChatState, ChildItem, HistoryItem, StatusInfo, ToolItem, TranscriptItem} from './chat-state.js';
+import type {AskedDetail, ChatState, HistoryItem, StatusInfo, ToolItem, TranscriptItem} from './chat-state.js';
 import type {PickerEntry} from './editor/mention-rank.js';
 import type {SlashCommand} from './commands/slash-command.js';
 import {customRendering, type CustomRendering} from './custom-rendering.js';
 import {historyTranscript} from './history-items.js';
 import type {MarkdownRenderer} from './markdown/render-markdown.js';
 import {addUsage, emptyCost} from './cost-tally.js';
-import {kept, lastLine, shown, shownExact} from './shown-text.js';
+import {kept, shown, shownExact} from './shown-text.js';
 import {decidedTool, finishedTool, progressOf, requestedTool} from './tool-items.js';
+import {childChange} from './child-items.js';
 
 /** The running `!` command's output the live area keeps (its tail). */
 const LIVE_BASH_CHARS = 4096;
@@ -329,18 +330,9 @@ export class ChatStore {
 
 	/** A child agent: live while it runs, a notice when it ended. */
 	#child(event: Extract<CoreEvent, {type: 'child'}>): void {
-		const item: ChildItem = {id: event.id, role: shown(event.role), turns: event.turns, activity: shown(lastLine(event.activity))};
-		const others = this.#state.children.filter(child => child.id !== event.id);
-		if (event.status === 'running') {
-			const known = others.length < this.#state.children.length;
-			this.#update({children: known ? this.#state.children.map(child => (child.id === event.id ? item : child)) : [...others, item]}, false);
-			return;
-		}
-
-		this.#update({children: others}, false);
-		const turns = `${event.turns} turn${event.turns === 1 ? '' : 's'}`;
-		if (event.status === 'done') this.notice('info', `child ${item.role} (${event.id}) ${item.activity} after ${turns}`);
-		else this.notice('warning', `child ${item.role} (${event.id}) failed after ${turns}: ${item.activity}`);
+		const {children, notice} = childChange(this.#state.children, event);
+		this.#update({children}, false);
+		if (notice) this.notice(notice.level, notice.text);
 	}
 
 	#endThinking(): void {

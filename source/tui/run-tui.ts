@@ -21,6 +21,7 @@ import type {CommandContext} from './commands/command-context.js';
 import {CommandRegistry} from './commands/command-registry.js';
 import {EarlyMessage} from './early-message.js';
 import {EditorDraft} from './editor-draft.js';
+import {MessageQueue} from './message-queue.js';
 import {PromptHistoryFeed} from './prompt-history-feed.js';
 import {rewindCommand} from './commands/rewind-command.js';
 import {consoleToNotices} from './console-notices.js';
@@ -76,6 +77,8 @@ interface Screen {
 	notifier: Notifier;
 	start: ChatStart;
 	history: PromptHistoryFeed;
+	/** The person's messages typed while a turn runs. */
+	queue: MessageQueue;
 	/** Hands the person's keys to the chat, and a message sent while it started with them. */
 	connect(keys: ChatKeys): void;
 	/** Ends the chat with an exit code (/exit, Ctrl-C twice, a signal). */
@@ -99,6 +102,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	const chooser = new ChooserBroker(line);
 	const keys = new KeyBroker(line);
 	const drafts = new EditorDraft();
+	const queue = new MessageQueue();
 	// The bell or a desktop notification when a turn ends or an approval waits while the person looks elsewhere; off until the settings are read.
 	const notifier = new Notifier(bytes => process.stdout.write(bytes));
 	const start = new ChatStart({
@@ -138,6 +142,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			keys,
 			drafts,
 			history,
+			queue,
 			onSubmit: text => (chatKeys ? chatKeys.submit(text) : waiting.hold(text)),
 			onInterrupt,
 			onCycleMode: () => chatKeys?.cycleMode(),
@@ -176,18 +181,19 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		waiting.send(connected.submit);
 	};
 
-	return chatWith(started.agent, started.core, {options, store, broker, dialogs, chooser, drafts, notifier, start, history, connect, finish, finished, drawMarkdown, close});
+	return chatWith(started.agent, started.core, {options, store, broker, dialogs, chooser, drafts, notifier, start, history, queue, connect, finish, finished, drawMarkdown, close});
 }
 
 /** The chat, from the agent's set-up to the end: the screen's parts wired to the agent, then the wait for the person to leave. */
 async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<number> {
-	const {options, store, broker, dialogs, chooser, notifier, start} = screen;
+	const {options, store, broker, dialogs, chooser, notifier, start, queue} = screen;
 	const turns: TurnController = new TurnController({
 		agent,
 		core,
 		store,
 		notifier,
 		broker,
+		queue,
 		// Plan mode: the person accepts the plan or keeps planning once the model answered.
 		afterAnswer() {
 			if (agent.permissionMode.current === 'plan') void offerPlan({mode: agent.permissionMode, chooser, store, send: text => turns.start(text)});
@@ -198,12 +204,14 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 	const sessions = new SessionActions({agent, core, store, chooser, clearScreen: () => process.stdout.write(CLEAR_SCREEN)});
 	const registry = new CommandRegistry();
 	const extensions = new ScreenExtensions({agent, store, registry, options});
-	const context: CommandContext = {agent, store, chooser, turns, sessions, extensions, draft: screen.drafts, commands: registry, leave: () => screen.finish(exitCodes.ok)};
+	const context: CommandContext = {agent, store, chooser, turns, sessions, extensions, draft: screen.drafts, commands: registry, queue, leave: () => screen.finish(exitCodes.ok)};
 	// The screen is the one head that can ask the person (api.runtime.uiDialog); kept across /reload.
 	agent.provideRuntime({uiDialog: dialogs.ask});
 	extensions.show();
 	extensions.followMcp();
 	agent.delivery.provideStarter({canStart: () => turns.mayTrigger(), start: () => turns.startTriggered()});
+	// The person's queued messages reach a running turn after its tool batch, through the extensions' steer delivery.
+	agent.delivery.provideSteering(turns.steering);
 	extensions.reportRejections();
 	extensions.watchDev(turns);
 	// Before the first message can be sent, so every answer is drawn as Markdown.
@@ -221,7 +229,7 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 	const stopTitle = followTitle({store, approvals: broker, sessionPath: () => agent.session.path}, bytes => process.stdout.write(bytes));
 	// The keys reach the chat from here on; a message sent while it started goes first.
 	screen.connect({
-		submit: text => submitText(text, {registry, turns, context, history: screen.history}),
+		submit: text => submitText(text, {registry, turns, queue, context, history: screen.history}),
 		interrupt: () => turns.interrupt(),
 		cycleMode: () => store.setStatus({mode: agent.permissionMode.cycle()}),
 		rewind: () => {
@@ -239,6 +247,7 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 	const code = await screen.finished;
 	turns.leave();
 	agent.delivery.provideStarter(undefined);
+	agent.delivery.provideSteering(undefined);
 	extensions.stop();
 	// Dialogs still open or waiting close as the person leaving; the extensions' SessionShutdown handlers get no new ones.
 	dialogs.leave();

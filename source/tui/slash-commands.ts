@@ -39,6 +39,7 @@ export function keysHelp(extra: readonly SlashCommand[] = []): string {
 		'Enter sends · Alt+Enter or Ctrl-J starts a new line · ↑/↓ history (earlier runs too) · Ctrl-R searches it · Ctrl-←/→ word jumps',
 		'Esc or Ctrl-C stops a running turn · Esc twice on an empty prompt rewinds (/rewind) · Ctrl-C twice on an empty prompt leaves',
 		'Ctrl-O shows the whole transcript in $PAGER: folded tool results, diffs and thinking in full · a paste of over 10 lines shows as [pasted N lines #K] and is sent whole',
+		'Enter while a turn runs queues the message (/queue lists them) · on an empty prompt ↑ takes the last queued back to edit, Esc drops it (then Esc stops the turn; Ctrl-C always does)',
 		'Shift+Tab cycles the permission mode: default · accept edits · plan mode (· bypass, when the run started with it)',
 		'@path attaches a file (@ opens a picker: ↑/↓, Tab or Enter, Esc) · !command runs it and adds its output to your next message · !! runs without adding',
 		'Approvals: y allow once · a allow the tool for this session · r always, for this project (when offered) · n deny with a reason · Esc deny · ↑/↓ PgUp/PgDn Home/End scroll the diff · p opens it in $PAGER',

@@ -1,9 +1,12 @@
+import type {SteeringMessage, SteeringSource} from '../core/agent/message-delivery.js';
+import type {UserContent} from '../core/messages.js';
 import type {McpPromptCommand} from '../core/mcp/mcp-servers.js';
 import type {Agent} from '../core/session/agent.js';
 import type {ApprovalBroker} from './brokers/approval-broker.js';
 import type {ChatCore} from './chat-core.js';
 import type {ChatStore} from './chat-store.js';
 import {runExtensionCommand, type ExtensionUiCommand} from './commands/extension-command.js';
+import {MAX_QUEUED_MESSAGES, queuedCount, type MessageQueue, type QueuedMessage} from './message-queue.js';
 import type {Notifier} from './notify/notifier.js';
 
 /** What the turns need of the screen and the agent. */
@@ -15,17 +18,27 @@ export interface TurnParts {
 	notifier: Pick<Notifier, 'turnStarted' | 'turnEnded'>;
 	/** Its open approval is withdrawn by an interrupt. */
 	broker: Pick<ApprovalBroker, 'cancel'>;
+	/** The person's messages typed while a run works. */
+	queue: MessageQueue;
 	/** After each of the person's turns that ended with an answer (plan mode offers the plan then). */
 	afterAnswer?: () => void;
 }
 
 type RunOutcome = {reason: string} | undefined | void;
 
+/** A message ready for the model: its content, and what the transcript shows of it. */
+interface Prepared {
+	content: UserContent;
+	shown: string;
+	attachments: string | null;
+}
+
 /**
  * The one place that starts what keeps the screen busy: the person's turns,
  * `!` commands, MCP prompts, extension commands, the runs an extension
  * triggers, and the work that waits for them (a new `i dev` build). It says
- * whether a run may start, which one Esc stops, and what the end waits for.
+ * whether a run may start, which one Esc stops, and what the end waits for;
+ * the person's messages typed meanwhile wait in its queue (message-queue.ts).
  */
 export class TurnController {
 	readonly #parts: TurnParts;
@@ -67,11 +80,36 @@ export class TurnController {
 		store.setBusy(true);
 		const run = this.#send(text, controller, shownAs, from);
 		this.#running = this.#settle(run, controller).then(async () => {
+			if (this.#startQueued(controller)) return;
 			const outcome = await run.catch(() => undefined);
 			// Not awaited: what comes after an answer (the plan's question) is no part of the run the end waits for.
 			if (outcome?.reason === 'stop' && !this.#leaving) this.#parts.afterAnswer?.();
 		});
 	}
+
+	/**
+	 * A message typed while a run works (or while the queue waits after an
+	 * interrupt): queued behind the others, so none overtakes one typed
+	 * before it. False when the queue is full: the text stays in the editor.
+	 */
+	enqueue(message: QueuedMessage): boolean {
+		const {queue, store} = this.#parts;
+		if (!queue.add(message)) {
+			store.notice('warning', `not queued: the queue holds ${MAX_QUEUED_MESSAGES} messages (the most it takes); wait for the turn, or /queue clear`);
+			return false;
+		}
+
+		if (!store.getSnapshot().busy) this.sendQueued();
+		return true;
+	}
+
+	/** Enter on an empty editor: the oldest queued message starts a turn, when nothing runs. */
+	sendQueued(): void {
+		if (!this.#parts.store.getSnapshot().busy) this.#startQueued(null);
+	}
+
+	/** The running turn's side of the queue (MessageDelivery's SteeringSource): after a tool batch it takes every message waiting. */
+	readonly steering: SteeringSource = {take: async () => this.#takeSteering()};
 
 	/** `!command` (`!!command`: not added to the context): the person's own, run at once with no approval; Esc stops it. */
 	runBang(command: string, excludeFromContext: boolean): void {
@@ -84,7 +122,7 @@ export class TurnController {
 		const controller = new AbortController();
 		this.#turn = controller;
 		store.startBash(command);
-		this.#running = this.#settle(this.#bash(command, excludeFromContext, controller.signal), controller);
+		this.#running = this.#settle(this.#bash(command, excludeFromContext, controller.signal), controller).then(() => void this.#startQueued(controller));
 	}
 
 	/** `/mcp__<server>__<prompt> ARGS`: the prompt's arguments checked, its messages fetched and sent as the turn. */
@@ -116,6 +154,7 @@ export class TurnController {
 		this.#running = runExtensionCommand(name, command, args, {workspace: agent.workspace, sessionId: agent.session.id, signal: controller.signal, store}).finally(() => {
 			if (this.#turn === controller) this.#turn = null;
 			store.setBusy(false);
+			this.#startQueued(controller);
 		});
 	}
 
@@ -137,7 +176,7 @@ export class TurnController {
 				return agent.runTurn(null, controller.signal);
 			}),
 			controller,
-		);
+		).then(() => void this.#startQueued(controller));
 	}
 
 	/** `work` once the run going on now has ended (an `i dev` build is loaded between runs); its failure is a notice. */
@@ -154,10 +193,15 @@ export class TurnController {
 		this.#running = work;
 	}
 
-	/** Esc, Ctrl-C, a signal or leaving: the open approval is withdrawn and the running turn or command stops. */
+	/** Esc, Ctrl-C, a signal or leaving: the open approval is withdrawn and the running turn or command stops; the queue stays, and says so. */
 	interrupt(): void {
-		this.#parts.broker.cancel();
+		const {broker, queue, store} = this.#parts;
+		broker.cancel();
+		const stopping = this.#turn !== null && !this.#turn.signal.aborted;
 		this.#turn?.abort();
+		if (stopping && queue.size > 0 && !this.#leaving) {
+			store.notice('info', `${queuedCount(queue.size)} kept: Enter on the empty editor sends them, ↑ takes the last back to edit, /queue clear drops them`);
+		}
 	}
 
 	/** The person leaves: no run starts from now on (the end then interrupts and waits for `running`). */
@@ -170,28 +214,69 @@ export class TurnController {
 	 * A server's text (an MCP prompt) is sent as it is: an `@path` in it attaches no file of the workspace.
 	 */
 	async #send(text: string, controller: AbortController, shownAs: string | undefined, from: 'person' | 'server'): Promise<RunOutcome> {
-		const {agent, core, store} = this.#parts;
+		const {agent, store} = this.#parts;
 		if (from === 'server') {
 			store.addUser(shownAs ?? text);
 			return agent.runTurn(text, controller.signal);
 		}
 
+		const prepared = await this.#prepare(text, controller.signal);
+		if (prepared === null) return undefined;
+		store.addUser(shownAs ?? prepared.shown, prepared.attachments);
+		return agent.runTurn(prepared.content, controller.signal);
+	}
+
+	/**
+	 * The person's text with its @-mentions attached (attach-mentions.ts) and
+	 * `@server:uri` resources read in; null when it may not be sent (past the
+	 * attachment limits, which a notice says, or Esc meanwhile).
+	 */
+	async #prepare(text: string, signal: AbortSignal): Promise<Prepared | null> {
+		const {agent, core, store} = this.#parts;
 		const prepared = await core.promptContent(text, agent.workspace);
 		// Esc while the files were read: nothing is sent.
-		if (controller.signal.aborted) return undefined;
+		if (signal.aborted) return null;
 		for (const notice of prepared.notices) store.notice('warning', notice);
 		if (!prepared.ok) {
 			store.notice('error', `${prepared.error} (↑ brings the message back to edit)`);
-			return undefined;
+			return null;
 		}
 
-		store.addUser(shownAs ?? prepared.text, core.describeAttachments(prepared.attachments));
-		// `@server:uri` resources read into the text for the model (the transcript shows it as typed).
+		// The transcript shows the text as typed; the model gets the resources read into it.
 		const content =
 			prepared.text.includes('@') && agent.mcp.servers !== null
-				? await (await import('../core/mcp/resource-mentions.js')).contentWithResources(prepared.content, prepared.text, agent.mcp, controller.signal, problem => store.notice('warning', problem))
+				? await (await import('../core/mcp/resource-mentions.js')).contentWithResources(prepared.content, prepared.text, agent.mcp, signal, problem => store.notice('warning', problem))
 				: prepared.content;
-		return agent.runTurn(content, controller.signal);
+		return {content, shown: prepared.text, attachments: core.describeAttachments(prepared.attachments)};
+	}
+
+	/** After a run (`ended`; null when none ran): the oldest queued message starts the next turn, unless Esc stopped the run or the person leaves. True when one started. */
+	#startQueued(ended: AbortController | null): boolean {
+		if (this.#leaving || ended?.signal.aborted === true) return false;
+		const next = this.#parts.queue.shift();
+		if (next === undefined) return false;
+		this.start(next.text);
+		return true;
+	}
+
+	/** Every queued message, prepared for the model; the transcript shows each once the run saved it. */
+	async #takeSteering(): Promise<SteeringMessage[]> {
+		const {queue, store} = this.#parts;
+		const signal = this.#turn?.signal ?? new AbortController().signal;
+		const waiting = queue.takeAll();
+		const taken: SteeringMessage[] = [];
+		for (const message of waiting) {
+			const prepared = await this.#prepare(message.text, signal);
+			// Esc while the files were read: the run stops, and every message waits again.
+			if (signal.aborted) {
+				queue.restore(waiting);
+				return [];
+			}
+
+			if (prepared !== null) taken.push({content: prepared.content, delivered: () => store.addUser(prepared.shown, prepared.attachments)});
+		}
+
+		return taken;
 	}
 
 	/** A `!` command's run: its output live, then saved to the context (unless `!!`) before it is shown as added. */

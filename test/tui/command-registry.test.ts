@@ -10,6 +10,7 @@ import {builtinCommands} from '../../source/tui/commands/builtin-commands.js';
 import type {CommandContext} from '../../source/tui/commands/command-context.js';
 import {CommandRegistry} from '../../source/tui/commands/command-registry.js';
 import {externalCommands} from '../../source/tui/commands/external-commands.js';
+import {MessageQueue} from '../../source/tui/message-queue.js';
 import {ScreenExtensions} from '../../source/tui/screen-extensions.js';
 import {slashCompletions} from '../../source/tui/slash-commands.js';
 
@@ -54,6 +55,7 @@ function fakeContext(agent: Agent, registry: CommandRegistry) {
 		extensions: {reload: async () => void calls.push('reload')},
 		commands: registry,
 		draft: {set: text => void calls.push(`draft ${text}`)},
+		queue: new MessageQueue(),
 		leave: () => void calls.push('leave'),
 	};
 	const notices = () => store.getSnapshot().finished.flatMap(item => (item.kind === 'notice' ? [`${item.level}: ${item.text}`] : []));
@@ -88,6 +90,7 @@ test('/help lists the keys, then exactly the commands the registry holds, in its
 		'/model',
 		'/cost',
 		'/diff',
+		'/queue',
 		'/permissions',
 		'/compact',
 		'/reload',

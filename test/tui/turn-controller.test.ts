@@ -5,6 +5,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import type {Agent} from '../../source/core/session/agent.js';
 import {ChatStore} from '../../source/tui/chat-store.js';
+import {MessageQueue} from '../../source/tui/message-queue.js';
 import {TurnController, type TurnParts} from '../../source/tui/turn-controller.js';
 
 interface Deferred<T> {
@@ -48,6 +49,7 @@ function controller() {
 		store,
 		notifier: {turnStarted: () => void log.push('turnStarted'), turnEnded: reason => void log.push(`turnEnded ${reason}`)},
 		broker: {cancel: () => void log.push('approval withdrawn')},
+		queue: new MessageQueue(),
 	};
 	const notices = () => store.getSnapshot().finished.flatMap(item => (item.kind === 'notice' ? [`${item.level}: ${item.text}`] : []));
 	return {turns: new TurnController(parts), store, log, runs: turns, notices};

@@ -1,12 +1,13 @@
 import {randomUUID} from 'node:crypto';
 import type {EmitEvent} from '../events.js';
-import type {Message} from '../messages.js';
+import type {Message, UserContent} from '../messages.js';
 import {errorMessage} from '../errors.js';
 import {RuntimeActionError} from '../extensions/runtime-link.js';
 import type {AppendEntryRequest, CheckedMessage, SendMessageRequest} from '../extensions/check-delivery.js';
 import type {DeliveryResult} from '../extensions/api.js';
 import type {Session} from '../session/session-store.js';
 import {customMessageEvent, type DeliveredMessage, type DeliveryMode, type QueuedItem, type SessionEntry} from '../session/session-records.js';
+import {promptMessage} from '../rewind/rewind-points.js';
 
 /** Deliveries a session may hold uncommitted (spec/extensions.md §3; i's own number: a runaway extension must not fill the disk). */
 export const MAX_PENDING_DELIVERIES = 256;
@@ -21,6 +22,19 @@ export interface RunStarter {
 	/** Whether a run can start now; asked before anything is saved. */
 	canStart(): boolean;
 	start(): void;
+}
+
+/** A person's message that waited while a run worked (the chat screen's queue), ready for the model. */
+export interface SteeringMessage {
+	content: UserContent;
+	/** Called once it is saved in the history: the head shows it there, as the person's message. */
+	delivered(): void;
+}
+
+/** Where a head keeps the person's messages typed while a run works: the run takes them after a tool batch, as `steer` deliveries. */
+export interface SteeringSource {
+	/** What waits now, oldest first; what is taken leaves the source. */
+	take(): Promise<SteeringMessage[]>;
 }
 
 /** After each complete tool batch (steering never reaches a tool that is running). */
@@ -41,6 +55,7 @@ export class MessageDelivery {
 	#systemPrompt: string;
 	#running = 0;
 	#starter: RunStarter | undefined;
+	#steering: SteeringSource | undefined;
 	/** Commits one after another: two reading the same pending items at once would commit them twice. */
 	#commits: Promise<unknown> = Promise.resolve();
 
@@ -67,6 +82,11 @@ export class MessageDelivery {
 
 	provideStarter(starter: RunStarter | undefined): void {
 		this.#starter = starter;
+	}
+
+	/** The head's queue of the person's messages (the chat screen's); none: only extensions steer. */
+	provideSteering(source: SteeringSource | undefined): void {
+		this.#steering = source;
 	}
 
 	get running(): boolean {
@@ -152,18 +172,24 @@ export class MessageDelivery {
 	/**
 	 * Commits what is pending in `modes`, and every pending entry: the
 	 * messages as one step through `save` (the run's, with its hooks), the
-	 * entries a line each. True when a steer or followUp message was among
-	 * them: the model has something to answer.
+	 * entries a line each. With `input` (after a tool batch the run goes on
+	 * from), the person's queued messages join the step last, each through
+	 * the run's input handlers, saved as prompts. True when a steer or
+	 * followUp message was among them: the model has something to answer.
 	 */
-	async commit(modes: ReadonlySet<DeliveryMode>, save: (step: Message[]) => Promise<void>, emit: EmitEvent): Promise<boolean> {
-		return this.#serially(async () => this.#commit(modes, save, emit));
+	async commit(modes: ReadonlySet<DeliveryMode>, save: (step: Message[]) => Promise<void>, emit: EmitEvent, input?: (content: UserContent) => Promise<UserContent>): Promise<boolean> {
+		return this.#serially(async () => this.#commit(modes, save, emit, input));
 	}
 
-	async #commit(modes: ReadonlySet<DeliveryMode>, save: (step: Message[]) => Promise<void>, emit: EmitEvent): Promise<boolean> {
+	async #commit(modes: ReadonlySet<DeliveryMode>, save: (step: Message[]) => Promise<void>, emit: EmitEvent, input?: (content: UserContent) => Promise<UserContent>): Promise<boolean> {
 		const items = this.#session.pending.filter(item => item.kind === 'entry' || modes.has(item.deliver));
-		if (items.length === 0) return false;
-		await this.#commitItems(items, save, emit);
-		return items.some(item => item.kind === 'message' && (item.deliver === 'steer' || item.deliver === 'followUp'));
+		const steering = input && this.#steering ? await this.#steering.take() : [];
+		if (items.length === 0 && steering.length === 0) return false;
+		const prompts: Message[] = [];
+		for (const message of steering) prompts.push(promptMessage(await input!(message.content), Date.now()));
+		await this.#commitItems(items, save, emit, prompts);
+		for (const message of steering) message.delivered();
+		return steering.length > 0 || items.some(item => item.kind === 'message' && (item.deliver === 'steer' || item.deliver === 'followUp'));
 	}
 
 	/** Tells the heads of delivered messages a run saved itself (the nextTurn ones before its input). */
@@ -209,9 +235,14 @@ export class MessageDelivery {
 		return this.#serially(async () => this.#commitItems(items));
 	}
 
-	/** The messages as one step through `save` (a run's own, with its hooks; else straight to the session), the entries a line each, then told. */
-	async #commitItems(items: QueuedItem[], save: (step: Message[]) => Promise<void> = async step => this.#session.appendStep(step), emit: EmitEvent = this.#emit): Promise<void> {
-		const messages = items.flatMap(item => (item.kind === 'message' ? [item.message] : []));
+	/** The messages (and the person's `prompts` after them) as one step through `save` (a run's own, with its hooks; else straight to the session), the entries a line each, then told. */
+	async #commitItems(
+		items: QueuedItem[],
+		save: (step: Message[]) => Promise<void> = async step => this.#session.appendStep(step),
+		emit: EmitEvent = this.#emit,
+		prompts: readonly Message[] = [],
+	): Promise<void> {
+		const messages = [...items.flatMap(item => (item.kind === 'message' ? [item.message] : [])), ...prompts];
 		const entries = items.flatMap(item => (item.kind === 'entry' ? [entryOf(item)] : []));
 		if (messages.length > 0) await save(this.#session.messages.length === 0 ? [{role: 'system', content: this.#systemPrompt}, ...messages] : messages);
 		await this.#session.commitEntries(entries);

@@ -161,8 +161,8 @@ async function runDeliveringTurn(input: UserContent | null, context: TurnContext
 			}
 
 			await save(await runBatch(context, lifecycle, [reply.message], calls, {toolMap, schemas}));
-			// After the whole batch, never into it: a running tool never sees steering (spec/extensions.md §3).
-			await delivery?.commit(afterBatchModes, save, context.emit);
+			// After the whole batch, never into it: a running tool never sees steering (spec/extensions.md §3); the person's queued messages stay queued once Esc stopped the run.
+			await delivery?.commit(afterBatchModes, save, context.emit, signal.aborted ? undefined : async content => lifecycle.input(content));
 			lifecycle.stepEnd(steps, calls.length, session.id);
 		}
 

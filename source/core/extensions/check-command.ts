@@ -21,6 +21,7 @@ export const builtinCommandNames: readonly string[] = [
 	'model',
 	'cost',
 	'diff',
+	'queue',
 	'permissions',
 	'compact',
 	'reload',

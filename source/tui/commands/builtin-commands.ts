@@ -12,6 +12,7 @@ import {mcpCommand} from './mcp-command.js';
 import {modelCommand} from './model-command.js';
 import {permissionsCommand} from './permissions-command.js';
 import {providerCommand} from './provider-command.js';
+import {queueCommand} from './queue-command.js';
 import {reloadCommand} from './reload-command.js';
 import {renameCommand} from './rename-command.js';
 import {resumeCommand} from './resume-command.js';
@@ -35,6 +36,7 @@ export const builtinCommands: readonly ScreenCommand[] = [
 	modelCommand,
 	costCommand,
 	diffCommand,
+	queueCommand,
 	permissionsCommand,
 	compactCommand,
 	reloadCommand,

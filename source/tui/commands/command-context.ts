@@ -2,6 +2,7 @@ import type {Agent} from '../../core/session/agent.js';
 import type {ChooserBroker} from '../brokers/chooser-broker.js';
 import type {ChatStore} from '../chat-store.js';
 import type {EditorDraft} from '../editor-draft.js';
+import type {MessageQueue} from '../message-queue.js';
 import type {SessionActions} from '../session-actions.js';
 import type {TurnController} from '../turn-controller.js';
 import type {SlashCommand} from './slash-command.js';
@@ -23,6 +24,8 @@ export interface CommandContext {
 	extensions: {reload(): Promise<void>};
 	/** What /help shows: the keys, then every command the registry holds. */
 	commands: {help(): string};
+	/** The person's messages waiting for the running turn (/queue). */
+	queue: Pick<MessageQueue, 'getSnapshot' | 'takeAll'>;
 	/** Ends the chat as the person leaving (exit 0). */
 	leave(): void;
 }
@@ -33,6 +36,8 @@ export interface ScreenCommand extends SlashCommand {
 	usage: string;
 	/** Whether words may follow its name; with words, a command that takes none is no command. */
 	takesArguments: boolean;
+	/** Runs while a turn runs too (it only reads, or only touches the queue); any other is refused then. */
+	duringTurn?: boolean;
 	/** Runs it; the screen stays live meanwhile, and a failure is an error notice. */
 	run(context: CommandContext, args: string): Promise<void>;
 }

@@ -7,6 +7,7 @@ export const costCommand: ScreenCommand = {
 	usage: '/cost',
 	description: "the last turn's and this session's cost, tokens and prices",
 	takesArguments: false,
+	duringTurn: true,
 	async run({store}) {
 		store.notice('info', costReport(store.getSnapshot().status.cost ?? emptyCost()));
 	},

@@ -10,6 +10,7 @@ export const diffCommand: ScreenCommand = {
 	usage,
 	description: "an approval's whole diff or command again: the last one, or /diff N",
 	takesArguments: true,
+	duringTurn: true,
 	async run({store}, args) {
 		if (args !== '' && !NUMBER.test(args)) {
 			store.notice('warning', `usage: ${usage}`);

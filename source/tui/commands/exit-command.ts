@@ -5,6 +5,7 @@ export const exitCommand: ScreenCommand = {
 	usage: '/exit',
 	description: 'leave i',
 	takesArguments: false,
+	duringTurn: true,
 	async run({leave}) {
 		leave();
 	},

@@ -5,6 +5,7 @@ export const helpCommand: ScreenCommand = {
 	usage: '/help',
 	description: 'keys and commands',
 	takesArguments: false,
+	duringTurn: true,
 	async run({store, commands}) {
 		store.notice('info', commands.help());
 	},
