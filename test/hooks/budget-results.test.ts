@@ -6,8 +6,9 @@ import {readBudgetFigures, readBudgetFits, readToolBudget} from '../../source/co
 test('a budget answer: fits, its figures when it gives them, and the tool share', () => {
 	assert.equal(readBudgetFits({}), true, 'a budget that says nothing leaves the request alone');
 	assert.equal(readBudgetFits({fits: false}), false);
-	assert.deepEqual(readBudgetFigures({estimate: 10, limit: 20, window: 30}), {estimate: 10, limit: 20, window: 30});
-	assert.deepEqual(readBudgetFigures({estimate: 10, limit: 20}), {estimate: 10, limit: 20, window: null});
+	assert.deepEqual(readBudgetFigures({estimate: 10, limit: 20, window: 30}), {estimate: 10, limit: 20, window: 30, anchored: false});
+	assert.deepEqual(readBudgetFigures({estimate: 10, limit: 20}), {estimate: 10, limit: 20, window: null, anchored: false});
+	assert.deepEqual(readBudgetFigures({estimate: 10, limit: 20, method: 'usage'}), {estimate: 10, limit: 20, window: null, anchored: true}, "the official budget's usage-anchored estimate");
 	assert.equal(readBudgetFigures({fits: true}), null, 'no figures, nothing to report');
 	assert.equal(readBudgetFigures({estimate: -1, limit: 20}), null);
 	assert.equal(readToolBudget({}), null);
