@@ -62,7 +62,7 @@ function contextRows(run: TerminalRun): Array<[string, number]> {
 
 async function context(run: TerminalRun, after: number): Promise<Array<[string, number]>> {
 	await typeWhenIdle(run, '/context\r');
-	await run.waitUntil(() => run.lines().filter(line => /^total\s/.test(line)).length > after && contextRows(run).some(([label]) => label === 'total'), 'the /context table');
+	await run.waitUntil(() => run.lines().filter(line => /^total \(bytes\)\s/.test(line)).length > after && contextRows(run).some(([label]) => label === 'total (bytes)'), 'the /context table');
 	return contextRows(run);
 }
 
@@ -88,9 +88,9 @@ test('/reload sends the edited AGENTS.md, /clear starts with it; /context adds u
 			labels.join('\n'),
 		);
 		assert.ok(labels.includes('messages (4)'), labels.join('\n'));
-		const total = rows.find(([label]) => label === 'total')![1];
+		const total = rows.find(([label]) => label === 'total (bytes)')![1];
 		assert.equal(
-			rows.filter(([label]) => label !== 'total').reduce((sum, [, tokens]) => sum + tokens, 0),
+			rows.filter(([label]) => label !== 'total (bytes)').reduce((sum, [, tokens]) => sum + tokens, 0),
 			total,
 		);
 		assert.ok(run.lines().some(line => line.includes('no context window is known')));
@@ -106,10 +106,10 @@ test('/reload sends the edited AGENTS.md, /clear starts with it; /context adds u
 			after.map(([label]) => label).join('\n'),
 		);
 		assert.ok(after.some(([label]) => label === 'messages (6)'));
-		assert.ok(after.find(([label]) => label === 'total')![1] > total, 'the total grew with the messages');
+		assert.ok(after.find(([label]) => label === 'total (bytes)')![1] > total, 'the total grew with the messages');
 		assert.equal(
-			after.filter(([label]) => label !== 'total').reduce((sum, [, tokens]) => sum + tokens, 0),
-			after.find(([label]) => label === 'total')![1],
+			after.filter(([label]) => label !== 'total (bytes)').reduce((sum, [, tokens]) => sum + tokens, 0),
+			after.find(([label]) => label === 'total (bytes)')![1],
 		);
 
 		writeFileSync(file, 'RULE THREE: both.\n');
