@@ -2,7 +2,8 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {PassThrough} from 'node:stream';
 import {InputIdleError, LineTooLongError, MAX_LINE_BYTES, readLines} from '../source/modes/line-reader.js';
-import {MAX_PIPED_INPUT_BYTES, MAX_PROMPT_BYTES, readPipedInput, readPromptFromStdin, withPipedInput} from '../source/modes/read-prompt.js';
+import {MAX_PIPED_INPUT_BYTES, MAX_PROMPT_BYTES, readPipedInput, readPromptFromStdin} from '../source/modes/read-prompt.js';
+import {withPipedInput} from '../source/shared/piped-input.js';
 
 async function collect(chunks: Array<Buffer | string>): Promise<string[]> {
 	const lines: string[] = [];

@@ -1,7 +1,8 @@
 import type {CliOptions} from '../cli-options.js';
 import {createJsonRenderer} from './render-json.js';
 import {createTextRenderer} from './render-text.js';
-import {readPipedInput, readPromptFromStdin, withPipedInput} from './read-prompt.js';
+import {withPipedInput} from '../shared/piped-input.js';
+import {readPipedInput, readPromptFromStdin} from './read-prompt.js';
 import {setupAgent} from '../core/session/setup-agent.js';
 import type {Agent} from '../core/session/agent.js';
 import {headlessDialog} from '../core/extensions/headless-dialog.js';

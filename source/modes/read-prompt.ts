@@ -1,8 +1,6 @@
 import {fstatSync} from 'node:fs';
 import {UsageError} from '../core/errors.js';
 
-export {withPipedInput} from '../shared/piped-input.js';
-
 /** A prompt is text a person or a pipe sends; anything larger is a mistake. */
 export const MAX_PROMPT_BYTES = 8 * 1024 * 1024;
 /** Input piped beside `-p TEXT` (a diff, a log): 1 MiB is some 250k tokens, past most models' context. */

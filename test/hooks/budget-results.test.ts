@@ -1,14 +1,15 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {HookError} from '../../source/core/lifecycle/hook-chain.js';
-import {readBudgetFigures, readBudgetFits, readToolBudget} from '../../source/core/lifecycle/hook-results.js';
+import {readBudgetAnchored, readBudgetFigures, readBudgetFits, readToolBudget} from '../../source/core/lifecycle/hook-results.js';
 
 test('a budget answer: fits, its figures when it gives them, and the tool share', () => {
 	assert.equal(readBudgetFits({}), true, 'a budget that says nothing leaves the request alone');
 	assert.equal(readBudgetFits({fits: false}), false);
-	assert.deepEqual(readBudgetFigures({estimate: 10, limit: 20, window: 30}), {estimate: 10, limit: 20, window: 30, anchored: false});
-	assert.deepEqual(readBudgetFigures({estimate: 10, limit: 20}), {estimate: 10, limit: 20, window: null, anchored: false});
-	assert.deepEqual(readBudgetFigures({estimate: 10, limit: 20, method: 'usage'}), {estimate: 10, limit: 20, window: null, anchored: true}, "the official budget's usage-anchored estimate");
+	assert.deepEqual(readBudgetFigures({estimate: 10, limit: 20, window: 30}), {estimate: 10, limit: 20, window: 30});
+	assert.deepEqual(readBudgetFigures({estimate: 10, limit: 20}), {estimate: 10, limit: 20, window: null});
+	assert.equal(readBudgetAnchored({estimate: 10, limit: 20, method: 'usage'}), true, "the official budget's usage-anchored estimate");
+	assert.equal(readBudgetAnchored({estimate: 10, limit: 20, method: 'utf8_bytes'}), false);
 	assert.equal(readBudgetFigures({fits: true}), null, 'no figures, nothing to report');
 	assert.equal(readBudgetFigures({estimate: -1, limit: 20}), null);
 	assert.equal(readToolBudget({}), null);

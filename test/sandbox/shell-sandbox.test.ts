@@ -173,24 +173,29 @@ test('with sandbox.allowedDomains a command reaches a listed name through the pr
 	assert.doesNotMatch(direct.output, /hello from the allowed site/);
 });
 
+/**
+ * A UNIX socket server at `socketPath` answering `reply`, with `variable`
+ * naming `value` for the test's length; returns the command that connects
+ * to it and prints what it got, or the error's code.
+ */
+async function socketNamedBy(t: TestContext, socketPath: string, reply: string, variable: string, value: string): Promise<string> {
+	const server = createServer(socket => socket.end(`${reply}\n`));
+	await new Promise<void>(resolve => server.listen(socketPath, resolve));
+	t.after(() => server.close());
+	const saved = process.env[variable];
+	process.env[variable] = value;
+	t.after(() => {
+		if (saved === undefined) delete process.env[variable];
+		else process.env[variable] = saved;
+	});
+	return `${process.execPath} -e "require('net').connect('${socketPath}').on('data', d => process.stdout.write(d)).on('error', e => { console.log(e.code); process.exit(3); })"`;
+}
+
 test("the SSH agent's socket refuses a sandboxed command", async t => {
 	const workspace = await tempDir(t);
 	const socketPath = join(home, 'agent.sock');
-	const agent = createServer(socket => socket.end('signed\n'));
-	await new Promise<void>(resolve => agent.listen(socketPath, resolve));
-	t.after(() => agent.close());
-	const saved = process.env.SSH_AUTH_SOCK;
-	process.env.SSH_AUTH_SOCK = socketPath;
-	t.after(() => {
-		if (saved === undefined) delete process.env.SSH_AUTH_SOCK;
-		else process.env.SSH_AUTH_SOCK = saved;
-	});
-	const shell = sandboxed(workspace);
-	const tried = await run(
-		shell,
-		{command: `${process.execPath} -e "require('net').connect('${socketPath}').on('data', d => process.stdout.write(d)).on('error', e => { console.log(e.code); process.exit(3); })"`},
-		toolContext(workspace),
-	);
+	const command = await socketNamedBy(t, socketPath, 'signed', 'SSH_AUTH_SOCK', socketPath);
+	const tried = await run(sandboxed(workspace), {command}, toolContext(workspace));
 	assert.doesNotMatch(tried.output, /signed/);
 	assert.match(tried.output, /ECONNREFUSED/);
 });
@@ -199,17 +204,7 @@ test("the session's runtime folder (XDG_RUNTIME_DIR) and the sockets in it are h
 	const workspace = await tempDir(t);
 	const runtime = join(home, 'runtime-dir');
 	mkdirSync(runtime, {recursive: true});
-	const socketPath = join(runtime, 'bus.sock');
-	const bus = createServer(socket => socket.end('on the bus\n'));
-	await new Promise<void>(resolve => bus.listen(socketPath, resolve));
-	t.after(() => bus.close());
-	const saved = process.env.XDG_RUNTIME_DIR;
-	process.env.XDG_RUNTIME_DIR = runtime;
-	t.after(() => {
-		if (saved === undefined) delete process.env.XDG_RUNTIME_DIR;
-		else process.env.XDG_RUNTIME_DIR = saved;
-	});
-	const command = `${process.execPath} -e "require('net').connect('${socketPath}').on('data', d => process.stdout.write(d)).on('error', e => { console.log(e.code); process.exit(3); })"`;
+	const command = await socketNamedBy(t, join(runtime, 'bus.sock'), 'on the bus', 'XDG_RUNTIME_DIR', runtime);
 	const tried = await run(sandboxed(workspace), {command}, toolContext(workspace));
 	assert.doesNotMatch(tried.output, /on the bus/);
 	assert.match(tried.output, /ENOENT/);

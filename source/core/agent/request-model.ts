@@ -6,7 +6,7 @@ import type {ModelConfig} from '../config/schema.js';
 import type {Session} from '../session/session-store.js';
 import type {Usage} from '../usage.js';
 import {TurnError} from '../errors.js';
-import {readBudgetFigures, readBudgetFits, readToolBudget} from '../lifecycle/hook-results.js';
+import {readBudgetAnchored, readBudgetFigures, readBudgetFits, readToolBudget} from '../lifecycle/hook-results.js';
 import type {TurnLifecycle} from '../lifecycle/turn-lifecycle.js';
 import {withSystemPrompt} from '../history/with-system-prompt.js';
 import {costOf} from '../usage-cost.js';
@@ -58,7 +58,7 @@ export async function requestAnswer(context: RequestContext, lifecycle: TurnLife
 		}
 
 		const figures = readBudgetFigures(check.answer);
-		if (figures) context.emit({type: 'budget', ...figures});
+		if (figures) context.emit({type: 'budget', ...figures, anchored: readBudgetAnchored(check.answer)});
 	}
 
 	const messages = session.messages;

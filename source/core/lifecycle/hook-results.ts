@@ -80,17 +80,17 @@ export function readBudgetFits(data: Record<string, unknown>): boolean {
 	return read('context_budget', budgetSchema, data).fits !== false;
 }
 
-const figuresSchema = z.looseObject({
-	estimate: z.number().check(z.nonnegative()),
-	limit: z.number().check(z.nonnegative()),
-	window: z.optional(z.number().check(z.positive())),
-	method: z.optional(z.string()),
-});
+const figuresSchema = z.looseObject({estimate: z.number().check(z.nonnegative()), limit: z.number().check(z.nonnegative()), window: z.optional(z.number().check(z.positive()))});
 
-/** The budget's figures, when it gives them (tokens): for the status line and `--json`. `anchored`: the estimate rests on the provider's count of the last request (the official budget's `method: "usage"`). */
-export function readBudgetFigures(data: Record<string, unknown>): {estimate: number; limit: number; window: number | null; anchored: boolean} | null {
+/** The budget's figures, when it gives them (tokens): for the status line, `--json` and SessionBeforeCompact. */
+export function readBudgetFigures(data: Record<string, unknown>): {estimate: number; limit: number; window: number | null} | null {
 	const parsed = figuresSchema.safeParse(data);
-	return parsed.success ? {estimate: parsed.data.estimate, limit: parsed.data.limit, window: parsed.data.window ?? null, anchored: parsed.data.method === 'usage'} : null;
+	return parsed.success ? {estimate: parsed.data.estimate, limit: parsed.data.limit, window: parsed.data.window ?? null} : null;
+}
+
+/** Whether the budget's estimate rests on the provider's count of the last request (the official budget's `method: "usage"`), not on bytes. */
+export function readBudgetAnchored(data: Record<string, unknown>): boolean {
+	return data.method === 'usage';
 }
 
 const toolBudgetSchema = z.looseObject({tool_budget: z.optional(z.looseObject({per_call_chars: z.int().check(z.nonnegative())}))});

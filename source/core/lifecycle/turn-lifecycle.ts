@@ -334,10 +334,7 @@ export class TurnLifecycle {
 		budget: Record<string, unknown>;
 	}): Promise<{extension: string; reason: string | null} | null> {
 		if (!this.#events?.has('SessionBeforeCompact')) return null;
-		const figures = readBudgetFigures(plan.budget);
-		// The extensions' payload keeps its documented figures; whether the estimate is anchored is the heads' concern.
-		const budget = figures === null ? null : {estimate: figures.estimate, limit: figures.limit, window: figures.window};
-		const gate = await this.#events.gate('SessionBeforeCompact', {...plan, budget}, readCancel);
+		const gate = await this.#events.gate('SessionBeforeCompact', {...plan, budget: readBudgetFigures(plan.budget)}, readCancel);
 		return gate.decided && !gate.allow ? {extension: gate.by, reason: gate.reason} : null;
 	}
 
