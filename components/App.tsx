@@ -40,8 +40,13 @@ const noHistory = () => noEntries;
 const noQueued: readonly QueuedMessage[] = [];
 const noQueue = () => noQueued;
 
-/** Rows kept for the editor, spinner and status line below an open Markdown block: the live area must stay shorter than the screen, or Ink clears it whole. */
-const LIVE_RESERVED_ROWS = 10;
+/**
+ * The open block's share of the screen's rows in the live area (a third).
+ * A window narrowed while an answer streams rewraps the live area's rows,
+ * and rows pushed above the screen's top can no longer be erased: a third
+ * leaves room for a window narrowed to half its width.
+ */
+const LIVE_TAIL_SHARE = 3;
 
 export interface AppProps {
 	store: ChatStore;
@@ -124,7 +129,7 @@ export function App({store, broker, trust, dialogs, chooser, keys, drafts, histo
 			{transcript}
 			<Box flexDirection="column" marginTop={1}>
 				{state.thinking === '' ? null : <ThinkingSummary live lines={state.thinking.split('\n').length} />}
-				{state.partial === '' ? null : <AssistantText text={state.partial} markdown={state.markdown} width={columns} maxRows={Math.max(3, rows - LIVE_RESERVED_ROWS)} />}
+				{state.partial === '' ? null : <AssistantText text={state.partial} markdown={state.markdown} width={columns} maxRows={Math.max(3, Math.floor(rows / LIVE_TAIL_SHARE))} />}
 				{state.tools.map(tool => (
 					<ToolCall key={tool.key} tool={tool} />
 				))}

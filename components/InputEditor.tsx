@@ -11,6 +11,7 @@ import type {DraftRequest} from '../source/tui/editor-draft.js';
 import {PastePlaceholders, aroundCaret} from '../source/tui/editor/paste-placeholders.js';
 import {HistorySearchLine} from './HistorySearchLine.js';
 import {useRawInput} from './use-raw-input.js';
+import {terminalRows} from './use-terminal-size.js';
 
 export interface InputEditorProps {
 	/** Drawn before the first row; later rows are indented by its width. */
@@ -197,7 +198,7 @@ export function InputEditor(props: InputEditorProps) {
 	const {prompt = '› ', width, isActive, placeholder} = props;
 	const promptWidth = stringWidth(prompt);
 	const {stdout} = useStdout();
-	const maxRows = Math.max(1, props.maxRows ?? Math.floor((stdout.rows || 24) / 2));
+	const maxRows = Math.max(1, props.maxRows ?? Math.floor(terminalRows(stdout) / 2));
 	const [state, setState] = useState(() => createEditor(props.history));
 	const current = useRef(state);
 	const pastes = useRef<PastePlaceholders>(null);

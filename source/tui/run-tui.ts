@@ -17,6 +17,7 @@ import type {ChatCore} from './chat-core.js';
 import {submitText} from './chat-input.js';
 import {ChatStart} from './chat-start.js';
 import {ChatStore} from './chat-store.js';
+import {ScreenStream} from './screen/screen-stream.js';
 import type {CommandContext} from './commands/command-context.js';
 import {CommandRegistry} from './commands/command-registry.js';
 import {EarlyMessage} from './early-message.js';
@@ -88,6 +89,8 @@ interface Screen {
 	drawMarkdown: (() => Promise<void>) | null;
 	/** The screen goes (its live region erased), and console output goes to the terminal again. */
 	close(): Promise<void>;
+	/** Writes to the terminal through the stream the screen draws on, which follows where the cursor goes. */
+	write(bytes: string): void;
 }
 
 async function chat(options: CliOptions, store: ChatStore, restoreConsole: () => void): Promise<number> {
@@ -103,8 +106,10 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 	const keys = new KeyBroker(line);
 	const drafts = new EditorDraft();
 	const queue = new MessageQueue();
+	const terminal = new ScreenStream(process.stdout);
+	const write = (bytes: string) => void terminal.write(bytes);
 	// The bell or a desktop notification when a turn ends or an approval waits while the person looks elsewhere; off until the settings are read.
-	const notifier = new Notifier(bytes => process.stdout.write(bytes));
+	const notifier = new Notifier(write);
 	const start = new ChatStart({
 		options,
 		store,
@@ -148,10 +153,10 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 			onCycleMode: () => chatKeys?.cycleMode(),
 			onRewind: () => chatKeys?.rewind(),
 			onExit: () => finish(exitCodes.ok),
-			onSuspend: () => suspendChat(store, bytes => process.stdout.write(bytes)),
+			onSuspend: () => suspendChat(store, write),
 			onFocus: focused => notifier.focusChanged(focused),
 		}),
-		{exitOnCtrlC: false, patchConsole: false, maxFps: 30},
+		{stdout: terminal as unknown as NodeJS.WriteStream, exitOnCtrlC: false, patchConsole: false, maxFps: 30},
 	);
 	const drawMarkdown = loadMarkdown(store);
 	// The earlier runs' prompts, behind the first frame: ↑ walks this run's meanwhile.
@@ -162,6 +167,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		store.hideLive(true);
 		await new Promise(resolve => setImmediate(resolve));
 		instance.unmount();
+		terminal.close();
 		restoreConsole();
 	};
 
@@ -181,7 +187,7 @@ async function chat(options: CliOptions, store: ChatStore, restoreConsole: () =>
 		waiting.send(connected.submit);
 	};
 
-	return chatWith(started.agent, started.core, {options, store, broker, dialogs, chooser, drafts, notifier, start, history, queue, connect, finish, finished, drawMarkdown, close});
+	return chatWith(started.agent, started.core, {options, store, broker, dialogs, chooser, drafts, notifier, start, history, queue, connect, finish, finished, drawMarkdown, close, write});
 }
 
 /** The chat, from the agent's set-up to the end: the screen's parts wired to the agent, then the wait for the person to leave. */
@@ -201,7 +207,7 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 	});
 	// "always, for this project" writes to the rules the agent holds, so the next call obeys them.
 	if (agent.permissions) broker.provideRules(rememberRules(agent.permissions, (level, text) => store.notice(level, text)));
-	const sessions = new SessionActions({agent, core, store, chooser, clearScreen: () => process.stdout.write(CLEAR_SCREEN)});
+	const sessions = new SessionActions({agent, core, store, chooser, clearScreen: () => screen.write(CLEAR_SCREEN)});
 	const registry = new CommandRegistry();
 	const extensions = new ScreenExtensions({agent, store, registry, options});
 	const context: CommandContext = {agent, store, chooser, turns, sessions, extensions, draft: screen.drafts, commands: registry, queue, leave: () => screen.finish(exitCodes.ok)};
@@ -226,7 +232,7 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 	// A resumed session (--continue, --session) shows its history, drawn as Markdown when it is on.
 	sessions.showOpened();
 	store.started({model: agent.caller.model, workspace: agent.workspace, window: agent.budget?.window ?? null, mode: agent.permissionMode.current});
-	const stopTitle = followTitle({store, approvals: broker, sessionPath: () => agent.session.path}, bytes => process.stdout.write(bytes));
+	const stopTitle = followTitle({store, approvals: broker, sessionPath: () => agent.session.path}, screen.write);
 	// The keys reach the chat from here on; a message sent while it started goes first.
 	screen.connect({
 		submit: text => submitText(text, {registry, turns, queue, context, history: screen.history}),

@@ -1,8 +1,9 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import type {TerminalRun} from '../helpers/pty.js';
-import {startChat} from './chat.js';
+import {binPath, makeSandbox} from '../helpers/cli.js';
+import {spawnInTerminal, type TerminalRun} from '../helpers/pty.js';
+import {MODEL} from './chat.js';
 
 let mock: MockProvider;
 before(async () => {
@@ -33,8 +34,36 @@ function assertOnce(run: TerminalRun, line: string): void {
 
 const idle = async (run: TerminalRun, what: string) => run.waitFor(screen => screen.split('\n').some(row => row.endsWith('/help')), `the idle status line ${what}`);
 
-test('a 3000-line answer lands in the scrollback once, in order; resizing idle and while streaming duplicates nothing', async () => {
-	const {run} = await startChat(mock, {cols: 100, rows: 30});
+/** Lines a shell printed before `i` started, in the same terminal. */
+const BEFORE = Array.from({length: 40}, (_, index) => `before i started, line ${index + 1}`);
+
+/** `i` started by a shell that first printed BEFORE, as a person starts it after other commands. */
+async function startAfterShellOutput(cols: number, rows: number): Promise<TerminalRun> {
+	const box = makeSandbox();
+	box.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: MODEL, max_retries: 0});
+	const script = 'i=1; while [ $i -le 40 ]; do echo "before i started, line $i"; i=$((i+1)); done; exec "$@"';
+	const run = spawnInTerminal('/bin/sh', ['-c', script, 'sh', process.execPath, binPath, '-C', box.workspace], {env: box.env, cwd: box.workspace, cols, rows});
+	await run.ready();
+	return run;
+}
+
+/**
+ * `i` erased its live area for this resize (ScreenStream's erase ends with ED0). The next resize waits for it, as a
+ * person's next drag comes after the screen answered: a frame already on its way when the terminal resizes was
+ * drawn for the old size, and a burst of resizes with no answer between them widens that window without bound.
+ */
+async function handled(run: TerminalRun, since: number, cols: number, rows: number): Promise<void> {
+	await run.waitForOutput(output => output.includes('\r\u001B[J', since), `the live area erased for ${cols}×${rows}`);
+}
+
+/** Only the reflowed live area is erased on a resize: no clearing of the screen or the scrollback, nothing written again. */
+function assertNoClear(run: TerminalRun, since: number): void {
+	const written = run.output().slice(since);
+	assert.ok(!written.includes('\u001B[3J') && !written.includes('\u001B[2J'), 'a resize clears neither the scrollback nor the screen');
+}
+
+test('resizes keep what the terminal held before i started and write no line twice, idle and while a 3000-line answer streams', async () => {
+	const run = await startAfterShellOutput(100, 30);
 	try {
 		const first = answer('alpha');
 		mock.enqueue({text: first.join('\n')});
@@ -44,8 +73,7 @@ test('a 3000-line answer lands in the scrollback once, in order; resizing idle a
 		assertOnceInOrder(run, 'alpha', first);
 		assertOnce(run, '› write a long answer');
 
-		// Idle resizes, narrower and wider: the live area is redrawn; the scrollback is not written again.
-		// Each settled resize clears the screen and the scrollback (ED3) and writes the transcript again at the new width.
+		// Idle resizes, narrower and wider: the terminal reflows the transcript; the live area is erased as reflowed and drawn again.
 		for (const [cols, rows] of [
 			[80, 24],
 			[120, 40],
@@ -54,14 +82,19 @@ test('a 3000-line answer lands in the scrollback once, in order; resizing idle a
 		] as const) {
 			const since = run.output().length;
 			run.resize(cols, rows);
-			await run.waitForOutput(output => output.includes('\u001B[3J', since), `the repaint at ${cols}×${rows}`);
-			await idle(run, `at ${cols}×${rows}`);
-			await run.waitFor(text => text.includes(first.at(-1)!), `the transcript written again at ${cols}×${rows}`, {whole: true});
+			await handled(run, since, cols, rows);
+			await run.waitFor(text => text.split('\n').some(row => row.endsWith('/help') && row.length === cols), `the status line drawn again at ${cols}×${rows}`);
+			assertNoClear(run, since);
 			assert.ok(run.screen().every(row => row.length <= cols));
 		}
 
 		assertOnceInOrder(run, 'alpha', first);
 		assertOnce(run, '› write a long answer');
+		assert.deepEqual(
+			run.lines().filter(line => line.startsWith('before i started')),
+			BEFORE,
+			'the shell output from before i started, whole and once',
+		);
 
 		// Resizes in the middle of a stream (about 3 s of it).
 		const second = answer('beta');
@@ -76,8 +109,9 @@ test('a 3000-line answer lands in the scrollback once, in order; resizing idle a
 		] as const) {
 			const since = run.output().length;
 			run.resize(cols, rows);
-			await run.waitForOutput(output => output.includes('\u001B[3J', since), `the repaint at ${cols}×${rows}`);
+			await handled(run, since, cols, rows);
 			await run.waitFor(text => text.split('\n').some(row => row.includes('beta line ') && row.length <= cols), `the stream going on at ${cols}×${rows}`);
+			assertNoClear(run, since);
 		}
 
 		await run.waitFor(text => text.includes(second.at(-1)!), 'the last line of the second answer', {whole: true, timeoutMs: 30_000});
@@ -86,6 +120,10 @@ test('a 3000-line answer lands in the scrollback once, in order; resizing idle a
 		assertOnceInOrder(run, 'beta', second);
 		assertOnce(run, '› write a long answer');
 		assertOnce(run, '› and another');
+		assert.deepEqual(
+			run.lines().filter(line => line.startsWith('before i started')),
+			BEFORE,
+		);
 	} finally {
 		await run.close();
 	}

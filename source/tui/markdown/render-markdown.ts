@@ -95,7 +95,7 @@ function tailSource(text: string, rows: number): string {
  * out the same, and neither the live area nor the lexing of each frame grows
  * with it. (Emphasis open across the cut shows its marks.)
  */
-export const LONG_PARAGRAPH_LINES = 50;
+export const LONG_PARAGRAPH_LINES = 10;
 
 function split(text: string): Split {
 	const {finished, open} = splitBlocks(text);
