@@ -110,6 +110,15 @@ export async function waitUntilGone(pid: number, ms = 3000): Promise<boolean> {
 	return true;
 }
 
+/** SIGKILLs a process a failed test may have left behind; one that is gone already is fine. */
+export function killQuietly(pid: number): void {
+	try {
+		process.kill(pid, 'SIGKILL');
+	} catch {
+		// Gone: what the test wanted.
+	}
+}
+
 /** The `pid` a faulty.py, banner.sh or grandchildren.sh answer reports. */
 export function pidOf(data: Record<string, unknown>): number {
 	assert.equal(typeof data.pid, 'number', JSON.stringify(data).slice(0, 200));

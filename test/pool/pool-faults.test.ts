@@ -1,12 +1,14 @@
 // The fault-injection suite (spec/platform.md §2): one misbehaving worker per test, in
-// Python (faulty.py) or shell (banner.sh, grandchildren.sh). After every
+// Python (faulty.py) or shell (banner.sh, grandchildren.sh, error-leaves-child.sh). After every
 // fault the call fails with a specific WorkerError, the worker is gone, and
 // the next call works with a fresh worker.
 import assert from 'node:assert/strict';
+import {readFile} from 'node:fs/promises';
+import {join} from 'node:path';
 import {test, type TestContext} from 'node:test';
 import {MAX_FRAME_BYTES} from '../../source/core/pool/frames.js';
 import type {WorkerFailureKind} from '../../source/core/pool/types.js';
-import {failure, fixture, isAlive, pidOf, setup, sh, waitUntilGone, workspaceId, type Setup} from './helpers.js';
+import {failure, fixture, isAlive, killQuietly, pidOf, setup, sh, waitUntilGone, workspaceId, type Setup} from './helpers.js';
 
 const request = {name: 'probe', arguments: {}};
 
@@ -70,6 +72,17 @@ test('a line that is not JSON is a protocol failure', async t => {
 
 test("an error frame fails the call with the worker's message and evicts the worker", async t => {
 	await faultThenFresh(t, 'error-frame', 'error', /^worker .*: call "tool" failed: the worker answered with an error: injected failure; the worker was stopped$/);
+});
+
+test('a worker that answers with an error frame and then exits by itself takes what it started with it', async t => {
+	const {pool, dir} = await setup(t);
+	const pidFile = join(dir, 'sleep.pid');
+	const spec = {exec: [sh, fixture('error-leaves-child.sh'), pidFile], cwd: dir};
+	await assert.rejects(pool.call(spec, 'tool', request), failure('error', /the worker answered with an error: injected failure after starting a sleep; the worker was stopped$/));
+	const sleeper = Number(await readFile(pidFile, 'utf8'));
+	t.after(() => killQuietly(sleeper));
+	// The worker exits at EOF, inside the grace an error frame gives it; its group must go all the same.
+	assert.ok(await waitUntilGone(sleeper), `the worker's sleep ${sleeper} outlived it`);
 });
 
 test('output while no call is pending evicts the worker; the next call gets a fresh one', async t => {

@@ -167,7 +167,8 @@ export class WorkerProcess {
 
 	/** SIGKILLs the group now, synchronously: for the process 'exit' event, when nothing asynchronous runs any more. */
 	kill(): void {
-		if (this.#child && this.#exit === undefined) killGroup(this.#child.pid);
+		// Once the worker has exited, its exit took the group (#watch): the pid may since name another process.
+		if (this.#exit === undefined) this.#killGroup();
 	}
 
 	/** Resolves once the process is gone (at once when it never started). */
@@ -181,8 +182,8 @@ export class WorkerProcess {
 		});
 		child.once('exit', (code, signal) => {
 			this.#exit = {code, signal};
-			// Whatever it started goes with it; once evicted the group was killed already.
-			if (!this.#ended) killGroup(child.pid);
+			// However it went (its own end, an eviction's grace, a kill), whatever it started goes with it.
+			this.#killGroup();
 			this.#ending();
 		});
 		child.stdout.on('data', (chunk: Buffer) => this.#read(chunk));
@@ -355,7 +356,7 @@ export class WorkerProcess {
 				// answers left to do (another module's statistics write, in the official host) before its group
 				// is killed. Any other failure kills it now.
 				if (kind === 'error') setTimeout(() => this.kill(), CLOSE_GRACE_MS).unref();
-				else killGroup(child.pid);
+				else this.#killGroup();
 			}
 
 			child.stdin.destroy();
@@ -377,6 +378,11 @@ export class WorkerProcess {
 		}
 
 		this.#options.onEnd();
+	}
+
+	/** The one place the group is killed: eviction, an error's grace, the host's exit, and the worker's own exit. */
+	#killGroup(): void {
+		killGroup(this.#child?.pid);
 	}
 
 	/** Holds the event loop open during a call only: an idle pool never keeps the process alive. */
