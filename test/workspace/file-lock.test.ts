@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
 import {existsSync} from 'node:fs';
-import {writeFile} from 'node:fs/promises';
+import {readFile, writeFile} from 'node:fs/promises';
 import {hostname} from 'node:os';
 import {join} from 'node:path';
 import {test} from 'node:test';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {acquireLock, LockBusyError, withLock} from '../../source/core/fs/file-lock.js';
+import {hasProc, otherStart, startTimeOf, unrelatedProcess} from '../helpers/live-process.js';
 import {compiledUrl, runScript, tempDir} from './helpers.js';
 
 test('withLock runs concurrent sections of one process one at a time and removes the lock', async t => {
@@ -80,4 +81,37 @@ test('withLock takes over a lock left by a dead process', async t => {
 	assert.equal(await withLock(lock, async () => 'taken', {waitMs: 500}), 'taken');
 	assert.equal(existsSync(lock), false);
 	assert.equal(existsSync(`${lock}.takeover`), false);
+});
+
+test('a lock naming a live process that started at another time is stale (a reused PID); at its own start time it is held', {skip: !hasProc && 'needs /proc'}, async t => {
+	const dir = await tempDir(t);
+	const lock = join(dir, 'x.lock');
+	const {pid, started} = await unrelatedProcess(t);
+	const owner = (start?: string) => JSON.stringify({pid, hostname: hostname(), ...(start === undefined ? {} : {started: start}), created: new Date().toISOString()});
+
+	await writeFile(lock, owner(otherStart(started)));
+	const taken = await acquireLock(lock);
+	assert.equal(JSON.parse(await readFile(lock, 'utf8')).pid, process.pid);
+	taken.release();
+	await writeFile(lock, owner(otherStart(started)));
+	assert.equal(await withLock(lock, async () => 'taken', {waitMs: 500}), 'taken');
+
+	await writeFile(lock, owner(started));
+	await assert.rejects(acquireLock(lock), {name: 'LockBusyError', message: `${lock} is locked: held by process ${pid}`});
+	await assert.rejects(
+		withLock(lock, async () => 'never', {waitMs: 100}),
+		{name: 'LockBusyError'},
+	);
+	// A lock written without a start time (by an older i, or where there is no /proc) is judged by its PID alone.
+	await writeFile(lock, owner());
+	await assert.rejects(acquireLock(lock), {name: 'LockBusyError', message: `${lock} is locked: held by process ${pid}`});
+});
+
+test('a lock records its owner with its start time, as /proc/PID/stat gives it', {skip: !hasProc && 'needs /proc'}, async t => {
+	const dir = await tempDir(t);
+	const lock = join(dir, 'x.lock');
+	const held = await acquireLock(lock);
+	const owner = JSON.parse(await readFile(lock, 'utf8'));
+	assert.deepEqual([owner.pid, owner.hostname, owner.started], [process.pid, hostname(), startTimeOf(process.pid)]);
+	held.release();
 });

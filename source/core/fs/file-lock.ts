@@ -3,6 +3,7 @@ import {closeSync, openSync, rmSync, unlinkSync, writeFileSync} from 'node:fs';
 import {hostname} from 'node:os';
 import {setTimeout as sleep} from 'node:timers/promises';
 import * as z from 'zod/mini';
+import {ownerState, ownProcess} from './process-owner.js';
 import {readConfigFileSync, readRegularFile, type ConfigFileRule} from './read-config-file.js';
 
 /** An unparsable lock younger than this may be mid-write; older, its writer died. */
@@ -28,6 +29,8 @@ const ownerSchema = z.object({
 	// Positive only: process.kill(0 or negative) would probe a whole process group.
 	pid: z.number().check(z.int(), z.positive()),
 	hostname: z.string(),
+	// The owner's start time (process-owner.ts); a lock written without it is judged by its PID alone.
+	started: z.optional(z.string().check(z.regex(/^\d+$/))),
 	created: z.string(),
 });
 
@@ -60,12 +63,13 @@ export interface FileLock {
  * unreadable or keeps changing hands. For locks held for a long time
  * (sessions), where waiting makes no sense.
  *
- * A lock whose process is gone from this host (or that names this process but
- * is not one it holds), or that is unparsable and older than 10 s, is removed
- * and the create retried. Removal happens only under `<lock>.takeover`
- * (itself exclusive-created) and after looking again, so two processes never
- * both take over: each may only remove a lock that is still stale, and then
- * only one wins the create.
+ * A lock whose process is gone from this host (its PID free, or taken by a
+ * process that started at another time: process-owner.ts), or that names
+ * this process but is not one it holds, or that is unparsable and older
+ * than 10 s, is removed and the create retried. Removal happens only under
+ * `<lock>.takeover` (itself exclusive-created) and after looking again, so
+ * two processes never both take over: each may only remove a lock that is
+ * still stale, and then only one wins the create.
  */
 export async function acquireLock(path: string): Promise<FileLock> {
 	const text = ownerText();
@@ -121,7 +125,7 @@ function describeBusy(busy: LockBusy): string {
 }
 
 function ownerText(): string {
-	return `${JSON.stringify({pid: process.pid, hostname: hostname(), created: new Date().toISOString()})}\n`;
+	return `${JSON.stringify({...ownProcess(), created: new Date().toISOString()})}\n`;
 }
 
 /** One try: the lock, or why not and whether to pause before the next try (not after removing a stale lock). */
@@ -228,13 +232,9 @@ async function inspectLock(path: string): Promise<LockState> {
 	const {mtimeMs} = read.stats;
 	const owner = parseOwner(text);
 	if (!owner) return Date.now() - mtimeMs > unreadableStaleMs ? {kind: 'stale'} : {kind: 'unreadable'};
-	// A pid can only be checked on its own host; a lock from elsewhere counts as held.
-	if (owner.hostname === hostname()) {
-		const stale = owner.pid === process.pid ? heldHere.get(path) !== text : !isAlive(owner.pid);
-		if (stale) return {kind: 'stale'};
-	}
-
-	return {kind: 'held', pid: owner.pid, hostname: owner.hostname};
+	// A pid can only be checked on its own host (a lock from elsewhere counts as held); a pid taken by a process that started at another time is a reused one.
+	const stale = owner.pid === process.pid && owner.hostname === hostname() ? heldHere.get(path) !== text : ownerState(owner) === 'gone';
+	return stale ? {kind: 'stale'} : {kind: 'held', pid: owner.pid, hostname: owner.hostname};
 }
 
 function parseOwner(text: string): z.infer<typeof ownerSchema> | null {
@@ -243,16 +243,6 @@ function parseOwner(text: string): z.infer<typeof ownerSchema> | null {
 		return result.success ? result.data : null;
 	} catch {
 		return null;
-	}
-}
-
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		// EPERM: alive but another user's.
-		return (error as NodeJS.ErrnoException).code !== 'ESRCH';
 	}
 }
 
