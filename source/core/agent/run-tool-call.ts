@@ -9,6 +9,7 @@ import {emptyHookChain, type HookChain} from '../lifecycle/hook-chain.js';
 import {TurnLifecycle} from '../lifecycle/turn-lifecycle.js';
 import type {ApprovalGate} from './approval-gate.js';
 import {parseArguments} from './validate-batch.js';
+import {errorMessage} from '../errors.js';
 import type {EventBus} from '../extensions/event-bus.js';
 
 export interface ToolCallContext {
@@ -31,6 +32,9 @@ export interface ToolCallContext {
 	/** The child agent making the call (child-agents.ts); absent for the parent's own. */
 	child?: string;
 }
+
+/** What the heads and ToolExecutionEnd are told of a call the turn's interrupt stopped (the model never sees it: the step is not saved). */
+export const CANCELLED_OUTPUT = 'cancelled: the run was interrupted before the call finished';
 
 /** Progress texts longer than this are cut: a status line, not a result. */
 export const MAX_TOOL_UPDATE_CHARS = 4096;
@@ -113,15 +117,21 @@ export async function runToolCall(original: ToolCall, context: ToolCallContext):
 	if (refused !== null) return failed(refused);
 	context.signal.throwIfAborted();
 	lifecycle.toolStarted(call.id, name);
-	let result: ToolResult;
 	try {
-		result = await plan.run();
-	} catch (error) {
-		rethrowIfAborted(error, context.signal);
-		return failed(describeFailure(error, name));
-	}
+		let result: ToolResult;
+		try {
+			result = await plan.run();
+		} catch (error) {
+			rethrowIfAborted(error, context.signal);
+			return await failed(describeFailure(error, name));
+		}
 
-	return finish(result);
+		return await finish(result);
+	} catch (error) {
+		// A call that started always ends (issue 47): a cancel or a failing hook still closes it with an error result for the heads and ToolExecutionEnd.
+		lifecycle.toolEnded({id: call.id, name, output: context.signal.aborted ? CANCELLED_OUTPUT : `Error: ${errorMessage(error)}`, is_error: true, images: 0});
+		throw error;
+	}
 }
 
 function describeFailure(error: unknown, name: string): string {

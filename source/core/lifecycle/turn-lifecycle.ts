@@ -76,6 +76,8 @@ export class TurnLifecycle {
 	readonly #emit: EmitEvent;
 	readonly #signal: AbortSignal | undefined;
 	readonly #beforeAgentStart: BeforeAgentStart | null;
+	/** The step whose TurnStart fired and whose TurnEnd has not: an interrupted or failed turn still ends it (finish). */
+	#openStep: {step: number; sessionId: string; toolCalls: number} | null = null;
 
 	constructor(parts: LifecycleParts) {
 		this.#hooks = parts.hooks;
@@ -138,6 +140,7 @@ export class TurnLifecycle {
 
 	/** A step (one model request and its tool calls) starts: `TurnStart`, then `MessageStart`. */
 	stepStart(step: number, sessionId: string): void {
+		this.#openStep = {step, sessionId, toolCalls: 0};
 		this.#events?.observe('TurnStart', {step, sessionId});
 		this.#events?.observe('MessageStart', {step, role: 'assistant'});
 	}
@@ -235,6 +238,7 @@ export class TurnLifecycle {
 
 	/** Before the tool: the `before_tool` hooks get the raw JSON arguments and may replace the whole call. */
 	async beforeTool(call: ToolCall): Promise<ToolCall> {
+		if (this.#openStep) this.#openStep.toolCalls += 1;
 		if (!this.#hooks.has('before_tool')) return call;
 		const data = await this.#run('before_tool', {id: call.id, name: call.function.name, arguments: call.function.arguments});
 		const {name, arguments: args} = readBeforeTool(data);
@@ -298,16 +302,20 @@ export class TurnLifecycle {
 
 	/** A step ended (saved, and after a tool batch what came meanwhile committed): `TurnEnd`. */
 	stepEnd(step: number, toolCalls: number, sessionId: string): void {
+		this.#openStep = null;
 		this.#events?.observe('TurnEnd', {step, toolCalls, sessionId});
 	}
 
 	/**
-	 * Finish: the `error` event when it failed, the `finish` hooks (not when
-	 * interrupted: their workers may be stopped already), `done`, then
-	 * `AgentEnd` and `AgentSettled`.
+	 * Finish: `TurnEnd` for a step the interrupt or the failure left open
+	 * (its `toolCalls` the calls begun), the `error` event when it failed,
+	 * the `finish` hooks (not when interrupted: their workers may be stopped
+	 * already), `done`, then `AgentEnd` and `AgentSettled`.
 	 */
 	async finish(session: {readonly id: string; readonly messages: Message[]}, outcome: {reason: DoneReason; steps: number; error?: {message: string; kind: string}}): Promise<void> {
 		const {reason, steps, error} = outcome;
+		const open = this.#openStep;
+		if (open) this.stepEnd(open.step, open.toolCalls, open.sessionId);
 		if (error) this.#emit({type: 'error', message: error.message, kind: error.kind});
 		if (!this.#signal?.aborted) await this.#notify('finish', () => ({messages: session.messages, reason}));
 		this.#emit({type: 'done', reason, steps});
