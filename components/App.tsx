@@ -99,15 +99,14 @@ export function App({store, broker, trust, dialogs, chooser, keys, drafts, histo
 	const queued = useSyncExternalStore(queue?.subscribe ?? noSubscription, queue?.getSnapshot ?? noQueue);
 	// While the agent starts (the first-run setup asks then), Ctrl-C in a chooser or the key field leaves as it does elsewhere.
 	const leaveWhileStarting = state.starting ? onInterrupt : undefined;
-	const {columns, rows, generation, repaint} = useTerminalSize();
+	const {columns, rows, generation, lend} = useTerminalSize();
 	const [draft, setDraft] = useState('');
 	const [caret, setCaret] = useState({text: '', at: 0});
 	const picker = useMentionPicker(state.starting ? '' : state.status.workspace, caret.text, caret.at, state.resources);
 
-	// The pager drew on the terminal: everything is written again, whatever it left (or took from the scrollback).
+	// The pager has the terminal meanwhile: the live area is erased before and drawn again after; the transcript stays.
 	const openPager = (text: string) => {
-		const problem = showInPager(text);
-		repaint();
+		const problem = lend(() => showInPager(text));
 		if (problem !== null) store.notice('warning', problem);
 	};
 

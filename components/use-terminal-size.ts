@@ -10,8 +10,13 @@ export interface TerminalSize {
 	rows: number;
 	/** Changes when the scrollback was cleared and must be written again: the key of the transcript's Static. */
 	generation: number;
-	/** Clears the screen and the scrollback and writes the transcript again: after another program drew on the terminal (a pager). */
-	repaint(): void;
+	/**
+	 * Lends the terminal to a program that runs synchronously in `run` (a
+	 * pager), the live area erased before and drawn again after; without the
+	 * chat screen's stream (a test's), the screen is cleared after and the
+	 * transcript written again.
+	 */
+	lend<T>(run: () => T): T;
 }
 
 /** The screen's height: the terminal's, which the chat screen's stream keeps from Ink (see ScreenStream). */
@@ -27,10 +32,16 @@ export function terminalRows(stdout: NodeJS.WriteStream | ScreenStream): number 
 export function useTerminalSize(): TerminalSize {
 	const {stdout, write} = useStdout();
 	const [size, setSize] = useState(() => ({columns: stdout.columns || 80, rows: terminalRows(stdout), generation: 0}));
-	const repaint = useCallback(() => {
-		stdout.write(CLEAR_TERMINAL);
-		setSize(current => ({...current, generation: current.generation + 1}));
-	}, [stdout]);
+	const lend = useCallback(
+		<T>(run: () => T): T => {
+			if (stdout instanceof ScreenStream) return stdout.lend(run);
+			const result = run();
+			stdout.write(CLEAR_TERMINAL);
+			setSize(current => ({...current, generation: current.generation + 1}));
+			return result;
+		},
+		[stdout],
+	);
 	useEffect(() => {
 		const stopRedraw = stdout instanceof ScreenStream ? stdout.onRedraw(() => write('')) : undefined;
 		const onResize = () => setSize(current => ({...current, columns: stdout.columns || 80, rows: terminalRows(stdout)}));
@@ -40,5 +51,5 @@ export function useTerminalSize(): TerminalSize {
 			stdout.off('resize', onResize);
 		};
 	}, [stdout, write]);
-	return {...size, repaint};
+	return {...size, lend};
 }

@@ -48,6 +48,7 @@ test('Ctrl-O writes the whole transcript to $PAGER, a folded result whole, and t
 			run.screen().join('\n'),
 		);
 		assert.ok(!run.screen().some(row => row.includes('row-20')), 'row-20 is folded away');
+		const since = run.output().length;
 		run.type('\u000F');
 		await run.waitUntil(() => existsSync(paged) && readFileSync(paged, 'utf8').includes('Twenty rows.'), 'the pager to get the transcript');
 		const text = readFileSync(paged, 'utf8');
@@ -55,6 +56,33 @@ test('Ctrl-O writes the whole transcript to $PAGER, a folded result whole, and t
 		for (let row = 1; row <= 20; row++) assert.match(text, new RegExp(`^  row-${row}$`, 'm'));
 		assert.ok(text.indexOf('row-20') < text.indexOf('Twenty rows.'), 'in the order of the transcript');
 		await run.waitFor(screen => screen.includes('Twenty rows.') && /^› Ask i anything/m.test(screen), 'the screen drawn again');
+		// Only the live area is drawn again: no clearing, the transcript once, one status line.
+		assert.ok(!run.output().slice(since).includes('\u001B[3J'), 'the scrollback is kept');
+		assert.equal(run.lines().filter(line => line === '› print rows').length, 1);
+		assert.equal(run.lines().filter(line => line.includes('mock-model ·')).length, 1, 'one status line');
+	} finally {
+		await run.close();
+	}
+});
+
+test('a pager on the alternate screen gives the screen back: the live area is drawn where it was, the transcript untouched', async () => {
+	const box = makeSandbox();
+	const paged = join(box.root, 'paged.txt');
+	// A pager as less is one: it draws on the alternate screen and leaves it when it ends.
+	const pager = `printf '\\033[?1049h'; cat > '${paged}'; printf 'the pager\\n'; printf '\\033[?1049l'`;
+	const {run} = await startChat(mock, {box, env: {PAGER: pager}});
+	try {
+		mock.enqueue({text: 'Paged answer.'});
+		run.type('say something\r');
+		await turnEnded(run, 'Paged answer.');
+		run.type('a draft');
+		await run.waitFor(screen => screen.includes('› a draft'), 'the draft');
+		const before = run.screen();
+		run.type('\u000F');
+		await run.waitUntil(() => existsSync(paged) && readFileSync(paged, 'utf8').includes('Paged answer.'), 'the pager to get the transcript');
+		await run.waitFor(screen => screen.includes('› a draft') && !screen.includes('the pager'), 'the screen given back');
+		assert.deepEqual(run.screen(), before, 'the screen as it was before the pager');
+		assert.equal(run.lines().filter(line => line === '› say something').length, 1);
 	} finally {
 		await run.close();
 	}

@@ -95,6 +95,23 @@ export class ScreenStream extends EventEmitter {
 		return done ? this.#out.write(sent, done) : this.#out.write(sent);
 	}
 
+	/**
+	 * Lends the terminal to another program (a pager) that runs synchronously
+	 * in `run`: the live frame is erased first, so the program starts where
+	 * the frame began, and drawn again where the program left the cursor
+	 * (back in place after one that used the alternate screen, below the
+	 * output of one that printed). Nothing above the frame is touched.
+	 */
+	lend<T>(run: () => T): T {
+		this.#out.write(this.#frame.erase());
+		this.#eraseDone = true;
+		try {
+			return run();
+		} finally {
+			this.#redraw?.();
+		}
+	}
+
 	/** Stops following the terminal's size. */
 	close(): void {
 		this.#out.off('resize', this.#resized);
