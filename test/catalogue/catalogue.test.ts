@@ -53,6 +53,16 @@ test('lookups: provider/model, a bare model id, a model id holding "/"; an unkno
 		() => catalogue.resolve('x', 'antropic'),
 		(error: CatalogueLookupError) => error.message === 'there is no provider "antropic" in the catalogue' && error.nearest[0] === 'anthropic',
 	);
+	// PROVIDER/MODEL stays with PROVIDER: another provider's id that reads the same is not taken.
+	const shadowed = new Catalogue([
+		{id: 'deepseek', requiresAuth: true, models: [{id: 'deepseek-flash', name: 'x', provider: 'deepseek', api: 'openai-completions', input: ['text'], reasoning: false, cost: {}}], source: {kind: 'builtin'}},
+		{id: 'or', requiresAuth: true, models: [{id: 'deepseek/deepseek-chat', name: 'x', provider: 'or', api: 'openai-completions', input: ['text'], reasoning: false, cost: {}}], source: {kind: 'builtin'}},
+	]);
+	assert.throws(
+		() => shadowed.resolve('deepseek/deepseek-chat'),
+		(error: CatalogueLookupError) => error.message === 'provider "deepseek" has no model "deepseek-chat"' && error.nearest.includes('deepseek-flash'),
+	);
+	assert.equal(shadowed.resolve('or/deepseek/deepseek-chat').provider.id, 'or');
 	assert.throws(
 		() => catalogue.resolve('anthropic/claude-opus-9'),
 		(error: CatalogueLookupError) => /provider "anthropic" has no model "claude-opus-9"/.test(error.message) && error.nearest.includes('claude-opus-5'),

@@ -212,6 +212,12 @@ test('choosing: the config’s "provider", --model over it, --provider alone; un
 		const unknownModel = await runCli(['-p', 'hi', '--model', 'deepseek/deepseek-chatt', '-C', box.workspace], {env: env(box, keys)});
 		assert.equal(unknownModel.code, 2);
 		assert.match(unknownModel.stderr, /--model: provider "deepseek" has no model "deepseek-chatt"; the nearest: deepseek-chat, deepseek-reasoner; i --list-models lists them/);
+		// PROVIDER/MODEL stays with PROVIDER, even when another provider lists the same text as a model id of its own.
+		writeFileSync(join(box.configDir, 'models.json'), JSON.stringify({providers: {deepseek: {baseUrl: server!.baseUrl}, openrouter: {baseUrl: server!.baseUrl, models: [{id: 'deepseek/deepseek-v4-pro'}]}}}));
+		const elsewhere = await runCli(['-p', 'hi', '--model', 'deepseek/deepseek-v4-pro', '-C', box.workspace], {env: env(box, keys)});
+		assert.equal(elsewhere.code, 2, elsewhere.stderr);
+		assert.match(elsewhere.stderr, /--model: provider "deepseek" has no model "deepseek-v4-pro"; the nearest: .*deepseek-chat/);
+		assert.equal(server!.requests.length, 3, 'no request went to another provider');
 		const unknownProvider = await runCli(['-p', 'hi', '--provider', 'deepsek', '-C', box.workspace], {env: env(box, keys)});
 		assert.equal(unknownProvider.code, 2);
 		assert.match(unknownProvider.stderr, /--provider: there is no provider "deepsek" in the catalogue; the nearest: deepseek/);

@@ -107,8 +107,10 @@ export class Catalogue {
 	/**
 	 * `provider/model`, or a bare model id (the one provider that has it; with
 	 * `provider` given, that provider's). Model ids may hold `/` themselves
-	 * (OpenRouter's `deepseek/deepseek-chat`): the text before the first `/`
-	 * is a provider only when a provider of that id has the rest.
+	 * (OpenRouter's `deepseek/deepseek-chat`): when the text before the first
+	 * `/` names a provider, the rest must be that provider's model (OpenRouter's
+	 * is `openrouter/deepseek/deepseek-chat` then); otherwise the whole text is
+	 * a model id.
 	 * Throws CatalogueLookupError naming the nearest ids.
 	 */
 	resolve(reference: string, provider?: string): CatalogueChoice {
@@ -131,12 +133,9 @@ export class Catalogue {
 			return {provider: entry, model};
 		}
 
+		// `PROVIDER/MODEL` stays with PROVIDER: a model it does not list is an error naming its models, never another provider's id that looks the same.
 		const slash = reference.indexOf('/');
-		if (slash > 0) {
-			const named = this.#providers.get(reference.slice(0, slash));
-			const model = named?.models.find(candidate => candidate.id === reference.slice(slash + 1));
-			if (named && model) return {provider: named, model};
-		}
+		if (slash > 0 && this.#providers.has(reference.slice(0, slash))) return this.resolve(reference, reference.slice(0, slash));
 
 		const matches = [...this.#providers.values()].flatMap(entry => entry.models.filter(model => model.id === reference).map(model => ({provider: entry, model})));
 		if (matches.length === 1) return matches[0]!;
@@ -145,7 +144,6 @@ export class Catalogue {
 			throw new CatalogueLookupError(`the model "${reference}" is offered by ${matches.length} providers; name one: ${names.join(', ')}`, names.slice(0, MAX_NEAREST_IDS));
 		}
 
-		if (slash > 0 && this.#providers.has(reference.slice(0, slash))) return this.resolve(reference, reference.slice(0, slash));
 		const all = [...this.#providers.values()].flatMap(entry => entry.models.map(model => `${entry.id}/${model.id}`));
 		throw new CatalogueLookupError(`no provider of the catalogue has the model "${reference}"`, nearest(reference, [...all, ...all.map(id => id.slice(id.indexOf('/') + 1))]));
 	}
