@@ -14,7 +14,7 @@ export const MAX_LISTED_EXTENSIONS = 8;
  * editor and are not taken for an answer.
  */
 export function TrustPrompt({pending, onLeave}: {pending: PendingTrust; onLeave(): void}) {
-	const {workspace, extensions, mcpServers, allowRules, sandboxSettings, rememberedIn} = pending.question;
+	const {workspace, extensions, mcpServers, allowRules, sandboxSettings, modelEndpoints, rememberedIn} = pending.question;
 	const shownAt = useRef(Date.now());
 	useInput((input, key) => {
 		if (key.ctrl && input === 'c') {
@@ -40,6 +40,8 @@ export function TrustPrompt({pending, onLeave}: {pending: PendingTrust; onLeave(
 	const moreRules = allowRules.length - rules.length;
 	const loosened = sandboxSettings.slice(0, MAX_LISTED_EXTENSIONS);
 	const moreLoosened = sandboxSettings.length - loosened.length;
+	const endpoints = modelEndpoints.slice(0, MAX_LISTED_EXTENSIONS);
+	const moreEndpoints = modelEndpoints.length - endpoints.length;
 	return (
 		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
 			<Text bold color="yellow">
@@ -65,8 +67,13 @@ export function TrustPrompt({pending, onLeave}: {pending: PendingTrust; onLeave(
 				<Text key={setting}> sandbox.{setting}</Text>
 			))}
 			{moreLoosened > 0 ? <Text dimColor> … and {moreLoosened} more</Text> : null}
+			{modelEndpoints.length > 0 ? <Text>Its models.json would send your requests, with your key for the provider, elsewhere:</Text> : null}
+			{endpoints.map(endpoint => (
+				<Text key={endpoint}> {endpoint}</Text>
+			))}
+			{moreEndpoints > 0 ? <Text dimColor> … and {moreEndpoints} more</Text> : null}
 			<Text>
-				[y] {yesWords(extensions.length, mcpServers.length, allowRules.length + sandboxSettings.length)} [n] do not trust <Text dimColor>Esc do not trust</Text>
+				[y] {yesWords(extensions.length, mcpServers.length, allowRules.length + sandboxSettings.length + modelEndpoints.length)} [n] do not trust <Text dimColor>Esc do not trust</Text>
 			</Text>
 			<Text dimColor>Remembered for this workspace. To change it later, delete {rememberedIn} to be asked again, or pass --trust-project for one run.</Text>
 		</Box>

@@ -9,21 +9,23 @@ import {resolveWorkspace} from '../core/session/start-plugins.js';
 /**
  * The catalogue a run in `cwd` would have: the built-ins, the extensions'
  * and the provider package's `declare({providers})`, models.json over them.
- * The extensions load as for a headless run (project ones only in a trusted
- * workspace); their problems and models.json's notes go to `report`. A
+ * The extensions load as for a headless run (project ones, and a project
+ * models.json's endpoints, only in a trusted workspace); their problems and models.json's notes go to `report`. A
  * broken models.json is a UsageError.
  */
 export async function loadRunCatalogue(options: ExtensionOptions & {cwd?: string | undefined}, report: (message: string) => void): Promise<BuiltCatalogue> {
 	const dirs = checkedDirs();
 	const workspace = resolveWorkspace(options.cwd);
-	const [{startExtensions}, {readModelsFiles}, {buildCatalogue}] = await Promise.all([
+	const [{startExtensions}, {readTrustedModelsFiles}, {buildCatalogue}] = await Promise.all([
 		import('../core/session/start-extensions.js'),
-		import('../core/catalogue/models-file.js'),
+		import('../core/session/trusted-models-files.js'),
 		import('../core/catalogue/build-catalogue.js'),
 	]);
 	const started = await startExtensions(options, {workspace, dirs, takenToolNames: new Map(), report});
 	for (const message of started.warnings) report(message);
-	const built = buildCatalogue(started.catalogue, await readModelsFiles(dirs.config_dir, workspace));
+	const {files, warnings} = await readTrustedModelsFiles({dirs, workspace, trustProject: options.trustProject});
+	for (const message of warnings) report(message);
+	const built = buildCatalogue(started.catalogue, files);
 	for (const message of built.warnings) report(message);
 	return built;
 }

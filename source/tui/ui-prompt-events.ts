@@ -3,7 +3,7 @@ import type {EventBus} from '../core/extensions/event-bus.js';
 /** One of the chat screen's questions, as UiPromptStart shows it (docs/extensions/authoring.md): i's own, or an extension's dialog. */
 export type UiPrompt =
 	| {id: string; kind: 'approval'; tool: string; title: string}
-	| {id: string; kind: 'trust'; workspace: string; extensions: string[]; mcpServers: string[]; allowRules: string[]; sandboxSettings: string[]}
+	| {id: string; kind: 'trust'; workspace: string; extensions: string[]; mcpServers: string[]; allowRules: string[]; sandboxSettings: string[]; modelEndpoints: string[]}
 	| {id: string; kind: 'dialog'; dialog: 'select' | 'confirm' | 'input'; extension: string; title: string};
 
 /**

@@ -78,7 +78,7 @@ test('ProjectTrust is asked with what would run and what was decided before; a t
 	assert.deepEqual((globalThis as {seenTrustEvent?: unknown}).seenTrustEvent, {workspace: at.workspace, extensions: [path], remembered: null, trustProject: false});
 	assert.deepEqual(result.reports, ['extension throws: ProjectTrust handler failed: policy bug; it decides nothing']);
 	assert.equal(questions.length, 1);
-	assert.deepEqual({...questions[0], rememberedIn: undefined}, {workspace: at.workspace, extensions: [path], mcpServers: [], allowRules: [], sandboxSettings: [], rememberedIn: undefined});
+	assert.deepEqual({...questions[0], rememberedIn: undefined}, {workspace: at.workspace, extensions: [path], mcpServers: [], allowRules: [], sandboxSettings: [], modelEndpoints: [], rememberedIn: undefined});
 	assert.match(questions[0]!.rememberedIn, /trust\.json$/);
 	assert.ok(result.toolNames.includes('project_tool'));
 	assert.equal((await remembered(at))?.trusted, true);

@@ -78,7 +78,7 @@ test('decideTrust puts the allow rules in the question when only a person can de
 		}),
 		{trusted: false, refusedIn: asked?.rememberedIn},
 	);
-	assert.deepEqual({...asked, rememberedIn: undefined}, {workspace, extensions: [], mcpServers: [], allowRules, sandboxSettings: [], rememberedIn: undefined});
+	assert.deepEqual({...asked, rememberedIn: undefined}, {workspace, extensions: [], mcpServers: [], allowRules, sandboxSettings: [], modelEndpoints: [], rememberedIn: undefined});
 	assert.deepEqual(await decideTrust({canAsk: false, trustProject: true}, context, {allowRules}), {trusted: true});
 });
 
@@ -159,5 +159,37 @@ test('a project whose only content is sandbox settings is asked about, listing e
 		assert.ok(!warnings.some(message => message.includes('not trusted')), warnings.join('\n'));
 	} finally {
 		await agent.close();
+	}
+});
+
+test('a project whose only content is a models.json that moves a provider is asked about; yes makes it count, no leaves it out and says so', async () => {
+	const workspace = join(root, `workspace-${++workspaces}`);
+	mkdirSync(join(workspace, '.i'), {recursive: true});
+	writeFileSync(join(workspace, '.i', 'models.json'), JSON.stringify({providers: {openai: {baseUrl: 'http://127.0.0.1:9/v1'}}}));
+	process.env.OPENAI_API_KEY = 'sk-trust-endpoint';
+	const config = {provider: 'openai', model: 'gpt-4.1', max_retries: 0};
+	const yes = await start(workspace, true, {config});
+	try {
+		assert.equal(yes.questions.length, 1);
+		assert.deepEqual(yes.questions[0]!.modelEndpoints, ['provider openai: baseUrl http://127.0.0.1:9/v1 (.i/models.json)']);
+		assert.ok(!yes.warnings.some(message => message.includes('moves no provider')), yes.warnings.join('\n'));
+	} finally {
+		await yes.agent.close();
+	}
+
+	// The answer is remembered: a new start asks nothing. A fresh workspace answered no leaves the entry out.
+	const other = join(root, `workspace-${++workspaces}`);
+	mkdirSync(join(other, '.i'), {recursive: true});
+	writeFileSync(join(other, '.i', 'models.json'), JSON.stringify({providers: {openai: {baseUrl: 'http://127.0.0.1:9/v1'}}}));
+	const no = await start(other, false, {config});
+	try {
+		assert.equal(no.questions.length, 1);
+		assert.ok(
+			no.warnings.some(message => message.includes('so its models.json moves no provider')),
+			no.warnings.join('\n'),
+		);
+	} finally {
+		await no.agent.close();
+		delete process.env.OPENAI_API_KEY;
 	}
 });

@@ -95,7 +95,7 @@ test('the trust question comes once: a throwing ProjectTrust leaves it to the pe
 		assert.ok((await offeredTools(first.run, 'First answer.')).includes('proj_tool'));
 		assert.match(text(first.run), /extension policy: ProjectTrust handler failed: policy bug; it decides nothing/);
 		assert.deepEqual(logged(at.log), [
-			['UiPromptStart', {id: 'trust', kind: 'trust', workspace: at.box.workspace, extensions: [at.projectExtension], mcpServers: [], allowRules: [], sandboxSettings: []}],
+			['UiPromptStart', {id: 'trust', kind: 'trust', workspace: at.box.workspace, extensions: [at.projectExtension], mcpServers: [], allowRules: [], sandboxSettings: [], modelEndpoints: []}],
 			['UiPromptEnd', {id: 'trust', kind: 'trust', answer: 'yes'}],
 		]);
 	} finally {

@@ -9,12 +9,13 @@ import {MAX_LISTED_EXTENSIONS, TrustPrompt} from '../../components/TrustPrompt.j
 import {TrustBroker, TrustUnanswered, type PendingTrust} from '../../source/tui/brokers/trust-broker.js';
 import type {UiPrompt, UiPromptAnswer} from '../../source/tui/ui-prompt-events.js';
 
-const question = (count = 1, servers = 0, rules = 0, sandbox = 0) => ({
+const question = (count = 1, servers = 0, rules = 0, sandbox = 0, endpoints = 0) => ({
 	workspace: '/work/project',
 	extensions: Array.from({length: count}, (_, index) => `/work/project/.i/extensions/ext-${index + 1}.mjs`),
 	mcpServers: Array.from({length: servers}, (_, index) => `server-${index + 1} (/work/project/.mcp.json)`),
 	allowRules: Array.from({length: rules}, (_, index) => `shell(npm test-${index + 1}*) (.i/settings.json)`),
 	sandboxSettings: Array.from({length: sandbox}, (_, index) => `allowedDomains host-${index + 1}.example.com (.i/settings.json)`),
+	modelEndpoints: Array.from({length: endpoints}, (_, index) => `provider p${index + 1}: baseUrl https://collect-${index + 1}.example/v1 (.i/models.json)`),
 	rememberedIn: '/data/workspaces/abc/trust.json',
 });
 
@@ -97,7 +98,16 @@ test('the broker shows one question, tells the observer how it ended, and a canc
 			['end', 'trust', 'trust', 'cancelled'],
 		],
 	);
-	assert.deepEqual(seen[0]![1], {id: 'trust', kind: 'trust', workspace: '/work/\u001B]0;title\u0007x', extensions: question().extensions, mcpServers: [], allowRules: [], sandboxSettings: []});
+	assert.deepEqual(seen[0]![1], {
+		id: 'trust',
+		kind: 'trust',
+		workspace: '/work/\u001B]0;title\u0007x',
+		extensions: question().extensions,
+		mcpServers: [],
+		allowRules: [],
+		sandboxSettings: [],
+		modelEndpoints: [],
+	});
 	// A server's name comes from the project's file: shown without its control characters too.
 	const named = broker.ask({...question(0), mcpServers: ['evil\u001B[2J (/w/.mcp.json)']});
 	assert.deepEqual(broker.getSnapshot()!.question.mcpServers, ['evil\uFFFD[2J (/w/.mcp.json)']);
@@ -140,4 +150,15 @@ test('the project’s sandbox settings are named in the question with their file
 	assert.doesNotMatch(both, new RegExp(`host-${MAX_LISTED_EXTENSIONS + 1}\\.example`));
 	assert.match(both, /… and 1 more/);
 	assert.match(both, /\[y\] trust and use them/);
+});
+
+test('the project’s models.json endpoints are named in the question with their file, alone or beside its code', () => {
+	const only = render(<TrustPrompt pending={{question: question(0, 0, 0, 0, 1), answer: () => {}}} onLeave={() => {}} />).lastFrame()!;
+	assert.doesNotMatch(only, /extension|MCP/);
+	assert.match(only, /Its models\.json would send your requests, with your key for the provider, elsewhere:/);
+	assert.match(only, /provider p1: baseUrl https:\/\/collect-1\.example\/v1 \(\.i\/models\.json\)/);
+	assert.match(only, /\[y\] trust and use it \[n\] do not trust/);
+	const many = render(<TrustPrompt pending={{question: question(1, 0, 0, 0, MAX_LISTED_EXTENSIONS + 1), answer: () => {}}} onLeave={() => {}} />).lastFrame()!;
+	assert.match(many, new RegExp(`collect-${MAX_LISTED_EXTENSIONS}\\.example`));
+	assert.match(many, / … and 1 more/);
 });

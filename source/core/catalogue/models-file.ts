@@ -1,4 +1,4 @@
-import {join} from 'node:path';
+import {join, relative} from 'node:path';
 import * as z from 'zod/mini';
 import '../zod-english.js';
 import {UsageError} from '../errors.js';
@@ -119,6 +119,35 @@ export function checkModelsFile(json: unknown, path: string, project: boolean): 
 	}
 
 	return {path, project, providers: new Map(Object.entries(parsed.data.providers))};
+}
+
+/**
+ * What a project's models.json points elsewhere: each provider entry that
+ * sets an endpoint, headers or a key variable, as the trust question lists
+ * it (`provider ID: baseUrl URL (.i/models.json)`). Such an entry could send
+ * the person's key for that provider to the project's address, so it counts
+ * only in a trusted workspace; entries that only add models or prices count
+ * always.
+ */
+export function projectEndpoints(file: ModelsFile, workspace: string): string[] {
+	if (!file.project) return [];
+	const where = relative(workspace, file.path);
+	return [...file.providers].flatMap(([id, entry]) => {
+		if (!redirects(entry)) return [];
+		const what = [entry.baseUrl === undefined ? '' : `baseUrl ${entry.baseUrl}`, entry.headers === undefined ? '' : 'headers', entry.apiKey === undefined ? '' : `key variable ${entry.apiKey}`]
+			.filter(Boolean)
+			.join(', ');
+		return [`provider ${id}: ${what} (${where})`];
+	});
+}
+
+/** The file without the entries that point elsewhere (projectEndpoints): what counts in a workspace that is not trusted. */
+export function withoutEndpoints(file: ModelsFile): ModelsFile {
+	return {...file, providers: new Map([...file.providers].filter(([, entry]) => !redirects(entry)))};
+}
+
+function redirects(entry: ModelsFileProvider): boolean {
+	return entry.baseUrl !== undefined || entry.headers !== undefined || entry.apiKey !== undefined;
 }
 
 /** Both files of a run, global then project (the project's applied over the global's). */

@@ -14,6 +14,8 @@ export interface TrustQuestion {
 	allowRules: string[];
 	/** The project's `"sandbox"` settings, which would loosen the sandbox: `allowWrite PATH (file)` and the like. */
 	sandboxSettings: string[];
+	/** The project's models.json entries that would point a provider elsewhere: `provider ID: baseUrl URL (file)`. */
+	modelEndpoints: string[];
 	/** The file the answer is kept in: deleting it asks again. */
 	rememberedIn: string;
 }
@@ -40,6 +42,7 @@ export interface ProjectContent {
 	mcpServers?: readonly ProjectMcpServer[] | undefined;
 	allowRules?: string[] | undefined;
 	sandboxSettings?: string[] | undefined;
+	modelEndpoints?: string[] | undefined;
 }
 
 /** Only a person can decide: ask with `ask`, which remembers the answer. */
@@ -61,9 +64,9 @@ export interface Undecided {
  * (headless).
  */
 export async function decideTrust(options: {trustProject?: boolean | undefined; canAsk: boolean}, context: TrustContext, project: ProjectContent = {}): Promise<TrustOutcome | Undecided> {
-	const {extensions = [], mcpServers = [], allowRules = [], sandboxSettings = []} = project;
+	const {extensions = [], mcpServers = [], allowRules = [], sandboxSettings = [], modelEndpoints = []} = project;
 	// What a ProjectTrust handler sees of the project's code: the extensions, then the files that configure its MCP servers.
-	// The allow rules and sandbox settings are not code, so only the person's question lists them.
+	// The allow rules, sandbox settings and models.json endpoints are not code, so only the person's question lists them.
 	const projectCode = [...extensions, ...new Set(mcpServers.map(server => server.file))];
 	const asksExtensions = context.events?.has('ProjectTrust') === true;
 	if (options.trustProject && !asksExtensions) return {trusted: true};
@@ -85,6 +88,7 @@ export async function decideTrust(options: {trustProject?: boolean | undefined; 
 				mcpServers: mcpServers.map(server => `${server.name} (${server.file})`),
 				allowRules,
 				sandboxSettings,
+				modelEndpoints,
 				rememberedIn: trustFile(stateDir),
 			});
 			await writeTrust(stateDir, trusted, 'user');

@@ -25,6 +25,8 @@ export interface BindingOptions {
 	apiKey?: string | undefined;
 	/** The config file's path (`saveDefault` writes the session's choice there), or the config as an object (nothing is saved). */
 	config?: string | object | undefined;
+	/** `--trust-project`: the project's models.json may point providers elsewhere without a remembered "yes". */
+	trustProject?: boolean | undefined;
 }
 
 /** The catalogue provider and model a run uses. */
@@ -220,10 +222,11 @@ export class ModelBinding {
 
 	/** One generation's catalogue with models.json over it; `strict`: a broken models.json stops what asked for it. */
 	async #catalogueOf(started: StartedExtensions, strict: boolean): Promise<GenerationCatalogue> {
-		const [{readModelsFiles}, {buildCatalogue}] = await Promise.all([import('../catalogue/models-file.js'), import('../catalogue/build-catalogue.js')]);
+		const [{readTrustedModelsFiles}, {buildCatalogue}] = await Promise.all([import('./trusted-models-files.js'), import('../catalogue/build-catalogue.js')]);
 		try {
-			const built = buildCatalogue(started.catalogue, await readModelsFiles(this.#where.dirs.config_dir, this.#where.workspace));
-			return {built, warnings: built.warnings};
+			const {files, warnings} = await readTrustedModelsFiles({...this.#where, trustProject: this.#options.trustProject});
+			const built = buildCatalogue(started.catalogue, files);
+			return {built, warnings: [...warnings, ...built.warnings]};
 		} catch (error) {
 			if (strict || !(error instanceof UsageError)) throw error;
 			return {built: buildCatalogue(started.catalogue, []), warnings: [`${errorMessage(error)} (this run chooses its model by "protocol", so it goes on without models.json)`]};

@@ -10,28 +10,38 @@ export interface AskedContent {
 	allowRules: string[];
 	/** What the project's `"sandbox"` settings loosen: `allowWrite PATH (file)`, `allowedDomains HOST (file)`, `enabled false (file)`. */
 	sandboxSettings: string[];
+	/** What the project's models.json would point elsewhere (models-file.ts, projectEndpoints). */
+	modelEndpoints: string[];
 }
 
 /**
- * The project's MCP servers, permission allow rules and sandbox settings, for a head that asks
+ * The project's MCP servers, permission allow rules, sandbox settings and models.json endpoints, for a head that asks
  * about trust (start-extensions.ts): a project whose only content is one of
  * them is asked about too, since they start or count only once it is
  * trusted. A file that cannot be read names nothing here: starting the
  * servers, or reading the rules, reports it.
  */
 export async function askedContent(workspace: string, dirs: PlatformDirs, settings: RunSettings): Promise<AskedContent> {
-	const [mcpServers, allowRules, sandboxSettings] = await Promise.all([
+	const [mcpServers, allowRules, sandboxSettings, modelEndpoints] = await Promise.all([
 		askedMcpServers(workspace, dirs),
 		askedAllowRules(workspace, settings).catch(() => []),
 		askedSandboxSettings(workspace, settings).catch(() => []),
+		askedModelEndpoints(workspace).catch(() => []),
 	]);
-	return {mcpServers, allowRules, sandboxSettings};
+	return {mcpServers, allowRules, sandboxSettings, modelEndpoints};
 }
 
 async function askedMcpServers(workspace: string, dirs: PlatformDirs): Promise<ProjectMcpServer[]> {
 	const {projectMcpServers, readMcpFiles} = await import('../mcp/mcp-config.js');
 	// The project's files only: the global settings' servers need no trust.
 	return readMcpFiles(workspace, dirs.config_dir, {projectOnly: true}).then(projectMcpServers, () => []);
+}
+
+/** The project's models.json entries that point a provider elsewhere: they count only in a trusted workspace (trusted-models-files.ts). */
+async function askedModelEndpoints(workspace: string): Promise<string[]> {
+	const {projectEndpoints, readModelsFile} = await import('../catalogue/models-file.js');
+	const file = await readModelsFile(join(workspace, '.i', 'models.json'), true);
+	return file ? projectEndpoints(file, workspace) : [];
 }
 
 /** The `"sandbox"` settings of `.i/settings.json` and `.i/settings.local.json`, which count only in a trusted workspace (sandbox-config.ts). */

@@ -247,8 +247,8 @@ export class ExtensionStartup {
 		// The project's MCP servers (its code too), its allow rules and its sandbox settings need trust as well: a head that asks puts them in
 		// the same question, so a project whose only content is one of them is asked about too (project-content.ts).
 		const asked = this.#options.askTrust && this.#generation === 0 ? await (await import('./project-content.js')).askedContent(this.#workspace, this.#dirs, this.#settings) : undefined;
-		const {mcpServers = [], allowRules = [], sandboxSettings = []} = asked ?? {};
-		const settingsAsked = allowRules.length > 0 || sandboxSettings.length > 0;
+		const {mcpServers = [], allowRules = [], sandboxSettings = [], modelEndpoints = []} = asked ?? {};
+		const settingsAsked = allowRules.length > 0 || sandboxSettings.length > 0 || modelEndpoints.length > 0;
 		if (this.#candidates.length === 0 && mcpServers.length === 0 && !settingsAsked) return;
 		const projectCode = this.#candidates.filter(candidate => candidate.project);
 		const waiting = await waitsForProjectNames(this.#candidates);
@@ -264,7 +264,7 @@ export class ExtensionStartup {
 			this.#trust = await decideTrust(
 				{trustProject: this.#options.trustProject, canAsk: this.#options.askTrust !== undefined},
 				{workspace: this.#workspace, dirs: this.#dirs, events: this.#events},
-				{extensions: projectCode.map(candidate => candidate.path), mcpServers, allowRules, sandboxSettings},
+				{extensions: projectCode.map(candidate => candidate.path), mcpServers, allowRules, sandboxSettings, modelEndpoints},
 			);
 		}
 

@@ -40,6 +40,7 @@ export class TrustBroker extends OpenQuestion<PendingTrust> {
 			// A rule says what would run unasked, from a file anyone may have written: its invisible and reordering characters are marked.
 			allowRules: question.allowRules.map(rule => printableExact(rule)),
 			sandboxSettings: question.sandboxSettings.map(setting => printableExact(setting)),
+			modelEndpoints: question.modelEndpoints.map(endpoint => printableExact(endpoint)),
 			rememberedIn: printable(question.rememberedIn),
 		};
 		const prompt: UiPrompt = {
@@ -50,6 +51,7 @@ export class TrustBroker extends OpenQuestion<PendingTrust> {
 			mcpServers: question.mcpServers,
 			allowRules: question.allowRules,
 			sandboxSettings: question.sandboxSettings,
+			modelEndpoints: question.modelEndpoints,
 		};
 		const withdraw = new AbortController();
 		this.#leave = error => withdraw.abort(error);
