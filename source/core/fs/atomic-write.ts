@@ -2,6 +2,7 @@ import {randomUUID} from 'node:crypto';
 import type {BigIntStats} from 'node:fs';
 import {link, open, rename, rm, type FileHandle} from 'node:fs/promises';
 import {basename, dirname, join} from 'node:path';
+import type {TempJournal} from './write-journal.js';
 
 /** Errors a platform gives when a directory cannot be opened or fsynced (Windows, some file systems). */
 const unsupportedDirectorySync = new Set(['EISDIR', 'EPERM', 'EACCES', 'EINVAL', 'EBADF', 'ENOTSUP']);
@@ -14,10 +15,25 @@ const unsupportedDirectorySync = new Set(['EISDIR', 'EPERM', 'EACCES', 'EINVAL',
  * With `exclusive`, an existing `path` is never replaced: the temp file is
  * hard-linked into place, which fails with EEXIST if anything is there.
  * Resolves with the written file's stats, taken before it was moved into
- * place: another writer's file never passes for this one.
+ * place: another writer's file never passes for this one. With `journal`,
+ * the temp file is noted before it exists and forgotten once it is gone, so
+ * a start after a kill mid-write can remove it (write-journal.ts).
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array | AsyncIterable<Uint8Array>, options: {mode?: number; exclusive?: boolean} = {}): Promise<BigIntStats> {
+export async function writeFileAtomic(
+	path: string,
+	data: string | Uint8Array | AsyncIterable<Uint8Array>,
+	options: {mode?: number; exclusive?: boolean; journal?: TempJournal | undefined} = {},
+): Promise<BigIntStats> {
 	const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomUUID()}.tmp`);
+	const forget = await options.journal?.begin(temp);
+	try {
+		return await writeThroughTemp(path, temp, data, options);
+	} finally {
+		await forget?.();
+	}
+}
+
+async function writeThroughTemp(path: string, temp: string, data: string | Uint8Array | AsyncIterable<Uint8Array>, options: {mode?: number; exclusive?: boolean}): Promise<BigIntStats> {
 	let handle: FileHandle | undefined;
 	let written: BigIntStats;
 	try {

@@ -65,7 +65,7 @@ async function restoreFile(file: FileRestore, overwrite: boolean, session: strin
 				await unlink(file.path);
 			} else {
 				await mkdir(dirname(file.path), {recursive: true});
-				await replaceFile(file.path, bytes);
+				await replaceFile(file.path, bytes, history.writes);
 			}
 		} catch (error) {
 			await kept.failed();

@@ -4,6 +4,7 @@ import {join} from 'node:path';
 import {errorMessage} from '../errors.js';
 import {writeFileAtomic} from '../fs/atomic-write.js';
 import {withLock} from '../fs/file-lock.js';
+import type {TempJournal} from '../fs/write-journal.js';
 import {journalLine, journalText, MAX_DROPPED_PATHS, parseJournal, type ChangeRecord, type DroppedRecord, type Journal} from './rewind-journal.js';
 
 /** The before-images a workspace keeps, at most ("say 200 MB a workspace"): past it the oldest changes are dropped, with a note. */
@@ -39,16 +40,19 @@ export function sha256(bytes: Buffer): string {
  * them back: a blob per distinct content, named by its sha256, and a
  * journal of changes. Writers of several `i` in one workspace take turns
  * under one lock. Keeping never fails a change: a problem is a warning
- * (once a run) and the change goes on without its before-image.
+ * (once a run) and the change goes on without its before-image. `writes`
+ * notes the temp file of each such write while it exists (write-journal.ts).
  */
 export class FileHistory {
+	readonly writes: TempJournal | undefined;
 	readonly #folder: () => Promise<string>;
 	readonly #warn: (message: string) => void;
 	readonly #maxBytes: number;
 	readonly #maxChanges: number;
 	#warned = false;
 
-	constructor(options: {folder: () => Promise<string>; warn: (message: string) => void; maxBytes?: number; maxChanges?: number}) {
+	constructor(options: {folder: () => Promise<string>; warn: (message: string) => void; writes?: TempJournal; maxBytes?: number; maxChanges?: number}) {
+		this.writes = options.writes;
 		this.#folder = options.folder;
 		this.#warn = options.warn;
 		this.#maxBytes = options.maxBytes ?? MAX_REWIND_BYTES;

@@ -28,6 +28,7 @@ import {permissionsOfStart} from './run-permissions.js';
 import {unusedFolderFlags} from './module-folders.js';
 import {Agent} from './agent.js';
 import {workspaceFileHistory} from '../rewind/workspace-file-history.js';
+import {removeWorkspaceDebris} from './workspace-writes.js';
 import {ShellSandbox} from '../sandbox/shell-sandbox.js';
 import {sandboxOfStart} from '../sandbox/sandbox-config.js';
 
@@ -115,7 +116,7 @@ export async function setupAgent(
 		const starting = extensions ? extensions.start(extensionContext) : startExtensions(options, extensionContext);
 		// An extension provider's id is known once the extensions loaded; a config naming none of theirs fails like an unclaimed flag.
 		const binding = starting.then(async started => model.bind(started));
-		const [loadedExtensions, opened, first] = await Promise.all([starting, opening, binding]).catch(async (error: unknown) => {
+		const [loadedExtensions, opened, first] = await Promise.all([starting, opening, binding, removeWorkspaceDebris(workspace, dirs)]).catch(async (error: unknown) => {
 			// One of them failed: a session that did open is released again (its lock above all).
 			await opening.then(
 				async opened => opened.session.close(),

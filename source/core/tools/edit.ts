@@ -19,7 +19,7 @@ const schema = z.strictObject({
 	replace_all: z._default(z.boolean(), false).check(z.describe('Replace every occurrence of old_text instead of exactly one')),
 });
 
-/** `history`: where the file's before-image is kept for /rewind (the agent's file history); none, nothing is kept. */
+/** `history`: where the file's before-image is kept for /rewind (the agent's file history) and its temp file noted; none, nothing is kept. */
 export function createEditTool(options: {history?: ChangeKeeper | undefined} = {}): Tool {
 	return {
 		name: 'edit',
@@ -46,7 +46,7 @@ export function createEditTool(options: {history?: ChangeKeeper | undefined} = {
 
 					const kept = await keepChange(options.history, context, {path: target.canonical, before: bytes, after: Buffer.from(after), by: 'edit'});
 					try {
-						await replaceFile(target.canonical, after);
+						await replaceFile(target.canonical, after, options.history?.writes);
 					} catch (error) {
 						await kept.failed();
 						throw new ToolRunError(`edit: ${describeFileError(error, target.display)}`);

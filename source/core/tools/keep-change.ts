@@ -1,8 +1,8 @@
 import type {FileHistory, KeptChange, PlannedChange} from '../rewind/file-history.js';
 import type {ToolContext} from './types.js';
 
-/** What `edit` and `write` need of the agent's file history. */
-export type ChangeKeeper = Pick<FileHistory, 'keep'>;
+/** What `edit` and `write` need of the agent's file history: where to keep a before-image, and where to note a temp file while it exists. */
+export type ChangeKeeper = Pick<FileHistory, 'keep'> & Partial<Pick<FileHistory, 'writes'>>;
 
 const nothingKept: KeptChange = {failed: async () => {}};
 

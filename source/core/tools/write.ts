@@ -11,6 +11,7 @@ import {replaceFile} from './replace-file.js';
 import {snapshotHolds, takeSnapshot, type FileSnapshot} from './snapshot.js';
 import {ToolInputError, ToolRunError, type Tool, type ToolResult} from './types.js';
 import {keepChange, type ChangeKeeper} from './keep-change.js';
+import type {TempJournal} from '../fs/write-journal.js';
 
 export const MAX_WRITE_FILES = 20;
 
@@ -31,7 +32,7 @@ interface PlannedFile {
 	snapshot: FileSnapshot;
 }
 
-/** `history`: where each file's before-image is kept for /rewind (the agent's file history); none, nothing is kept. */
+/** `history`: where each file's before-image is kept for /rewind (the agent's file history) and its temp file noted; none, nothing is kept. */
 export function createWriteTool(options: {history?: ChangeKeeper | undefined} = {}): Tool {
 	return {
 		name: 'write',
@@ -65,15 +66,18 @@ export function createWriteTool(options: {history?: ChangeKeeper | undefined} = 
 					insideWorkspace: planned.every(file => file.target.inside),
 				},
 				run: async () =>
-					writeFiles(planned, async file =>
-						keepChange(options.history, context, {path: file.target.canonical, before: file.snapshot.exists ? (file.snapshot.bytes ?? undefined) : null, after: Buffer.from(file.content), by: 'write'}),
+					writeFiles(
+						planned,
+						async file =>
+							keepChange(options.history, context, {path: file.target.canonical, before: file.snapshot.exists ? (file.snapshot.bytes ?? undefined) : null, after: Buffer.from(file.content), by: 'write'}),
+						options.history?.writes,
 					),
 			};
 		},
 	};
 }
 
-async function writeFiles(planned: readonly PlannedFile[], keep: (file: PlannedFile) => ReturnType<typeof keepChange>): Promise<ToolResult> {
+async function writeFiles(planned: readonly PlannedFile[], keep: (file: PlannedFile) => ReturnType<typeof keepChange>, journal: TempJournal | undefined): Promise<ToolResult> {
 	// Check every file before writing any, so a stale approval changes nothing.
 	for (const file of planned) {
 		if (!(await snapshotHolds(file.target.canonical, file.snapshot))) {
@@ -86,7 +90,7 @@ async function writeFiles(planned: readonly PlannedFile[], keep: (file: PlannedF
 		const kept = await keep(file);
 		try {
 			await mkdir(path.dirname(file.target.canonical), {recursive: true});
-			await replaceFile(file.target.canonical, file.content);
+			await replaceFile(file.target.canonical, file.content, journal);
 		} catch (error) {
 			await kept.failed();
 			const done = lines.length > 0 ? `\n${lines.join('\n')}\nThe other files were not written.` : '';
