@@ -5,7 +5,8 @@
 // resident worker pool against spawn-per-call (bench/pool.ts), hooks,
 // skills, the input editor, the budget, the chat screen streaming 100k
 // tokens (bench/tui.ts), the resume picker with 1000 sessions (bench/sessions.ts), the prompt cache, web_fetch, search, the
-// sandbox's cost per shell command (bench/sandbox.ts) and MCP servers (bench/mcp.ts).
+// sandbox's cost per shell command (bench/sandbox.ts), MCP servers (bench/mcp.ts) and a turn's
+// tool phase with ten read-only calls (bench/tool-batch.ts).
 import module from 'node:module';
 import {cpus, totalmem} from 'node:os';
 import {mkdtempSync, mkdirSync, writeFileSync, realpathSync} from 'node:fs';
@@ -29,6 +30,7 @@ import {benchSkills} from './skills.js';
 import {benchStartup} from './startup.js';
 import {benchMarkdown, benchTui} from './tui.js';
 import {benchSessions} from './sessions.js';
+import {benchToolBatch} from './tool-batch.js';
 import {benchWebFetch} from './web.js';
 
 // BENCH_ONLY=startup,pool runs those tables after the first one; by default every table runs.
@@ -50,6 +52,7 @@ const sections: Array<[string, () => Promise<void> | void]> = [
 	['search', benchSearch],
 	['sandbox', benchSandbox],
 	['mcp', benchMcp],
+	['batch', benchToolBatch],
 ];
 const only = process.env.BENCH_ONLY?.split(',')
 	.map(name => name.trim())

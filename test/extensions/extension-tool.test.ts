@@ -130,3 +130,13 @@ test('the checked tool is a copy: changing the registered object later changes n
 	assert.throws(() => checkExtensionTool({...original, parameters: {type: 'array'}}), /parameters must be a JSON Schema object with "type": "object"/);
 	assert.throws(() => checkExtensionTool({...original, execute: 'x'}), /execute must be a function/);
 });
+
+test('readOnly: true marks the tool read-only (it still asks); false or absent does not; anything else is refused naming the field', async () => {
+	const base = {name: 'peek', description: 'd', parameters: {type: 'object', properties: {}}, execute: () => ({output: ''})};
+	const tool = createExtensionTool(checkExtensionTool({...base, readOnly: true}), owner);
+	assert.equal(tool.readOnly, true);
+	assert.notEqual((await tool.plan({}, context())).ask, null, 'a read-only extension tool still asks for approval');
+	assert.equal(createExtensionTool(checkExtensionTool({...base, readOnly: false}), owner).readOnly, undefined);
+	assert.equal(createExtensionTool(checkExtensionTool(base), owner).readOnly, undefined);
+	assert.throws(() => checkExtensionTool({...base, readOnly: 'yes'}), /registerTool "peek": readOnly must be true or false \(got "yes"\)/);
+});

@@ -74,6 +74,26 @@ test('a tool call goes live, shows its status, then moves to the scrollback with
 	assert.equal((state.finished[1] as {status: string}).status, 'done');
 });
 
+test('calls of a batch running side by side: each keeps its own row, status and progress until its own result', () => {
+	const {chat} = store();
+	for (const id of ['c1', 'c2', 'c3']) chat.apply({type: 'tool_call', id, name: 'search', arguments: `{"pattern":"${id}"}`});
+	for (const id of ['c1', 'c2', 'c3']) chat.apply({type: 'tool_started', id, name: 'search'});
+	chat.apply({type: 'tool_update', id: 'c2', name: 'search', text: 'scanning src/'});
+	chat.apply({type: 'tool_result', id: 'c1', name: 'search', output: 'no match', is_error: false, images: 0});
+	const state = chat.getSnapshot();
+	assert.deepEqual(
+		state.tools.map(tool => [tool.id, tool.status, tool.progress ?? null]),
+		[
+			['c2', 'running', 'scanning src/'],
+			['c3', 'running', null],
+		],
+	);
+	assert.deepEqual(
+		state.finished.filter(item => item.kind === 'tool').map(item => [(item as {id: string}).id, (item as {status: string}).status]),
+		[['c1', 'done']],
+	);
+});
+
 test('a denied call keeps its denial and reason', () => {
 	const {chat} = store();
 	chat.apply({type: 'tool_call', id: 'c1', name: 'shell', arguments: '{"command":"rm -rf build"}'});

@@ -11,8 +11,7 @@ import type {ApprovalGate} from './approval-gate.js';
 import {PLAN_MODE_NOTE, type PermissionModeSource} from './permission-mode.js';
 import type {Session} from '../session/session-store.js';
 import type {ModelCaller} from '../providers/model-caller.js';
-import {runToolCall} from './run-tool-call.js';
-import {MAX_IMAGES_PER_BATCH} from '../tools/images.js';
+import {runToolBatch} from './tool-batch.js';
 import {compactHistory, CompactionCancelledError, CompactionError} from './compact-history.js';
 import {validateBatch} from './validate-batch.js';
 import {describeShapeProblem, historyShapeProblem} from '../history/history-shape.js';
@@ -187,32 +186,29 @@ function turnLifecycle(context: TurnContext): TurnLifecycle {
 }
 
 /**
- * The model's tool calls, one after another, and the step they make: the
- * assistant message, each call's result, then the images the results
- * carried.
+ * The model's tool calls (read-only ones side by side, tool-batch.ts) and
+ * the step they make: the assistant message, each call's result in call
+ * order, then the images the results carried.
  */
 async function runBatch(context: TurnContext, lifecycle: TurnLifecycle, step: Message[], calls: ToolCall[], tools: {toolMap: ReadonlyMap<string, Tool>; schemas: ToolSchema[]}): Promise<Message[]> {
 	const {session, emit, signal} = context;
 	for (const call of calls) emit({type: 'tool_call', id: call.id, name: call.function.name, arguments: call.function.arguments});
-	const images: Array<{id: string; images: ImagePart[]}> = [];
 	const outputLimit = await toolResultLimit(context, lifecycle, tools.schemas, [...session.messages, ...step], calls.length);
-	let imagesLeft = MAX_IMAGES_PER_BATCH;
-	for (const call of calls) {
-		const outcome = await runToolCall(call, {
-			tools: tools.toolMap,
-			gate: context.gate,
-			emit,
-			workspace: context.workspace,
-			signal,
-			outputLimit,
-			lifecycle,
-			imagesLeft,
-			sessionId: context.childOf?.sessionId ?? session.id,
-			...(context.childOf ? {child: context.childOf.child} : {}),
-		});
+	const outcomes = await runToolBatch(calls, {
+		tools: tools.toolMap,
+		gate: context.gate,
+		emit,
+		workspace: context.workspace,
+		signal,
+		outputLimit,
+		lifecycle,
+		sessionId: context.childOf?.sessionId ?? session.id,
+		...(context.childOf ? {child: context.childOf.child} : {}),
+	});
+	const images: Array<{id: string; images: ImagePart[]}> = [];
+	for (const outcome of outcomes) {
 		step.push(outcome.message);
-		imagesLeft -= outcome.images.length;
-		if (outcome.images.length > 0) images.push({id: call.id, images: outcome.images});
+		if (outcome.images.length > 0) images.push({id: outcome.message.tool_call_id, images: outcome.images});
 	}
 
 	// Chat APIs want every tool result right after its assistant message,

@@ -38,5 +38,12 @@ export interface ExtensionTool {
 	parameters: Record<string, unknown>;
 	/** A short human name for the chat screen. */
 	label?: string;
+	/**
+	 * True when `execute` only reads (changes no file, no state, nothing
+	 * outside): the host may then run the call beside other read-only calls
+	 * of the model's batch. It still asks for approval. Default false: the
+	 * call runs on its own, after every call before it ended.
+	 */
+	readOnly?: boolean;
 	execute(params: Record<string, unknown> & {[HOST_CONTEXT_KEY]?: HostContext}, ctx: ExtensionToolContext): ExtensionToolResult | Promise<ExtensionToolResult>;
 }

@@ -14,7 +14,7 @@ export const MAX_TOOL_DESCRIPTION_CHARS = 8192;
 export function checkExtensionTool(value: unknown): ExtensionTool {
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('registerTool takes an object: {name, description, parameters, execute}');
 	const tool = value as Record<string, unknown>;
-	const {name, description, parameters, execute, label} = tool;
+	const {name, description, parameters, execute, label, readOnly} = tool;
 	if (typeof name !== 'string' || !toolNamePattern.test(name)) {
 		throw new Error(`registerTool: name must be 1–${MAX_TOOL_NAME_LENGTH} ASCII letters, digits, "_" or "-" (got ${JSON.stringify(name)})`);
 	}
@@ -35,11 +35,13 @@ export function checkExtensionTool(value: unknown): ExtensionTool {
 
 	if (typeof execute !== 'function') throw new Error(`${where}: execute must be a function (params, ctx) => result`);
 	if (label !== undefined && typeof label !== 'string') throw new Error(`${where}: label must be a string`);
+	if (readOnly !== undefined && typeof readOnly !== 'boolean') throw new Error(`${where}: readOnly must be true or false (got ${JSON.stringify(readOnly)})`);
 	return {
 		name,
 		description,
 		parameters: schema,
 		...(label === undefined ? {} : {label}),
+		...(readOnly === true ? {readOnly} : {}),
 		execute: execute as ExtensionTool['execute'],
 	};
 }

@@ -30,6 +30,7 @@ export function createExtensionTool(tool: ExtensionTool, owner: ToolOwner): Tool
 		description: tool.description,
 		parameters: tool.parameters,
 		external: true,
+		...(tool.readOnly === true ? {readOnly: true} : {}),
 		owner: extensionOwner(owner.name, owner.file),
 		async plan(args, context) {
 			const {[HOST_CONTEXT_KEY]: _forged, ...modelArgs} = args;

@@ -59,6 +59,9 @@ export interface OutgoingRequest {
 export const APPROVAL_DENIED = 'The call was not run: approval was denied.';
 export const DENIAL_REASON = ' Reason: ';
 
+/** What the heads and ToolExecutionEnd are told of a call the turn's interrupt stopped (the model never sees it: the step is not saved). */
+export const CANCELLED_OUTPUT = 'cancelled: the run was interrupted before the call finished';
+
 /**
  * Every moment of a turn, each running the extension handlers and the worker
  * hooks in one order (docs/dev/lifecycle.md has the table). The rule: an
@@ -67,7 +70,7 @@ export const DENIAL_REASON = ' Reason: ';
  * response the workers go first, for they are nearest the wire and
  * extensions see the model-side view; gates AND with approval and come
  * before anyone is asked; observers hear of a moment once it is done. The
- * loop (run-turn.ts, request-model.ts, run-tool-call.ts, compact-history.ts)
+ * loop (run-turn.ts, request-model.ts, tool-batch.ts, run-tool-call.ts, compact-history.ts)
  * calls these methods and never a hook or a handler itself.
  */
 export class TurnLifecycle {
@@ -78,6 +81,8 @@ export class TurnLifecycle {
 	readonly #beforeAgentStart: BeforeAgentStart | null;
 	/** The step whose TurnStart fired and whose TurnEnd has not: an interrupted or failed turn still ends it (finish). */
 	#openStep: {step: number; sessionId: string; toolCalls: number} | null = null;
+	/** Calls that started and have not ended (id → tool name): an interrupted or failed turn still ends each (finish). */
+	readonly #openCalls = new Map<string, string>();
 
 	constructor(parts: LifecycleParts) {
 		this.#hooks = parts.hooks;
@@ -267,6 +272,7 @@ export class TurnLifecycle {
 
 	/** The tool runs: `tool_started` (and with it `ToolExecutionStart`). */
 	toolStarted(id: string, name: string): void {
+		this.#openCalls.set(id, name);
 		this.#emit({type: 'tool_started', id, name});
 	}
 
@@ -290,6 +296,7 @@ export class TurnLifecycle {
 
 	/** The result as the model gets it: `tool_result` (and with it `ToolExecutionEnd`). */
 	toolEnded(result: Omit<Extract<CoreEvent, {type: 'tool_result'}>, 'type'>): void {
+		this.#openCalls.delete(result.id);
 		this.#emit({type: 'tool_result', ...result});
 	}
 
@@ -314,6 +321,11 @@ export class TurnLifecycle {
 	 */
 	async finish(session: {readonly id: string; readonly messages: Message[]}, outcome: {reason: DoneReason; steps: number; error?: {message: string; kind: string}}): Promise<void> {
 		const {reason, steps, error} = outcome;
+		// A call that started always ends: one a cancel or a failing hook stopped ends here with an error result.
+		for (const [id, name] of [...this.#openCalls]) {
+			this.toolEnded({id, name, output: this.#signal?.aborted ? CANCELLED_OUTPUT : 'Error: the turn ended before the call finished', is_error: true, images: 0});
+		}
+
 		const open = this.#openStep;
 		if (open) this.stepEnd(open.step, open.toolCalls, open.sessionId);
 		if (error) this.#emit({type: 'error', message: error.message, kind: error.kind});

@@ -214,14 +214,16 @@ export class McpServers {
 
 				owners.set(name, owner);
 				const parameters = inputSchema(listed.inputSchema);
-				const key = JSON.stringify([listed.name, listed.description, parameters]);
+				// MCP's annotations are hints: only this one is read, and only to run the tool's calls side by side (tool-batch.ts).
+				const readOnly = listed.annotations?.readOnlyHint === true;
+				const key = JSON.stringify([listed.name, listed.description, parameters, readOnly]);
 				const id = `${connection.name}\u0000${listed.name}`;
 				let built = this.#built.get(id);
 				if (built?.key !== key) {
 					built = {
 						key,
 						tool: createMcpTool(
-							{name, serverToolName: listed.name, description: describeTool(listed.description, listed.name, connection.name), parameters},
+							{name, serverToolName: listed.name, description: describeTool(listed.description, listed.name, connection.name), parameters, readOnly},
 							{server: connection.name, file: connection.config.file, callTool: async (tool, args, signal) => connection.callTool(tool, args, signal)},
 							connection.config.alwaysAllow.has(listed.name),
 						),

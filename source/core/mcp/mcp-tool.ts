@@ -10,6 +10,8 @@ export interface McpToolInfo {
 	serverToolName: string;
 	description: string;
 	parameters: Record<string, unknown>;
+	/** The server annotates it `readOnlyHint: true`: its calls may run side by side with other read-only calls. */
+	readOnly?: boolean;
 }
 
 /** What a tool needs of its server: the call itself, with the turn's signal. */
@@ -25,6 +27,8 @@ export interface McpCaller {
  * (ajv, as for external tools), the approval asks unless the server's
  * `alwaysAllow` lists it (or --yolo), and the call goes through the whole
  * tool path (before_tool, after_tool, the output budget, the image checks).
+ * `readOnlyHint` changes none of that: it only lets the call run beside
+ * other read-only calls of its batch.
  */
 export function createMcpTool(info: McpToolInfo, server: McpCaller, alwaysAllow: boolean): Tool {
 	let validator: ReturnType<typeof compileJsonSchema> | undefined;
@@ -33,6 +37,7 @@ export function createMcpTool(info: McpToolInfo, server: McpCaller, alwaysAllow:
 		description: info.description,
 		parameters: info.parameters,
 		owner: mcpOwner(server.server, server.file),
+		...(info.readOnly === true ? {readOnly: true} : {}),
 		// Listed in alwaysAllow: the person's own setting waives the ask, as for a native tool that needs none.
 		...(alwaysAllow ? {} : {external: true}),
 		async plan(args, context) {

@@ -31,6 +31,7 @@ const schema = z.strictObject({
 export function createDocsTool(): Tool {
 	return {
 		name: 'docs',
+		readOnly: true,
 		description: "This version of i's own guides to its extensions. Read topic authoring before writing or changing an i extension: the API is what it says, not what other agents have.",
 		parameters: toParameters(schema),
 		async plan(args, context) {

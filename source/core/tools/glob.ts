@@ -21,6 +21,7 @@ const schema = z.strictObject({
 export function createGlobTool(): Tool {
 	return {
 		name: 'glob',
+		readOnly: true,
 		description: [
 			'Find files by glob pattern (picomatch syntax: *, **, ?, {a,b}, [abc]) matched against paths relative to path.',
 			`Lists files, newest first, at most ${MAX_GLOB_RESULTS}. Hidden files, symlinks and dependency/build folders such as node_modules and dist are skipped unless named in the pattern.`,

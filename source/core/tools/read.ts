@@ -28,6 +28,7 @@ type FileRequest = z.output<typeof schema>['files'][number];
 export function createReadTool(): Tool {
 	return {
 		name: 'read',
+		readOnly: true,
 		description: [
 			`Read up to ${MAX_READ_FILES} text files at once. Each file comes back under a "==> path <==" header with numbered lines (number, tab, text).`,
 			`Returns ${DEFAULT_READ_LINES} lines from offset 1 unless told otherwise and says how to continue; lines over ${MAX_LINE_CHARS} characters are cut.`,

@@ -33,6 +33,7 @@ type SearchInput = z.output<typeof schema>;
 export function createSearchTool(): Tool {
 	return {
 		name: 'search',
+		readOnly: true,
 		description: [
 			'Search file contents; returns "path:line: text" for each matching line. Literal text by default, regex: true for a JavaScript regular expression.',
 			'Smart case unless case_sensitive is given. Skips hidden files, symlinks, dependency/build folders (node_modules, dist, …), binary files and files over 1 MiB.',

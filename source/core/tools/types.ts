@@ -55,6 +55,12 @@ export interface Tool {
 	readonly external?: boolean;
 	/** Who provides it, for approvals (tool-owner.ts): `official module memory`, `extension todo (FILE)`; absent for a native tool. */
 	readonly owner?: string;
+	/**
+	 * Set on tools that only read (native read, glob, search, view_image,
+	 * docs; an MCP tool its server annotates `readOnlyHint`; an extension tool
+	 * that says so): a batch runs such calls side by side (tool-batch.ts).
+	 */
+	readonly readOnly?: boolean;
 	readonly name: string;
 	readonly description: string;
 	/** JSON Schema of the arguments object, as sent to the model. */

@@ -18,6 +18,7 @@ const schema = z.strictObject({
 export function createViewImageTool(): Tool {
 	return {
 		name: 'view_image',
+		readOnly: true,
 		description: `Attach up to ${MAX_IMAGES_PER_BATCH} image files (PNG, JPEG, GIF or WebP, at most 8 MiB each) so you can see them. The type is read from the file's content, not its name.`,
 		parameters: toParameters(schema),
 		async plan(args, context) {
