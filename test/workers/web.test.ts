@@ -44,6 +44,14 @@ test('127.0.0.1 is refused by default, before any connection; trusted as a host 
 	assert.equal(site.hits.length, 2);
 });
 
+test('character references read as a browser reads them: named, numeric and escaped ones; an unknown or broken one stays as written', async t => {
+	const html = '<title>Wait&hellip;</title><p>Wait&hellip; then&nbsp;smile &#x1F600; &amp;lt;b&amp;gt; is escaped</p><p>&qwerty; &#xZZ; &#; & alone</p>';
+	const site = await server(t, {'/': page(html)});
+	const web = await webWorker(t, {trusted_hosts: ['127.0.0.1']});
+	const output = (await web.fetch(`${site.origin}/`)).data.output as string;
+	assert.equal(output, `URL: ${site.origin}/\nContent-Type: text/html; charset=utf-8\nTitle: Wait…\n\nWait… then smile 😀 &lt;b&gt; is escaped\n\n&qwerty; &#xZZ; &#; & alone`);
+});
+
 test('other loopback forms are refused even when 127.0.0.1 is a trusted host (IPv6, IPv4-mapped, localhost through the system resolver); numeric forms of 127.0.0.1 are refused untrusted', async t => {
 	const site = await server(t, {'/': page('<p>secret</p>')});
 	const web = await webWorker(t, {trusted_hosts: ['127.0.0.1']});
