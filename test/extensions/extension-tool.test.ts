@@ -3,8 +3,8 @@
 // (spec/extensions.md §4).
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {CANCEL_GRACE_MS, createExtensionTool} from '../../source/core/extensions/extension-tool.js';
-import {checkExtensionTool} from '../../source/core/extensions/check-tool.js';
+import {CANCEL_GRACE_MS, createExtensionTool, DEFAULT_EXTENSION_TOOL_TIMEOUT_SECONDS} from '../../source/core/extensions/extension-tool.js';
+import {checkExtensionTool, MAX_TOOL_TIMEOUT_SECONDS} from '../../source/core/extensions/check-tool.js';
 import type {ExtensionTool} from '../../source/core/extensions/api.js';
 import {ToolInputError, ToolRunError, type ToolContext} from '../../source/core/tools/types.js';
 
@@ -15,8 +15,8 @@ function context(overrides: Partial<ToolContext> = {}): ToolContext {
 	return {workspace: '/w', signal: new AbortController().signal, outputLimit: 10_000, sessionId: 's-1', ...overrides};
 }
 
-function make(execute: ExtensionTool['execute']) {
-	return createExtensionTool(checkExtensionTool({name: 'todo', description: 'd', parameters, execute}), owner);
+function make(execute: ExtensionTool['execute'], more: Partial<ExtensionTool> = {}) {
+	return createExtensionTool(checkExtensionTool({name: 'todo', description: 'd', parameters, execute, ...more}), owner);
 }
 
 test('__i is added after validation: a strict schema passes, a forged __i is overwritten, the model args are untouched', async () => {
@@ -118,6 +118,54 @@ test('a tool that rejects on its signal ends at once', async () => {
 	controller.abort(new Error('cancel'));
 	await assert.rejects(running, /cancel/);
 	assert.ok(Date.now() - start < 1000);
+});
+
+test('a call past its deadline aborts its signal and ends in a tool error naming the tool, the extension and the deadline', async () => {
+	let signal: AbortSignal | undefined;
+	const tool = make(
+		(_params, ctx) => {
+			signal = ctx.signal;
+			return new Promise(() => {});
+		},
+		{timeoutSeconds: 1},
+	);
+	const running = (await tool.plan({text: 'a'}, context())).run();
+	await assert.rejects(
+		running,
+		(error: Error) =>
+			error instanceof ToolRunError &&
+			error.message ===
+				`tool "todo" of extension todo did not finish within its deadline of 1 s, so its signal was aborted and the call ended (a tool may declare timeoutSeconds up to ${MAX_TOOL_TIMEOUT_SECONDS})`,
+	);
+	assert.equal(signal?.aborted, true);
+	assert.equal((signal!.reason as Error).name, 'TimeoutError');
+});
+
+test('a call that answers within its deadline keeps its answer, with its signal not aborted', async () => {
+	let signal: AbortSignal | undefined;
+	const tool = make(
+		async (_params, ctx) => {
+			signal = ctx.signal;
+			await new Promise(resolve => setTimeout(resolve, 50));
+			return {output: 'in time'};
+		},
+		{timeoutSeconds: 1},
+	);
+	assert.deepEqual(await (await tool.plan({text: 'a'}, context())).run(), {output: 'in time'});
+	assert.equal(signal?.aborted, false);
+});
+
+test(`timeoutSeconds is a whole number from 1 to ${MAX_TOOL_TIMEOUT_SECONDS}; without it the deadline is ${DEFAULT_EXTENSION_TOOL_TIMEOUT_SECONDS} s`, () => {
+	const base = {name: 'todo', description: 'd', parameters, execute: () => ({output: ''})};
+	assert.equal(checkExtensionTool({...base, timeoutSeconds: 1}).timeoutSeconds, 1);
+	assert.equal(checkExtensionTool({...base, timeoutSeconds: MAX_TOOL_TIMEOUT_SECONDS}).timeoutSeconds, MAX_TOOL_TIMEOUT_SECONDS);
+	assert.equal(checkExtensionTool(base).timeoutSeconds, undefined);
+	for (const wrong of [0, MAX_TOOL_TIMEOUT_SECONDS + 1, 1.5, '10']) {
+		assert.throws(
+			() => checkExtensionTool({...base, timeoutSeconds: wrong}),
+			new RegExp(`registerTool "todo": timeoutSeconds must be a whole number of seconds from 1 to ${MAX_TOOL_TIMEOUT_SECONDS} \\(got ${JSON.stringify(wrong)}\\)`),
+		);
+	}
 });
 
 test('the checked tool is a copy: changing the registered object later changes nothing', () => {

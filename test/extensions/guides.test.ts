@@ -13,8 +13,8 @@ import {fileURLToPath} from 'node:url';
 import ts from 'typescript';
 import {loadExtensions, REGISTER_TIMEOUT_MS} from '../../source/core/extensions/load-extensions.js';
 import {eventClass, eventTags, isEventTag} from '../../source/core/extensions/event-tags.js';
-import {CANCEL_GRACE_MS} from '../../source/core/extensions/extension-tool.js';
-import {MAX_TOOL_DESCRIPTION_CHARS, MAX_TOOL_NAME_LENGTH} from '../../source/core/extensions/check-tool.js';
+import {CANCEL_GRACE_MS, DEFAULT_EXTENSION_TOOL_TIMEOUT_SECONDS} from '../../source/core/extensions/extension-tool.js';
+import {MAX_TOOL_DESCRIPTION_CHARS, MAX_TOOL_NAME_LENGTH, MAX_TOOL_TIMEOUT_SECONDS} from '../../source/core/extensions/check-tool.js';
 import {OBSERVE_QUEUE_LIMIT} from '../../source/core/extensions/event-bus.js';
 import {MAX_EXTENSION_HEADERS, MAX_HEADER_VALUE_CHARS} from '../../source/core/extensions/provider-headers.js';
 import {MAX_TOOL_UPDATE_CHARS} from '../../source/core/agent/run-tool-call.js';
@@ -173,6 +173,8 @@ test('the limits and native tools the authoring guide states are the code’s', 
 		`at most ${MAX_TOOL_UPDATE_CHARS} characters are shown`,
 		`It must finish within ${REGISTER_TIMEOUT_MS / 1000} s`,
 		`gets ${CANCEL_GRACE_MS / 1000} s, then the call ends as cancelled`,
+		`a call that has not settled after ${DEFAULT_EXTENSION_TOOL_TIMEOUT_SECONDS} s`,
+		`the tool's own \`timeoutSeconds\` (1 to ${MAX_TOOL_TIMEOUT_SECONDS})`,
 		`(at most ${OBSERVE_QUEUE_LIMIT};`,
 		`At most ${MAX_EXTENSION_HEADERS} headers, each value at most ${MAX_HEADER_VALUE_CHARS} characters`,
 	]) {

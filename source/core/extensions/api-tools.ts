@@ -45,5 +45,11 @@ export interface ExtensionTool {
 	 * call runs on its own, after every call before it ended.
 	 */
 	readOnly?: boolean;
+	/**
+	 * The call's deadline in seconds, a whole number 1–3600 (default 120):
+	 * then `ctx.signal` is aborted and the call ends in a tool error naming
+	 * the tool, the extension and the deadline.
+	 */
+	timeoutSeconds?: number;
 	execute(params: Record<string, unknown> & {[HOST_CONTEXT_KEY]?: HostContext}, ctx: ExtensionToolContext): ExtensionToolResult | Promise<ExtensionToolResult>;
 }

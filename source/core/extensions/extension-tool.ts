@@ -3,10 +3,14 @@ import {extensionOwner} from '../tools/tool-owner.js';
 import {ToolInputError, ToolRunError, type Tool, type ToolContext, type ToolResult} from '../tools/types.js';
 import {HOST_CONTEXT_KEY, type ExtensionTool, type HostContext} from './api.js';
 import {describeThrown} from './describe-thrown.js';
+import {MAX_TOOL_TIMEOUT_SECONDS} from './check-tool.js';
 import {bindInvocation} from './runtime-link.js';
 
 /** spec/extensions.md §4: a tool that ignores its signal gets this long after a cancel; then the call ends as cancelled. */
 export const CANCEL_GRACE_MS = 2000;
+
+/** spec/extensions.md §4: a call's deadline unless its tool declares `timeoutSeconds` (as long as a shell command's default). */
+export const DEFAULT_EXTENSION_TOOL_TIMEOUT_SECONDS = 120;
 
 /** What the host knows of the extension that registered a tool. */
 export interface ToolOwner {
@@ -85,10 +89,15 @@ async function execute(tool: ExtensionTool, owner: ToolOwner, where: string, arg
 
 	// Settles unobserved after a cancel: never an unhandled rejection.
 	running.catch(() => {});
+	const seconds = tool.timeoutSeconds ?? DEFAULT_EXTENSION_TOOL_TIMEOUT_SECONDS;
 	try {
-		const outcome = await raceCancel(running, cancelled);
+		const outcome = await raceCall(running, cancelled, {ms: seconds * 1000, controller});
 		// A success that came in after the cancel (within its grace) is not the answer either.
-		if (outcome.cancelled || cancelled.aborted) throw cancelled.reason;
+		if (outcome.kind === 'cancelled' || cancelled.aborted) throw cancelled.reason;
+		if (outcome.kind === 'late') {
+			throw new ToolRunError(`${where} did not finish within its deadline of ${seconds} s, so its signal was aborted and the call ended (a tool may declare timeoutSeconds up to ${MAX_TOOL_TIMEOUT_SECONDS})`);
+		}
+
 		return readResult(outcome.value, where);
 	} catch (error) {
 		if (cancelled.aborted) throw cancelled.reason;
@@ -101,33 +110,47 @@ async function execute(tool: ExtensionTool, owner: ToolOwner, where: string, arg
 }
 
 /**
- * The tool's answer, or `cancelled` once the turn's signal aborted and the
- * tool stopped (or its grace ran out). A success that arrives after the
- * cancel is never the answer.
+ * The tool's answer; or `cancelled` once the turn's signal aborted and the
+ * tool stopped (or its grace ran out); or `late` at the deadline, when the
+ * tool's own signal is aborted. A success that arrives after either is never
+ * the answer.
  */
-async function raceCancel(running: Promise<unknown>, signal: AbortSignal): Promise<{cancelled: false; value: unknown} | {cancelled: true}> {
+async function raceCall(running: Promise<unknown>, signal: AbortSignal, deadline: {ms: number; controller: AbortController}): Promise<{kind: 'answer'; value: unknown} | {kind: 'cancelled'} | {kind: 'late'}> {
 	let onAbort: (() => void) | undefined;
-	const aborted = new Promise<{cancelled: true}>(resolve => {
+	let timer: NodeJS.Timeout | undefined;
+	const late = new Promise<{kind: 'late'}>(resolve => {
+		timer = setTimeout(() => {
+			deadline.controller.abort(new ToolDeadlineError(deadline.ms));
+			resolve({kind: 'late'});
+		}, deadline.ms);
+	});
+	const aborted = new Promise<{kind: 'cancelled'}>(resolve => {
 		onAbort = () => {
-			const grace = setTimeout(() => resolve({cancelled: true}), CANCEL_GRACE_MS);
-			running.then(
-				() => {
-					clearTimeout(grace);
-					resolve({cancelled: true});
-				},
-				() => {
-					clearTimeout(grace);
-					resolve({cancelled: true});
-				},
-			);
+			clearTimeout(timer);
+			const grace = setTimeout(() => resolve({kind: 'cancelled'}), CANCEL_GRACE_MS);
+			const stopped = () => {
+				clearTimeout(grace);
+				resolve({kind: 'cancelled'});
+			};
+
+			running.then(stopped, stopped);
 		};
 
 		signal.addEventListener('abort', onAbort, {once: true});
 	});
 	try {
-		return await Promise.race([running.then(value => ({cancelled: false as const, value})), aborted]);
+		return await Promise.race([running.then(value => ({kind: 'answer' as const, value})), aborted, late]);
 	} finally {
+		clearTimeout(timer);
 		if (onAbort) signal.removeEventListener('abort', onAbort);
+	}
+}
+
+/** The reason a tool's signal gives when its deadline passed. */
+class ToolDeadlineError extends Error {
+	override name = 'TimeoutError';
+	constructor(ms: number) {
+		super(`the call's deadline of ${ms / 1000} s passed`);
 	}
 }
 
