@@ -13,7 +13,7 @@ import {FIRST_BYTE_TIMEOUT_MS, IDLE_TIMEOUT_MS} from './read-prompt.js';
 import {reportSetupError} from '../shared/report-setup-error.js';
 import {NoModelConfigError} from '../core/config/load-config.js';
 import {writeErr} from '../shared/output.js';
-import {reportExtensionRejections} from '../shared/extension-rejections.js';
+import {containExtensions} from '../shared/contain-extensions.js';
 import {headlessPrompt} from './headless-prompt.js';
 
 /**
@@ -28,19 +28,21 @@ export async function runLineMode(options: CliOptions, started?: Promise<Started
 	// An interrupt while waiting for input has no turn to stop: it ends the input.
 	const controller = new AbortController();
 	const interrupts = handleInterrupts(controller, () => process.stdin.destroy());
+	// From the first extension's import on: its faults are warnings, never the end of the run.
+	const stopContaining = containExtensions(message => emit({type: 'warning', message}));
 	let agent: Agent;
 	try {
 		agent = await setupAgent(options, emit, undefined, controller.signal, started);
 		// Line mode reads prompts, not answers: an extension's dialog is refused, never answered in the person's name.
 		agent.provideRuntime({uiDialog: headlessDialog(options.json ? 'line mode (--json)' : 'line mode')});
 	} catch (error) {
+		stopContaining();
 		interrupts.dispose();
 		return (
 			interrupts.exitCode() ?? reportSetupError(error instanceof NoModelConfigError ? await (await import('../shared/first-run-commands.js')).firstRunError(error.path, options) : error, emit, options.json)
 		);
 	}
 
-	const stopReporting = reportExtensionRejections(agent.extensionFiles, emit);
 	// A run an extension started between prompts (sendMessage with triggerTurn: true); the next line waits for it.
 	let triggered: Promise<void> | null = null;
 	let reading = true;
@@ -97,7 +99,7 @@ export async function runLineMode(options: CliOptions, started?: Promise<Started
 		agent.delivery.provideStarter(undefined);
 		if (triggered) await triggered;
 		await agent.close();
-		stopReporting();
+		stopContaining();
 		interrupts.dispose();
 	}
 

@@ -11,7 +11,7 @@ import {handleInterrupts} from '../shared/interrupt.js';
 import {turnExitCode} from './exit-code.js';
 import {reportSetupError} from '../shared/report-setup-error.js';
 import {NoModelConfigError} from '../core/config/load-config.js';
-import {reportExtensionRejections} from '../shared/extension-rejections.js';
+import {containExtensions} from '../shared/contain-extensions.js';
 import {headlessPrompt} from './headless-prompt.js';
 import {exitCodes} from '../core/errors.js';
 
@@ -21,6 +21,8 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 	// Listening from the start: an interrupt during setup must not kill the process before it can clean up.
 	const controller = new AbortController();
 	const interrupts = handleInterrupts(controller, () => process.stdin.destroy());
+	// From the first extension's import on: its faults are warnings, never the end of the run.
+	const stopContaining = containExtensions(message => emit({type: 'warning', message}));
 	try {
 		let agent: Agent;
 		let prompt: string;
@@ -45,7 +47,6 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 			);
 		}
 
-		const stopReporting = reportExtensionRejections(agent.extensionFiles, emit);
 		try {
 			const content = await headlessPrompt(prompt, agent.workspace, emit, 'i -p', {mcp: agent.mcp, signal: controller.signal});
 			if (content === null) return exitCodes.usage;
@@ -53,9 +54,9 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 			return interrupts.exitCode() ?? turnExitCode(outcome);
 		} finally {
 			await agent.close();
-			stopReporting();
 		}
 	} finally {
+		stopContaining();
 		interrupts.dispose();
 	}
 }

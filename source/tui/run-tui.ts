@@ -26,6 +26,8 @@ import {MessageQueue} from './message-queue.js';
 import {PromptHistoryFeed} from './prompt-history-feed.js';
 import {rewindCommand} from './commands/rewind-command.js';
 import {consoleToNotices} from './console-notices.js';
+import {containExtensions} from '../shared/contain-extensions.js';
+import {pauseFocusReporting} from './notify/focus-reporting.js';
 import {markdownOptions} from './markdown/markdown-options.js';
 import {Notifier} from './notify/notifier.js';
 import {rememberRules} from './remember-rules.js';
@@ -48,9 +50,13 @@ export async function runTui(options: CliOptions): Promise<number> {
 	const store = new ChatStore({model: '', workspace: '', session: null, newSession: fresh, usage: null, window: null}, {logo: options.logo, starting: true});
 	// Extension code that prints would break the frames: its console output becomes notices.
 	const restoreConsole = consoleToNotices((level, text) => store.notice(level, text));
+	// From the first extension's import on: its faults are notices, never the end of the chat.
+	// While an extension holds the screen, focus reports are off: the shell after a Ctrl-C must not receive them as typed text.
+	const stopContaining = containExtensions(message => store.notice('warning', message), pauseFocusReporting);
 	try {
 		return await chat(options, store, restoreConsole);
 	} finally {
+		stopContaining();
 		restoreConsole();
 		// A screen that never came leaves the terminal raw (run-cli.ts set it so); Ink's unmount has left it so already.
 		if (process.stdin.isTTY) process.stdin.setRawMode(false);
@@ -218,7 +224,6 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 	agent.delivery.provideStarter({canStart: () => turns.mayTrigger(), start: () => turns.startTriggered()});
 	// The person's queued messages reach a running turn after its tool batch, through the extensions' steer delivery.
 	agent.delivery.provideSteering(turns.steering);
-	extensions.reportRejections();
 	extensions.watchDev(turns);
 	// Before the first message can be sent, so every answer is drawn as Markdown.
 	if (screen.drawMarkdown) await screen.drawMarkdown();

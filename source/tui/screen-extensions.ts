@@ -1,6 +1,5 @@
 import type {CliOptions} from '../cli-options.js';
 import type {Agent} from '../core/session/agent.js';
-import {reportExtensionRejections} from '../shared/extension-rejections.js';
 import type {ChatStore} from './chat-store.js';
 import type {CommandRegistry} from './commands/command-registry.js';
 import {externalCommands} from './commands/external-commands.js';
@@ -11,8 +10,8 @@ import type {TurnController} from './turn-controller.js';
 
 /** What the screen's side of the extensions needs. */
 export interface ExtensionParts {
-	agent: Pick<Agent, 'extensionUi' | 'extensionFiles' | 'mcp' | 'reloadExtensions' | 'permissions' | 'tools'>;
-	store: Pick<ChatStore, 'extend' | 'setResources' | 'notice' | 'apply' | 'setBusy'>;
+	agent: Pick<Agent, 'extensionUi' | 'mcp' | 'reloadExtensions' | 'permissions' | 'tools'>;
+	store: Pick<ChatStore, 'extend' | 'setResources' | 'notice' | 'setBusy'>;
 	registry: Pick<CommandRegistry, 'replaceAdded' | 'added'>;
 	options: Pick<CliOptions, 'dev' | 'extensions'>;
 }
@@ -26,8 +25,6 @@ export interface ExtensionParts {
  */
 export class ScreenExtensions {
 	readonly #parts: ExtensionParts;
-	/** Stops reporting the loaded extensions' unhandled rejections (replaced at each reload). */
-	#stopReporting: () => void = () => {};
 	/** Stops loading `i dev`'s builds. */
 	#stopDev: (() => void) | undefined;
 	/** The `i dev` build now loaded, replaced by each new one. */
@@ -65,13 +62,6 @@ export class ScreenExtensions {
 				showResources();
 			});
 		});
-	}
-
-	/** An unhandled rejection from extension code is a notice naming the extension, never a crash (spec/extensions.md §1). */
-	reportRejections(): void {
-		const {agent, store} = this.#parts;
-		this.#stopReporting();
-		this.#stopReporting = reportExtensionRejections(agent.extensionFiles, event => store.apply(event));
 	}
 
 	/** i dev: each build the watcher made is loaded once no turn or command is running; a failed one is shown, the loaded version stays. */
@@ -126,14 +116,12 @@ export class ScreenExtensions {
 
 		if (path !== undefined) this.#devPath = path;
 		this.show();
-		this.reportRejections();
 		for (const message of result.warnings) store.notice('warning', message);
 		store.notice('info', `reloaded ${result.loaded} extension${result.loaded === 1 ? '' : 's'}`);
 	}
 
-	/** The chat ends: no new build is loaded, no rejection reported. */
+	/** The chat ends: no new build is loaded. */
 	stop(): void {
 		this.#stopDev?.();
-		this.#stopReporting();
 	}
 }

@@ -4,6 +4,7 @@ import {compiledProviders} from './compiled-providers.js';
 import {resolveEntryPoint} from './entry-point.js';
 import {importExtension, type RegisterFunction} from './import-extension.js';
 import {describeThrown} from './describe-thrown.js';
+import {noteExtensionCode} from './extension-code.js';
 import type {ExtensionCandidate} from './sources.js';
 import type {EventHandler} from './event-bus.js';
 import type {EventTag} from './event-tags.js';
@@ -130,6 +131,8 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			continue;
 		}
 
+		// The shipped provider package is i's own code, compiled in: a fault there is i's.
+		if (!candidate.shipped) noteExtensionCode(candidate.path, {name: entry.name, folder: candidate.path !== entry.file});
 		let register: RegisterFunction;
 		try {
 			register = await importExtension(entry, options.generation, candidate.shipped ? compiledProviders : undefined);

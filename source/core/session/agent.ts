@@ -183,11 +183,6 @@ export class Agent {
 		return this.#parts.extensions.emit;
 	}
 
-	/** Loaded extensions by name, each with the path it came from: names the extension behind an unhandled rejection. */
-	get extensionFiles(): ReadonlyMap<string, string> {
-		return this.#parts.extensions.started.files;
-	}
-
 	/** The extensions' slash commands, Markdown transformers and renderers, for the chat screen. */
 	get extensionUi(): ExtensionUi {
 		return this.#parts.extensions.started.ui;

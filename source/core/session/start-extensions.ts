@@ -46,7 +46,7 @@ export interface StartedExtensions {
 	tools: Tool[];
 	/** For the head to show: what failed to load or was skipped, each naming the path and how to fix it. */
 	warnings: string[];
-	/** Module files and folders of the loaded extensions, by extension name: names an unhandled rejection's origin. */
+	/** Module files and folders of the loaded extensions, by extension name. */
 	files: ReadonlyMap<string, string>;
 	/** The extensions' event handlers; null when none registered one. */
 	events: EventBus | null;
