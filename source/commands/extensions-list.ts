@@ -5,6 +5,7 @@ import {errorMessage, exitCodes} from '../core/errors.js';
 import {nativeToolNames} from '../core/tools/native-tool-names.js';
 import {resolveWorkspace} from '../core/session/start-plugins.js';
 import {keepStdoutForContent, writeOut} from '../shared/output.js';
+import {containExtensions} from '../shared/contain-extensions.js';
 import {longFlagNames} from '../command-line/read-tokens.js';
 import {mainFlags} from '../main-flags.js';
 import {ExtensionFlags} from '../core/extensions/cli-flags.js';
@@ -55,6 +56,8 @@ export async function runExtensionsList(args: string[]): Promise<number> {
 	let json: boolean;
 	// A register that prints must not corrupt the listing (--json above all).
 	keepStdoutForContent();
+	// One that throws from a timer or never yields must not end or hold the listing: its faults go to stderr.
+	containExtensions();
 	try {
 		const {flags} = parseCommandLine(args, {flags: listFlags});
 		json = flags.json;

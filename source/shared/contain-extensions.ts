@@ -30,9 +30,10 @@ const reported = new Map<string, number>();
  * rejected without a stack may be theirs). An exception whose stack names
  * no extension is i's own bug and still ends the process as node would.
  * The watchdog (extension-watchdog.ts) starts at the same moment. Faults
- * go to `sink` until the function returned is called, then to stderr.
+ * go to `sink` (stderr by default) until the function returned is called,
+ * then to stderr.
  */
-export function containExtensions(sink: FaultReport, lend: LendTerminal = keepTerminal): () => void {
+export function containExtensions(sink: FaultReport = toStderr, lend: LendTerminal = keepTerminal): () => void {
 	report = sink;
 	lendTerminal = lend;
 	if (!contained) {

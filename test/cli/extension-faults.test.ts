@@ -173,3 +173,24 @@ test('a tool past the deadline it declared: its signal is aborted, the call ends
 	assert.ok(existsSync(join(sandbox.workspace, 'aborted')));
 	assert.equal(readFileSync(join(sandbox.workspace, 'aborted'), 'utf8'), 'TimeoutError');
 });
+
+test('i extensions: a timer register started throws while the listing loads; the listing is whole and the fault a warning', async () => {
+	const {sandbox, file} = sandboxWith(
+		'noisy.mjs',
+		`export default async function register(api) {
+			setTimeout(function early() { throw new Error('thrown while listed'); }, 1);
+			await new Promise(resolve => setTimeout(resolve, 50));
+			api.registerTool({name: 'noisy', description: 'Lists.', parameters: {type: 'object'}, execute: () => ({output: ''})});
+		}
+`,
+	);
+	const run = await runCli(['extensions', '--json', '--extension', file], {env: sandbox.env, cwd: sandbox.workspace});
+	assert.equal(run.code, 0, run.stderr);
+	assert.deepEqual(
+		JSON.parse(run.stdout)
+			.loaded.filter((extension: {name: string}) => extension.name === 'noisy')
+			.map((extension: {tools: string[]}) => extension.tools),
+		[['noisy']],
+	);
+	assert.match(run.stderr, /i: warning: extension noisy: an uncaught exception in a timer callback: thrown while listed \(at Timeout\.early /);
+});
