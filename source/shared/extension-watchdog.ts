@@ -52,7 +52,7 @@ export function startExtensionWatchdog(report: (message: string) => void, lendTe
 			hold = {owner, since: Date.now() - heldMs, listeners: new Map(signals.map(signal => [signal, process.listeners(signal)])), raw, giveBack: lendTerminal()};
 			for (const signal of signals) process.removeAllListeners(signal);
 			// The chat screen's Ctrl-C is a key while the terminal is raw: cooked, the terminal sends SIGINT.
-			if (raw) process.stdin.setRawMode(false);
+			if (raw) setRaw(false);
 			say(`extension ${owner.name} has held i for ${seconds(heldMs)} (at ${owner.frame}): Ctrl-C ends i now; i ends itself at ${seconds(HOLD_LIMIT_MS)}`);
 			return true;
 		},
@@ -75,7 +75,7 @@ export function startExtensionWatchdog(report: (message: string) => void, lendTe
 		const {owner, since, listeners, raw, giveBack} = hold;
 		hold = null;
 		for (const [signal, list] of listeners) for (const listener of list) process.on(signal, listener);
-		if (raw) process.stdin.setRawMode(true);
+		if (raw) setRaw(true);
 		giveBack();
 		report(`extension ${owner.name} let go after ${seconds(Date.now() - since)}; i goes on`);
 	}, HEARTBEAT_MS);
@@ -95,6 +95,13 @@ function heldBy(): StackOwner | null {
 	} finally {
 		Error.stackTraceLimit = limit;
 	}
+}
+
+/** The terminal's raw mode, when it is still there to set. */
+function setRaw(raw: boolean): void {
+	try {
+		process.stdin.setRawMode(raw);
+	} catch {}
 }
 
 /** Straight to stderr: the main thread is held, so nothing queued would be written. */
