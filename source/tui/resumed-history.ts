@@ -2,7 +2,7 @@ import type {Session} from '../core/session/session-store.js';
 import {customMessageEvent, deliveryIdOf, type DeliveredMessage} from '../core/session/session-records.js';
 import type {AssistantMessage, ToolMessage, UserMessage} from '../core/messages.js';
 import {CONTEXT_MARKER, SUMMARY_MARKER} from '../core/history/compaction.js';
-import {APPROVAL_DENIED, DENIAL_REASON} from '../core/lifecycle/turn-lifecycle.js';
+import {APPROVAL_DENIED, DENIAL_REASON} from '../core/lifecycle/call-outputs.js';
 import {describeAttachments} from '../core/mentions/attach-mentions.js';
 import {attachmentsOf} from '../core/mentions/attachment-parts.js';
 import {userBashOf} from '../core/user-bash/user-bash-message.js';

@@ -10,7 +10,7 @@ import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fakeTool, scriptedAgent, untilAborted} from '../fixtures/scripted-agent.js';
-import {CANCELLED_OUTPUT} from '../../source/core/lifecycle/turn-lifecycle.js';
+import {CANCELLED_OUTPUT} from '../../source/core/lifecycle/call-outputs.js';
 
 const heardKey = Symbol.for('i-loop-test.cancelled-calls');
 

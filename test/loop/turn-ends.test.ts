@@ -7,7 +7,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {fakeTool, recordingHooks, scriptedAgent, untilAborted} from '../fixtures/scripted-agent.js';
 import type {CoreEvent} from '../../source/core/events.js';
-import {CANCELLED_OUTPUT} from '../../source/core/lifecycle/turn-lifecycle.js';
+import {CANCELLED_OUTPUT} from '../../source/core/lifecycle/call-outputs.js';
 
 const signal = () => new AbortController().signal;
 const types = (events: CoreEvent[]) => events.map(event => event.type);

@@ -9,6 +9,7 @@ import type {BeforeAgentStart} from '../extensions/before-agent-start.js';
 import {readCancel, readContextAnswer, readInputAnswer, readMessageEnd, readProviderRequest, readToolBlock, readToolResult} from '../extensions/event-answers.js';
 import {providerHeadersHook} from '../extensions/provider-headers.js';
 import {errorMessage} from '../errors.js';
+import {APPROVAL_DENIED, CANCELLED_OUTPUT, DENIAL_REASON} from './call-outputs.js';
 import type {AnswerCheck, HookChain} from './hook-chain.js';
 import type {LifecycleEvent} from './event-names.js';
 import {readAfterResponse, readAfterTool, readBeforeRequest, readBeforeTool, readBeforeTurn, readBudgetFigures, readUserInput} from './hook-results.js';
@@ -54,13 +55,6 @@ export interface OutgoingRequest {
 	/** The built-in protocol a `before_request` hook turned the body into: its assembler reads the reply. */
 	wire?: Protocol;
 }
-
-/** How a denied call's result begins, and what comes before the person's reason: a resumed session reads them back to show the call as denied (resumed-history.ts). */
-export const APPROVAL_DENIED = 'The call was not run: approval was denied.';
-export const DENIAL_REASON = ' Reason: ';
-
-/** What the heads and ToolExecutionEnd are told of a call the turn's interrupt stopped (the model never sees it: the step is not saved). */
-export const CANCELLED_OUTPUT = 'cancelled: the run was interrupted before the call finished';
 
 /**
  * Every moment of a turn, each running the extension handlers and the worker
