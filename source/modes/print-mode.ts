@@ -33,8 +33,7 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 			const promptOnStdin = options.print === '' || options.print === undefined;
 			// With the prompt on the command line, a pipe or a file on stdin is input for it (`git diff | i -p "Review this"`).
 			prompt = deferred ? '' : promptOnStdin ? await readPromptFromStdin() : withPipedInput(options.print!, await readPipedInput(process.stdin, warn));
-			// One turn: its MCP servers start once its model asks for a tool, so a one-shot that answers at once pays nothing for them.
-			agent = await setupAgent({...(deferred ? options : {...options, firstMessage: promptOnStdin ? prompt : options.print}), mcpStart: 'first-tool-call'}, emit, undefined, controller.signal, started);
+			agent = await setupAgent(deferred ? options : {...options, firstMessage: promptOnStdin ? prompt : options.print}, emit, undefined, controller.signal, started);
 			// No screen: an extension's dialog is refused, never answered in the person's name.
 			agent.provideRuntime({uiDialog: headlessDialog(options.json ? 'i -p --json' : 'i -p')});
 			if (deferred) {
@@ -50,6 +49,8 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 		try {
 			const content = await headlessPrompt(prompt, agent.workspace, emit, 'i -p', {mcp: agent.mcp, signal: controller.signal});
 			if (content === null) return exitCodes.usage;
+			// The configured MCP servers started with the set-up; the one request a one-shot may have before a tool call holds their tools.
+			await agent.mcp.waitForFirstRequest(message => emit({type: 'warning', message}), controller.signal);
 			const outcome = await agent.runTurn(content, controller.signal);
 			return interrupts.exitCode() ?? turnExitCode(outcome);
 		} finally {

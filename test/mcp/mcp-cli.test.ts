@@ -1,5 +1,5 @@
-// MCP servers through the built `i`: a one-shot that does not use its servers
-// never waits for them and leaves none running, `@server:uri` resources,
+// MCP servers through the built `i`: a one-shot starts its servers with the
+// set-up and its first request holds their tools (waiting up to a bound), `@server:uri` resources,
 // project servers without trust, configuration errors, and the `i mcp` commands.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,7 +7,9 @@ import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {makeSandbox, runCli, type Sandbox} from '../helpers/cli.js';
+import {makeSandbox, runCli, unbundledCliPath, type Sandbox} from '../helpers/cli.js';
+import {importRecorder} from '../helpers/import-log.js';
+import {MCP_FIRST_REQUEST_WAIT_MS} from '../../source/core/mcp/mcp-handle.js';
 
 const everythingServer = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 const silentServer = fileURLToPath(new URL('../fixtures/mcp/silent-server.js', import.meta.url));
@@ -54,33 +56,53 @@ function alive(pid: number): boolean {
 	}
 }
 
-test('a one-shot answered at once starts no server; one whose model calls a tool starts them behind it, waits for none, and leaves none running', async () => {
+test("a one-shot starts its servers with the set-up: the first request holds a ready server's tools", async () => {
 	const box = sandbox();
-	const pids = [1, 2, 3].map(index => join(box.root, `silent-${index}.pids`));
-	globalSettings(box, {mcpServers: Object.fromEntries(pids.map((file, index) => [`silent${index}`, {command: process.execPath, args: [silentServer, file]}]))});
+	globalSettings(box, {mcpServers: {every: {command: process.execPath, args: [everythingServer]}}});
 	mock.enqueue({text: 'answered at once'});
 	const sent = mock.requests.length;
 	const run = await runCli(['-p', 'hello'], {env: box.env, cwd: box.workspace, timeoutMs: 30_000});
 	assert.equal(run.code, 0, run.stderr);
 	assert.match(run.stdout, /answered at once/);
-	assert.doesNotMatch(run.stderr, /MCP/);
+	const tools = (mock.requests[sent]!.body.tools ?? []).map((tool: any) => tool.function?.name ?? tool.name);
+	assert.ok(tools.includes('mcp__every__echo'), tools.join(', '));
+	assert.doesNotMatch(run.stderr, /not ready/);
+});
+
+test(`a one-shot's first request waits for its servers only up to ${MCP_FIRST_REQUEST_WAIT_MS / 1000} s: one not ready is named and left out, and none is left running`, async () => {
+	const box = sandbox();
+	const pids = [1, 2].map(index => join(box.root, `silent-${index}.pids`));
+	globalSettings(box, {mcpServers: Object.fromEntries(pids.map((file, index) => [`silent${index}`, {command: process.execPath, args: [silentServer, file]}]))});
+	mock.enqueue({text: 'answered without them'});
+	const sent = mock.requests.length;
+	// They never answer initialize (their own timeout is 60 s): the request goes at the bound without them.
+	const run = await runCli(['-p', 'hello'], {env: box.env, cwd: box.workspace, timeoutMs: 40_000});
+	assert.equal(run.code, 0, run.stderr);
+	assert.match(run.stdout, /answered without them/);
+	for (const index of [0, 1]) assert.match(run.stderr, new RegExp(`MCP server silent${index} was not ready within ${MCP_FIRST_REQUEST_WAIT_MS / 1000} s: the first request goes without its tools`));
 	const tools = (mock.requests[sent]!.body.tools ?? []).map((tool: any) => tool.function?.name ?? tool.name);
 	assert.ok(!tools.some((name: string) => name.startsWith('mcp__')), tools.join(', '));
-	assert.ok(
-		pids.every(file => !existsSync(file)),
-		'no server was started',
-	);
-
-	// The model asks for a tool: the servers start while it runs. They never answer initialize (the default timeout is 60 s), and the turn does not wait for them.
-	mock.enqueue({toolCalls: [{id: 'call_sleep', name: 'shell', arguments: JSON.stringify({command: `node -e "setTimeout(() => {}, 1500)"`})}]}, {text: 'done after a tool'});
-	const second = await runCli(['-p', '--yolo', 'work a little'], {env: box.env, cwd: box.workspace, timeoutMs: 30_000});
-	assert.equal(second.code, 0, second.stderr);
-	assert.match(second.stdout, /done after a tool/);
-	assert.doesNotMatch(second.stderr, /MCP/);
 	for (const file of pids) {
-		assert.ok(existsSync(file), `${file}: the server was started during the tool call`);
+		assert.ok(existsSync(file), `${file}: the server was started with the set-up`);
 		for (const pid of readFileSync(file, 'utf8').trim().split(' ').map(Number)) await until(() => !alive(pid), `process ${pid} of ${file} to end with i`);
 	}
+});
+
+test('a one-shot with no server configured loads nothing of the MCP SDK', async () => {
+	const box = sandbox();
+	const log = join(box.root, 'imports.log');
+	mock.enqueue({text: 'plain'});
+	const run = await runCli(['-p', 'hello'], {env: {...box.env, NODE_OPTIONS: `--import=${importRecorder}`, I_TEST_IMPORT_LOG: log}, cwd: box.workspace, entry: unbundledCliPath, timeoutMs: 30_000});
+	assert.equal(run.code, 0, run.stderr);
+	const urls = readFileSync(log, 'utf8').split('\n');
+	assert.ok(
+		urls.some(url => url.includes('/core/agent/run-turn.js')),
+		'the recorder saw the core',
+	);
+	assert.deepEqual(
+		urls.filter(url => /\/node_modules\/@modelcontextprotocol\/|\/core\/mcp\/mcp-servers\.js$/.test(url)),
+		[],
+	);
 });
 
 test('@server:uri in a -p prompt attaches the resource (the server is waited for, since the prompt needs it)', async () => {

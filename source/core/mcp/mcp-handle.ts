@@ -1,14 +1,16 @@
 import type {Tool} from '../tools/types.js';
 import type {McpServers} from './mcp-servers.js';
 
+/** How long a one-shot's first request waits for the configured MCP servers to be ready (i's own bound, not a spec limit). */
+export const MCP_FIRST_REQUEST_WAIT_MS = 10_000;
+
 /** What starts a run's servers, once the configuration was read (start-mcp.ts `prepareMcp`); null for a run without any. */
 export type McpStart = (() => Promise<McpServers>) | null;
 
 /**
  * The run's MCP servers as a head sees them while they are still being
- * read and started. `begin` starts them (once); the chat screen and line
- * mode begin at session start, a one-shot when its model first asks for a
- * tool (docs/mcp.md). `servers` is null until they were begun and
+ * read and started. `begin` starts them (once), at set-up beside the rest
+ * (docs/mcp.md). `servers` is null until they were begun and
  * loaded (and for a run without servers); `ready` begins them and settles
  * then. Closing before that leaves nothing running.
  */
@@ -57,6 +59,34 @@ export class McpHandle {
 		const servers = await this.ready;
 		await servers?.start();
 		return servers;
+	}
+
+	/**
+	 * A one-shot's first request waits for the servers, up to `boundMs`: one
+	 * not ready by then is named through `report` and left out of the request
+	 * (its tools come in a later request once it is ready). Nothing to wait
+	 * for when none is configured; an interrupt ends the wait.
+	 */
+	async waitForFirstRequest(report: (message: string) => void, signal: AbortSignal, boundMs = MCP_FIRST_REQUEST_WAIT_MS): Promise<void> {
+		let timer: NodeJS.Timeout | undefined;
+		let onAbort: (() => void) | undefined;
+		const late = new Promise<'late'>(resolve => {
+			timer = setTimeout(() => resolve('late'), boundMs);
+		});
+		const stopped = new Promise<'stopped'>(resolve => {
+			onAbort = () => resolve('stopped');
+			if (signal.aborted) onAbort();
+			else signal.addEventListener('abort', onAbort, {once: true});
+		});
+		try {
+			if ((await Promise.race([this.settled(), late, stopped])) !== 'late') return;
+			for (const name of this.#servers?.starting() ?? []) {
+				report(`MCP server ${name} was not ready within ${boundMs / 1000} s: the first request goes without its tools`);
+			}
+		} finally {
+			clearTimeout(timer);
+			signal.removeEventListener('abort', onAbort!);
+		}
 	}
 
 	async close(): Promise<void> {

@@ -84,6 +84,11 @@ export class McpServers {
 		return this.#connections.map(connection => connection.name);
 	}
 
+	/** The servers still starting, by name. */
+	starting(): string[] {
+		return this.#connections.filter(connection => connection.state === 'starting' || connection.state === 'stopped').map(connection => connection.name);
+	}
+
 	/** The ready servers' tools as core tools, now. */
 	tools(): readonly Tool[] {
 		return this.#tools;

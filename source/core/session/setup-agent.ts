@@ -54,12 +54,6 @@ export interface SetupOptions extends StartOptions, ExtensionOptions, ResourceOp
 	apiKey?: string | undefined;
 	/** False (`--no-agents-md`): no AGENTS.md is read into the system prompt (project-instructions.ts). */
 	agentsMd?: boolean | undefined;
-	/**
-	 * When the MCP servers start: at session start (the default), or when the
-	 * model first asks for a tool (a one-shot: one answered at once never
-	 * loads the SDK or starts a server; docs/mcp.md).
-	 */
-	mcpStart?: 'session' | 'first-tool-call' | undefined;
 	/** False (`--no-sandbox`): the model's shell commands run outside the sandbox (docs/sandbox.md). */
 	sandbox?: boolean | undefined;
 	/** A permission rule that cannot be used: `fail` (the default) stops the start with a UsageError; `notice` says so and lets no allow rule count (the chat screen). */
@@ -130,16 +124,15 @@ export async function setupAgent(
 		sandbox.configure(await sandboxOfStart(options, {workspace, dirs, warn}, loadedExtensions));
 		model.take(first, loadedExtensions);
 		const events = loadedExtensions.events;
-		const {mcp, toHead} = await startMcp(options, {
+		const mcp = await startMcp(options, {
 			workspace,
 			dirs,
 			events,
-			headEmit,
 			warn,
 			takenToolNames: new Map([...extensionContext.takenToolNames, ...loadedExtensions.tools.map(tool => [tool.name, 'an extension tool'] as const)]),
 		});
 		let delivery: MessageDelivery | undefined;
-		const generations = await ExtensionGenerations.first({options, start: extensionContext, plugins, pool, toHead, onEmit: emit => delivery?.emitTo(emit)}, loadedExtensions);
+		const generations = await ExtensionGenerations.first({options, start: extensionContext, plugins, pool, toHead: headEmit, onEmit: emit => delivery?.emitTo(emit)}, loadedExtensions);
 		// With extension handlers, the head's events also reach the observers (MessageUpdate, ToolExecution*).
 		const emit = generations.emit;
 		for (const message of [...loadedExtensions.warnings, ...first.catalogue.warnings]) emit({type: 'warning', message});
@@ -210,16 +203,14 @@ async function externalTools(plugins: LoadedPlugins, pool: WorkerPool): Promise<
 }
 
 /**
- * The MCP servers, started in the background: neither the first frame nor
- * a turn that does not use them waits (docs/mcp.md). A one-shot's
- * start with its first tool call, behind the model's first answer: the
- * head's emit that starts them is `toHead`.
+ * The MCP servers, started in the background beside the rest of the set-up:
+ * the first frame never waits for them, and a one-shot's first request
+ * waits only up to a bound (McpHandle.waitForFirstRequest, docs/mcp.md).
  */
 async function startMcp(
 	options: SetupOptions,
-	start: {workspace: string; dirs: StartContext['dirs']; events: EventBus | null; headEmit: EmitEvent; warn: (message: string) => void; takenToolNames: ReadonlyMap<string, string>},
-): Promise<{mcp: McpHandle; toHead: EmitEvent}> {
-	const {headEmit} = start;
+	start: {workspace: string; dirs: StartContext['dirs']; events: EventBus | null; warn: (message: string) => void; takenToolNames: ReadonlyMap<string, string>},
+): Promise<McpHandle> {
 	const mcp = new McpHandle(
 		prepareMcp({
 			workspace: start.workspace,
@@ -231,16 +222,8 @@ async function startMcp(
 			report: start.warn,
 		}),
 	);
-	if (options.mcpStart !== 'first-tool-call') {
-		mcp.begin();
-		return {mcp, toHead: headEmit};
-	}
-
-	const toHead: EmitEvent = event => {
-		if (event.type === 'tool_call') mcp.begin();
-		headEmit(event);
-	};
-	return {mcp, toHead};
+	mcp.begin();
+	return mcp;
 }
 
 /** appendEntry and sendMessage (spec/extensions.md §3); the checks' schemas load with the first delivery, so a run without one never builds them. */
