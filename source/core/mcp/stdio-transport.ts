@@ -1,9 +1,10 @@
 import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process';
-import {ReadBuffer, serializeMessage} from '@modelcontextprotocol/sdk/shared/stdio.js';
+import {deserializeMessage, serializeMessage} from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js';
 import type {JSONRPCMessage} from '@modelcontextprotocol/sdk/types.js';
 import {StderrTail} from '../pool/stderr-tail.js';
 import {killGroup} from '../pool/kill-group.js';
+import {LineReader, LineTooLongError} from './line-reader.js';
 
 /** A server's stderr kept for the message that explains its failure: the end of it, in bounded memory (spec/platform.md §2's drained stderr). */
 export const MCP_STDERR_TAIL_BYTES = 16 * 1024;
@@ -48,7 +49,7 @@ export class GroupStdioTransport implements Transport {
 	onmessage?: (message: JSONRPCMessage) => void;
 	readonly stderr = new StderrTail(MCP_STDERR_TAIL_BYTES);
 	readonly #server: StdioServer;
-	readonly #buffer = new ReadBuffer({maxBufferSize: MAX_MCP_MESSAGE_BYTES});
+	readonly #lines = new LineReader(MAX_MCP_MESSAGE_BYTES);
 	#child: ChildProcessWithoutNullStreams | undefined;
 	#exit: string | undefined;
 
@@ -83,9 +84,10 @@ export class GroupStdioTransport implements Transport {
 		child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
 		child.stdout.on('data', (chunk: Buffer) => {
 			try {
-				this.#buffer.append(chunk);
-				for (let message = this.#buffer.readMessage(); message !== null; message = this.#buffer.readMessage()) this.onmessage?.(message);
+				for (const line of this.#lines.push(chunk)) this.onmessage?.(deserializeMessage(line));
 			} catch (error) {
+				// Too long: the connection ends, and how it ended names the limit.
+				if (error instanceof LineTooLongError) this.#exit ??= error.message;
 				this.onerror?.(error as Error);
 				void this.close();
 			}
@@ -117,7 +119,7 @@ export class GroupStdioTransport implements Transport {
 
 	async #stop(): Promise<void> {
 		const child = this.#child;
-		this.#buffer.clear();
+		this.#lines.clear();
 		if (!child || child.exitCode !== null || child.signalCode !== null) return;
 		this.#exit ??= 'was stopped';
 		const exited = new Promise<void>(resolve => child.once('exit', () => resolve()));
