@@ -1,13 +1,14 @@
 import {basename, dirname} from 'node:path';
 import type {Agent} from '../core/session/agent.js';
 import type {Session} from '../core/session/session-store.js';
+import {sessionRenamed, type SwitchGate, type SwitchReason} from '../core/session/session-switch.js';
 import type {ChooserBroker} from './brokers/chooser-broker.js';
 import type {ChatCore} from './chat-core.js';
 import type {ChatStore} from './chat-store.js';
 
 /** What the session actions need of the agent, the lazily loaded core and the screen. */
 export interface SessionParts {
-	agent: Pick<Agent, 'session' | 'sessionFolder' | 'workspace' | 'extensionEvents' | 'instructions' | 'switchSession' | 'reloadInstructions'>;
+	agent: Pick<Agent, 'session' | 'sessionFolder' | 'workspace' | 'extensionEvents' | 'instructions' | 'switchSession' | 'mayLeaveSession' | 'reloadInstructions'>;
 	core: Pick<ChatCore, 'openWorkspaceSession' | 'provisionalSessionPath' | 'forkSession' | 'renameWorkspaceSession' | 'listSessions' | 'sessionPickerRequest' | 'cannotOpen' | 'showSessionHistory'>;
 	store: Pick<ChatStore, 'notice' | 'setSession' | 'showHistory' | 'delivered' | 'clearTranscript'>;
 	chooser: Pick<ChooserBroker, 'ask'>;
@@ -39,8 +40,10 @@ export class SessionActions {
 	/** /clear: a new session in the workspace's folder; the previous one stays saved. */
 	async clear(): Promise<void> {
 		const {agent, core, store} = this.#parts;
-		const next = await core.openWorkspaceSession({path: core.provisionalSessionPath(agent.sessionFolder), workspace: agent.workspace, warn: this.#warn});
-		await this.#switchTo(next);
+		const path = core.provisionalSessionPath(agent.sessionFolder);
+		if (!this.#allowed(await agent.mayLeaveSession('new', path), '/clear')) return;
+		const next = await core.openWorkspaceSession({path, workspace: agent.workspace, warn: this.#warn});
+		await this.#switchTo(next, 'new');
 		// Nothing of the old session stays on the screen: its transcript, its tokens and cost.
 		this.#parts.clearScreen?.();
 		store.clearTranscript();
@@ -73,15 +76,17 @@ export class SessionActions {
 			return;
 		}
 
+		if (!this.#allowed(await agent.mayLeaveSession('resume', summary.path), '/resume')) return;
 		const next = await core.openWorkspaceSession({path: summary.path, workspace: agent.workspace, warn: this.#warn});
 		store.notice('info', `resumed ${summary.name} (${next.messages.length} messages)`);
-		await this.#switchTo(next);
+		await this.#switchTo(next, 'resume');
 		if (next.dropped) store.notice('warning', `session repaired: dropped ${next.dropped.lines} line(s) (${next.dropped.reason}), kept in ${next.dropped.savedTo}`);
 	}
 
 	/** /fork: the chat goes on in a copy of the session (an extension may refuse it); the original stays as it was. */
 	async fork(): Promise<void> {
 		const {agent, core, store} = this.#parts;
+		if (!this.#allowed(await agent.mayLeaveSession('fork', null), '/fork')) return;
 		const outcome = await core.forkSession(agent.session, agent.sessionFolder, agent.extensionEvents ?? null, this.#warn);
 		if (!outcome.ok) {
 			store.notice('warning', `extension ${outcome.by} refused the fork (SessionBeforeFork)${outcome.reason === null ? '' : `: ${outcome.reason}`}; this session goes on`);
@@ -89,7 +94,7 @@ export class SessionActions {
 		}
 
 		const from = agent.session.path;
-		await this.#switchTo(outcome.fork, {showHistory: false});
+		await this.#switchTo(outcome.fork, 'fork', {showHistory: false});
 		store.notice('info', `forked into ${sessionName(outcome.fork.path)} (${outcome.fork.messages.length} messages); ${sessionName(from)} stays as it was`);
 	}
 
@@ -101,9 +106,17 @@ export class SessionActions {
 			return;
 		}
 
-		const before = sessionName(agent.session.path);
+		const previousPath = agent.session.path;
 		await core.renameWorkspaceSession(agent.session, name);
-		store.notice('info', `renamed ${before} to ${sessionName(agent.session.path)}`);
+		sessionRenamed(agent.extensionEvents ?? null, agent.session, previousPath, sessionName(agent.session.path));
+		store.notice('info', `renamed ${sessionName(previousPath)} to ${sessionName(agent.session.path)}`);
+	}
+
+	/** Whether the extensions let the session be left; a refusal is said, naming the extension and its reason. */
+	#allowed(gate: SwitchGate, command: string): boolean {
+		if (gate.ok) return true;
+		this.#parts.store.notice('warning', `extension ${gate.by} refused ${command} (SessionBeforeSwitch)${gate.reason === null ? '' : `: ${gate.reason}`}; this session goes on`);
+		return false;
 	}
 
 	/** Reads the AGENTS.md files again into the session's system prompt and the next session's (/reload, /clear). */
@@ -114,10 +127,10 @@ export class SessionActions {
 	}
 
 	/** Puts `next` in place of the running session (the old one is saved and closed) and shows its history, unless it is on the screen already (a fork). */
-	async #switchTo(next: Session, options: {showHistory: boolean} = {showHistory: true}): Promise<void> {
+	async #switchTo(next: Session, reason: SwitchReason, options: {showHistory: boolean} = {showHistory: true}): Promise<void> {
 		const {agent, core, store} = this.#parts;
 		// The children of the old session end with it; new ones' sessions go beside the new one.
-		await agent.switchSession(next);
+		await agent.switchSession(next, reason);
 		store.setSession(next.id);
 		if (options.showHistory && next.messages.length > 0) core.showSessionHistory(next, store);
 	}

@@ -319,7 +319,7 @@ test('/reload cleans up the extensions’ children (their handles are gone); a s
 		assert.equal(owned.error, 'the extensions were reloaded');
 		assert.equal((await refusal(() => agent.children.poll('kid', owned.id))).code, 'not_found');
 		assert.equal(core.status, 'running', 'delegate_task’s child is the turn’s, not the extensions’');
-		await agent.switchSession(agent.session);
+		await agent.switchSession(agent.session, 'new');
 		assert.equal(core.status, 'failed');
 		assert.equal(core.error, 'the session was switched');
 		assert.equal(agent.children.used, 0);

@@ -42,7 +42,7 @@ test('a session switched through the agent object (/clear, /resume): the head re
 		await head.run('in the first session');
 		const firstPath = head.path;
 		const next = await openSession({path: join(run.agent.sessionFolder, 'next.json'), workspace: run.workspace});
-		await run.agent.switchSession(next);
+		await run.agent.switchSession(next, 'new');
 		assert.equal(head.path, next.path);
 		assert.equal(head.id, next.id);
 		assert.equal(head.messages.length, 0);

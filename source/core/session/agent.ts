@@ -24,6 +24,7 @@ import type {ModuleFolders} from './module-folders.js';
 import type {Bound, DefaultSave, ModelSwitch, Selected} from './model-binding.js';
 import type {SessionPrompt} from './session-prompt.js';
 import type {Session} from './session-store.js';
+import {askBeforeSwitch, bracketSwitch, type SwitchGate, type SwitchReason} from './session-switch.js';
 import type {RunPermissions} from './run-permissions.js';
 import type {FileHistory} from '../rewind/file-history.js';
 import {rewindPoints, type RewindPoint} from '../rewind/rewind-points.js';
@@ -228,16 +229,24 @@ export class Agent {
 	}
 
 	/**
-	 * Puts `next` in place of the running session (/clear, /resume, /fork):
-	 * every child is cancelled and disposed, the old session is saved and
-	 * closed, and the extensions' deliveries go to `next`.
+	 * Puts `next` in place of the running session (/clear, /resume, /fork),
+	 * bracketed by SessionShutdown and SessionStart with `reason`: every child
+	 * is cancelled and disposed, the old session is saved and closed, and the
+	 * extensions' deliveries go to `next`. Ask `mayLeaveSession` first.
 	 */
-	async switchSession(next: Session): Promise<void> {
-		await this.children.cleanUp('the session was switched');
+	async switchSession(next: Session, reason: SwitchReason): Promise<void> {
 		const previous = this.#session;
-		this.#session = next;
-		this.delivery.switchSession(next);
-		if (previous !== next) await previous.close();
+		await bracketSwitch(this.extensionEvents, {from: previous, to: next, reason, cwd: this.workspace}, async () => {
+			await this.children.cleanUp('the session was switched');
+			this.#session = next;
+			this.delivery.switchSession(next);
+			if (previous !== next) await previous.close();
+		});
+	}
+
+	/** The extensions' SessionBeforeSwitch gate for leaving the running session (`targetPath`: where to; null for a fork not made yet). */
+	async mayLeaveSession(reason: SwitchReason, targetPath: string | null): Promise<SwitchGate> {
+		return askBeforeSwitch(this.extensionEvents, this.#session, reason, targetPath);
 	}
 
 	/**
