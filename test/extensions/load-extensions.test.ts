@@ -366,3 +366,21 @@ test("registerCommand: a chat-screen command per name, never a built-in's or ano
 	assert.match(messages[3]!, /description must be one line/);
 	assert.match(messages[4]!, /handler must be a function/);
 });
+
+test('settings short form "extensions": a folder of extensions is read as extensionDirs; a file, a package folder and an npm name as single extensions', async () => {
+	const root = tempDir();
+	const workspace = join(root, 'ws');
+	const configDir = join(root, 'config');
+	for (const dir of ['ws/.i/team', 'ws/.i/pkg']) mkdirSync(join(root, dir), {recursive: true});
+	const inFolder = writeExtension(join(workspace, '.i', 'team'), 'a', '');
+	const single = writeExtension(join(workspace, '.i'), 'single', '');
+	writeFileSync(join(workspace, '.i', 'pkg', 'package.json'), JSON.stringify({name: 'pkg', main: 'index.mjs'}));
+	writeFileSync(join(workspace, '.i', 'pkg', 'index.mjs'), '');
+	writeFileSync(join(workspace, '.i', 'settings.json'), JSON.stringify({extensions: ['team', './single.mjs', './pkg', 'an-npm-name']}));
+	mkdirSync(configDir);
+	const {candidates, settings} = await findExtensionSources({workspace, configDir, cwd: root, env: {}});
+	assert.deepEqual(settings.project?.extensionDirs, [join(workspace, '.i', 'team')]);
+	assert.deepEqual(settings.project?.packages, [single, join(workspace, '.i', 'pkg'), join(workspace, '.i', 'npm', 'node_modules', 'an-npm-name')]);
+	const paths = candidates.filter(c => c.project).map(c => c.path);
+	assert.ok(paths.includes(inFolder) && paths.includes(single), paths.join(', '));
+});

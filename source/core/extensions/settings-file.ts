@@ -1,3 +1,4 @@
+import {stat} from 'node:fs/promises';
 import {homedir} from 'node:os';
 import {dirname, isAbsolute, join, resolve} from 'node:path';
 import * as z from 'zod/mini';
@@ -127,6 +128,7 @@ export async function readSettingsFile(path: string): Promise<Settings | undefin
 	const folder = dirname(path);
 	const at = (entries: string[] | undefined) => (entries ?? []).map(entry => resolveEntry(folder, entry));
 	const {extensionDirs, packages, extensions, skillDirs, skills, promptDirs, prompts, providerPackage, permissions, sandbox} = read.known;
+	const short = await splitExtensions(folder, extensions ?? []);
 	return {
 		permissions: {allow: permissions?.allow ?? [], ask: permissions?.ask ?? [], deny: permissions?.deny ?? []},
 		...(sandbox === undefined
@@ -140,12 +142,38 @@ export async function readSettingsFile(path: string): Promise<Settings | undefin
 				}),
 		...(providerPackage === undefined ? {} : {providerPackage}),
 		path,
-		extensionDirs: at(extensionDirs),
+		extensionDirs: [...at(extensionDirs), ...short.folders],
 		// A package name stays a name only until here: it is installed in the settings folder's npm prefix.
-		packages: [...(packages ?? []), ...(extensions ?? [])].map(entry => (isPackageName(entry) ? installedPackagePath(folder, entry) : resolveEntry(folder, entry))),
+		packages: [...(packages ?? []), ...short.single].map(entry => (isPackageName(entry) ? installedPackagePath(folder, entry) : resolveEntry(folder, entry))),
 		skillDirs: [...at(skillDirs), ...at(skills)],
 		promptDirs: [...at(promptDirs), ...at(prompts)],
 	};
+}
+
+/**
+ * The short form `extensions` (spec/extensions.md §8: short for
+ * `extensionDirs`), read as what each entry is: a folder of extensions
+ * (a folder without package.json, found beside the settings file) goes
+ * with `extensionDirs`; a file, a package folder or an npm name is a single
+ * extension, as `packages` (pi and earlier `i` wrote them there), and so is
+ * an entry not found, which loading then names.
+ */
+async function splitExtensions(folder: string, entries: readonly string[]): Promise<{folders: string[]; single: string[]}> {
+	const folders: string[] = [];
+	const single: string[] = [];
+	for (const entry of entries) {
+		const path = resolveEntry(folder, entry);
+		if (await isFolderOfExtensions(path)) folders.push(path);
+		else single.push(entry);
+	}
+
+	return {folders, single};
+}
+
+async function isFolderOfExtensions(path: string): Promise<boolean> {
+	const found = await stat(path).catch(() => undefined);
+	if (!found?.isDirectory()) return false;
+	return (await stat(join(path, 'package.json')).catch(() => undefined)) === undefined;
 }
 
 /** The settings files of a run (spec/extensions.md §8): the project's `.i/settings.json`, pi's `.pi/settings.json` and the global `<config_dir>/settings.json`, each when it exists. */
