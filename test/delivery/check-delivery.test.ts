@@ -116,6 +116,18 @@ test('appendEntry takes {customType, data} (data absent is null) or {message}, a
 	refused(() => checkAppendEntry('ext', []), /the request must be an object/);
 });
 
+test('appendEntry and sendMessage refuse data JSON cannot hold as it is (NaN, Infinity, undefined in a list, a function, a Map), naming where', () => {
+	refused(() => checkAppendEntry('ext', {customType: 'state', data: {score: Number.NaN}}), /^appendEntry: extension ext: data must be JSON data: data\.score is NaN, which JSON cannot hold/);
+	refused(() => checkAppendEntry('ext', {customType: 'state', data: {list: [1, Number.POSITIVE_INFINITY]}}), /data\.list\[1\] is Infinity/);
+	refused(() => checkAppendEntry('ext', {customType: 'state', data: [undefined]}), /data\[0\] is undefined/);
+	refused(() => checkAppendEntry('ext', {customType: 'state', data: {f: () => 1}}), /data\.f is a function/);
+	refused(() => checkAppendEntry('ext', {customType: 'state', data: {m: new Map([[1, 2]])}}), /data\.m is a Map/);
+	refused(() => checkSendMessage('ext', {customType: 't', content: 'x', details: {n: -Number.NaN}}), /details\.n is NaN/);
+	// What JSON keeps as it is passes, a shared object too.
+	const shared = {a: 1};
+	assert.deepEqual(checkAppendEntry('x', {customType: 'state', data: {one: shared, two: shared, z: null, s: 'x', b: false, n: -0.5}}).kind, 'entry');
+});
+
 test('the authoring guide states these limits', () => {
 	const guide = readFileSync(fileURLToPath(new URL('../../../docs/extensions/authoring.md', import.meta.url)), 'utf8').replaceAll(/\s+/g, ' ');
 	for (const phrase of [

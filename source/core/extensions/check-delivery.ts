@@ -229,7 +229,38 @@ function json(value: unknown, field: string, fail: Fail): unknown {
 	}
 
 	if (text === undefined) fail(`${field} must be JSON data (got ${typeof value})`);
+	const lost = lostInJson(value, field);
+	if (lost !== null) fail(`${field} must be JSON data: ${lost}, which JSON cannot hold (it would be stored as something else)`);
 	const bytes = Buffer.byteLength(text);
 	if (bytes > MAX_DELIVERY_DATA_BYTES) fail(`${field} is ${bytes} bytes as JSON, over the limit of ${MAX_DELIVERY_DATA_BYTES} (256 KiB)`);
 	return JSON.parse(text);
+}
+
+/** The first value JSON would not keep as it is (NaN, Infinity, undefined in a list, a function, a Map…), with where it is; null when there is none. */
+function lostInJson(value: unknown, at: string, seen = new Set<object>()): string | null {
+	if (value === null || typeof value === 'string' || typeof value === 'boolean') return null;
+	if (typeof value === 'number') return Number.isFinite(value) ? null : `${at} is ${value}`;
+	if (typeof value !== 'object') return `${at} is ${typeof value === 'function' ? 'a function' : typeof value}`;
+	// A cycle was refused by JSON.stringify already; a shared object is looked at once.
+	if (seen.has(value)) return null;
+	seen.add(value);
+	if (Array.isArray(value)) {
+		for (const [index, item] of value.entries()) {
+			const lost = lostInJson(item, `${at}[${index}]`, seen);
+			if (lost !== null) return lost;
+		}
+
+		return null;
+	}
+
+	const prototype = Object.getPrototypeOf(value);
+	if (prototype !== Object.prototype && prototype !== null) return `${at} is a ${(value as object).constructor?.name ?? 'non-plain object'}`;
+	for (const [key, item] of Object.entries(value)) {
+		// A property set to undefined is an absent one, in JSON as in JavaScript.
+		if (item === undefined) continue;
+		const lost = lostInJson(item, `${at}.${key}`, seen);
+		if (lost !== null) return lost;
+	}
+
+	return null;
 }
