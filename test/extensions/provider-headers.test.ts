@@ -60,6 +60,21 @@ test('the sender: the hook never sees the credentials and cannot replace them; w
 	assert.deepEqual(await requestHeaders({'x-api-key': 'k'}, 'https://api.example/x', undefined), {'content-type': 'application/json', accept: 'text/event-stream', 'x-api-key': 'k'});
 });
 
+test("the sender: a models.json header (named secret, any case) is kept from the hook like a credential, and keeps the host's value", async () => {
+	let shown: Record<string, string> | undefined;
+	const sent = await requestHeaders(
+		{authorization: 'Bearer sk-secret-key', 'X-Team-Token': 'team-secret-value'},
+		'https://api.example/x',
+		async request => {
+			shown = request.headers;
+			return {...request.headers, 'x-team-token': 'replaced'};
+		},
+		['X-Team-Token'],
+	);
+	assert.deepEqual(shown, {'content-type': 'application/json', accept: 'text/event-stream'});
+	assert.equal(sent['x-team-token'], 'team-secret-value');
+});
+
 test('chained in priority order, each handler seeing the one before; a refusal is reported once per extension and header', async () => {
 	const reports: string[] = [];
 	const events = new EventBus({

@@ -102,11 +102,12 @@ export function protocolPrices(built: BuiltCatalogue, protocol: string, modelId:
 	return model ? {...model.cost} : undefined;
 }
 
-/** The adapter with the binding's headers under its own, and without any credential header for an anonymous provider. */
+/** The adapter with the binding's headers under its own (secrets like the key), and without any credential header for an anonymous provider. */
 function withBinding(adapter: Adapter, headers: Readonly<Record<string, string>>, anonymous: boolean): Adapter {
 	if (Object.keys(headers).length === 0 && !anonymous) return adapter;
 	return {
 		...adapter,
+		secretHeaders: Object.keys(headers),
 		headers(apiKey) {
 			const own = adapter.headers(apiKey);
 			if (anonymous) for (const name of ['authorization', 'x-api-key']) delete own[name];

@@ -1,6 +1,6 @@
 import type {ModelCaller} from '../providers/model-caller.js';
 import {neutralBody} from '../providers/neutral-body.js';
-import {ProviderError} from '../providers/errors.js';
+import {ProviderError, redact, secretsOf, secretValues} from '../providers/errors.js';
 import type {PreparedRequest} from '../providers/types.js';
 import type {ProviderRequest} from './api.js';
 import type {CheckedProvider} from './check-provider.js';
@@ -50,6 +50,9 @@ export function createExtensionProviderCaller(owned: OwnedProvider, options: Ext
 	const label = `extension ${extension} provider "${provider.id}"`;
 	const url = providerUrl(provider.id);
 	const binding = Object.freeze({apiKey: options.binding?.apiKey ?? null, baseUrl: options.binding?.baseUrl ?? null, headers: Object.freeze({...options.binding?.headers})});
+	// The key and models.json's headers are secrets: whatever the extension or its server repeats of them, no message shows.
+	const secrets = secretValues([binding.apiKey, ...secretsOf(binding.headers, Object.keys(binding.headers))]);
+	const hide = (text: string) => redact(text, secrets);
 	return {
 		protocol: provider.id,
 		provider: provider.id,
@@ -68,7 +71,8 @@ export function createExtensionProviderCaller(owned: OwnedProvider, options: Ext
 			if (request.url !== url) throw new ProviderError(`${label}: the request was moved to ${JSON.stringify(request.url.slice(0, 80))}; it goes to ${url}`, {kind: 'request'});
 			// The binding is added after the hooks: they never see the key, and a fresh copy goes to each request.
 			const req: ProviderRequest = {...readRequest(request, label), apiKey: binding.apiKey, baseUrl: binding.baseUrl, headers: {...binding.headers}};
-			const run = new ProviderRun({label, streaming: provider.streaming, emit: io.emit, warn: io.warn ?? (() => {}), limits: options.limits ?? defaultRunLimits});
+			const warn = io.warn;
+			const run = new ProviderRun({label, streaming: provider.streaming, emit: io.emit, warn: warn ? message => warn(hide(message)) : () => {}, limits: options.limits ?? defaultRunLimits});
 			const onAbort = () => run.cancel();
 			io.signal.addEventListener('abort', onAbort, {once: true});
 			try {
@@ -81,6 +85,13 @@ export function createExtensionProviderCaller(owned: OwnedProvider, options: Ext
 						(error: unknown) => run.rejected(error),
 					);
 				return await run.result();
+			} catch (error) {
+				if (error instanceof ProviderError) {
+					error.message = hide(error.message);
+					if (error.stack) error.stack = hide(error.stack);
+				}
+
+				throw error;
 			} finally {
 				io.signal.removeEventListener('abort', onAbort);
 			}

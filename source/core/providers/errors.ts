@@ -83,18 +83,33 @@ export function formatBytes(bytes: number): string {
 	return bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} bytes`;
 }
 
-/** Values that authenticate: never echoed, even when a server or library repeats them. */
-export function secretsOf(headers: Record<string, string>): string[] {
-	const secrets: string[] = [];
+/** Headers whose values authenticate, whoever set them. */
+const CREDENTIAL_HEADER = /^(authorization|x-api-key|api-key)$/i;
+/** Shorter values are not hidden: they could match innocent text. */
+const MIN_SECRET_CHARS = 8;
+
+/**
+ * Values that authenticate: never echoed, even when a server or library
+ * repeats them. The credential headers', and those of the headers
+ * `secretNames` lists (a models.json provider's `headers`, secrets like keys).
+ */
+export function secretsOf(headers: Readonly<Record<string, string>>, secretNames: readonly string[] = []): string[] {
+	const named = new Set(secretNames.map(name => name.toLowerCase()));
+	const values: string[] = [];
 	for (const [name, value] of Object.entries(headers)) {
-		if (!/^(authorization|x-api-key|api-key)$/i.test(name)) continue;
-		secrets.push(value);
+		if (!CREDENTIAL_HEADER.test(name) && !named.has(name.toLowerCase())) continue;
+		values.push(value);
 		const bearer = /^bearer\s+(.+)$/i.exec(value);
-		if (bearer?.[1]) secrets.push(bearer[1]);
+		if (bearer?.[1]) values.push(bearer[1]);
 	}
 
-	// Longest first so a key inside "Bearer key" is caught either way; short values could match innocent text.
-	return secrets.filter(secret => secret.length >= 8).sort((a, b) => b.length - a.length);
+	return secretValues(values);
+}
+
+/** The values `redact` hides, as every caller gathers them: each of at least 8 characters, once, longest first (so a key inside "Bearer key" is caught either way). */
+export function secretValues(values: ReadonlyArray<string | null | undefined>): string[] {
+	const kept = values.filter((value): value is string => typeof value === 'string' && value.length >= MIN_SECRET_CHARS);
+	return [...new Set(kept)].sort((a, b) => b.length - a.length);
 }
 
 /** `text` with every secret replaced by "[redacted]". */

@@ -48,6 +48,8 @@ export interface PostStreamArgs {
 	provider: string;
 	request: PreparedRequest;
 	headers: Record<string, string>;
+	/** What every message hides (errors.ts secretsOf); by default the credential headers' values. */
+	secrets?: readonly string[];
 	signal?: AbortSignal;
 	onRetry?: (notice: RetryNotice) => void | Promise<void>;
 	options?: HttpOptions;
@@ -90,7 +92,7 @@ export async function postStream(args: PostStreamArgs): Promise<StreamResponse> 
 		signal: args.signal,
 		maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
 		bodyTimeoutMs: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
-		secrets: secretsOf(args.headers),
+		secrets: args.secrets === undefined ? secretsOf(args.headers) : [...args.secrets],
 	};
 
 	// Once, before any connection: a body that cannot be serialised is no network failure, and no retry helps it.

@@ -89,9 +89,9 @@ export async function callModel(args: CallModelArgs): Promise<ModelReply> {
 export async function sendRequest(args: SendArgs, request: PreparedRequest): Promise<ModelReply> {
 	const {adapter, signal} = args;
 	const provider = adapter.protocol;
-	const headers = await requestHeaders(adapter.headers(args.apiKey), request.url, args.transformHeaders);
-	// The secrets the HTTP layer hides: a stream event or a quoted data line may repeat the key too.
-	const secrets = secretsOf(headers);
+	const headers = await requestHeaders(adapter.headers(args.apiKey), request.url, args.transformHeaders, adapter.secretHeaders);
+	// The secrets the HTTP layer hides: a stream event or a quoted data line may repeat the key or a secret header too.
+	const secrets = secretsOf(headers, adapter.secretHeaders);
 	const retrier = createRetrier({provider, options: args.httpOptions, signal, onRetry: args.onRetry});
 	let shown = false;
 	const emit = (event: StreamEvent) => {
@@ -115,6 +115,7 @@ export async function sendRequest(args: SendArgs, request: PreparedRequest): Pro
 				provider,
 				request,
 				headers,
+				secrets,
 				retrier,
 				...(signal ? {signal} : {}),
 				...(args.httpOptions ? {options: args.httpOptions} : {}),

@@ -33,17 +33,19 @@ function lowerCased(headers: Readonly<Record<string, string>>): Record<string, s
 /**
  * The headers a request carries: the wire's, then the adapter's own
  * (authentication, protocol version). With a hook, it sees all but the
- * credentials and answers the new set; from its answer only headers it
- * may set are taken, the host's own keep their values, and the
- * credentials are added back unseen.
+ * credentials and the `secret` ones (models.json's, which are secrets
+ * like keys) and answers the new set; from its answer only headers it may
+ * set are taken, the host's own keep their values, and the credentials
+ * and secrets are added back unseen.
  */
-export async function requestHeaders(own: Readonly<Record<string, string>>, url: string, hook: HeadersHook | undefined): Promise<Record<string, string>> {
+export async function requestHeaders(own: Readonly<Record<string, string>>, url: string, hook: HeadersHook | undefined, secret: readonly string[] = []): Promise<Record<string, string>> {
 	const all = {...STREAM_REQUEST_HEADERS, ...lowerCased(own)};
 	if (!hook) return all;
+	const secrets = new Set(secret.map(name => name.toLowerCase()));
 	const visible: Record<string, string> = {};
 	const kept: Record<string, string> = {};
 	for (const [name, value] of Object.entries(all)) {
-		const refusal = headerRefusal(name);
+		const refusal = secrets.has(name) ? 'credential' : headerRefusal(name);
 		if (refusal !== 'credential') visible[name] = value;
 		if (refusal !== undefined) kept[name] = value;
 	}

@@ -77,5 +77,7 @@ export interface Adapter {
 	prepare(messages: Message[], tools: ToolSchema[], references?: FileReferences): PreparedRequest;
 	/** Authentication and protocol headers; kept apart from `prepare` so hooks never see the key. */
 	headers(apiKey: string): Record<string, string>;
+	/** Headers besides the credentials whose values are secrets (a models.json provider's `headers`): no hook sees them and no message shows them. */
+	readonly secretHeaders?: readonly string[];
 	createAssembler(emit: (event: StreamEvent) => void): StreamAssembler;
 }
