@@ -169,8 +169,8 @@ async function login(args: string[], io: Io): Promise<number> {
 	const {catalogue, store} = await setting(flags, io, false);
 	const subject = subjectOf(provider, catalogue);
 	if (!subject.requiresAuth) throw new UsageError(`${provider} allows requests without a key (requiresAuth is false): its client never sends one, so there is nothing to store`);
-	// A broken or shared auth.json is said before the key is typed, not after.
-	store.read();
+	// A broken or shared auth.json, or a folder others can write to, is said before the key is typed, not after.
+	store.checkWritable();
 	const read = await readSecret(`API key for ${provider} (typing is not shown; Enter ends, Ctrl-C cancels): `, io.stdin, {write: io.err});
 	if (read.kind === 'cancelled') {
 		writeErr(`i: auth login: cancelled; nothing was stored\n`);

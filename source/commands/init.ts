@@ -1,5 +1,6 @@
 import {lstat, mkdir} from 'node:fs/promises';
 import {join, resolve} from 'node:path';
+import {AUTH_DIR_MODE} from '../core/auth/auth-file.js';
 import {resolveDirs} from '../core/config/dirs.js';
 import {configPath} from '../core/config/load-config.js';
 import {errorMessage, exitCodes} from '../core/errors.js';
@@ -68,7 +69,8 @@ export const PROFILE_FILES: ReadonlyArray<readonly [string, unknown]> = [
  * written) rejects with the file system's error, the files made before it kept.
  */
 export async function writeProfileFiles(dir: string, report: (line: string) => void = () => {}): Promise<string[]> {
-	await mkdir(dir, {recursive: true});
+	// The config folder holds auth.json, which is refused in a folder others can write to.
+	await mkdir(dir, {recursive: true, mode: AUTH_DIR_MODE});
 	const created: string[] = [];
 	for (const [name, content] of PROFILE_FILES) if (await createOnce(join(dir, name), content, report)) created.push(join(dir, name));
 	return created;

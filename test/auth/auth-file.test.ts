@@ -78,6 +78,37 @@ test('a file others may read or change is refused, with the fix', {skip: process
 	assert.equal(new AuthFile(path).read().size, 1, 'owner-only read is fine');
 });
 
+test("a folder others can write to is refused (ssh's rule): 0777 and 0775 are, 0755, 0700 and a sticky 1777 are not", {skip: process.platform === 'win32'}, async () => {
+	const dir = folder();
+	const path = join(dir, 'auth.json');
+	writeFileSync(path, '{"openai": {"type": "api_key", "key": "sk-secret-value"}}', {mode: 0o600});
+	for (const mode of [0o777, 0o775, 0o757, 0o770]) {
+		chmodSync(dir, mode);
+		const file = new AuthFile(path);
+		const refused = (error: Error) =>
+			error.name === 'UsageError' &&
+			error.message ===
+				`auth file ${path}: its folder ${dir} can be written by other users (mode 0${mode.toString(8)}), who could replace or remove the file; it holds keys, so it is not used: run chmod go-w ${dir}`;
+		assert.throws(() => file.read(), refused);
+		await assert.rejects(file.store('deepseek', {type: 'api_key', key: 'sk-new'}), refused);
+		assert.throws(() => file.checkWritable(), refused);
+	}
+
+	for (const mode of [0o755, 0o700, 0o1777, 0o1775]) {
+		chmodSync(dir, mode);
+		assert.equal(new AuthFile(path).read().size, 1, `mode ${mode.toString(8)} is fine`);
+	}
+
+	chmodSync(dir, 0o700);
+	// With no file yet, a store into such a folder is refused before anything is written.
+	const empty = folder();
+	chmodSync(empty, 0o777);
+	const fresh = AuthFile.in(empty);
+	assert.equal(fresh.read().size, 0, 'no file: nothing to refuse on read');
+	await assert.rejects(fresh.store('openai', {type: 'api_key', key: 'sk-new'}), /its folder .* can be written by other users \(mode 0777\)/);
+	assert.deepEqual(readdirSync(empty), []);
+});
+
 test('the size cap: a file at the cap is read, one byte past it is refused', () => {
 	const path = join(folder(), 'auth.json');
 	const entry = '{"openai": {"type": "api_key", "key": "k"}}';

@@ -1,6 +1,6 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {writeFileSync} from 'node:fs';
+import {chmodSync, readdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {makeSandbox, runCli, type Sandbox} from '../helpers/cli.js';
 import {runAuth} from '../../source/commands/auth-command.js';
@@ -106,6 +106,38 @@ test('auth check: configuration errors exit 2: an unknown provider, a broken aut
 	const badConfig = await check(noConfig, ['deepseek']);
 	assert.equal(badConfig.code, 2);
 	assert.match(badConfig.stderr, /config .*config\.json: not valid JSON/);
+});
+
+test('auth.json in a folder others can write to is refused by a run, auth check and login, naming the folder, its mode and the fix; 0755 and 0700 are fine', {skip: process.platform === 'win32'}, async () => {
+	const box = sandboxWith({api_key_env: 'TEST_API_KEY'}, {openai: {type: 'api_key', key: 'sk-stored-in-shared'}});
+	const fix = `its folder ${box.configDir} can be written by other users`;
+	for (const mode of [0o777, 0o775]) {
+		chmodSync(box.configDir, mode);
+		const shown = `(mode 0${mode.toString(8)}), who could replace or remove the file; it holds keys, so it is not used: run chmod go-w ${box.configDir}`;
+		const run = await runCli(['-p', 'hi', '-C', box.workspace], {env: box.env});
+		assert.equal(run.code, 2);
+		assert.ok(run.stderr.includes(`${fix} ${shown}`), run.stderr);
+		const checked = await check(box);
+		assert.equal(checked.code, 2);
+		assert.ok(checked.stderr.startsWith(`i: auth check: auth file ${join(box.configDir, 'auth.json')}: ${fix} ${shown}`), checked.stderr);
+		assert.doesNotMatch(run.stderr + checked.stdout + checked.stderr, /sk-stored-in-shared/);
+	}
+
+	for (const mode of [0o755, 0o700]) {
+		chmodSync(box.configDir, mode);
+		const checked = await check(box);
+		assert.equal(checked.code, 0, checked.stderr);
+		assert.equal(checked.stdout, 'openai: ready, the key comes from auth.json (API key)\n');
+	}
+
+	// Login into such a folder stops before the key is read, and writes nothing.
+	const empty = sandboxWith(undefined);
+	chmodSync(empty.configDir, 0o777);
+	const login = await runCli(['auth', 'login', 'deepseek'], {env: empty.env, input: 'sk-never-stored\n'});
+	assert.equal(login.code, 2);
+	assert.match(login.stderr, /^i: auth login: auth file .*auth\.json: its folder .* can be written by other users \(mode 0777\)/);
+	assert.doesNotMatch(login.stderr, /API key for deepseek/, 'the key was never asked for');
+	assert.deepEqual(readdirSync(empty.configDir), []);
 });
 
 test('auth check with a catalogue: the models.json variable and an anonymous provider (the command takes its lookup as a parameter)', async () => {

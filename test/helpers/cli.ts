@@ -33,7 +33,8 @@ export function makeSandbox(): Sandbox {
 	const workspace = join(root, 'workspace');
 	const configDir = join(root, 'config');
 	mkdirSync(workspace);
-	mkdirSync(configDir);
+	// Whatever the umask: auth.json is refused in a folder others can write to.
+	mkdirSync(configDir, {mode: 0o700});
 	const env: NodeJS.ProcessEnv = {
 		PATH: process.env.PATH,
 		HOME: root,

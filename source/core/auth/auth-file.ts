@@ -1,3 +1,4 @@
+import {statSync} from 'node:fs';
 import {mkdir} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
 import * as z from 'zod/mini';
@@ -18,12 +19,40 @@ export const AUTH_FILE_MODE = 0o600;
 export const AUTH_DIR_MODE = 0o700;
 /** Group and other bits: any of them on a file of keys is refused (as ssh refuses a private key others can read). */
 const SHARED_BITS = 0o077;
+/** Group and other write on the file's folder: others could replace or remove the file (ssh's StrictModes). */
+const FOLDER_WRITE_BITS = 0o022;
+/** The sticky bit: in such a folder only a file's owner may rename or remove it, so others' write access cannot touch the file. */
+const STICKY_BIT = 0o1000;
 
-/** A file of secrets (keys, tokens) others can read or change is not used: the error says how to fix its mode. Not on Windows, which has no such bits. */
+/**
+ * A file of secrets (keys, tokens) others can read or change is not used,
+ * nor one in a folder others can write to (group- or world-writable
+ * without the sticky bit); the error says how to fix the mode. Not on
+ * Windows, which has no such bits.
+ */
 export function refuseShared(label: string, path: string, mode: number, holds: string): void {
-	if ((mode & SHARED_BITS) === 0 || process.platform === 'win32') return;
-	const shown = (mode & 0o777).toString(8).padStart(4, '0');
-	throw new UsageError(`${label} can be read or changed by other users (mode ${shown}); it holds ${holds}, so it is not used: run chmod 600 ${path}`);
+	if (process.platform === 'win32') return;
+	if ((mode & SHARED_BITS) !== 0) {
+		const shown = (mode & 0o777).toString(8).padStart(4, '0');
+		throw new UsageError(`${label} can be read or changed by other users (mode ${shown}); it holds ${holds}, so it is not used: run chmod 600 ${path}`);
+	}
+
+	refuseSharedFolder(label, dirname(path), holds);
+}
+
+/** The folder a file of secrets is in (or is about to be written to): refused when others can write to it (refuseShared). A folder that does not exist yet passes: it is created 0700. */
+export function refuseSharedFolder(label: string, folder: string, holds: string): void {
+	if (process.platform === 'win32') return;
+	let mode: number;
+	try {
+		mode = statSync(folder).mode;
+	} catch {
+		return;
+	}
+
+	if ((mode & FOLDER_WRITE_BITS) === 0 || (mode & STICKY_BIT) !== 0) return;
+	const shown = (mode & 0o7777).toString(8).padStart(4, '0');
+	throw new UsageError(`${label}: its folder ${folder} can be written by other users (mode ${shown}), who could replace or remove the file; it holds ${holds}, so it is not used: run chmod go-w ${folder}`);
 }
 
 // Loose objects: pi's OAuth entries carry fields of their own (an enterprise URL, a project id); they are kept as written.
@@ -79,8 +108,15 @@ export class AuthFile implements CredentialStore {
 		return this.#change(provider, () => undefined);
 	}
 
+	/** Whether a key may be written here: the folder is refused as refuseShared says; a broken or shared file as `read` says. Login asks it before the key is typed. */
+	checkWritable(): void {
+		refuseSharedFolder(`auth file ${this.path}`, dirname(this.path), 'keys');
+		this.read();
+	}
+
 	async #change(provider: string, next: () => StoredCredential | undefined): Promise<StoredCredential | undefined> {
 		await mkdir(dirname(this.path), {recursive: true, mode: AUTH_DIR_MODE});
+		refuseSharedFolder(`auth file ${this.path}`, dirname(this.path), 'keys');
 		return withLock(`${this.path}.lock`, async () => {
 			// Read again under the lock: another login may have written since this process last looked.
 			const raw = this.#readRaw();

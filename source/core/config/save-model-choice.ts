@@ -1,5 +1,6 @@
 import {mkdir} from 'node:fs/promises';
 import {dirname} from 'node:path';
+import {AUTH_DIR_MODE} from '../auth/auth-file.js';
 import {UsageError, errorMessage} from '../errors.js';
 import {writeFileAtomic} from '../fs/atomic-write.js';
 import {readConfigFileSync} from '../fs/read-config-file.js';
@@ -67,7 +68,8 @@ export async function saveModelChoice(path: string, choice: {provider: string; m
 	// Two spaces for a new file; a one-line file stays on one line.
 	const indent = text === undefined ? 2 : jsonIndentation(text, text.trim().includes('\n') ? 2 : 0);
 	const trailing = text === undefined || text.endsWith('\n') ? '\n' : '';
-	await mkdir(dirname(path), {recursive: true});
+	// The config folder holds auth.json, which is refused in a folder others can write to.
+	await mkdir(dirname(path), {recursive: true, mode: AUTH_DIR_MODE});
 	await writeFileAtomic(path, `${JSON.stringify(next, null, indent)}${trailing}`);
 	return {path, created: text === undefined};
 }

@@ -1,7 +1,7 @@
 import {mkdir} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
 import * as z from 'zod/mini';
-import {AUTH_DIR_MODE, AUTH_FILE_MODE, MAX_AUTH_FILE_BYTES, refuseShared} from '../auth/auth-file.js';
+import {AUTH_DIR_MODE, AUTH_FILE_MODE, MAX_AUTH_FILE_BYTES, refuseShared, refuseSharedFolder} from '../auth/auth-file.js';
 import {describeIssues} from '../config/describe-issues.js';
 import {UsageError} from '../errors.js';
 import {writeFileAtomic} from '../fs/atomic-write.js';
@@ -63,6 +63,7 @@ export class McpAuthFile {
 	 */
 	async update(name: string, url: URL, change: (entry: McpAuthEntry | undefined) => McpAuthEntry | undefined): Promise<boolean> {
 		await mkdir(dirname(this.path), {recursive: true, mode: AUTH_DIR_MODE});
+		refuseSharedFolder(`MCP auth file ${this.path}`, dirname(this.path), 'tokens');
 		return withLock(`${this.path}.lock`, async () => {
 			// Read again under the lock: another process (a login in another terminal) may have written since.
 			const raw = await this.#readRaw();
@@ -82,6 +83,7 @@ export class McpAuthFile {
 	/** Forgets everything stored for `name`, whatever URL it was for; resolves with whether there was anything. */
 	async remove(name: string): Promise<boolean> {
 		await mkdir(dirname(this.path), {recursive: true, mode: AUTH_DIR_MODE});
+		refuseSharedFolder(`MCP auth file ${this.path}`, dirname(this.path), 'tokens');
 		return withLock(`${this.path}.lock`, async () => {
 			const raw = await this.#readRaw();
 			if (!Object.hasOwn(raw.servers, name)) return false;
