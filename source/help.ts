@@ -102,15 +102,17 @@ export const authHelpText = `
   i auth — credentials for model providers
 
   Usage
-    $ i auth check [PROVIDER]  which credential a run would use for PROVIDER (default: the provider the config selects);
-                               reads local state only (no request, no token refresh)
+    $ i auth check [PROVIDER]  which credential a run would use for PROVIDER (default: the provider the run selects:
+                               --provider, --model, else the config); reads local state only (no request, no token refresh)
     $ i auth login PROVIDER    read an API key from the terminal without echo (Backspace edits, Ctrl-C cancels) or the first
                                line of stdin (printenv KEY | i auth login PROVIDER), and store it in auth.json
     $ i auth logout PROVIDER   remove PROVIDER's entry from auth.json
 
   Options
     --config FILE              Model/API config whose provider is the selected one (default: $I_CONFIG_DIR/config.json)
-    --api-key KEY              (check) as for a run: used for the selected provider only
+    --provider ID              (check) as for a run: the provider to check (PROVIDER is the same)
+    --model ID                 (check) as for a run (PROVIDER/MODEL, or a model id): its provider is checked
+    --api-key KEY              (check) as for a run: used for the provider the run selects
     --json                     One JSON object on stdout
 
   The order (the first that holds a usable value wins)

@@ -2,20 +2,24 @@ import {existsSync} from 'node:fs';
 import type {AnyFlags} from 'meow';
 import {parseCommandLine} from '../command-line/parse-command-line.js';
 import {AuthFile, AUTH_FILE_MODE, type StoredCredential} from '../core/auth/auth-file.js';
-import {configAuthSubject, coreAuthCatalogue, type AuthCatalogue} from '../core/auth/auth-subjects.js';
+import {configAuthSubject} from '../core/auth/auth-subjects.js';
 import {resolveCredential, type AuthSubject} from '../core/auth/resolve-credential.js';
 import {checkedDirs} from '../core/config/checked-dirs.js';
-import {configPath, loadModelConfig} from '../core/config/load-config.js';
+import {configPath, loadModelConfig, type LoadedConfig} from '../core/config/load-config.js';
+import {runSelection} from '../core/catalogue/run-selection.js';
 import {errorMessage, exitCodes, UsageError} from '../core/errors.js';
 import {nearestName} from '../core/nearest-name.js';
 import {authHelpText, helpOutput} from '../help.js';
 import {writeErr as writeStderr, writeOut as writeStdout} from '../shared/output.js';
 import {readSecret, type SecretInput, MAX_SECRET_BYTES} from './read-secret.js';
+import type {AuthProviders} from './run-catalogue.js';
 import {checkTypedKey} from './typed-key.js';
 
 const checkFlags = {
 	config: {type: 'string'},
 	apiKey: {type: 'string'},
+	provider: {type: 'string'},
+	model: {type: 'string'},
 	json: {type: 'boolean', default: false},
 } satisfies AnyFlags;
 
@@ -32,11 +36,11 @@ export const authCheckExit = {ready: exitCodes.ok, missing: 1, config: exitCodes
 /** What the command takes besides its arguments; the defaults are the process's own. */
 export interface AuthCommandIo {
 	/**
-	 * The providers it knows, given the config's own selection (undefined
-	 * without a config): the core's built-in ones by default; the catalogue
-	 * (declare({providers}), models.json) when it is connected.
+	 * The providers it knows, given the config's own protocol selection
+	 * (undefined without one): the built-in catalogue's by default; a run's
+	 * whole catalogue (declare({providers}), models.json) when it is connected.
 	 */
-	catalogue?: (selected: AuthSubject | undefined) => AuthCatalogue | Promise<AuthCatalogue>;
+	catalogue?: (selected: AuthSubject | undefined) => AuthProviders | Promise<AuthProviders>;
 	env?: NodeJS.ProcessEnv;
 	stdin?: SecretInput;
 	/** Where the result line goes (stdout) and where errors and the prompt go (stderr). */
@@ -45,7 +49,7 @@ export interface AuthCommandIo {
 }
 
 /**
- * `i auth check [PROVIDER] [--api-key KEY] [--config FILE] [--json]`,
+ * `i auth check [PROVIDER] [--provider ID] [--model ID] [--api-key KEY] [--config FILE] [--json]`,
  * `i auth login PROVIDER`, `i auth logout PROVIDER`. Local state only: no
  * request, no token refresh. Check exits 0 ready, 1 missing credentials,
  * 2 configuration error, with one line naming the source that would be
@@ -92,39 +96,48 @@ export async function runAuth(args: string[], io: AuthCommandIo = {}): Promise<n
 /** The io with its writers chosen. */
 type Io = AuthCommandIo & Required<Pick<AuthCommandIo, 'out' | 'err'>>;
 
-/** The catalogue, the config's selection (undefined without a config), and auth.json. */
+/** The providers known, auth.json, and the config when there is one. */
 interface Setting {
-	catalogue: AuthCatalogue;
-	selected: AuthSubject | undefined;
+	catalogue: AuthProviders;
+	loaded: LoadedConfig | undefined;
 	store: AuthFile;
 	env: NodeJS.ProcessEnv;
 }
 
-/** A missing default config is no error when a provider is named (`i auth login deepseek` before any config); a broken one always is. */
-async function setting(flags: {config?: string | undefined}, io: AuthCommandIo, needsConfig: boolean): Promise<Setting> {
+/**
+ * A missing default config is no error when a provider is named (`i auth
+ * login deepseek` before any config) or `--provider` / `--model` choose one
+ * (as for a run); a broken one always is. `protocolSelection`: the config's
+ * protocol subject counts for its provider id (the run's own when nothing
+ * chooses by catalogue).
+ */
+async function setting(flags: {config?: string | undefined}, io: AuthCommandIo, need: {config: boolean; byFlags: boolean; protocolSelection: boolean}): Promise<Setting> {
 	const dirs = checkedDirs();
 	const path = configPath(flags.config, dirs.config_dir);
 	const hasConfig = flags.config !== undefined || existsSync(path);
-	if (!hasConfig && needsConfig) {
-		throw new UsageError(`no model config: ${path} does not exist, so no provider is selected; name one (i auth check PROVIDER) or pass --config FILE`);
+	if (!hasConfig && need.config) {
+		throw new UsageError(`no model config: ${path} does not exist, so no provider is selected; name one (i auth check PROVIDER, --provider ID or --model ID) or pass --config FILE`);
 	}
 
-	const loaded = hasConfig ? loadModelConfig(path, flags.config !== undefined) : undefined;
-	// A config that names a catalogue provider selects the catalogue's entry; one that chooses by protocol, its own subject (configAuthSubject).
-	const byCatalogue = typeof loaded?.config.provider === 'string' ? loaded.config.provider : undefined;
-	const byProtocol = loaded && byCatalogue === undefined ? configAuthSubject(loaded) : undefined;
-	const catalogue = await (io.catalogue ?? coreAuthCatalogue)(byProtocol);
-	const selected = byCatalogue === undefined ? byProtocol : subjectOf(byCatalogue, catalogue, `config ${loaded!.path}: "provider": `);
-	return {catalogue, selected, store: AuthFile.in(dirs.config_dir), env: io.env ?? process.env};
+	const loaded = hasConfig || need.byFlags ? loadModelConfig(path, flags.config !== undefined, {selectedByFlags: need.byFlags}) : undefined;
+	const byProtocol = need.protocolSelection && loaded?.config.protocol !== undefined ? configAuthSubject(loaded) : undefined;
+	const catalogue = await (io.catalogue ?? builtinCatalogue)(byProtocol);
+	return {catalogue, loaded, store: AuthFile.in(dirs.config_dir), env: io.env ?? process.env};
+}
+
+/** Without a connected catalogue: the built-in providers'. */
+async function builtinCatalogue(selected: AuthSubject | undefined): Promise<AuthProviders> {
+	const [{catalogueAuth}, {buildCatalogue}] = await Promise.all([import('./run-catalogue.js'), import('../core/catalogue/build-catalogue.js')]);
+	return catalogueAuth(buildCatalogue([], []))(selected);
 }
 
 /** The subject of a named provider; an unknown id is a usage error listing the known ones. */
-function subjectOf(id: string, catalogue: AuthCatalogue, where = ''): AuthSubject {
+function subjectOf(id: string, catalogue: AuthProviders): AuthSubject {
 	const subject = catalogue.lookup(id);
 	if (subject) return subject;
 	const ids = catalogue.ids();
 	const guess = nearestName(id, ids);
-	throw new UsageError(`${where}unknown provider ${JSON.stringify(id)}${guess === undefined ? '' : ` (did you mean ${guess}?)`}; the known providers are ${ids.join(', ')}`);
+	throw new UsageError(`unknown provider ${JSON.stringify(id)}${guess === undefined ? '' : ` (did you mean ${guess}?)`}; the known providers are ${ids.join(', ')}`);
 }
 
 function oneProvider(input: string[], usage: string, optional: boolean): string | undefined {
@@ -133,28 +146,42 @@ function oneProvider(input: string[], usage: string, optional: boolean): string 
 	return input[0];
 }
 
+/**
+ * The provider a run with these flags would use, as the run picks it
+ * (run-selection.ts, then the catalogue's resolution), or the config's
+ * protocol subject. PROVIDER is `--provider PROVIDER`; alone it is looked
+ * up without a model (the config's own subject when it is the config's
+ * protocol's provider). --api-key is that provider's, as in the run.
+ */
+async function checkedSubject(flags: {config?: string | undefined; provider?: string | undefined; model?: string | undefined}, named: string | undefined, io: Io): Promise<Setting & {subject: AuthSubject}> {
+	if (named !== undefined && flags.provider !== undefined && named !== flags.provider) throw new UsageError(`PROVIDER "${named}" and --provider "${flags.provider}" differ: give one of them`);
+	const provider = flags.provider ?? named;
+	const byFlags = flags.provider !== undefined || flags.model !== undefined;
+	const found = await setting(flags, io, {config: provider === undefined && !byFlags, byFlags, protocolSelection: !byFlags});
+	const {catalogue, loaded} = found;
+	if (named !== undefined && !byFlags) return {...found, subject: subjectOf(named, catalogue)};
+	const selection = runSelection({provider, model: flags.model}, loaded!);
+	if (selection === undefined) return {...found, subject: configAuthSubject(loaded!)};
+	return {...found, subject: subjectOf(await catalogue.select(selection), catalogue)};
+}
+
 async function check(args: string[], io: Io): Promise<number> {
 	const {out: writeOut, err: writeErr} = io;
 	const {flags, input} = parseCommandLine(args, {flags: checkFlags, takesInput: true, secretFlags: ['apiKey']});
-	const named = oneProvider(input, 'i auth check [PROVIDER]', true);
-	const {catalogue, selected, store, env} = await setting(flags, io, named === undefined);
-	const subject = named === undefined ? selected! : subjectOf(named, catalogue);
-	// --api-key is for the provider the run selects, never another (spec/extensions.md §11).
-	const flagApplies = flags.apiKey !== undefined && subject.provider === selected?.provider;
-	const resolved = resolveCredential(subject, {apiKeyFlag: flagApplies ? flags.apiKey : undefined, store, env});
-	const ignoredFlag =
-		flags.apiKey !== undefined && !flagApplies ? `--api-key is for the provider the config selects (${selected?.provider ?? 'none without a config'}), so it was not used for ${subject.provider}` : undefined;
+	const named = oneProvider(input, 'i auth check [PROVIDER] [--provider ID] [--model ID]', true);
+	const {subject, store, env} = await checkedSubject(flags, named, io);
+	const resolved = resolveCredential(subject, {apiKeyFlag: flags.apiKey, store, env});
 	if (flags.json) {
 		const report = resolved.ok
 			? {provider: subject.provider, ready: true, source: resolved.source, detail: resolved.detail, skipped: resolved.skipped}
 			: {provider: subject.provider, ready: false, problem: resolved.kind, reason: resolved.reason};
-		writeOut(`${JSON.stringify(ignoredFlag === undefined ? report : {...report, note: ignoredFlag})}\n`);
+		writeOut(`${JSON.stringify(report)}\n`);
 	} else if (resolved.ok) {
 		const how = resolved.source === 'anonymous' ? `ready without a key (${subject.provider} allows requests without one)` : `ready, the key comes from ${resolved.detail}`;
 		const skipped = resolved.skipped.length === 0 ? '' : `; skipped: ${resolved.skipped.join('; ')}`;
-		writeOut(`${subject.provider}: ${how}${skipped}${ignoredFlag === undefined ? '' : `; ${ignoredFlag}`}\n`);
+		writeOut(`${subject.provider}: ${how}${skipped}\n`);
 	} else if (resolved.kind === 'missing') {
-		writeOut(`${resolved.reason}${ignoredFlag === undefined ? '' : `; ${ignoredFlag}`}\n`);
+		writeOut(`${resolved.reason}\n`);
 	} else {
 		writeErr(`i: auth check: ${resolved.reason}\n`);
 	}
@@ -166,7 +193,7 @@ async function login(args: string[], io: Io): Promise<number> {
 	const {out: writeOut, err: writeErr} = io;
 	const {flags, input} = parseCommandLine(args, {flags: changeFlags, takesInput: true});
 	const provider = oneProvider(input, 'i auth login PROVIDER (the key is read from the terminal, or the first line of stdin)', false)!;
-	const {catalogue, store} = await setting(flags, io, false);
+	const {catalogue, store} = await setting(flags, io, {config: false, byFlags: false, protocolSelection: true});
 	const subject = subjectOf(provider, catalogue);
 	if (!subject.requiresAuth) throw new UsageError(`${provider} allows requests without a key (requiresAuth is false): its client never sends one, so there is nothing to store`);
 	// A broken or shared auth.json, or a folder others can write to, is said before the key is typed, not after.
@@ -193,7 +220,7 @@ async function logout(args: string[], io: Io): Promise<number> {
 	const {out: writeOut} = io;
 	const {flags, input} = parseCommandLine(args, {flags: changeFlags, takesInput: true});
 	const provider = oneProvider(input, 'i auth logout PROVIDER', false)!;
-	const {catalogue, store, env} = await setting(flags, io, false);
+	const {catalogue, store, env} = await setting(flags, io, {config: false, byFlags: false, protocolSelection: true});
 	// An entry of a provider no longer known (its package removed) can still be removed.
 	const subject = catalogue.lookup(provider) ?? (store.read().has(provider) ? {provider, requiresAuth: true} : subjectOf(provider, catalogue));
 	const removed = await store.remove(provider);

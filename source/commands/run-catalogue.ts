@@ -1,6 +1,7 @@
 import {builtinAuthSubjects, type AuthCatalogue} from '../core/auth/auth-subjects.js';
 import type {AuthSubject} from '../core/auth/resolve-credential.js';
 import type {BuiltCatalogue} from '../core/catalogue/build-catalogue.js';
+import type {Selection} from '../core/catalogue/select-model.js';
 import {authSubjectOf} from '../core/catalogue/credential-for.js';
 import {checkedDirs} from '../core/config/checked-dirs.js';
 import type {ExtensionOptions} from '../core/session/start-extensions.js';
@@ -30,6 +31,12 @@ export async function loadRunCatalogue(options: ExtensionOptions & {cwd?: string
 	return built;
 }
 
+/** The providers `i auth` knows, and how a run's catalogue selection picks one of them. */
+export interface AuthProviders extends AuthCatalogue {
+	/** The provider id `--provider` / `--model` / the config's `provider` select: the run's own resolution (select-model.ts); a UsageError as the run's. */
+	select(selection: Selection): Promise<string>;
+}
+
 /**
  * The providers `i auth` knows from a catalogue: each provider's subject
  * from its private binding (models.json's key variable and the declared
@@ -38,7 +45,7 @@ export async function loadRunCatalogue(options: ExtensionOptions & {cwd?: string
  * config's own protocol selection over the entry of its id (what that run
  * would use).
  */
-export function catalogueAuth(built: BuiltCatalogue): (selected: AuthSubject | undefined) => AuthCatalogue {
+export function catalogueAuth(built: BuiltCatalogue): (selected: AuthSubject | undefined) => AuthProviders {
 	return selected => {
 		const subjects = new Map<string, AuthSubject>();
 		for (const provider of built.catalogue.providers()) {
@@ -48,6 +55,10 @@ export function catalogueAuth(built: BuiltCatalogue): (selected: AuthSubject | u
 
 		for (const subject of builtinAuthSubjects) if (!subjects.has(subject.provider)) subjects.set(subject.provider, subject);
 		if (selected) subjects.set(selected.provider, selected);
-		return {ids: () => [...subjects.keys()], lookup: id => subjects.get(id)};
+		return {
+			ids: () => [...subjects.keys()],
+			lookup: id => subjects.get(id),
+			select: async selection => (await import('../core/catalogue/select-model.js')).resolveSelection(selection, built).provider.id,
+		};
 	};
 }

@@ -86,7 +86,7 @@ test('the shell tool hides a catalogue selection’s key from auth.json and the 
 });
 
 test('i auth knows every catalogue provider: the package’s, models.json’s (its variable first), a config’s catalogue "provider"; an unknown id exits 2 naming the nearest', async () => {
-	const box = sandbox({mine: {baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'MINE_KEY', models: [{id: 'm'}]}});
+	const box = sandbox({mine: {baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'MINE_KEY', models: [{id: 'm'}]}, proxy: {models: [{id: 'any'}]}});
 	const check = async (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(['auth', 'check', ...args], {env: {...box.env, ...env}});
 	const openrouter = await check(['openrouter'], {OPENROUTER_API_KEY: 'sk-or-1'});
 	assert.equal(openrouter.code, 0, openrouter.stderr);
@@ -109,5 +109,10 @@ test('i auth knows every catalogue provider: the package’s, models.json’s (i
 	assert.equal(selected.stdout, 'proxy: ready, the key comes from auth.json (API key)\n');
 	const flag = await check(['--api-key', 'sk-x-4040']);
 	assert.equal(flag.stdout, 'proxy: ready, the key comes from --api-key (this run only)\n');
+	// It is checked as the run selects it: a model the provider does not list is the run's error (exit 2).
+	writeFileSync(join(box.configDir, 'config.json'), JSON.stringify({provider: 'proxy', model: 'unlisted'}));
+	const unlisted = await check([]);
+	assert.equal(unlisted.code, 2);
+	assert.match(unlisted.stderr, /^i: auth check: config .*config\.json: provider "proxy" has no model "unlisted"/);
 	assert.doesNotMatch(login.stdout + login.stderr + selected.stdout + flag.stdout, /sk-proxy-typed-3030|sk-x-4040/);
 });

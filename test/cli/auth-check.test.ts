@@ -4,7 +4,9 @@ import {chmodSync, readdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {makeSandbox, runCli, type Sandbox} from '../helpers/cli.js';
 import {runAuth} from '../../source/commands/auth-command.js';
-import {coreAuthCatalogue} from '../../source/core/auth/auth-subjects.js';
+import {catalogueAuth} from '../../source/commands/run-catalogue.js';
+import {buildCatalogue} from '../../source/core/catalogue/build-catalogue.js';
+import {checkModelsFile} from '../../source/core/catalogue/models-file.js';
 
 const hour = 3_600_000;
 const base = {protocol: 'openai', base_url: 'http://127.0.0.1:9/v1', model: 'm'};
@@ -31,16 +33,54 @@ test('auth check: the declared variable of the config, then --api-key over it, e
 	assert.doesNotMatch(flag.stdout + flag.stderr, /sk-flag-distinct-77|sk-test-secret-123/);
 });
 
-test('auth check: --api-key is for the selected provider only', async () => {
+test('auth check takes PROVIDER, --provider and --model as a run does, and --api-key is for the provider they select', async () => {
 	const box = sandboxWith({api_key_env: 'TEST_API_KEY'});
-	const other = await check(box, ['deepseek', '--api-key', 'sk-flag-distinct-77']);
-	assert.equal(other.code, 1, other.stderr);
-	assert.match(other.stdout, /^no API key for deepseek: .*environment variable DEEPSEEK_API_KEY is not set; .*--api-key is for the provider the config selects \(openai\), so it was not used for deepseek\n$/);
-	assert.doesNotMatch(other.stdout, /sk-flag-distinct-77/);
-	// Naming the selected provider is the same as naming none.
-	const same = await check(box, ['openai', '--api-key', 'sk-flag-distinct-77']);
+	const key = 'sk-flag-distinct-77';
+	// PROVIDER is --provider: `i --provider deepseek --api-key K` would send K to deepseek.
+	for (const args of [['deepseek'], ['--provider', 'deepseek'], ['--model', 'deepseek/deepseek-chat'], ['deepseek', '--model', 'deepseek-chat']]) {
+		const flagged = await check(box, [...args, '--api-key', key]);
+		assert.equal(flagged.code, 0, `${args.join(' ')}: ${flagged.stderr}`);
+		assert.equal(flagged.stdout, 'deepseek: ready, the key comes from --api-key (this run only)\n');
+		const without = await check(box, args);
+		assert.equal(without.code, 1);
+		assert.match(without.stdout, /^no API key for deepseek: .*environment variable DEEPSEEK_API_KEY is not set/);
+		assert.doesNotMatch(flagged.stdout + flagged.stderr + without.stdout, new RegExp(key));
+	}
+
+	// Naming the config's provider is the same as naming none.
+	const same = await check(box, ['openai', '--api-key', key]);
 	assert.equal(same.code, 0);
 	assert.match(same.stdout, /--api-key \(this run only\)/);
+	// --model openai/… selects the catalogue's openai, whose variable is OPENAI_API_KEY, not the config's api_key_env: the run says the same.
+	const byCatalogue = await check(box, ['--model', 'openai/gpt-4.1']);
+	assert.equal(byCatalogue.code, 1);
+	assert.match(byCatalogue.stdout, /^no API key for openai: .*environment variable OPENAI_API_KEY is not set/);
+	const run = await runCli(['-p', 'hi', '--model', 'openai/gpt-4.1', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 2);
+	assert.ok(run.stderr.includes(byCatalogue.stdout.trim()), `the run says what the check says:\n${run.stderr}\n${byCatalogue.stdout}`);
+});
+
+test('auth check with --provider or --model needs no config, and fails where the run fails (exit 2, the same words)', async () => {
+	const box = sandboxWith(undefined);
+	const ready = await check(box, ['--model', 'deepseek/deepseek-chat', '--api-key', 'sk-flag-no-config-1']);
+	assert.equal(ready.code, 0, ready.stderr);
+	assert.equal(ready.stdout, 'deepseek: ready, the key comes from --api-key (this run only)\n');
+	const unknown = await check(box, ['--model', 'deepseek/no-such-model']);
+	const run = await runCli(['-p', 'hi', '--model', 'deepseek/no-such-model', '-C', box.workspace], {env: box.env});
+	assert.equal(unknown.code, 2);
+	assert.equal(run.code, 2);
+	const reason = /--model: .*/.exec(run.stderr)?.[0];
+	assert.ok(reason, run.stderr);
+	assert.equal(unknown.stderr, `i: auth check: ${reason}\n`);
+	// PROVIDER with --model is --provider with it: a model that provider does not list is the run's error.
+	const both = await check(box, ['deepseek', '--model', 'openai/gpt-4.1']);
+	const bothRun = await runCli(['-p', 'hi', '--provider', 'deepseek', '--model', 'openai/gpt-4.1', '-C', box.workspace], {env: box.env});
+	assert.equal(both.code, 2);
+	assert.equal(bothRun.code, 2);
+	assert.equal(both.stderr, `i: auth check: ${/--model: .*/.exec(bothRun.stderr)?.[0]}\n`);
+	const twice = await check(box, ['deepseek', '--provider', 'openai']);
+	assert.equal(twice.code, 2);
+	assert.equal(twice.stderr, 'i: auth check: PROVIDER "deepseek" and --provider "openai" differ: give one of them\n');
 });
 
 test('auth check: an auth.json key beats the variable; an OAuth token counts until it expires', async () => {
@@ -97,7 +137,7 @@ test('auth check: configuration errors exit 2: an unknown provider, a broken aut
 	const noConfig = sandboxWith(undefined);
 	const bare = await check(noConfig);
 	assert.equal(bare.code, 2);
-	assert.match(bare.stderr, /no model config: .*config\.json does not exist, so no provider is selected; name one \(i auth check PROVIDER\)/);
+	assert.match(bare.stderr, /no model config: .*config\.json does not exist, so no provider is selected; name one \(i auth check PROVIDER, --provider ID or --model ID\) or pass --config FILE/);
 	// Without a config a named provider is checked against its own declared variable.
 	const named = await check(noConfig, ['deepseek'], {DEEPSEEK_API_KEY: 'sk-ds'});
 	assert.equal(named.code, 0);
@@ -140,17 +180,15 @@ test('auth.json in a folder others can write to is refused by a run, auth check 
 	assert.deepEqual(readdirSync(empty.configDir), []);
 });
 
-test('auth check with a catalogue: the models.json variable and an anonymous provider (the command takes its lookup as a parameter)', async () => {
+test('auth check with a catalogue: the models.json variable and an anonymous provider (the command takes its catalogue as a parameter)', async () => {
 	const box = sandboxWith(undefined);
 	process.env.I_CONFIG_DIR = box.configDir;
-	const catalogue = () => {
-		const core = coreAuthCatalogue(undefined);
-		const extra = {
-			'llama-cpp': {provider: 'llama-cpp', requiresAuth: false},
-			proxy: {provider: 'proxy', requiresAuth: true, apiKeyEnv: 'PROXY_API_KEY', modelsJsonKeyEnv: 'MY_PROXY_KEY', modelsJsonPath: '/x/models.json'},
-		} as const;
-		return {ids: () => [...core.ids(), ...Object.keys(extra)], lookup: (id: string) => core.lookup(id) ?? extra[id as keyof typeof extra]};
-	};
+	const entry = (id: string, fields: Record<string, unknown>) => ({
+		extension: 'x',
+		entry: {id, requiresAuth: true, models: [{id: `${id}-m`, name: 'M', provider: id, api: 'openai-completions', input: ['text' as const], reasoning: false, cost: {}}], ...fields},
+	});
+	const models = checkModelsFile({providers: {proxy: {apiKey: 'MY_PROXY_KEY'}}}, '/x/models.json', false);
+	const catalogue = catalogueAuth(buildCatalogue([entry('llama-cpp', {requiresAuth: false}), entry('proxy', {apiKeyEnv: 'PROXY_API_KEY'})], [models]));
 
 	const run = async (args: string[], env: NodeJS.ProcessEnv) => {
 		let out = '';
@@ -159,16 +197,16 @@ test('auth check with a catalogue: the models.json variable and an anonymous pro
 		return {code, out, err};
 	};
 
-	const models = await run(['proxy'], {MY_PROXY_KEY: 'sk-m', PROXY_API_KEY: 'sk-p'});
-	assert.deepEqual(models, {code: 0, out: 'proxy: ready, the key comes from MY_PROXY_KEY (named by "apiKey" in /x/models.json)\n', err: ''});
-	const declared = await run(['proxy'], {PROXY_API_KEY: 'sk-p'});
+	const fromModels = await run(['proxy'], {MY_PROXY_KEY: 'sk-m', PROXY_API_KEY: 'sk-p'});
+	assert.deepEqual(fromModels, {code: 0, out: 'proxy: ready, the key comes from MY_PROXY_KEY (named by "apiKey" in /x/models.json)\n', err: ''});
+	const declared = await run(['--model', 'proxy/proxy-m'], {PROXY_API_KEY: 'sk-p'});
 	assert.equal(declared.code, 0);
 	assert.match(declared.out, /the key comes from PROXY_API_KEY; skipped: environment variable MY_PROXY_KEY is not set/);
-	const anonymous = await run(['llama-cpp'], {});
+	const anonymous = await run(['--provider', 'llama-cpp'], {});
 	assert.deepEqual(anonymous, {code: 0, out: 'llama-cpp: ready without a key (llama-cpp allows requests without one)\n', err: ''});
 	const unknown = await run(['nope'], {});
 	assert.equal(unknown.code, 2);
-	assert.match(unknown.err, /the known providers are openai, anthropic, deepseek, llama-cpp, proxy/);
+	assert.match(unknown.err, /the known providers are openai, anthropic, llama-cpp, proxy, deepseek/);
 });
 
 test('i auth with no command, a wrong one, and --help', async () => {

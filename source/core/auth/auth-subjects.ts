@@ -40,17 +40,3 @@ export function configAuthSubject(loaded: LoadedConfig): AuthSubject {
 		requiresAuth: true,
 	};
 }
-
-/**
- * The built-in providers, with the config's own selection (when there is a
- * config) in place of the built-in entry of the same id: `i auth check`
- * with the id a run uses then says what that run would use.
- */
-export function coreAuthCatalogue(selected: AuthSubject | undefined): AuthCatalogue {
-	const subjects = new Map(builtinAuthSubjects.map(subject => [subject.provider, subject]));
-	if (selected) subjects.set(selected.provider, selected);
-	return {
-		ids: () => [...subjects.keys()],
-		lookup: id => subjects.get(id),
-	};
-}

@@ -8,6 +8,7 @@ import type {ModelCaller} from '../providers/model-caller.js';
 import type {LoadedPlugins, WorkerPool} from '../pool/types.js';
 import type {Catalogue} from '../catalogue/catalogue.js';
 import type {Selection} from '../catalogue/select-model.js';
+import {runSelection} from '../catalogue/run-selection.js';
 import type {CredentialSources} from '../catalogue/credential-for.js';
 import type {ProviderChoice} from '../catalogue/provider-choices.js';
 import type {SavedChoice} from '../config/save-model-choice.js';
@@ -89,7 +90,7 @@ export class ModelBinding {
 		this.#loaded = loaded;
 		this.#options = options;
 		this.#where = {dirs: where.dirs, workspace: where.workspace};
-		this.#selection = catalogueSelection(options, loaded);
+		this.#selection = runSelection(options, loaded);
 		this.#flagProvider = this.#selection?.provider ?? (config.protocol === undefined ? undefined : providerOfProtocol(config.protocol));
 		this.#sources = {apiKeyFlag: options.apiKey, configDir: where.dirs.config_dir};
 		const {plugins, pool} = where;
@@ -232,26 +233,6 @@ export class ModelBinding {
 			return {built: buildCatalogue(started.catalogue, []), warnings: [`${errorMessage(error)} (this run chooses its model by "protocol", so it goes on without models.json)`]};
 		}
 	}
-}
-
-/**
- * What chooses the model by catalogue: `--provider` / `--model` for this
- * run (over the config's choice), else the config's `provider` (a
- * catalogue id) and `model`; undefined for a config that chooses by
- * `protocol`, which keeps the built-in adapter, a provider worker or an
- * extension provider as before.
- */
-function catalogueSelection(options: BindingOptions, loaded: LoadedConfig): Selection | undefined {
-	const {config} = loaded;
-	const configured = typeof config.provider === 'string' ? config.provider : undefined;
-	if (options.provider !== undefined || options.model !== undefined) {
-		// --provider alone keeps the config's model when it is that provider's; else the provider's first.
-		const model = options.model ?? (options.provider === configured ? config.model : undefined);
-		return {provider: options.provider, model, origin: options.model !== undefined ? '--model' : '--provider'};
-	}
-
-	if (configured !== undefined) return {provider: configured, model: config.model, origin: `config ${loaded.path}`};
-	return undefined;
 }
 
 async function chooseModel(selection: Selection, built: GenerationCatalogue['built'], providers: StartedExtensions['providers'], config: LoadedConfig['config'], sources: CredentialSources) {
