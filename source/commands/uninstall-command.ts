@@ -1,4 +1,5 @@
 import {parseCommandLine} from '../command-line/parse-command-line.js';
+import {UsageError} from '../core/errors.js';
 import {describeScope, type PackageScope} from '../core/extensions/package-scope.js';
 import type {UninstalledPackage} from '../core/extensions/uninstall-package.js';
 import {oneWord, packageFlags, packageScopes, writeFailure, writeResult} from './package-command.js';
@@ -26,10 +27,13 @@ export async function runUninstall(args: string[]): Promise<number> {
 		try {
 			removed = await uninstallPackage(scope, name);
 		} catch (error) {
-			if (error instanceof UnknownPackageError && other && (await listInstalled(other)).includes(name)) {
+			if (!(error instanceof UnknownPackageError)) throw error;
+			if (other && (await listInstalled(other)).includes(name)) {
 				throw new UnknownPackageError(`${error.message}; "${name}" is installed ${describeScope(other.kind)}: ${other.kind === 'global' ? 'add' : 'leave out'} --global`);
 			}
 
+			const shipped = await (await import('../core/extensions/bundled-providers.js')).bundledPackageNamed(name);
+			if (shipped !== undefined) throw new UsageError(shippedPackageMessage(name, shipped, [scope, other]));
 			throw error;
 		}
 
@@ -51,4 +55,20 @@ function plainText(report: UninstallReport): string {
 	if (folders.length > 0)
 		lines.push(`the folder${folders.length > 1 ? 's' : ''} ${folders.map(({entry}) => entry).join(', ')} ${folders.length > 1 ? 'are' : 'is'} left as ${folders.length > 1 ? 'they are' : 'it is'}`);
 	return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Why the provider package that ships inside `i` cannot be uninstalled,
+ * and how it is turned off: `"providerPackage": false` in a settings file
+ * of the scopes at hand (docs/providers.md), or --no-extensions for a run.
+ */
+function shippedPackageMessage(name: string, folder: string, scopes: Array<PackageScope | undefined>): string {
+	const files = scopes
+		.filter(scope => scope !== undefined)
+		.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'project' ? -1 : 1))
+		.map(scope => `${scope.settingsPath} (${describeScope(scope.kind)})`);
+	return (
+		`"${name}" is the provider package that ships inside i (${folder}), not an installed one, so it cannot be uninstalled; ` +
+		`to turn it off, set "providerPackage": false in ${files.join(' or ')}, or run with --no-extensions for one run (docs/providers.md, "The provider package")`
+	);
 }

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import {execFileSync} from 'node:child_process';
 import {existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {importRecorder} from '../helpers/import-log.js';
 import {jsonEvents, makeSandbox, runCli, unbundledCliPath, type Sandbox} from '../helpers/cli.js';
@@ -15,6 +16,9 @@ before(async () => {
 	mock = await startMockProvider();
 });
 after(async () => mock.close());
+
+/** The repository, above the compiled tree (dist/test/cli/ → ../../..). */
+const repository = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** npm takes a second or more per run on a busy machine. */
 const npmTimeout = {timeoutMs: 90_000};
@@ -262,6 +266,35 @@ test('i uninstall NAME removes it from the settings (other entries kept) and fro
 	const none = await runCli(['uninstall', 'local-ext', '-C', box.workspace], {env: box.env});
 	assert.equal(none.code, 2);
 	assert.match(none.stderr, /nothing is installed there\n$/);
+});
+
+test('i uninstall of the provider package that ships inside i explains "providerPackage": false (exit 2, nothing written); a package of yours of that name is uninstalled as any', async () => {
+	const box = sandbox();
+	const name = readJson(join(repository, 'providers', 'package.json')).name as string;
+	const project = join(box.workspace, '.i', 'settings.json');
+	const global = join(box.configDir, 'settings.json');
+	const how = `to turn it off, set "providerPackage": false in ${project} (for this project) or ${global} (for every workspace), or run with --no-extensions for one run (docs/providers.md, "The provider package")\n`;
+	for (const flags of [[], ['--global'], ['--json']]) {
+		const run = await runCli(['uninstall', name, ...flags, '-C', box.workspace], {env: box.env});
+		assert.equal(run.code, 2, run.stderr);
+		assert.equal(run.stdout, '');
+		assert.equal(run.stderr, `i: uninstall: "${name}" is the provider package that ships inside i (${join(repository, 'providers')}), not an installed one, so it cannot be uninstalled; ${how}`);
+	}
+
+	assert.equal(existsSync(join(box.workspace, '.i')), false);
+	assert.equal(existsSync(global), false);
+	// Turned off as it says: the package's providers are gone from the catalogue.
+	mkdirSync(join(box.workspace, '.i'));
+	writeFileSync(project, JSON.stringify({providerPackage: false}));
+	const listed = await runCli(['--list-models', '-C', box.workspace], {env: box.env});
+	assert.equal(listed.code, 0, listed.stderr);
+	assert.doesNotMatch(listed.stdout, /deepseek/);
+	// A folder package of the person's own with that name is theirs to uninstall.
+	writePackage(join(box.workspace, 'tools', 'mine'), {name}, {'index.js': toolSource('mine', 'm')});
+	writeFileSync(project, JSON.stringify({providerPackage: false, extensions: ['../tools/mine']}));
+	const own = await runCli(['uninstall', name, '-C', box.workspace], {env: box.env});
+	assert.equal(own.code, 0, own.stderr);
+	assert.match(own.stdout, new RegExp(`^uninstalled ${name}: removed "../tools/mine" from "extensions"`));
 });
 
 test('a broken settings file is an error naming it; the file is untouched and npm never runs', async () => {

@@ -41,3 +41,14 @@ async function look(from: string): Promise<string | undefined> {
 
 	return undefined;
 }
+
+/** The folder of the provider package that ships inside `i` when its package.json name is `name`; undefined otherwise (another package, or a copy of `i` without it). */
+export async function bundledPackageNamed(name: string): Promise<string | undefined> {
+	const folder = await bundledProviderPackage();
+	if (folder === undefined) return undefined;
+	const manifest = await readFile(join(folder, 'package.json'), 'utf8').then(
+		text => JSON.parse(text) as {name?: unknown},
+		() => undefined,
+	);
+	return manifest?.name === name ? folder : undefined;
+}
