@@ -92,6 +92,7 @@ async function harness(
 	const hooks: HookChain = {
 		has: event => answers[event] !== undefined,
 		run: async (event, data) => answers[event]?.(data) ?? data,
+		warnings: () => [],
 	};
 	const events: CoreEvent[] = [];
 	const requests: Message[][] = [];

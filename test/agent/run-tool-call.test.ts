@@ -145,6 +145,7 @@ function afterTool(rewrite: (data: Record<string, unknown>) => Record<string, un
 			seen.push(data);
 			return rewrite(data);
 		},
+		warnings: () => [],
 	};
 }
 

@@ -84,6 +84,7 @@ export function recorder(hooks: Partial<Record<LifecycleEvent, HookAnswer | null
 			options?.check?.(result, `${event} hook of the test`);
 			return result;
 		},
+		warnings: () => [],
 	};
 	return {
 		log,

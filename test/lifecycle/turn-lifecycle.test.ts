@@ -8,6 +8,7 @@ import {readFileSync} from 'node:fs';
 import {TurnLifecycle, type OutgoingRequest} from '../../source/core/lifecycle/turn-lifecycle.js';
 import {observeCoreEvents} from '../../source/core/lifecycle/observe-core-events.js';
 import type {Message} from '../../source/core/messages.js';
+import type {CoreEvent} from '../../source/core/events.js';
 import type {ModelReply} from '../../source/core/providers/types.js';
 import {recorder, type Recorder} from './recorder.js';
 
@@ -281,6 +282,7 @@ test('every hook gets the turn signal, so an interrupt stops the one running', a
 				signals.push(options?.signal);
 				return data;
 			},
+			warnings: () => [],
 		},
 		events: null,
 		emit: () => {},
@@ -291,6 +293,24 @@ test('every hook gets the turn signal, so an interrupt stops the one running', a
 	await turn.save(savingSession(recorder({}, [])), []);
 	assert.equal(signals.length, 4);
 	assert.ok(signals.every(signal => signal === controller.signal));
+});
+
+test("a hook's warnings reach the head as warning events, and the turn goes on", async () => {
+	const emitted: CoreEvent[] = [];
+	const turn = new TurnLifecycle({
+		hooks: {
+			has: () => true,
+			async run(event, data, options) {
+				options?.warn?.(`the skills module: a warning from ${event}`);
+				return data;
+			},
+			warnings: () => [],
+		},
+		events: null,
+		emit: event => emitted.push(event),
+	});
+	assert.deepEqual(await turn.beforeTurn([], [{role: 'user', content: 'hi'}]), []);
+	assert.deepEqual(emitted, [{type: 'warning', message: 'the skills module: a warning from before_turn'}]);
 });
 
 test('docs/dev/lifecycle.md names every moment of the lifecycle', () => {

@@ -101,6 +101,7 @@ test('the output budget cuts a long result; isError is a tool error; a refused i
 			if (event === 'before_tool') return {...data, arguments: JSON.stringify({chars: 7})};
 			return {...data, output: `${String(data.output)} (seen by after_tool)`};
 		},
+		warnings: () => [],
 	};
 	const hooked = await runToolCall(call('mcp__fx__big', {chars: 3}), context(servers, {hooks}));
 	assert.equal(hooked.message.content, 'bbbbbbb (seen by after_tool)');

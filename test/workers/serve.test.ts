@@ -8,8 +8,8 @@ const serveUrl = new URL('../../workers/serve/serve.js', import.meta.url).href;
 /**
  * A worker built on serve(): `upper` upper-cases `data.text` on user_input,
  * `context` echoes what the handler was told, `boom` throws, `big` answers
- * over the frame limit, `noisy` logs to the console; tool `echo` returns its
- * arguments.
+ * over the frame limit, `noisy` logs to the console, `context_budget` gives
+ * `data.warnings` warnings; tool `echo` returns its arguments.
  */
 const fixture = `
 import {serve} from ${JSON.stringify(serveUrl)};
@@ -21,6 +21,7 @@ process.exit(await serve({
 		after_save: async () => { throw new Error('boom'); },
 		finish: async data => ({...data, output: 'x'.repeat(Number(data.size))}),
 		before_tool: async data => { console.log('noise'); console.info('more'); return data; },
+		context_budget: async (data, context) => { for (let n = 0; n < Number(data.warnings); n++) context.warn('warning ' + n); return data; },
 	},
 	tools: {echo: async data => ({output: JSON.stringify(data.arguments)})},
 }));
@@ -77,6 +78,17 @@ test('serve: requests with a usable ID but bad parts get error frames, and the w
 
 	assert.deepEqual(await worker.request({id: 11, event: 'user_input', data: {text: 'still here'}}), {id: 11, data: {text: 'STILL HERE'}});
 	assert.equal((await worker.close()).code, 0);
+});
+
+test("serve: a handler's warnings go with its answer, at most 16; a 17th is the handler's error", async t => {
+	const folders = await makeFolders(t);
+	const worker = start(t, folders);
+	const budget = async (id: number, warnings: number) => worker.request({id, event: 'context_budget', data: {warnings}});
+	assert.deepEqual(await budget(1, 0), {id: 1, data: {warnings: 0}});
+	assert.deepEqual(await budget(2, 16), {id: 2, data: {warnings: 16}, warnings: Array.from({length: 16}, (_, n) => `warning ${n}`)});
+	assert.deepEqual(await budget(3, 17), {id: 3, error: 'the fixture worker gave more than 16 warnings for one answer; tell the rest with a later one'});
+	const exit = await worker.close();
+	assert.equal(exit.code, 0, exit.stderr);
 });
 
 test('serve: handlers get the request context, or the I_*_DIR folders when paths is absent', async t => {

@@ -5,6 +5,7 @@ import {errorMessage} from '../../source/core/errors.js';
 import type {ResourceFolders} from '../../source/core/resources/resource-folders.js';
 import {lifecycleEvents, toolEvent, type LifecycleEvent} from '../../source/core/lifecycle/event-names.js';
 import {encodeFrame, FrameDecoder, FrameError} from '../../source/core/pool/frames.js';
+import {MAX_ANSWER_WARNINGS} from '../../source/core/pool/response-frame.js';
 import {AfterAnswer, type AfterAnswerOptions} from './after-answer.js';
 import {ReuseReceiver} from './reuse-receiver.js';
 import type {FrameInput, FrameOutput} from './worker-io.js';
@@ -28,6 +29,13 @@ export interface WorkerContext {
 	 * runs that much later (at once at EOF).
 	 */
 	afterAnswer(task: () => Promise<void>, options?: AfterAnswerOptions): void;
+	/**
+	 * Tells the person of a problem that does not fail the request (a skill
+	 * left out): sent with the answer as one of its `warnings`
+	 * (spec/platform.md §2), which `i` shows for a hook's answer. At most
+	 * MAX_ANSWER_WARNINGS an answer; a worker tells each problem once.
+	 */
+	warn(message: string): void;
 }
 
 /** Returns the full data (hooks) or the tool's result; throwing answers with an error frame. */
@@ -205,6 +213,7 @@ async function respond(text: string, state: ServeState): Promise<Buffer> {
 	if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) throw new FatalFrameError(`a request frame has no unsigned integer "id" (got ${JSON.stringify(id)})`);
 	let answer: {data: Record<string, unknown>; reuse?: Record<string, number>};
 	let worker: WorkerDefinition | undefined;
+	const warnings: string[] = [];
 	try {
 		// A host that sends `reuse` reads it back (prefix-reuse.ts); the data the handlers see is whole either way.
 		const restored = Object.hasOwn(frame, 'reuse') && isRecord(frame.data) ? state.reuse.restore(frame.data, frame.reuse) : undefined;
@@ -212,21 +221,21 @@ async function respond(text: string, state: ServeState): Promise<Buffer> {
 		const failure = state.later.takeFailure();
 		if (failure !== undefined) throw new Error(failure);
 		worker = await state.pick(frame);
-		const data = await dispatch(worker, frame, state);
+		const data = await dispatch(worker, frame, state, warnings);
 		answer = restored ? restored.answer(data) : {data};
 	} catch (error) {
 		return encodeFrame({id, error: errorMessage(error)});
 	}
 
 	try {
-		return encodeFrame({id, ...answer});
+		return encodeFrame({id, ...answer, ...(warnings.length === 0 ? {} : {warnings})});
 	} catch (error) {
 		if (!(error instanceof FrameError)) throw error;
 		return encodeFrame({id, error: `the ${worker!.name} worker's response is too large: ${error.message}`});
 	}
 }
 
-async function dispatch(worker: WorkerDefinition, frame: Record<string, unknown>, state: ServeState): Promise<Record<string, unknown>> {
+async function dispatch(worker: WorkerDefinition, frame: Record<string, unknown>, state: ServeState, warnings: string[]): Promise<Record<string, unknown>> {
 	const {event, data} = frame;
 	if (typeof event !== 'string') throw new Error(`field "event" must be a string (got ${JSON.stringify(event)})`);
 	if (!isRecord(data)) throw new Error('field "data" must be an object');
@@ -237,6 +246,10 @@ async function dispatch(worker: WorkerDefinition, frame: Record<string, unknown>
 		paths: given.paths ?? state.fallbackPaths,
 		resources: given.resources,
 		afterAnswer: (task, options) => state.later.add(task, options),
+		warn(message) {
+			if (warnings.length === MAX_ANSWER_WARNINGS) throw new Error(`the ${worker.name} worker gave more than ${MAX_ANSWER_WARNINGS} warnings for one answer; tell the rest with a later one`);
+			warnings.push(message);
+		},
 	};
 	const handler = pickHandler(worker, event, data);
 	// Hooks return full data: an event this worker does not handle passes through unchanged.

@@ -25,7 +25,12 @@ export interface HookRunOptions {
 	/** An abort stops the running hook's worker. */
 	signal?: AbortSignal | undefined;
 	check?: AnswerCheck | undefined;
+	/** Hears the warnings a hook's answer carries (spec/platform.md §2), each naming the module or worker that gave it. */
+	warn?: ((message: string) => void) | undefined;
 }
+
+/** The hooks' warnings a chain keeps for /context: the latest, `i`'s own bound. */
+export const MAX_KEPT_WARNINGS = 20;
 
 export interface HookChain {
 	/** Whether any hook listens to `event`: callers skip building data nobody reads. */
@@ -37,11 +42,14 @@ export interface HookChain {
 	 * before the next hook gets it.
 	 */
 	run(event: LifecycleEvent, data: Record<string, unknown>, options?: HookRunOptions): Promise<Record<string, unknown>>;
+	/** The warnings the hooks gave in this run (each once, the latest last, at most MAX_KEPT_WARNINGS): what /context lists. */
+	warnings(): readonly string[];
 }
 
 export const emptyHookChain: HookChain = {
 	has: () => false,
 	run: async (_event, data) => data,
+	warnings: () => [],
 };
 
 export function createHookChain(hooks: readonly ManifestHook[], pool: WorkerPool): HookChain {
@@ -58,15 +66,29 @@ export function createHookChain(hooks: readonly ManifestHook[], pool: WorkerPool
 		return found;
 	};
 
+	const kept: string[] = [];
+	const keep = (message: string) => {
+		const at = kept.indexOf(message);
+		if (at !== -1) kept.splice(at, 1);
+		kept.push(message);
+		if (kept.length > MAX_KEPT_WARNINGS) kept.shift();
+	};
+
 	return {
 		has: event => hooksFor(event).length > 0,
-		async run(event, data, {signal, check} = {}) {
+		async run(event, data, {signal, check, warn} = {}) {
 			let current = data;
 			for (const hook of hooksFor(event)) {
 				const who = hook.module ? `the ${hook.module} module` : JSON.stringify(hook.worker.exec);
 				const label = `${event} hook of ${who} (${hook.manifest})`;
+				const heard = (warning: string) => {
+					const message = `${who}: ${warning}`;
+					keep(message);
+					warn?.(message);
+				};
+
 				try {
-					current = await pool.call(hook.worker, event, current, {...(signal ? {signal} : {}), ...(hook.module === undefined ? {} : {module: hook.module})});
+					current = await pool.call(hook.worker, event, current, {...(signal ? {signal} : {}), ...(hook.module === undefined ? {} : {module: hook.module}), warn: heard});
 				} catch (error) {
 					throw new HookError(`${label} failed: ${(error as Error).message}`, event);
 				}
@@ -76,5 +98,6 @@ export function createHookChain(hooks: readonly ManifestHook[], pool: WorkerPool
 
 			return current;
 		},
+		warnings: () => [...kept],
 	};
 }

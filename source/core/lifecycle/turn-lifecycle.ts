@@ -373,9 +373,9 @@ export class TurnLifecycle {
 		this.#events?.observe('SessionCompact', commit);
 	}
 
-	/** Every hook gets the turn's signal: an interrupt stops the one running. */
+	/** Every hook gets the turn's signal (an interrupt stops the one running); their warnings reach the head. */
 	async #run(event: LifecycleEvent, data: Record<string, unknown>, check?: AnswerCheck): Promise<Record<string, unknown>> {
-		return this.#hooks.run(event, data, check ? {check, signal: this.#signal} : {signal: this.#signal});
+		return this.#hooks.run(event, data, {check, signal: this.#signal, warn: message => this.#emit({type: 'warning', message})});
 	}
 
 	/** A hook that only observes (after the fact): its failure is a warning, the turn goes on. */

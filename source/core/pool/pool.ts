@@ -90,6 +90,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 				timeoutMs: callOptions?.timeoutMs ?? options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
 				...(callOptions?.signal ? {signal: callOptions.signal} : {}),
 				...(callOptions?.module === undefined ? {} : {module: callOptions.module}),
+				...(callOptions?.warn ? {warn: callOptions.warn} : {}),
 			});
 		},
 		start(spec) {

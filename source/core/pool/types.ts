@@ -46,6 +46,8 @@ export interface CallOptions {
 	 * dispatches on it.
 	 */
 	module?: string;
+	/** Hears the `warnings` the answer carries (spec/platform.md §2), each before the call resolves; without it they are dropped. */
+	warn?: (message: string) => void;
 }
 
 /** Calls into resident NDJSON workers (spec/platform.md §2). */

@@ -38,6 +38,7 @@ interface Call {
 	timeoutMs: number;
 	resolve: (data: Record<string, unknown>) => void;
 	reject: (error: WorkerError) => void;
+	warn: ((message: string) => void) | undefined;
 	timer?: NodeJS.Timeout;
 	/** The request is still in the pipe's buffer: the worker has not read it all. */
 	writing: boolean;
@@ -105,7 +106,7 @@ export class WorkerProcess {
 	 * drops a queued call, and stops the worker in the middle of a running
 	 * one (the only way to stop what it is doing).
 	 */
-	call(event: string, data: Record<string, unknown>, options: {timeoutMs: number; signal?: AbortSignal; module?: string}): Promise<Record<string, unknown>> {
+	call(event: string, data: Record<string, unknown>, options: {timeoutMs: number; signal?: AbortSignal; module?: string; warn?: (message: string) => void}): Promise<Record<string, unknown>> {
 		const {timeoutMs, signal} = options;
 		if (signal?.aborted) return Promise.reject(new WorkerError(`${this.#name}: call "${event}" was cancelled before it started`, 'aborted', 'the call was cancelled before it started'));
 		return new Promise((resolve, reject) => {
@@ -135,6 +136,7 @@ export class WorkerProcess {
 					reject(error);
 				},
 				writing: false,
+				warn: options.warn,
 			};
 			signal?.addEventListener('abort', onAbort, {once: true});
 			this.#queue.push(call);
@@ -299,6 +301,7 @@ export class WorkerProcess {
 
 			clearTimeout(call!.timer);
 			this.#current = undefined;
+			for (const warning of response.warnings ?? []) call!.warn?.(warning);
 			call!.resolve(response.data);
 		}
 

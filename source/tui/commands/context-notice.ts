@@ -8,7 +8,8 @@ import {contextReport, formatContextReport, type ContextReport} from './context-
  * model). The shares are of the window the budget plugin works with (the
  * config's `budget.window`); without one, of the model's context window
  * from the catalogue; the notice says which. The skill and prompt folders
- * found follow.
+ * found follow, then what the hooks' workers warned of (a skill shadowed by
+ * an earlier one of its name is named there).
  */
 export async function contextNotice(agent: Agent): Promise<string> {
 	const report = contextReport({
@@ -22,7 +23,9 @@ export async function contextNotice(agent: Agent): Promise<string> {
 		model: agent.caller.model,
 	});
 	const folders = await formatFoundFolders(agent.resourceFolders);
-	return folders === '' ? formatContextReport(report) : `${formatContextReport(report)}\n${folders}`;
+	const warnings = agent.hooks.warnings();
+	const told = warnings.length === 0 ? [] : ['What the modules warned of in this run (a skill left out or not used), the latest last:', ...warnings.map(warning => `  ${warning}`)];
+	return [formatContextReport(report), folders, ...told].filter(part => part !== '').join('\n');
 }
 
 async function contextWindow(agent: Agent): Promise<ContextReport['window']> {
