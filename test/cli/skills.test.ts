@@ -83,14 +83,86 @@ test('skill_load is an external tool: denied in print mode without --yolo, retur
 	assert.equal(existsSync(join(box.root, 'deployed')), false, 'reading or loading a skill never runs its scripts');
 });
 
-test('a skills problem fails the turn with an error naming the files, and nothing is sent', async () => {
+test('a Claude Code SKILL.md (folded description, allowed-tools, nested metadata) is shown and loaded in a turn', async () => {
+	const box = skillsBox();
+	const folder = join(box.workspace, '.claude', 'skills', 'pdf-forms');
+	mkdirSync(folder, {recursive: true});
+	writeFileSync(
+		join(folder, 'SKILL.md'),
+		[
+			'---',
+			'name: pdf-forms',
+			'description: >',
+			'  Fill PDF forms and extract their fields.',
+			'  Use when the user mentions a PDF form.',
+			'allowed-tools: Bash(python3:*), Read, Write',
+			'license: Complete terms in LICENSE.txt',
+			'version: 1.0.2',
+			'metadata:',
+			'  author: "Example Team"',
+			'  tags: [pdf, forms]',
+			'  requires:',
+			'    python: ">=3.10"',
+			'    packages:',
+			'      - pypdf',
+			'---',
+			'',
+			'PDF-FORMS-BODY: run `python3 scripts/fill.py`.',
+		].join('\n'),
+	);
+	mock.enqueue({toolCalls: [{id: 'l1', name: 'skill_load', arguments: JSON.stringify({name: 'pdf-forms'})}]}, {text: 'done'});
+	const sent = mock.requests.length;
+	const run = await runCli(['-p', 'fill the form', '--yolo', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	assert.doesNotMatch(run.stderr, /warning/);
+	assert.deepEqual(skillSnapshots(mock.requests[sent]!.body)[0]!.body.entries, {
+		deploy: 'Deploy the site to staging.\nsource: .agents/skills/deploy/SKILL.md',
+		'pdf-forms': 'Fill PDF forms and extract their fields. Use when the user mentions a PDF form.\nsource: .claude/skills/pdf-forms/SKILL.md',
+	});
+	const result = mock.requests[sent + 1]!.body.messages.find((message: any) => message.role === 'tool');
+	assert.equal(result.content, 'PDF-FORMS-BODY: run `python3 scripts/fill.py`.');
+});
+
+/** The lines of stderr that are `i`'s warnings. */
+const warnings = (stderr: string) => stderr.split('\n').filter(line => line.startsWith('i: warning: '));
+
+test('two skills of one name in two roots: the first found is used, the other named once over two turns, exit 0', async () => {
 	const box = skillsBox();
 	const other = join(box.workspace, '.i', 'skills', 'deploy2');
 	mkdirSync(other, {recursive: true});
-	writeFileSync(join(other, 'SKILL.md'), '---\nname: deploy\ndescription: Another one.\n---\n');
+	writeFileSync(join(other, 'SKILL.md'), '---\nname: deploy\ndescription: Another one.\n---\nOTHER BODY\n');
+	mock.enqueue({text: 'one'}, {toolCalls: [{id: 'l1', name: 'skill_load', arguments: JSON.stringify({name: 'deploy'})}]}, {text: 'two'});
 	const sent = mock.requests.length;
-	const run = await runCli(['-p', 'hi', '-C', box.workspace], {env: box.env});
-	assert.equal(run.code, 1);
-	assert.ok(run.stderr.includes(`skill name "deploy" is used twice: by ${join(box.skill, 'SKILL.md')} and by ${join(other, 'SKILL.md')}`), run.stderr);
-	assert.equal(mock.requests.length, sent, 'nothing was sent');
+	// Line mode: two turns in one process.
+	const run = await runCli(['--yolo', '-C', box.workspace], {env: box.env, input: 'first\nsecond\n'});
+	assert.equal(run.code, 0, run.stderr);
+	assert.deepEqual(warnings(run.stderr), [
+		`i: warning: the skills module: skill "deploy" of ${join(other, 'SKILL.md')} is not used: ${join(box.skill, 'SKILL.md')} has the same name and was found first (rename one to use both)`,
+	]);
+	assert.deepEqual(skillSnapshots(mock.requests[sent]!.body)[0]!.body.entries, {deploy: 'Deploy the site to staging.\nsource: .agents/skills/deploy/SKILL.md'});
+	const loaded = mock.requests[sent + 2]!.body.messages.filter((message: any) => message.role === 'tool');
+	assert.match(loaded.at(-1).content, /^BODY-MARKER/, 'the first found is the one loaded');
+});
+
+test('a broken SKILL.md beside a good one: the good one is used, the broken one named once, exit 0; an alias bomb is refused the same way', async () => {
+	const box = skillsBox();
+	const broken = join(box.workspace, '.agents', 'skills', 'broken');
+	mkdirSync(broken);
+	writeFileSync(join(broken, 'SKILL.md'), '---\nname: broken\ndescription: "never closed\n---\nbody\n');
+	const bomb = join(box.workspace, '.agents', 'skills', 'bomb');
+	mkdirSync(bomb);
+	const levels = ['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+	for (const [name, previous] of [...'bcdefghi'].map((name, index) => [name, 'abcdefgh'[index]!])) levels.push(`${name}: &${name} [${Array.from({length: 9}, () => `*${previous}`).join(', ')}]`);
+	writeFileSync(join(bomb, 'SKILL.md'), ['---', 'name: bomb', 'description: lots of laughs', ...levels, '---', 'body'].join('\n'));
+	mock.enqueue({text: 'one'}, {text: 'two'});
+	const sent = mock.requests.length;
+	const run = await runCli(['-C', box.workspace], {env: box.env, input: 'first\nsecond\n'});
+	assert.equal(run.code, 0, run.stderr);
+	assert.deepEqual(warnings(run.stderr), [
+		`i: warning: the skills module: ${join(bomb, 'SKILL.md')}: its aliases expand past 100 nodes (an alias bomb?); write the values out; the skill is left out`,
+		`i: warning: the skills module: ${join(broken, 'SKILL.md')} line 3: the front matter is not valid YAML: Missing closing "quote; the skill is left out`,
+	]);
+	for (const request of mock.requests.slice(sent)) {
+		assert.deepEqual(Object.keys(skillSnapshots(request.body)[0]!.body.entries), ['deploy'], 'both turns go on with the good skill');
+	}
 });

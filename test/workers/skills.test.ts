@@ -23,7 +23,9 @@ interface Run {
 	worker: FrameWorker;
 	/** A request with the workspace and paths of `folders`. */
 	send(event: string, data: Record<string, unknown>): Promise<Record<string, any>>;
-	/** The skills index as the model sees it after one before_turn on a fresh history. */
+	/** One before_turn on a fresh history: the skills index as the model sees it, and the warnings the answer carries. */
+	turn(): Promise<{index: Record<string, string>; warnings: string[]}>;
+	/** The index alone, after a turn that warned of nothing. */
 	index(): Promise<Record<string, string>>;
 	/** A tool call's output, or throws with its error. */
 	tool(name: string, args: Record<string, unknown>): Promise<string>;
@@ -36,22 +38,28 @@ async function start(t: TestContext, options: {args?: string[]; cwd?: string; fo
 	const worker = startOfficialWorker(t, 'skills', options.args ?? [], {env: folders.env, cwd: options.cwd});
 	let id = 0;
 	const send = async (event: string, data: Record<string, unknown>) => worker.request({id: ++id, event, workspace: folders.workspace, paths: folders.paths, data});
+	const turn = async () => {
+		const response = await send('before_turn', {
+			messages: [
+				{role: 'system', content: 'sys'},
+				{role: 'user', content: 'hi'},
+			],
+		});
+		assert.ok(response.data, response.error);
+		const added = response.data.messages.slice(2);
+		assert.ok(added.length <= 1);
+		return {index: added.length === 0 ? {} : snapshotEntries(added[0]), warnings: (response.warnings ?? []) as string[]};
+	};
+
 	return {
 		folders,
 		worker,
 		send,
+		turn,
 		async index() {
-			const response = await send('before_turn', {
-				messages: [
-					{role: 'system', content: 'sys'},
-					{role: 'user', content: 'hi'},
-				],
-			});
-			assert.ok(response.data, response.error);
-			const added = response.data.messages.slice(2);
-			if (added.length === 0) return {};
-			assert.equal(added.length, 1);
-			return snapshotEntries(added[0]);
+			const {index, warnings} = await turn();
+			assert.deepEqual(warnings, []);
+			return index;
 		},
 		async tool(name, args) {
 			const response = await send('tool', {name, arguments: args});
@@ -73,6 +81,13 @@ function snapshotEntries(message: any): Record<string, string> {
 }
 
 const turnError = (run: Run) => run.error('before_turn', {messages: [{role: 'user', content: 'hi'}]});
+
+/** One turn's index and its one warning (the turn goes on). */
+async function leftOut(run: Run): Promise<{index: Record<string, string>; warning: string}> {
+	const {index, warnings} = await run.turn();
+	assert.equal(warnings.length, 1, JSON.stringify(warnings));
+	return {index, warning: warnings[0]!};
+}
 
 test('skills: the default roots are searched and only names, descriptions and sources reach the model', async t => {
 	const run = await start(t);
@@ -120,10 +135,12 @@ test('skills: a SKILL.md is read again whenever it changed, also when it was rem
 	const older = new Date(Date.now() - 120_000);
 	await utimes(file, older, older);
 	assert.equal((await run.index()).pdf, 'Second, longer WORDS.\nsource: .agents/skills/pdf/SKILL.md');
-	// Broken now: the error, not the remembered skill.
+	// Broken now: left out and told, not the remembered skill.
 	await writeFile(file, '---\nname: pdf\n---\n');
 	await utimes(file, old, old);
-	assert.match(await turnError(run), /description/);
+	const broken = await leftOut(run);
+	assert.deepEqual(broken.index, {});
+	assert.equal(broken.warning, `${file}: missing required key "description"; the skill is left out`);
 	// A recent change is never remembered, so an edit within the clock's granularity is still seen.
 	await simpleSkill(root, 'pdf', 'Fresh.');
 	assert.equal((await run.index()).pdf, 'Fresh.\nsource: .agents/skills/pdf/SKILL.md');
@@ -145,36 +162,40 @@ test('skills: an external root is searched only when skills.json names it, relat
 	assert.deepEqual(await run.index(), {lint: `What lint does.\nsource: ${join(external, 'lint', 'SKILL.md')}`});
 	assert.equal(await run.tool('skill_load', {name: 'lint'}), 'Body of lint.\n');
 
-	// <config_dir>/skills.json with an absolute root; a configured root that is missing is an error naming it.
+	// <config_dir>/skills.json with an absolute root; a configured root that is missing is told and left out.
 	await writeFile(join(folders.config, 'skills.json'), JSON.stringify({roots: [external, 'missing']}));
 	const configured = await start(t, {folders});
-	assert.equal(await turnError(configured), `skills root from ${join(folders.config, 'skills.json')} ${join(folders.config, 'missing')} does not exist`);
+	assert.deepEqual(await leftOut(configured), {
+		index: {lint: `What lint does.\nsource: ${join(external, 'lint', 'SKILL.md')}`},
+		warning: `skills root from ${join(folders.config, 'skills.json')} ${join(folders.config, 'missing')} does not exist; the root is left out`,
+	});
+	// The module's own config is no resource: a bad one still fails the turn.
 	await writeFile(join(folders.config, 'skills.json'), JSON.stringify({roots: ['../shared/skills'], extra: 1}));
 	const bad = await start(t, {folders});
 	assert.match(await turnError(bad), /skills config .*skills\.json: unknown field "extra"/);
 });
 
-test('skills: 100 skills in a root pass, 101 are an error naming the root', async t => {
+test('skills: 100 skills in a root pass; with 101 the root is left out and named', async t => {
 	const run = await start(t);
 	const root = join(run.folders.workspace, '.agents/skills');
 	for (let n = 0; n < 100; n++) await simpleSkill(root, `s${String(n).padStart(3, '0')}`, 'x');
 	assert.equal(Object.keys(await run.index()).length, 100);
 	await simpleSkill(root, 's100', 'x');
-	assert.equal(await turnError(run), `skills default root ${root} has 101 skills; a root may have at most 100 (split them into several roots)`);
-	assert.match(await run.error('tool', {name: 'skill_load', arguments: {name: 's001'}}), /has 101 skills/);
+	assert.deepEqual(await leftOut(run), {index: {}, warning: `skills default root ${root} has 101 skills; a root may have at most 100 (split them into several roots); the root is left out`});
+	assert.match(await run.error('tool', {name: 'skill_load', arguments: {name: 's001'}}), /^no skill is named "s001"; no skills were found$/);
 });
 
-test('skills: 1000 entries in a root pass, 1001 are an error naming the root', async t => {
+test('skills: 1000 entries in a root pass; with 1001 the root is left out and named', async t => {
 	const run = await start(t);
 	const root = join(run.folders.workspace, '.i/skills');
 	await simpleSkill(root, 'one');
 	await Promise.all(Array.from({length: 999}, async (_, n) => writeFile(join(root, `file-${n}`), '')));
 	assert.deepEqual(Object.keys(await run.index()), ['one']);
 	await writeFile(join(root, 'file-999'), '');
-	assert.equal(await turnError(run), `skills default root ${root} has more than 1000 entries; a root may have at most 1000 (keep only skill folders in it)`);
+	assert.deepEqual(await leftOut(run), {index: {}, warning: `skills default root ${root} has more than 1000 entries; a root may have at most 1000 (keep only skill folders in it); the root is left out`});
 });
 
-test('skills: a SKILL.md of 64000 bytes passes, 64001 is an error naming the file', async t => {
+test('skills: a SKILL.md of 64000 bytes passes; one of 64001 is left out and named', async t => {
 	const run = await start(t);
 	const root = join(run.folders.workspace, '.agents/skills');
 	const head = '---\nname: big\ndescription: big one\n---\n';
@@ -183,10 +204,10 @@ test('skills: a SKILL.md of 64000 bytes passes, 64001 is an error naming the fil
 	await writeFile(file, head + 'b'.repeat(64_000 - head.length));
 	assert.equal((await run.tool('skill_load', {name: 'big'})).length, 64_000 - head.length);
 	await writeFile(file, head + 'b'.repeat(64_001 - head.length));
-	assert.equal(await turnError(run), `${file} is 64001 bytes; a skill file may have at most 64000`);
+	assert.deepEqual(await leftOut(run), {index: {}, warning: `${file} is 64001 bytes; a skill file may have at most 64000; the skill is left out`});
 });
 
-test('skills: name of 64 characters passes, 65 or a bad character fails; description 1024 passes, 1025 fails', async t => {
+test('skills: name of 64 characters passes, 65 or a bad character is left out; description 1024 passes, 1025 is left out; each problem told once', async t => {
 	const run = await start(t);
 	const root = join(run.folders.workspace, '.agents/skills');
 	const file = await simpleSkill(root, 'a', 'x');
@@ -196,16 +217,22 @@ test('skills: name of 64 characters passes, 65 or a bad character fails; descrip
 	assert.deepEqual(Object.keys(await run.index()), [name64]);
 	const nameRule = 'must be 1–64 characters, each an ASCII letter, digit, "-" or "_"';
 	await set(name64 + 'x', 'ok');
-	assert.equal(await turnError(run), `${file}: "name" (line 2) ${nameRule}`);
+	assert.deepEqual(await leftOut(run), {index: {}, warning: `${file}: "name" (line 2) ${nameRule}; the skill is left out`});
+	// The same problem, however the name is wrong: left out each turn, told no more.
 	for (const bad of ['has.dot', 'sp"ace"', 'ünï', '"a/b"']) {
 		await set(bad, 'ok');
-		assert.match(await turnError(run), new RegExp(`^${file}: "name" \\(line 2\\) must be 1–64`), bad);
+		assert.deepEqual(await run.turn(), {index: {}, warnings: []}, bad);
 	}
 
 	await set('a', 'é'.repeat(1025));
-	assert.equal(await turnError(run), `${file}: "description" (line 3) must have at most 1024 characters`);
+	assert.deepEqual(await leftOut(run), {index: {}, warning: `${file}: "description" (line 3) must have at most 1024 characters; the skill is left out`});
 	await set('a', '""');
-	assert.equal(await turnError(run), `${file}: "description" (line 3) must not be empty`);
+	assert.deepEqual(await leftOut(run), {index: {}, warning: `${file}: "description" (line 3) must not be empty; the skill is left out`});
+	// Fixed, then broken the same way again: told again.
+	await set('a', 'ok');
+	assert.deepEqual(Object.keys(await run.index()), ['a']);
+	await set('a', '""');
+	assert.equal((await leftOut(run)).warning, `${file}: "description" (line 3) must not be empty; the skill is left out`);
 });
 
 test("skills: without the host's folders .claude/skills and .pi/skills are default roots too, after .i/skills; one folder linked into two roots is one skill", async t => {
@@ -220,62 +247,84 @@ test("skills: without the host's folders .claude/skills and .pi/skills are defau
 		pi: 'From pi.\nsource: .pi/skills/pi/SKILL.md',
 		shared: 'Linked.\nsource: .agents/skills/shared/SKILL.md',
 	});
-	// A copy (another folder) of the same name is still a repeated name.
+	// A copy (another folder) of the same name is a second skill of that name: the first found is used, the copy named.
 	const copy = await writeSkill(join(workspace, '.pi/skills'), 'copy', ['name: claude', 'description: d']);
-	assert.equal(await turnError(run), `skill name "claude" is used twice: by ${join(workspace, '.claude/skills/claude/SKILL.md')} and by ${copy}; names must be unique across all skill roots`);
+	const shadowed = await leftOut(run);
+	assert.equal(shadowed.index.claude, 'From Claude Code.\nsource: .claude/skills/claude/SKILL.md');
+	assert.equal(shadowed.warning, `skill "claude" of ${copy} is not used: ${join(workspace, '.claude/skills/claude/SKILL.md')} has the same name and was found first (rename one to use both)`);
 });
 
-test('skills: a duplicate name, within a root or across roots, is an error naming both files', async t => {
+test('skills: of two skills of one name, within a root or across roots, the first found is used and the other named once', async t => {
 	const run = await start(t);
 	const {workspace} = run.folders;
-	const first = await writeSkill(join(workspace, '.agents/skills'), 'one', ['name: same', 'description: d']);
-	const second = await writeSkill(join(workspace, '.agents/skills'), 'two', ['name: same', 'description: d']);
-	assert.equal(await turnError(run), `skill name "same" is used twice: by ${first} and by ${second}; names must be unique across all skill roots`);
+	const first = await writeSkill(join(workspace, '.agents/skills'), 'one', ['name: same', 'description: first'], 'FIRST BODY\n');
+	const second = await writeSkill(join(workspace, '.agents/skills'), 'two', ['name: same', 'description: second'], 'SECOND BODY\n');
+	const shadow = (other: string) => `skill "same" of ${other} is not used: ${first} has the same name and was found first (rename one to use both)`;
+	assert.deepEqual(await leftOut(run), {index: {same: 'first\nsource: .agents/skills/one/SKILL.md'}, warning: shadow(second)});
+	assert.deepEqual(await run.turn(), {index: {same: 'first\nsource: .agents/skills/one/SKILL.md'}, warnings: []}, 'told once');
+	// One folder linked twice into one root is one skill, not a second of its name.
+	await symlink(join(workspace, '.agents/skills/one'), join(workspace, '.agents/skills/one-again'));
+	await symlink(join(workspace, '.agents/skills/one'), join(workspace, '.agents/skills/one-more'));
+	assert.deepEqual(await run.turn(), {index: {same: 'first\nsource: .agents/skills/one/SKILL.md'}, warnings: []});
+	assert.equal(await run.tool('skill_load', {name: 'same'}), 'FIRST BODY\n');
 	await writeSkill(join(workspace, '.agents/skills'), 'two', ['name: other', 'description: d']);
 	assert.deepEqual(Object.keys(await run.index()), ['other', 'same']);
-	const third = await writeSkill(join(workspace, '.i/skills'), 'three', ['name: same', 'description: d']);
-	assert.equal(await turnError(run), `skill name "same" is used twice: by ${first} and by ${third}; names must be unique across all skill roots`);
+	// .agents/skills comes before .i/skills.
+	const third = await writeSkill(join(workspace, '.i/skills'), 'three', ['name: same', 'description: third']);
+	assert.equal((await leftOut(run)).warning, shadow(third));
 });
 
-test('skills: bad front matter is an error naming the file, the line and the rule', async t => {
+test('skills: a broken SKILL.md beside a good one: the good one is shown, the broken one named once; at most 16 told an answer, the rest with the next', async t => {
 	const run = await start(t);
 	const root = join(run.folders.workspace, '.agents/skills');
+	await simpleSkill(root, 'good');
+	const broken = await writeSkill(root, 'broken', ['name: broken', 'description: "unclosed']);
+	const first = await leftOut(run);
+	assert.deepEqual(first.index, {good: 'What good does.\nsource: .agents/skills/good/SKILL.md'});
+	assert.match(first.warning, new RegExp(`^${broken} line 3: the front matter is not valid YAML: Missing closing "quote.*; the skill is left out$`));
+	assert.deepEqual(await run.turn(), {index: first.index, warnings: []});
+	assert.equal(await run.tool('skill_load', {name: 'good'}), 'Body of good.\n');
+	for (let n = 0; n < 20; n++) await writeSkill(root, `bad-${String(n).padStart(2, '0')}`, [`name: bad ${n}`, 'description: d']);
+	const many = await run.turn();
+	assert.equal(many.warnings.length, 16);
+	assert.deepEqual(many.index, first.index);
+	const rest = await run.turn();
+	assert.deepEqual(
+		rest.warnings,
+		Array.from({length: 4}, (_, n) => `${join(root, `bad-${16 + n}`, 'SKILL.md')}: "name" (line 2) must be 1–64 characters, each an ASCII letter, digit, "-" or "_"; the skill is left out`),
+	);
+});
+
+test('skills: front matter that cannot be used is named with the file, the line and the rule, and the skill left out', async t => {
+	const run = await start(t);
+	const root = join(run.folders.workspace, '.agents/skills');
+	await simpleSkill(root, 'good');
 	await mkdir(join(root, 'x'), {recursive: true});
 	const file = join(root, 'x', 'SKILL.md');
 	const cases: Array<[string, string]> = [
-		['# Just markdown\n', 'line 1: a SKILL.md must start with YAML front matter'],
-		['---\nname: x\ndescription: d\n', 'line 1: the front matter opened by "---" is never closed'],
-		['---\ndescription: d\n---\n', 'missing required key "name"'],
-		['---\nname: x\n---\n', 'missing required key "description"'],
-		['---\nname: 123\ndescription: d\n---\n', '"name" (line 2) must be text, got a number (123)'],
-		['---\nname: x\ndescription: [a, b]\n---\n', '"description" (line 3) must be text, got a list'],
-		['---\nname: x\ndescription: true\n---\n', '"description" (line 3) must be text, got a boolean (true)'],
-		['---\nname: x\ndescription: d\nmetadata: [a]\n---\n', '"metadata" (line 4) must be a map of text values, got a list'],
-		['---\nname: x\ndescription: d\nmetadata:\n  version: 2\n---\n', '"metadata.version" (line 4) must be text, got a number (2)'],
-		['---\nname: x\ndescription: d\nallowed-tools:\n  a: b\n---\n', '"allowed-tools" (line 4) must be a list of text values or one text value, got a map'],
-		['---\nname: x\ndescription: d\nlicense: ~\n---\n', '"license" (line 4) must be text, got null'],
-		['---\nname: x\ndescription: d\nversoin: 1\n---\n', 'unknown key "versoin" (line 4); allowed: name, description, license, compatibility, metadata, allowed-tools'],
-		['---\nname: x\ndescription: "unclosed\n---\n', 'line 3: the double-quoted value is not closed on the same line'],
-		['---\nname: x\ndescription: d\nmetadata:\n\tv: "1"\n---\n', 'line 5: a tab in indentation'],
-		['---\nname: x\ndescription: {a: b}\n---\n', 'line 3: flow maps ({…}) are not supported'],
-		['---\nname: x\ndescription: a: b\n---\n', 'line 3: the value "a: b" contains ": "; quote it'],
-		['---\nname: &anchor x\ndescription: d\n---\n', 'line 2: the YAML feature starting with "&" is not supported'],
-		['---\nname: x\nname: y\ndescription: d\n---\n', 'line 3: duplicate key "name" (first on line 2)'],
-		['---\nname x\ndescription: d\n---\n', 'line 2: expected "key: value"'],
-		['---\nname: x\ndescription: d\nmetadata:\n  a:\n    b: c\n---\n', 'line 6: inconsistent indentation under "metadata" (nesting deeper than one level is not supported)'],
-		['---\nname: x\ndescription: d\nmetadata:\n  a:\n---\n', 'line 5: "metadata.a" has no value (maps nest one level only)'],
-		['---\nname: x\ndescription: d\nlicense:\n---\n', 'line 4: "license" has no value'],
-		['---\nname: x\ndescription: d\n  indented: on\n---\n', 'line 4: unexpected indented line after "description: d"'],
+		['# Just markdown\n', ' line 1: a SKILL.md must start with YAML front matter'],
+		['---\nname: x\ndescription: d\n', ' line 1: the front matter opened by "---" is never closed'],
+		['---\ndescription: d\n---\n', ': missing required key "name"'],
+		['---\nname: x\n---\n', ': missing required key "description"'],
+		['---\nname: 123\ndescription: d\n---\n', ': "name" (line 2) must be text, got a number (123)'],
+		['---\nname: x\ndescription: [a, b]\n---\n', ': "description" (line 3) must be text, got a list'],
+		['---\nname: x\ndescription: true\n---\n', ': "description" (line 3) must be text, got a boolean (true)'],
+		['---\nname: x\ndescription: "unclosed\n---\n', ' line 3: the front matter is not valid YAML: Missing closing "quote'],
+		['---\nname: x\nname: y\ndescription: d\n---\n', ' line 3: the front matter is not valid YAML: Map keys must be unique'],
+		['---\nname: x\ndescription: a: b\n---\n', ' line 3: the front matter is not valid YAML: Nested mappings are not allowed in compact mappings'],
+		['---\nname: !!js/function x\ndescription: d\n---\n', ' line 2: the front matter is not valid YAML: Unresolved tag'],
+		['---\n- name\n---\n', ': the front matter must be a map of "key: value" lines, not a list'],
 	];
 	for (const [text, message] of cases) {
 		await writeFile(file, text);
-		const error = await turnError(run);
-		assert.ok(error.startsWith(`${file}`), error);
-		assert.ok(error.includes(message), `${JSON.stringify(text)}: ${error}`);
+		const {index, warning} = await leftOut(run);
+		assert.deepEqual(Object.keys(index), ['good'], 'the others are shown');
+		assert.ok(warning.startsWith(`${file}${message}`), `${JSON.stringify(text)}: ${warning}`);
+		assert.ok(warning.endsWith('; the skill is left out'), warning);
 	}
 });
 
-test('skills: optional front matter keys with valid types are accepted', async t => {
+test('skills: front matter keys i does not use are accepted whatever they hold (Claude Code skills: allowed-tools, nested metadata, version)', async t => {
 	const run = await start(t);
 	const root = join(run.folders.workspace, '.agents/skills');
 	await writeSkill(
@@ -295,7 +344,21 @@ test('skills: optional front matter keys with valid types are accepted', async t
 		'Body.\n',
 	);
 	await writeSkill(root, 'listed', ['name: listed', 'description: |-', '  Line one', '  line two', 'allowed-tools:', '  - shell', '  - read']);
+	await writeSkill(root, 'claude', [
+		'name: claude',
+		'description: >',
+		'  Folded over',
+		'  two lines.',
+		'allowed-tools: Bash(git:*), Read',
+		'version: 2',
+		'license: ~',
+		'metadata:',
+		'  owner: {team: tools, contact: [a, b]}',
+		'  tags:',
+		'    - one',
+	]);
 	assert.deepEqual(await run.index(), {
+		claude: 'Folded over two lines.\nsource: .agents/skills/claude/SKILL.md',
 		full: "It's complete\nsource: .agents/skills/full/SKILL.md",
 		listed: 'Line one\nline two\nsource: .agents/skills/listed/SKILL.md',
 	});
@@ -371,7 +434,9 @@ test('skills: a SKILL.md symlinked to outside its folder is refused; a symlinked
 	await mkdir(join(skills, 'sneaky'));
 	await writeFile(join(root, 'elsewhere', 'outside.md'), '---\nname: sneaky\ndescription: d\n---\n');
 	await symlink(join(root, 'elsewhere', 'outside.md'), join(skills, 'sneaky', 'SKILL.md'));
-	assert.match(await turnError(run), new RegExp(`^${join(skills, 'sneaky', 'SKILL.md')}: "SKILL.md" is a symlink .* outside the skill's folder`));
+	const {index, warning} = await leftOut(run);
+	assert.deepEqual(Object.keys(index), ['linked']);
+	assert.match(warning, new RegExp(`^${join(skills, 'sneaky', 'SKILL.md')}: "SKILL.md" is a symlink .* outside the skill's folder.*; the skill is left out$`));
 });
 
 test('skills: before_compact_commit restores the index snapshot a compaction summarised away', async t => {
@@ -392,7 +457,7 @@ test('skills: before_compact_commit restores the index snapshot a compaction sum
 	assert.deepEqual(again.data.messages, messages);
 });
 
-test("skills: the request's resources replace the default roots, searched in their order; a missing folder is skipped, a file is an error naming where it came from", async t => {
+test("skills: the request's resources replace the default roots, searched in their order; a missing folder is skipped, a file is left out and named with where it came from", async t => {
 	const folders = await makeFolders(t);
 	const worker = startOfficialWorker(t, 'skills', [], {env: folders.env});
 	const {workspace} = folders;
@@ -415,19 +480,20 @@ test("skills: the request's resources replace the default roots, searched in the
 		),
 		['flagged', 'own'],
 	);
-	// The index is sorted by name; the order of the roots shows when a name is used twice: the earlier root's file is named first.
-	await simpleSkill(join(folders.root, 'second'), 'own');
+	// The index is sorted by name; the order of the roots shows when a name is used twice: the earlier root's skill is used.
+	await simpleSkill(join(folders.root, 'second'), 'own', 'The second root.');
 	const twice = await ask([
 		{path: join(folders.root, 'second'), origin: 'extension todo'},
 		{path: join(workspace, '.i/skills'), origin: 'the workspace'},
 	]);
-	assert.equal(
-		twice.error,
-		`skill name "own" is used twice: by ${join(folders.root, 'second', 'own', 'SKILL.md')} and by ${join(workspace, '.i/skills', 'own', 'SKILL.md')}; names must be unique across all skill roots`,
-	);
+	assert.deepEqual(stateFromHistory(twice.data.messages.slice(1), 'skills'), {own: `The second root.\nsource: ${join(folders.root, 'second', 'own', 'SKILL.md')}`});
+	assert.deepEqual(twice.warnings, [
+		`skill "own" of ${join(workspace, '.i/skills', 'own', 'SKILL.md')} is not used: ${join(folders.root, 'second', 'own', 'SKILL.md')} has the same name and was found first (rename one to use both)`,
+	]);
 	assert.equal((await ask([])).data.messages.length, 1, 'an empty list: no roots, no index');
 	const failed = await ask([{path: join(folders.root, 'a-file'), origin: 'extension todo'}]);
-	assert.equal(failed.error, `skills folder (from extension todo) ${join(folders.root, 'a-file')} is not a folder`);
+	assert.equal(failed.data.messages.length, 1);
+	assert.deepEqual(failed.warnings, [`skills folder (from extension todo) ${join(folders.root, 'a-file')} is not a folder; the root is left out`]);
 	const bad = await worker.request({id: 2, event: 'before_turn', workspace, paths: folders.paths, resources: {skills: [{path: 'relative', origin: 'x'}]}, data: history});
 	assert.match(bad.error, /^field "resources": field "skills\.0\.path": must be an absolute path/);
 	await worker.close();

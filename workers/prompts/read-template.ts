@@ -21,7 +21,7 @@ export async function readTemplate(file: string, workspace: string | undefined):
 	if (!/^\uFEFF?---[ \t]*\r?\n/.test(text)) return text;
 	let parsed;
 	try {
-		parsed = parseSkillFile(text, `prompt template ${file}`);
+		parsed = await parseSkillFile(text, `prompt template ${file}`);
 	} catch (error) {
 		if (error instanceof FrontMatterError) throw new Error(error.message);
 		throw error;

@@ -1,4 +1,4 @@
-import {lstatSync, opendirSync, realpathSync, statSync} from 'node:fs';
+import {lstatSync, opendirSync, realpathSync, statSync, type Dir} from 'node:fs';
 import path from 'node:path';
 import {FrontMatterError, parseSkillFile} from './front-matter.js';
 import {MAX_ROOT_ENTRIES, MAX_SKILLS_PER_ROOT, SKILL_FILE} from './limits.js';
@@ -26,37 +26,76 @@ export interface Skill {
 	body: string;
 }
 
-/** Discovery failed: the message names the root or file and the rule. */
+/** A root or a skill that cannot be used: the message names it and the rule. */
 export class SkillsError extends Error {}
+
+/** What discovery found: the skills to use, and what was left out. */
+export interface Discovery {
+	skills: Skill[];
+	/**
+	 * Each root and skill left out, and each skill shadowed by an earlier one
+	 * of its name, as a message naming the folder or file and the reason.
+	 */
+	problems: string[];
+}
 
 /**
  * Every skill of `roots`, in root order then folder name order. A skill is
  * a folder `<root>/<dir>/` (a symlink to a folder counts) holding SKILL.md;
- * other entries are ignored. Errors rather than partial results: a root
- * with more than MAX_ROOT_ENTRIES entries or more than MAX_SKILLS_PER_ROOT
- * skills, a SKILL.md over the byte limit, bad front matter, or a name used
- * twice (the error names both files). A root reached twice (the same real
- * folder) is searched once, and so is a skill folder linked from two roots.
+ * other entries are ignored. One bad resource never hides the others: a
+ * root that cannot be read or passes a limit (more than MAX_ROOT_ENTRIES
+ * entries or MAX_SKILLS_PER_ROOT skills) and a skill that cannot be read (a
+ * SKILL.md over the byte limit, bad front matter) are left out and named in
+ * `problems`. Of two skills of one name the first found is used and the
+ * other is named (spec/extensions.md §8: earlier roots win). A root
+ * reached twice (the same real folder) is searched once, and so is a skill
+ * folder linked from two roots.
  */
-export async function discoverSkills(roots: readonly SkillRoot[]): Promise<Skill[]> {
+export async function discoverSkills(roots: readonly SkillRoot[]): Promise<Discovery> {
 	const skills: Skill[] = [];
+	const problems: string[] = [];
 	const byName = new Map<string, Skill>();
-	const seen = new Set<string>();
+	const seenRoots = new Set<string>();
+	const seenFolders = new Set<string>();
 	for (const root of roots) {
-		const real = realRoot(root);
-		if (real === null || seen.has(real)) continue;
-		seen.add(real);
-		for (const skill of await rootSkills(root, real)) {
-			const other = byName.get(skill.name);
-			// The same folder linked from two roots (`.claude/skills/x` → `.agents/skills/x`) is one skill, not a repeated name.
-			if (other?.folder === skill.folder) continue;
-			if (other) throw new SkillsError(`skill name "${skill.name}" is used twice: by ${other.file} and by ${skill.file}; names must be unique across all skill roots`);
-			byName.set(skill.name, skill);
-			skills.push(skill);
+		let found: RootSkills;
+		try {
+			const real = realRoot(root);
+			if (real === null || seenRoots.has(real)) continue;
+			seenRoots.add(real);
+			found = rootSkills(root, real);
+		} catch (error) {
+			if (!(error instanceof SkillsError)) throw error;
+			problems.push(`${error.message}; the root is left out`);
+			continue;
+		}
+
+		problems.push(...found.problems);
+		// The same folder linked twice (`.claude/skills/x` → `.agents/skills/x`) is one skill, not a repeated name.
+		const fresh = found.folders.filter(({folder}) => {
+			if (seenFolders.has(folder.path)) return false;
+			seenFolders.add(folder.path);
+			return true;
+		});
+		const read = await Promise.all(fresh.map(async ({dir, folder}) => readSkill(path.join(root.path, dir, SKILL_FILE), folder)));
+		for (const result of read) {
+			if (result instanceof SkillsError) {
+				problems.push(`${result.message}; the skill is left out`);
+				continue;
+			}
+
+			const first = byName.get(result.name);
+			if (first) {
+				problems.push(`skill "${result.name}" of ${result.file} is not used: ${first.file} has the same name and was found first (rename one to use both)`);
+				continue;
+			}
+
+			byName.set(result.name, result);
+			skills.push(result);
 		}
 	}
 
-	return skills;
+	return {skills, problems};
 }
 
 /**
@@ -67,37 +106,52 @@ export async function discoverSkills(roots: readonly SkillRoot[]): Promise<Skill
  */
 function realRoot(root: SkillRoot): string | null {
 	let real: string;
+	let isFolder: boolean;
 	try {
 		real = realpathSync.native(root.path);
+		isFolder = statSync(real).isDirectory();
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if ((code === 'ENOENT' || code === 'ENOTDIR') && !root.required) return null;
 		throw new SkillsError(`skills ${root.origin} ${root.path} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(error)})`}`);
 	}
 
-	if (!statSync(real).isDirectory()) throw new SkillsError(`skills ${root.origin} ${root.path} is not a folder`);
+	if (!isFolder) throw new SkillsError(`skills ${root.origin} ${root.path} is not a folder`);
 	return real;
 }
 
-async function rootSkills(root: SkillRoot, real: string): Promise<Skill[]> {
+/** The skill folders of a root, by their entry names; and the entries that could not be looked at. */
+interface RootSkills {
+	folders: Array<{dir: string; folder: SkillFolder}>;
+	problems: string[];
+}
+
+function rootSkills(root: SkillRoot, real: string): RootSkills {
 	const names = entryNames(root, real);
-	const found: Array<{dir: string; folder: SkillFolder}> = [];
+	const found: RootSkills = {folders: [], problems: []};
 	for (const dir of names) {
 		const folder = skillFolder(path.join(real, dir));
-		if (folder !== null) found.push({dir, folder});
+		if (folder instanceof SkillsError) found.problems.push(`${folder.message}; the skill is left out`);
+		else if (folder !== null) found.folders.push({dir, folder});
 	}
 
-	if (found.length > MAX_SKILLS_PER_ROOT) {
-		throw new SkillsError(`skills ${root.origin} ${root.path} has ${found.length} skills; a root may have at most ${MAX_SKILLS_PER_ROOT} (split them into several roots)`);
+	if (found.folders.length > MAX_SKILLS_PER_ROOT) {
+		throw new SkillsError(`skills ${root.origin} ${root.path} has ${found.folders.length} skills; a root may have at most ${MAX_SKILLS_PER_ROOT} (split them into several roots)`);
 	}
 
-	return Promise.all(found.map(async ({dir, folder}) => readSkill(path.join(root.path, dir, SKILL_FILE), folder)));
+	return found;
 }
 
 /** The root's entry names, sorted; reading stops one past the limit. */
 function entryNames(root: SkillRoot, real: string): string[] {
 	const names: string[] = [];
-	const dir = opendirSync(real);
+	let dir: Dir;
+	try {
+		dir = opendirSync(real);
+	} catch (error) {
+		throw new SkillsError(`skills ${root.origin} ${root.path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+	}
+
 	try {
 		for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
 			names.push(entry.name);
@@ -119,8 +173,8 @@ interface SkillFolder {
 	mtimeMs: number;
 }
 
-/** `entry` (in a real root) when it is a folder (or a symlink to one) holding a SKILL.md, else null. */
-function skillFolder(entry: string): SkillFolder | null {
+/** `entry` (in a real root) when it is a folder (or a symlink to one) holding a SKILL.md, null when it is not, or why it cannot be looked at. */
+function skillFolder(entry: string): SkillFolder | SkillsError | null {
 	try {
 		const link = lstatSync(entry);
 		if (!link.isSymbolicLink() && !link.isDirectory()) return null;
@@ -133,7 +187,7 @@ function skillFolder(entry: string): SkillFolder | null {
 		const code = (error as NodeJS.ErrnoException).code;
 		// A dangling symlink or a folder without SKILL.md is not a skill.
 		if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-		throw new SkillsError(`${entry} cannot be read (${code ?? String(error)})`);
+		return new SkillsError(`${entry} cannot be read (${code ?? String(error)})`);
 	}
 }
 
@@ -147,45 +201,27 @@ const parsedSkills = new Map<string, {identity: string; skill: Omit<Skill, 'file
  */
 const SETTLED_MS = 2000;
 
-async function readSkill(file: string, folder: SkillFolder): Promise<Skill> {
-	let real: string;
+/** The skill whose SKILL.md is `file`, or why it cannot be used. */
+async function readSkill(file: string, folder: SkillFolder): Promise<Skill | SkillsError> {
 	try {
-		real = resolveInSkill(folder.path, SKILL_FILE);
+		const real = resolveInSkill(folder.path, SKILL_FILE);
+		const known = parsedSkills.get(real);
+		if (known !== undefined && known.identity === folder.identity) return {...known.skill, file, folder: folder.path};
+		parsedSkills.delete(real);
+		const skill = await parseSkill(real, file);
+		if (Date.now() - folder.mtimeMs > SETTLED_MS) parsedSkills.set(real, {identity: folder.identity, skill});
+		return {...skill, file, folder: folder.path};
 	} catch (error) {
-		throw skillsError(error, file);
+		if (error instanceof SkillsError) return error;
+		if (error instanceof SkillFileError) return new SkillsError(error.message.startsWith(file) ? error.message : `${file}: ${error.message}`);
+		if (error instanceof FrontMatterError) return new SkillsError(error.message);
+		throw error;
 	}
-
-	const known = parsedSkills.get(real);
-	if (known !== undefined && known.identity === folder.identity) return {...known.skill, file, folder: folder.path};
-	parsedSkills.delete(real);
-	const skill = await parseSkill(real, file);
-	if (Date.now() - folder.mtimeMs > SETTLED_MS) parsedSkills.set(real, {identity: folder.identity, skill});
-	return {...skill, file, folder: folder.path};
 }
 
 async function parseSkill(real: string, file: string): Promise<Omit<Skill, 'file' | 'folder'>> {
-	let text: string;
-	try {
-		text = await readSkillText(real, file);
-	} catch (error) {
-		throw skillsError(error, file);
-	}
-
-	let parsed;
-	try {
-		parsed = parseSkillFile(text, file);
-	} catch (error) {
-		if (error instanceof FrontMatterError) throw new SkillsError(error.message);
-		throw error;
-	}
-
+	const parsed = await parseSkillFile(await readSkillText(real, file), file);
 	const checked = checkSkillFields(parsed.fields, parsed.lines);
 	if ('error' in checked) throw new SkillsError(`${file}: ${checked.error}`);
 	return {name: checked.fields.name, description: checked.fields.description, body: parsed.body};
-}
-
-/** A skill file's problem as a discovery error naming the file. */
-function skillsError(error: unknown, file: string): unknown {
-	if (!(error instanceof SkillFileError)) return error;
-	return new SkillsError(error.message.startsWith(file) ? error.message : `${file}: ${error.message}`);
 }

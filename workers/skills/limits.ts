@@ -13,3 +13,10 @@ export const MAX_DESCRIPTION_CHARS = 1024;
 
 /** The file that makes a folder a skill. */
 export const SKILL_FILE = 'SKILL.md';
+
+/**
+ * How far a SKILL.md's YAML aliases may expand, by the yaml package's count
+ * (`maxAliasCount`: its anchor counts one, and an alias of a node holding
+ * aliases counts as all of them); `i`'s own bound against an alias bomb.
+ */
+export const MAX_YAML_ALIAS_COUNT = 100;

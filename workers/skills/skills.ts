@@ -7,7 +7,8 @@ import {moduleConfigLoader} from '../serve/module-config-loader.js';
 import {parseToolArguments} from '../serve/hook-data.js';
 import type {WorkerContext, WorkerDefinition} from '../serve/serve.js';
 import {snapshotHooks} from '../context-snapshot/snapshot-hooks.js';
-import {discoverSkills, type Skill, type SkillRoot} from './discover.js';
+import {discoverSkills, type Discovery, type Skill, type SkillRoot} from './discover.js';
+import {MAX_ANSWER_WARNINGS} from '../../source/core/pool/response-frame.js';
 import {DEFAULT_SKILL_FOLDERS} from '../../source/core/resources/resource-folders.js';
 import {isInside} from '../../source/core/tools/paths.js';
 import {readSkillText, resolveInSkill} from './safe-read.js';
@@ -29,21 +30,24 @@ const readArguments = z.strictObject({name: z.string(), path: z.string()});
  * skills.json names. before_turn shows the model each
  * skill's name, description and source (never a body) as the "skills"
  * context snapshot; before_compact_commit restores that snapshot when a
- * compaction summarised it away. skill_load returns a SKILL.md's body,
+ * compaction summarised it away; both tell the person, once, of each root
+ * or skill left out and each skill shadowed by an earlier one of its name
+ * (the turn goes on with the others). skill_load returns a SKILL.md's body,
  * skill_read a file inside the skill's folder. Nothing here runs a skill's
  * scripts: the model has to use the shell tool, which asks for approval.
  */
 export function createWorker(args: string[]): WorkerDefinition {
 	const options = parseWorkerOptions('skills', args);
 	const config = moduleConfigLoader('skills', skillsConfigSchema, options.config);
-	const skills = async (context: WorkerContext): Promise<Skill[]> => {
+	const discover = async (context: WorkerContext): Promise<Discovery> => {
 		const loaded = await config(context);
 		const roots: SkillRoot[] = [...hostRoots(context), ...loaded.config.roots.map(root => ({path: resolveFromConfig(loaded.path, root), required: true, origin: `root from ${loaded.path}`}))];
 		return discoverSkills(roots);
 	};
 
+	const reports = new ProblemReports();
 	const find = async (context: WorkerContext, name: string): Promise<Skill> => {
-		const all = await skills(context);
+		const all = (await discover(context)).skills;
 		const skill = all.find(candidate => candidate.name === name);
 		if (skill) return skill;
 		const known = all.map(candidate => candidate.name);
@@ -52,7 +56,11 @@ export function createWorker(args: string[]): WorkerDefinition {
 
 	return {
 		name: 'skills',
-		hooks: snapshotHooks(source, async (_event, context) => index(await skills(context), context)),
+		hooks: snapshotHooks(source, async (_event, context) => {
+			const found = await discover(context);
+			reports.tell(found.problems, context);
+			return index(found.skills, context);
+		}),
 		tools: {
 			async skill_load(data, context) {
 				const {name} = parseToolArguments('skill_load', loadArguments, data);
@@ -84,4 +92,23 @@ function hostRoots(context: WorkerContext): SkillRoot[] {
 function index(skills: readonly Skill[], context: WorkerContext): Entries {
 	const shown = (file: string) => (context.workspace !== undefined && isInside(context.workspace, file) ? path.relative(context.workspace, file) : file);
 	return Object.fromEntries(skills.map(skill => [skill.name, `${skill.description.trim()}\nsource: ${shown(skill.file)}`]));
+}
+
+/**
+ * The problems already told, so that each is told once while it lasts (one
+ * that goes away and comes back is told again). An answer carries at most
+ * MAX_ANSWER_WARNINGS; the rest are told with the next.
+ */
+class ProblemReports {
+	#told = new Set<string>();
+
+	tell(problems: readonly string[], context: WorkerContext): void {
+		const current = new Set(problems);
+		for (const told of this.#told) if (!current.has(told)) this.#told.delete(told);
+		const fresh = [...current].filter(problem => !this.#told.has(problem)).slice(0, MAX_ANSWER_WARNINGS);
+		for (const problem of fresh) {
+			context.warn(problem);
+			this.#told.add(problem);
+		}
+	}
 }
