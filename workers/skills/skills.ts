@@ -100,7 +100,7 @@ function index(skills: readonly Skill[], context: WorkerContext): Entries {
  * MAX_ANSWER_WARNINGS; the rest are told with the next.
  */
 class ProblemReports {
-	#told = new Set<string>();
+	readonly #told = new Set<string>();
 
 	tell(problems: readonly string[], context: WorkerContext): void {
 		const current = new Set(problems);
