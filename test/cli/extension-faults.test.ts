@@ -5,10 +5,10 @@
 // node would. And every extension tool has a deadline (§4).
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {existsSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {jsonEvents, makeSandbox, runCli, type Sandbox} from '../helpers/cli.js';
+import {jsonEvents, makeSandbox, runCli, writeExtensionFile, type Sandbox} from '../helpers/cli.js';
 import {MAX_FAULT_REPORTS} from '../../source/shared/contain-extensions.js';
 
 let mock: MockProvider;
@@ -33,11 +33,7 @@ const timerExtension = `export default function register(api) {
 function sandboxWith(name: string, source: string): {sandbox: Sandbox; file: string} {
 	const sandbox = makeSandbox();
 	sandbox.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
-	const dir = join(sandbox.root, 'extensions');
-	mkdirSync(dir);
-	const file = join(dir, name);
-	writeFileSync(file, source);
-	return {sandbox, file};
+	return {sandbox, file: writeExtensionFile(sandbox, name, source)};
 }
 
 const callThen = (id: string, name: string, answer: string) => [{toolCalls: [{id, name, arguments: '{}'}]}, {text: answer}];

@@ -5,10 +5,8 @@
 // the last complete step. A hold that ends by itself lets i go on.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {mkdirSync, writeFileSync} from 'node:fs';
-import {join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {makeSandbox, runCli, type CliRun, type Sandbox} from '../helpers/cli.js';
+import {makeSandbox, runCli, writeExtensionFile, type CliRun, type Sandbox} from '../helpers/cli.js';
 import {HOLD_LIMIT_MS} from '../../source/shared/extension-watchdog.js';
 
 let mock: MockProvider;
@@ -22,11 +20,7 @@ const NOTICE = /i: extension (\S+) has held i for \d+(\.\d)? s \(at .*\): Ctrl-C
 function sandboxWith(name: string, source: string): {sandbox: Sandbox; file: string} {
 	const sandbox = makeSandbox();
 	sandbox.writeConfig({protocol: 'openai', base_url: mock.baseUrl('openai'), model: 'm'});
-	const dir = join(sandbox.root, 'extensions');
-	mkdirSync(dir);
-	const file = join(dir, name);
-	writeFileSync(file, source);
-	return {sandbox, file};
+	return {sandbox, file: writeExtensionFile(sandbox, name, source)};
 }
 
 /** `i -p PROMPT` with the extension, sent `signal` once the watchdog named the extension (none: left to the limit). */

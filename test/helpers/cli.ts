@@ -57,6 +57,15 @@ export function makeSandbox(): Sandbox {
 	};
 }
 
+/** An extension file `name` holding `source` in the sandbox's own `extensions` folder (made when missing), for `--extension`; its path. */
+export function writeExtensionFile(box: Sandbox, name: string, source: string): string {
+	const dir = join(box.root, 'extensions');
+	mkdirSync(dir, {recursive: true});
+	const file = join(dir, name);
+	writeFileSync(file, source);
+	return file;
+}
+
 export interface RunOptions {
 	env?: NodeJS.ProcessEnv;
 	cwd?: string;

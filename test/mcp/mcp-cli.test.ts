@@ -88,6 +88,30 @@ test(`a one-shot's first request waits for its servers only up to ${MCP_FIRST_RE
 	}
 });
 
+test('an interrupt while the first request waits for the servers ends the run at once, before the bound', async () => {
+	const box = sandbox();
+	const pids = join(box.root, 'silent.pids');
+	globalSettings(box, {mcpServers: {silent: {command: process.execPath, args: [silentServer, pids]}}});
+	const sent = mock.requests.length;
+	const run = await runCli(['-p', 'hello'], {
+		env: box.env,
+		cwd: box.workspace,
+		timeoutMs: 30_000,
+		onSpawn(child) {
+			// Once the server was started, the run waits for it: Ctrl-C then.
+			const timer = setInterval(() => {
+				if (existsSync(pids)) {
+					clearInterval(timer);
+					child.kill('SIGINT');
+				}
+			}, 20);
+		},
+	});
+	assert.equal(run.code, 130, run.stderr);
+	assert.doesNotMatch(run.stderr, /was not ready within/);
+	assert.equal(mock.requests.length, sent, 'no request was sent');
+});
+
 test('a one-shot with no server configured loads nothing of the MCP SDK', async () => {
 	const box = sandbox();
 	const log = join(box.root, 'imports.log');

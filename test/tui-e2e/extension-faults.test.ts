@@ -4,10 +4,8 @@
 // good; a loop that never yields is named, and then Ctrl-C ends i.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {mkdirSync, writeFileSync} from 'node:fs';
-import {join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {makeSandbox, type Sandbox} from '../helpers/cli.js';
+import {makeSandbox, writeExtensionFile, type Sandbox} from '../helpers/cli.js';
 import {startChat} from './chat.js';
 import {FOCUS_REPORTING_OFF, FOCUS_REPORTING_ON} from '../../source/tui/notify/focus-report.js';
 
@@ -23,11 +21,7 @@ const CTRL_C = '\u0003';
 /** A sandbox with one extension file; startChat's config goes in it. */
 function withExtension(name: string, source: string): {box: Sandbox; args: string[]} {
 	const box = makeSandbox();
-	const dir = join(box.root, 'extensions');
-	mkdirSync(dir);
-	const file = join(dir, name);
-	writeFileSync(file, source);
-	return {box, args: ['--yolo', '--extension', file]};
+	return {box, args: ['--yolo', '--extension', writeExtensionFile(box, name, source)]};
 }
 
 test('a timer of an extension throws: a notice names it, the answer comes, and the screen takes the next message', async () => {

@@ -4,10 +4,10 @@
 // fires SessionInfoChanged; the last SessionShutdown names the session open.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {existsSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {makeSandbox} from '../helpers/cli.js';
+import {makeSandbox, writeExtensionFile} from '../helpers/cli.js';
 import {TYPEAHEAD_GUARD_MS} from '../../components/Approval.js';
 import {startChat} from './chat.js';
 
@@ -21,13 +21,11 @@ const pause = async (ms: number) => new Promise(resolve => setTimeout(resolve, m
 
 test('/clear, /fork and /resume ask SessionBeforeSwitch and are bracketed by SessionShutdown and SessionStart; /rename fires SessionInfoChanged; the last SessionShutdown names the open session', async () => {
 	const box = makeSandbox();
-	const dir = join(box.root, 'extensions');
-	mkdirSync(dir);
 	const log = join(box.root, 'events.jsonl');
 	const veto = join(box.root, 'veto');
-	const file = join(dir, 'events.mjs');
-	writeFileSync(
-		file,
+	const file = writeExtensionFile(
+		box,
+		'events.mjs',
 		`import {appendFileSync, existsSync} from 'node:fs';
 const note = (tag, event) => appendFileSync(${JSON.stringify(log)}, JSON.stringify({tag, ...event}) + '\\n');
 export default api => {

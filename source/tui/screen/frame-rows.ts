@@ -45,8 +45,8 @@ export class FrameRows {
 		return this.#row;
 	}
 
-	/** One write of the renderer, as it reaches the terminal (a line feed also returns the carriage, as the tty's ONLCR does). */
-	write(chunk: string): void {
+	/** One write of the renderer, as it reaches the terminal (a line feed also returns the carriage, as the tty's ONLCR does); whether it printed (and so began a frame). */
+	write(chunk: string): boolean {
 		const text = this.#cut + chunk;
 		this.#cut = '';
 		let started = false;
@@ -57,7 +57,7 @@ export class FrameRows {
 				const end = escapeEnd(text, at);
 				if (end === -1) {
 					this.#cut = text.slice(at);
-					return;
+					return started;
 				}
 
 				this.#escape(text.slice(at, end));
@@ -78,6 +78,8 @@ export class FrameRows {
 			this.#print(text.slice(at, end));
 			at = end;
 		}
+
+		return started;
 	}
 
 	/** The terminal rewrapped every line at `columns`: the rows and the cursor as it now holds them. */

@@ -82,13 +82,10 @@ export class ScreenStream extends EventEmitter {
 	write(chunk: string | Uint8Array, encoding?: BufferEncoding | WriteCallback, callback?: WriteCallback): boolean {
 		let text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
 		const done = typeof encoding === 'function' ? encoding : callback;
-		if (this.#eraseDone) {
-			const kept = text.replace(RENDERER_ERASE, '');
-			if (kept !== text || visiblePart(kept) !== '') this.#eraseDone = false;
-			text = kept;
-		}
-
-		this.#frame.write(text);
+		const stripped = this.#eraseDone && RENDERER_ERASE.test(text);
+		if (stripped) text = text.replace(RENDERER_ERASE, '');
+		// The erase waited for is the renderer's next one, or none once it printed a frame without one.
+		if (this.#frame.write(text) || stripped) this.#eraseDone = false;
 		// A terminal that drops the rows below the cursor when it gets shorter (xterm.js) clamps a cursor-down at its new
 		// bottom, and the erase that follows then climbs into the transcript; line feeds scroll instead, and keep the count.
 		const sent = text.replace(RETURN_DOWN, (_, prefix: string, rows: string) => prefix + '\n'.repeat(Number(rows)));
@@ -127,9 +124,4 @@ export class ScreenStream extends EventEmitter {
 		if (!narrower) this.#redraw?.();
 		this.emit('resize');
 	};
-}
-
-/** What a write prints, escape sequences left out. */
-function visiblePart(text: string): string {
-	return text.replace(/\u001B(?:\[[\d;?<>=]*[ -/]*[@-~]|\][^\u0007\u001B]*(?:\u0007|\u001B\\)|[ -/]*[0-~])/g, '');
 }
