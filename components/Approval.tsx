@@ -5,6 +5,7 @@ import {detailRows} from '../source/tui/detail-rows.js';
 import {shownExact} from '../source/tui/shown-text.js';
 import {ApprovalDetail, DETAIL_INSET_COLUMNS, MAX_DETAIL_LINES} from './ApprovalDetail.js';
 import {ReasonField} from './ReasonField.js';
+import {colour} from '../source/tui/theme/active-palette.js';
 
 /** Keys typed this soon after the question appears were meant for something else. */
 export const TYPEAHEAD_GUARD_MS = 300;
@@ -91,15 +92,15 @@ export function Approval({pending, maxDetailLines = MAX_DETAIL_LINES, width, onP
 	);
 
 	const label = (index: number, text: string) => (
-		<Text inverse={selected === index} color={selected === index ? 'cyan' : undefined}>
+		<Text inverse={selected === index} color={selected === index ? colour('accent') : undefined}>
 			{text}
 		</Text>
 	);
 
 	return (
-		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
-			<Text bold color="yellow">
-				Allow? <Text color="white">{shownExact(request.ask.title)}</Text>
+		<Box flexDirection="column" borderStyle="round" borderColor={colour('warning')} paddingX={1}>
+			<Text bold color={colour('warning')}>
+				Allow? <Text color={colour('emphasis')}>{shownExact(request.ask.title)}</Text>
 			</Text>
 			<Text dimColor>
 				tool {shownExact(request.name)} · {shownExact(request.owner)}

@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import {plural} from '../source/core/tools/format.js';
 import type {DetailRow} from '../source/tui/detail-rows.js';
+import {colourOf} from '../source/tui/theme/active-palette.js';
 
 /** The most rows of a diff or command the question shows at once (fewer on a short terminal); the rest is scrolled to. */
 export const MAX_DETAIL_LINES = 30;
@@ -28,7 +29,7 @@ export function ApprovalDetail({view, pager}: {view: DetailView; pager: boolean}
 		<Box flexDirection="column" marginLeft={2}>
 			{shown.map((row, index) => (
 				// biome-ignore lint/suspicious/noArrayIndexKey: a row's place in the window is its identity; the window's rows are redrawn as it scrolls.
-				<Text key={index} color={row.color} wrap="truncate">
+				<Text key={index} color={colourOf(row.color)} wrap="truncate">
 					{row.text === '' ? ' ' : row.text}
 				</Text>
 			))}

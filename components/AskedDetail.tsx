@@ -3,6 +3,7 @@ import {Box, Text} from 'ink';
 import {plural} from '../source/core/tools/format.js';
 import type {AskedDetail as Asked} from '../source/tui/chat-state.js';
 import {detailLines, lineColor} from '../source/tui/detail-rows.js';
+import {colour, colourOf} from '../source/tui/theme/active-palette.js';
 
 /** A decided approval's diff (or command) stays under its call folded to this many lines; /diff N shows it whole. */
 export const FOLDED_DETAIL_LINES = 8;
@@ -10,7 +11,7 @@ export const FOLDED_DETAIL_LINES = 8;
 function Lines({lines}: {lines: readonly string[]}) {
 	return lines.map((line, index) => (
 		// biome-ignore lint/suspicious/noArrayIndexKey: lines of a finished text never move, so their index is a stable key.
-		<Text key={index} color={lineColor(line)}>
+		<Text key={index} color={colourOf(lineColor(line))}>
 			{line === '' ? ' ' : line}
 		</Text>
 	));
@@ -39,7 +40,7 @@ export function WholeDetail({asked}: {asked: Asked}) {
 	return (
 		<Box flexDirection="column">
 			<Text>
-				<Text color="cyan">◆</Text> <Text bold>approval {asked.number}</Text> <Text dimColor>{asked.title}</Text> <Text dimColor>({plural(lines.length, 'line')})</Text>
+				<Text color={colour('accent')}>◆</Text> <Text bold>approval {asked.number}</Text> <Text dimColor>{asked.title}</Text> <Text dimColor>({plural(lines.length, 'line')})</Text>
 			</Text>
 			<Box marginLeft={2} flexDirection="column">
 				<Lines lines={lines} />

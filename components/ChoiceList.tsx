@@ -3,6 +3,7 @@ import type {PendingChoice} from '../source/tui/brokers/chooser-broker.js';
 import {MAX_VISIBLE_OPTIONS} from './ExtensionDialog.js';
 import {useChoice} from './use-choice.js';
 import {useTextInput} from './use-text-input.js';
+import {colour} from '../source/tui/theme/active-palette.js';
 
 /**
  * The screen's own picker (/provider, /model, the first run): a filter field
@@ -24,12 +25,12 @@ export function ChoiceList({pending, maxVisible = MAX_VISIBLE_OPTIONS, onLeave}:
 	const visible = shown.slice(first, first + visibleCount);
 	const below = shown.length - first - visible.length;
 	return (
-		<Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
-			<Text bold color="cyan">
+		<Box flexDirection="column" borderStyle="round" borderColor={colour('accent')} paddingX={1}>
+			<Text bold color={colour('accent')}>
 				{request.title}
 			</Text>
 			<Box>
-				<Text color="cyan">filter › </Text>
+				<Text color={colour('accent')}>filter › </Text>
 				{TextInput ? <TextInput key={early} value={filter} placeholder="type to filter" onChange={changeFilter} onSubmit={choose} /> : filter === '' ? <Text dimColor>…</Text> : <Text>{filter}</Text>}
 			</Box>
 			{first > 0 ? <Text dimColor> ↑ {first} more</Text> : null}
@@ -37,11 +38,11 @@ export function ChoiceList({pending, maxVisible = MAX_VISIBLE_OPTIONS, onLeave}:
 			{visible.map((option, offset) => {
 				const selected = first + offset === index;
 				return (
-					<Text key={option.value} color={selected ? 'cyan' : undefined}>
+					<Text key={option.value} color={selected ? colour('accent') : undefined}>
 						{selected ? '❯ ' : '  '}
-						{option.marked ? <Text color="green">● </Text> : '  '}
+						{option.marked ? <Text color={colour('success')}>● </Text> : '  '}
 						<Text inverse={selected}>{option.label}</Text>
-						{option.value === request.current ? <Text color="green"> (current)</Text> : null}
+						{option.value === request.current ? <Text color={colour('success')}> (current)</Text> : null}
 						{option.description === undefined ? null : <Text dimColor> {option.description}</Text>}
 					</Text>
 				);

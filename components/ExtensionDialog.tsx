@@ -5,6 +5,7 @@ import {MAX_INPUT_CHARS} from '../source/core/extensions/ui-dialog-request.js';
 import type {PendingDialog} from '../source/tui/brokers/dialog-broker.js';
 import {TYPEAHEAD_GUARD_MS} from './Approval.js';
 import {useTextInput} from './use-text-input.js';
+import {colour} from '../source/tui/theme/active-palette.js';
 
 /** Options a select shows at once; the window follows the highlighted one. */
 export const MAX_VISIBLE_OPTIONS = 10;
@@ -40,8 +41,8 @@ export function ExtensionDialog({pending, maxVisible = MAX_VISIBLE_OPTIONS, onLe
 
 	const {request} = pending;
 	return (
-		<Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
-			<Text bold color="cyan">
+		<Box flexDirection="column" borderStyle="round" borderColor={colour('accent')} paddingX={1}>
+			<Text bold color={colour('accent')}>
 				{request.title} <Text dimColor>— asked by extension {pending.extension}</Text>
 			</Text>
 			{request.type === 'select' ? (
@@ -89,7 +90,7 @@ function Select({request, maxVisible, early, answer}: PartProps<'select'> & {max
 			{visible.map((option, offset) => {
 				const selected = first + offset === index;
 				return (
-					<Text key={option.value} color={selected ? 'cyan' : undefined}>
+					<Text key={option.value} color={selected ? colour('accent') : undefined}>
 						{selected ? '❯ ' : '  '}
 						<Text inverse={selected}>{option.label}</Text>
 						{option.description === undefined ? null : <Text dimColor> {option.description}</Text>}
@@ -131,7 +132,7 @@ function Input({request, early, answer}: PartProps<'input'>) {
 	return (
 		<Box flexDirection="column">
 			<Box>
-				<Text color="cyan">› </Text>
+				<Text color={colour('accent')}>› </Text>
 				{TextInput ? (
 					<TextInput
 						value={value}

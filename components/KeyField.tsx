@@ -2,6 +2,7 @@ import {useRef} from 'react';
 import {Box, Text} from 'ink';
 import type {PendingKey} from '../source/tui/brokers/key-broker.js';
 import {useRawInput} from './use-raw-input.js';
+import {colour} from '../source/tui/theme/active-palette.js';
 
 /** What the field holds at most: a paste far past any key is cut here, and the asker's check (typed-key.ts) then refuses it as too long. */
 export const MAX_KEY_FIELD_CHARS = 16 * 1024 + 1;
@@ -63,12 +64,12 @@ export function KeyField({pending, onLeave}: {pending: PendingKey; onLeave?: (()
 	);
 
 	return (
-		<Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
-			<Text bold color="cyan">
+		<Box flexDirection="column" borderStyle="round" borderColor={colour('accent')} paddingX={1}>
+			<Text bold color={colour('accent')}>
 				{pending.request.title}
 			</Text>
 			<Box>
-				<Text color="cyan">key › </Text>
+				<Text color={colour('accent')}>key › </Text>
 				<Text dimColor>(typing is not shown)</Text>
 			</Box>
 			<Text dimColor>{pending.request.hint}</Text>

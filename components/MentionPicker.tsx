@@ -1,5 +1,6 @@
 import {Box, Text} from 'ink';
 import type {MentionPicker as Picker} from './use-mention-picker.js';
+import {colour} from '../source/tui/theme/active-palette.js';
 
 /** The @ picker's list under the editor: folders end in `/`, MCP resources are `server:uri` with their name; the chosen row is cyan. */
 export function MentionPicker({picker}: {picker: Picker}) {
@@ -9,7 +10,7 @@ export function MentionPicker({picker}: {picker: Picker}) {
 			{picker.loading ? <Text dimColor>looking through the workspace…</Text> : null}
 			{!picker.loading && picker.matches.length === 0 ? <Text dimColor>nothing matches (Esc closes)</Text> : null}
 			{picker.matches.map((entry, index) => (
-				<Text key={entry.path} color={index === picker.selected ? 'cyan' : undefined} wrap="truncate-start">
+				<Text key={entry.path} color={index === picker.selected ? colour('accent') : undefined} wrap="truncate-start">
 					{index === picker.selected ? '› ' : '  '}
 					{entry.directory ? `${entry.path}/` : entry.path}
 					{entry.resource === undefined ? null : <Text dimColor> {entry.resource} (MCP resource)</Text>}

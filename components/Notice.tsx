@@ -1,11 +1,11 @@
 import {Text} from 'ink';
+import {colour} from '../source/tui/theme/active-palette.js';
 
-const colors = {info: 'gray', warning: 'yellow', error: 'red'} as const;
 const marks = {info: '·', warning: '!', error: '✗'} as const;
 
 export function Notice({level, text}: {level: 'info' | 'warning' | 'error'; text: string}) {
 	return (
-		<Text color={colors[level]}>
+		<Text color={colour(level)}>
 			{marks[level]} {text}
 		</Text>
 	);

@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import type {SlashCommand} from '../source/tui/commands/slash-command.js';
 import {slashCompletions} from '../source/tui/slash-commands.js';
+import {colour} from '../source/tui/theme/active-palette.js';
 
 /** The commands a `/…` draft may complete to; Tab takes the first. */
 export function SlashMenu({draft, commands = []}: {draft: string; commands?: readonly SlashCommand[]}) {
@@ -10,7 +11,7 @@ export function SlashMenu({draft, commands = []}: {draft: string; commands?: rea
 		<Box flexDirection="column" marginLeft={2}>
 			{matches.map((command, index) => (
 				<Text key={command.name}>
-					<Text color={index === 0 ? 'cyan' : undefined}>{command.name.padEnd(10)}</Text>
+					<Text color={index === 0 ? colour('accent') : undefined}>{command.name.padEnd(10)}</Text>
 					<Text dimColor>{command.description}</Text>
 				</Text>
 			))}

@@ -1,5 +1,6 @@
 import {useEffect, useReducer, useRef} from 'react';
 import {Text} from 'ink';
+import {colour} from '../source/tui/theme/active-palette.js';
 
 const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const FRAME_MS = 100;
@@ -22,7 +23,7 @@ export function Spinner({label}: {label: string}) {
 		return () => clearInterval(timer);
 	}, []);
 	return (
-		<Text color="cyan">
+		<Text color={colour('accent')}>
 			{frames[Math.floor(now / FRAME_MS) % frames.length]} <Text dimColor>{label}</Text>
 		</Text>
 	);

@@ -4,6 +4,7 @@ import type {ToolItem} from '../source/tui/chat-state.js';
 import {expandTabs} from '../source/tui/text-columns.js';
 import {TOOL_MARKS} from '../source/tui/transcript-text.js';
 import {FoldedDetail} from './AskedDetail.js';
+import {colour} from '../source/tui/theme/active-palette.js';
 
 /** Results longer than this many lines are folded to their first lines and a count. */
 export const FOLDED_RESULT_LINES = 6;
@@ -16,8 +17,8 @@ export function ToolCall({tool}: {tool: ToolItem}) {
 	return (
 		<Box flexDirection="column">
 			<Text>
-				<Text color={color}>{mark}</Text> <Text bold>{tool.name}</Text> <Text dimColor>{tool.summary}</Text>
-				{tool.note ? <Text color="yellow"> — {tool.note}</Text> : null}
+				<Text color={colour(color)}>{mark}</Text> <Text bold>{tool.name}</Text> <Text dimColor>{tool.summary}</Text>
+				{tool.note ? <Text color={colour('warning')}> — {tool.note}</Text> : null}
 			</Text>
 			{tool.asked && tool.status !== 'asking' ? <FoldedDetail asked={tool.asked} /> : null}
 			{tool.status === 'running' && tool.progress ? (

@@ -2,6 +2,7 @@ import {useRef} from 'react';
 import {Box, Text, useInput} from 'ink';
 import type {PendingTrust} from '../source/tui/brokers/trust-broker.js';
 import {TYPEAHEAD_GUARD_MS} from './Approval.js';
+import {colour} from '../source/tui/theme/active-palette.js';
 
 /** Extensions listed by path at most; the rest are counted. */
 export const MAX_LISTED_EXTENSIONS = 8;
@@ -43,9 +44,9 @@ export function TrustPrompt({pending, onLeave}: {pending: PendingTrust; onLeave(
 	const endpoints = modelEndpoints.slice(0, MAX_LISTED_EXTENSIONS);
 	const moreEndpoints = modelEndpoints.length - endpoints.length;
 	return (
-		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
-			<Text bold color="yellow">
-				Trust this workspace? <Text color="white">{workspace}</Text>
+		<Box flexDirection="column" borderStyle="round" borderColor={colour('warning')} paddingX={1}>
+			<Text bold color={colour('warning')}>
+				Trust this workspace? <Text color={colour('emphasis')}>{workspace}</Text>
 			</Text>
 			{extensions.length > 0 ? <Text>Its own {extensions.length === 1 ? 'extension' : 'extensions'} would run inside i, with your rights:</Text> : null}
 			{listed.map(path => (

@@ -1,4 +1,5 @@
 import {Box, Text} from 'ink';
+import {colour} from '../source/tui/theme/active-palette.js';
 
 /** A `!` command: `! command`, its output's last lines, and how it ended (live: the output so far). */
 export function UserBash({command, output, status, context = true}: {command: string; output: string; status?: string; context?: boolean}) {
@@ -7,7 +8,7 @@ export function UserBash({command, output, status, context = true}: {command: st
 	return (
 		<Box flexDirection="column" marginTop={1}>
 			<Text>
-				<Text color="magenta" bold>
+				<Text color={colour('special')} bold>
 					{'! '}
 				</Text>
 				<Text>{command}</Text>

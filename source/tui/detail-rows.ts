@@ -1,20 +1,21 @@
 import {breakAtWidth, expandTabs} from './text-columns.js';
+import type {PaletteKey} from './theme/palette.js';
 
 /** One screen row of an approval's detail: a diff line, or the part of one that fits the width. */
 export interface DetailRow {
 	text: string;
-	/** Ink's colour name for the diff line it belongs to. */
-	color: string | undefined;
+	/** The theme's colour for the diff line it belongs to. */
+	color: PaletteKey | undefined;
 	/** The line it belongs to, from 1. */
 	line: number;
 }
 
-/** A diff line's colour: additions green, removals red, hunk headers cyan; file headers and context plain. */
-export function lineColor(line: string): string | undefined {
+/** A diff line's colour: additions, removals and hunk headers have theirs; file headers and context are plain. */
+export function lineColor(line: string): PaletteKey | undefined {
 	if (line.startsWith('+++') || line.startsWith('---')) return undefined;
-	if (line.startsWith('+')) return 'green';
-	if (line.startsWith('-')) return 'red';
-	if (line.startsWith('@@')) return 'cyan';
+	if (line.startsWith('+')) return 'diffAdded';
+	if (line.startsWith('-')) return 'diffRemoved';
+	if (line.startsWith('@@')) return 'diffHunk';
 	return undefined;
 }
 

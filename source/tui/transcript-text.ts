@@ -1,13 +1,14 @@
 import type {ToolStatus, TranscriptItem} from './chat-state.js';
+import type {PaletteKey} from './theme/palette.js';
 
 /** How a call's status is marked, on the screen (ToolCall.tsx, in colour) and in the full transcript. */
-export const TOOL_MARKS: Record<ToolStatus, {mark: string; color: string}> = {
-	pending: {mark: '○', color: 'gray'},
-	asking: {mark: '?', color: 'yellow'},
-	running: {mark: '◐', color: 'blue'},
-	done: {mark: '✓', color: 'green'},
-	failed: {mark: '✗', color: 'red'},
-	denied: {mark: '⊘', color: 'yellow'},
+export const TOOL_MARKS: Record<ToolStatus, {mark: string; color: PaletteKey}> = {
+	pending: {mark: '○', color: 'info'},
+	asking: {mark: '?', color: 'warning'},
+	running: {mark: '◐', color: 'running'},
+	done: {mark: '✓', color: 'success'},
+	failed: {mark: '✗', color: 'error'},
+	denied: {mark: '⊘', color: 'warning'},
 };
 
 const noticeMarks = {info: '·', warning: '!', error: '✗'} as const;

@@ -25,7 +25,7 @@ import swift from 'highlight.js/lib/languages/swift';
 import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
-import {colors, type Style} from './style.js';
+import type {Style} from './style.js';
 import {expandTabs} from '../text-columns.js';
 import {graphemes, widthOf, type Row} from './wrap.js';
 
@@ -36,42 +36,42 @@ import {graphemes, widthOf, type Row} from './wrap.js';
  */
 const lowlight = createLowlight({bash, c, cpp, csharp, css, diff, dockerfile, go, ini, java, javascript, json, kotlin, makefile, markdown, php, python, ruby, rust, shell, sql, swift, typescript, xml, yaml});
 
-/** highlight.js scopes (`hljs-…` classes) in terminal colours. */
+/** highlight.js scopes (`hljs-…` classes) in the theme's colours. */
 const SCOPES: Record<string, Style> = {
-	keyword: {color: colors.magenta},
-	built_in: {color: colors.cyan},
-	type: {color: colors.yellow},
-	literal: {color: colors.yellow},
-	number: {color: colors.yellow},
-	string: {color: colors.green},
-	regexp: {color: colors.red},
-	symbol: {color: colors.cyan},
+	keyword: {color: 'syntaxKeyword'},
+	built_in: {color: 'syntaxBuiltIn'},
+	type: {color: 'syntaxType'},
+	literal: {color: 'syntaxLiteral'},
+	number: {color: 'syntaxLiteral'},
+	string: {color: 'syntaxString'},
+	regexp: {color: 'syntaxRegexp'},
+	symbol: {color: 'syntaxBuiltIn'},
 	subst: {},
-	comment: {color: colors.gray, italic: true},
-	doctag: {color: colors.gray, bold: true},
-	meta: {color: colors.gray},
-	title: {color: colors.blue},
-	function: {color: colors.blue},
-	class: {color: colors.yellow},
+	comment: {color: 'syntaxComment', italic: true},
+	doctag: {color: 'syntaxComment', bold: true},
+	meta: {color: 'syntaxComment'},
+	title: {color: 'syntaxFunction'},
+	function: {color: 'syntaxFunction'},
+	class: {color: 'syntaxType'},
 	params: {},
-	attr: {color: colors.cyan},
-	attribute: {color: colors.cyan},
-	property: {color: colors.cyan},
-	variable: {color: colors.red},
-	'template-variable': {color: colors.red},
-	tag: {color: colors.red},
-	name: {color: colors.red},
-	selector: {color: colors.magenta},
-	'selector-tag': {color: colors.red},
-	'selector-class': {color: colors.yellow},
-	section: {color: colors.blue, bold: true},
-	bullet: {color: colors.cyan},
+	attr: {color: 'syntaxBuiltIn'},
+	attribute: {color: 'syntaxBuiltIn'},
+	property: {color: 'syntaxBuiltIn'},
+	variable: {color: 'syntaxVariable'},
+	'template-variable': {color: 'syntaxVariable'},
+	tag: {color: 'syntaxVariable'},
+	name: {color: 'syntaxVariable'},
+	selector: {color: 'syntaxKeyword'},
+	'selector-tag': {color: 'syntaxVariable'},
+	'selector-class': {color: 'syntaxType'},
+	section: {color: 'syntaxFunction', bold: true},
+	bullet: {color: 'syntaxBuiltIn'},
 	emphasis: {italic: true},
 	strong: {bold: true},
-	link: {color: colors.blue, underline: true},
-	quote: {color: colors.gray},
-	addition: {color: colors.green},
-	deletion: {color: colors.red},
+	link: {color: 'syntaxFunction', underline: true},
+	quote: {color: 'syntaxComment'},
+	addition: {color: 'diffAdded'},
+	deletion: {color: 'diffRemoved'},
 };
 
 /** Whether highlight.js knows the language (a name or an alias); the label shows it either way. */

@@ -1,6 +1,6 @@
 import type {Token, Tokens} from 'marked';
 import {hyperlinkTarget} from './hyperlinks.js';
-import {colors, merge, type Style} from './style.js';
+import {merge, type Style} from './style.js';
 import type {Fragment} from './wrap.js';
 
 export interface InlineOptions {
@@ -8,7 +8,7 @@ export interface InlineOptions {
 	hyperlinks: boolean;
 }
 
-const LINK: Style = {underline: true, color: colors.brightBlue};
+const LINK: Style = {underline: true, color: 'link'};
 const URL_STYLE: Style = {dim: true};
 
 /**
@@ -39,7 +39,7 @@ function addInline(token: Token, style: Style, options: InlineOptions, out: Frag
 		}
 
 		case 'codespan': {
-			out.push({text: soft((token as Tokens.Codespan).text), style: merge(style, {color: colors.yellow})});
+			out.push({text: soft((token as Tokens.Codespan).text), style: merge(style, {color: 'inlineCode'})});
 			return;
 		}
 

@@ -1,7 +1,7 @@
 import {Lexer, type Token, type Tokens} from 'marked';
 import {breakCodeLine, highlightLines} from './code-block.js';
 import {inlineFragments, type InlineOptions} from './inline.js';
-import {colors, merge, PLAIN, type Style} from './style.js';
+import {merge, PLAIN, type Style} from './style.js';
 import {renderTable} from './table.js';
 import {paintRow, rowWidth, widthOf, wrapFragments, type Fragment, type Row} from './wrap.js';
 
@@ -47,9 +47,9 @@ export interface Split {
 	continues: boolean;
 }
 
-const RULE: Style = {color: colors.gray};
-const QUOTE: Style = {color: colors.gray};
-const HEADINGS: readonly Style[] = [{bold: true, underline: true, color: colors.brightBlue}, {bold: true, color: colors.brightBlue}, {bold: true}];
+const RULE: Style = {color: 'muted'};
+const QUOTE: Style = {color: 'muted'};
+const HEADINGS: readonly Style[] = [{bold: true, underline: true, color: 'heading'}, {bold: true, color: 'heading'}, {bold: true}];
 const BULLETS = ['•', '◦', '▪'];
 
 interface Context extends InlineOptions {
@@ -246,8 +246,8 @@ function list(token: Tokens.List, width: number, context: Context): Row[] {
 }
 
 function marker(token: Tokens.List, item: Tokens.ListItem, number: number, depth: number): Row {
-	const task: Fragment[] = item.task ? [item.checked ? {text: '[x]', style: merge(PLAIN, {color: colors.green})} : {text: '[ ]', style: PLAIN}] : [];
-	if (token.ordered) return [{text: `${number}.`, style: {color: colors.cyan}}, ...(task.length > 0 ? [{text: ' ', style: PLAIN}, ...task] : [])];
+	const task: Fragment[] = item.task ? [item.checked ? {text: '[x]', style: merge(PLAIN, {color: 'success'})} : {text: '[ ]', style: PLAIN}] : [];
+	if (token.ordered) return [{text: `${number}.`, style: {color: 'listMarker'}}, ...(task.length > 0 ? [{text: ' ', style: PLAIN}, ...task] : [])];
 	if (task.length > 0) return task;
-	return [{text: BULLETS[depth % BULLETS.length]!, style: {color: colors.cyan}}];
+	return [{text: BULLETS[depth % BULLETS.length]!, style: {color: 'listMarker'}}];
 }

@@ -1,9 +1,9 @@
-import {colors, merge, type Style} from './style.js';
+import {merge, type Style} from './style.js';
 import {rowWidth, widthOf, wrapFragments, type Fragment, type Row} from './wrap.js';
 
 export type Align = 'left' | 'center' | 'right' | null;
 
-const BORDER: Style = {color: colors.gray};
+const BORDER: Style = {color: 'muted'};
 const HEADER: Style = {bold: true};
 
 /**
