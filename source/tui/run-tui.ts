@@ -234,6 +234,9 @@ async function chatWith(agent: Agent, core: ChatCore, screen: Screen): Promise<n
 			store.notice('warning', `notifications are off: ${(error as Error).message}`);
 			return () => {};
 		});
+	// The saved theme, before a resumed history is drawn in it; a missing or broken one is said and the default stays.
+	const themeProblem = await (await import('./theme/theme-setting.js')).applySavedTheme(core.resolveDirs().config_dir, agent.themeFolders);
+	if (themeProblem !== undefined) store.notice('error', themeProblem);
 	// A resumed session (--continue, --session) shows its history, drawn as Markdown when it is on.
 	sessions.showOpened();
 	store.started({model: agent.caller.model, workspace: agent.workspace, window: agent.budget?.window ?? null, mode: agent.permissionMode.current});

@@ -92,6 +92,7 @@ test('/help lists the keys, then exactly the commands the registry holds, in its
 		'/diff',
 		'/queue',
 		'/permissions',
+		'/theme',
 		'/compact',
 		'/reload',
 		'/context',

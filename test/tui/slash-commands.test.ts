@@ -27,7 +27,7 @@ test('an extension command parses with its words; the screen own commands take n
 	assert.equal(parseSlashCommand('/path/to line one\nline two'), null);
 	assert.deepEqual(
 		slashCompletions('/t', extra).map(command => command.name),
-		['/todo'],
+		['/theme', '/todo'],
 	);
 });
 

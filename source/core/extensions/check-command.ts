@@ -23,6 +23,7 @@ export const builtinCommandNames: readonly string[] = [
 	'diff',
 	'queue',
 	'permissions',
+	'theme',
 	'compact',
 	'reload',
 	'context',

@@ -21,6 +21,7 @@ import type {ExtensionGenerations} from './extension-generations.js';
 import type {ExtensionUi, StartedExtensions} from './start-extensions.js';
 import type {InstructionsReload, SessionInstructions} from './session-instructions.js';
 import type {ModuleFolders} from './module-folders.js';
+import type {ResourceFolder} from '../resources/resource-folders.js';
 import type {Bound, DefaultSave, ModelSwitch, Selected} from './model-binding.js';
 import type {SessionPrompt} from './session-prompt.js';
 import type {Session} from './session-store.js';
@@ -197,6 +198,11 @@ export class Agent {
 	/** The folders the skills and prompts modules search, first first, for /context; null for a kind no module reads. */
 	get resourceFolders(): ModuleFolders {
 		return this.#parts.extensions.folders;
+	}
+
+	/** The folders the chat screen finds themes in, first first (core/resources/theme-folders.ts). */
+	get themeFolders(): readonly ResourceFolder[] {
+		return this.#parts.extensions.themeFolders;
 	}
 
 	/** The system prompt a new session starts with (after the `system_prompt` hook and AGENTS.md). */

@@ -6,7 +6,7 @@ import {settledWithin} from '../extensions/within-time.js';
 import type {LoadedPlugins, WorkerPool} from '../pool/types.js';
 import {loadResources, type ResourceOptions} from './load-resources.js';
 import {moduleFolders, type ModuleFolders} from './module-folders.js';
-import type {ResourceFolders} from '../resources/resource-folders.js';
+import type {ResourceFolder, ResourceFolders} from '../resources/resource-folders.js';
 import {startExtensions, type ExtensionOptions, type StartContext, type StartedExtensions} from './start-extensions.js';
 
 /** At the end, observers still queued get this long to take their events; a slow one is not waited for. */
@@ -18,6 +18,8 @@ interface Generation {
 	emit: EmitEvent;
 	/** The folders the skills and prompts modules search; null for a kind no module reads. */
 	folders: ModuleFolders;
+	/** The folders the chat screen finds themes in, first first. */
+	themes: readonly ResourceFolder[];
 }
 
 /** What a generation needs from the run around it. */
@@ -53,7 +55,7 @@ export class ExtensionGenerations {
 
 	/** The start's generation: its folders are set once its resources are found (setResourceFolders). */
 	static async first(context: GenerationContext, started: StartedExtensions): Promise<ExtensionGenerations> {
-		return new ExtensionGenerations(context, {started, emit: await withObservers(started.events, context.toHead), folders: {skills: null, prompts: null}});
+		return new ExtensionGenerations(context, {started, emit: await withObservers(started.events, context.toHead), folders: {skills: null, prompts: null}, themes: []});
 	}
 
 	get started(): StartedExtensions {
@@ -72,9 +74,14 @@ export class ExtensionGenerations {
 		return this.#current.folders;
 	}
 
-	/** The skill and prompt folders of the resources found for this generation. */
-	setResourceFolders(folders: ResourceFolders | undefined): void {
+	get themeFolders(): readonly ResourceFolder[] {
+		return this.#current.themes;
+	}
+
+	/** The skill, prompt and theme folders of the resources found for this generation. */
+	setResourceFolders(folders: ResourceFolders | undefined, themes: readonly ResourceFolder[]): void {
 		this.#current.folders = moduleFolders(folders, this.#context.start.workspace, this.#context.plugins);
+		this.#current.themes = themes;
 	}
 
 	/** Lends the extensions' `api.runtime` actions a service: set-up provides what the core can do, the head what only it can. */
@@ -115,12 +122,13 @@ export class ExtensionGenerations {
 		old.runtime.close();
 		next.runtime.provide(this.#services);
 		const emit = await withObservers(next.events, this.#context.toHead);
-		this.#current = {started: next, emit, folders: this.#current.folders};
+		this.#current = {started: next, emit, folders: this.#current.folders, themes: this.#current.themes};
 		this.#context.onEmit(emit);
 		const warnings: string[] = [];
 		const {options, start, pool} = this.#context;
 		const found = await loadResources('reload', options, {
 			workspace: start.workspace,
+			configDir: start.dirs.config_dir,
 			settings: next.settings,
 			discoverers: next.discoverers,
 			events: next.events,
@@ -128,7 +136,7 @@ export class ExtensionGenerations {
 		});
 		warnings.push(...found.warnings);
 		pool?.setResources(found.folders);
-		this.setResourceFolders(found.folders);
+		this.setResourceFolders(found.folders, found.themes);
 		await next.events?.advisory('SessionStart', {reason: 'reload', sessionId: session.id, path: session.path, cwd: start.workspace});
 		return warnings;
 	}

@@ -143,6 +143,7 @@ export async function setupAgent(
 		generations.provide({getExecutionContext: executionContextService(live, {workspace, thinking: thinkingSetting(loaded.config.extra_body)})});
 		const resources = await loadResources('startup', options, {
 			workspace,
+			configDir: dirs.config_dir,
 			settings: loadedExtensions.settings,
 			discoverers: loadedExtensions.discoverers,
 			events,
@@ -150,7 +151,7 @@ export async function setupAgent(
 		});
 		for (const message of [...resources.warnings, ...unusedFolderFlags(options, plugins)]) emit({type: 'warning', message});
 		pool?.setResources(resources.folders);
-		generations.setResourceFolders(resources.folders);
+		generations.setResourceFolders(resources.folders, resources.themes);
 		emit({type: 'session', id: session.id, path: session.path, workspace, resumed_messages: session.messages.length, dropped: session.dropped});
 		// The start hooks wait for the worker host's first answers: time in which the transport can load.
 		if (hooks.has('system_prompt') || hooks.has('session_load')) model.caller.warmUp?.();

@@ -18,6 +18,7 @@ import {renameCommand} from './rename-command.js';
 import {resumeCommand} from './resume-command.js';
 import {rewindCommand} from './rewind-command.js';
 import {sessionCommand} from './session-command.js';
+import {themeCommand} from './theme-command.js';
 
 /**
  * The chat screen's own commands, in the order the completion list and /help
@@ -38,6 +39,7 @@ export const builtinCommands: readonly ScreenCommand[] = [
 	diffCommand,
 	queueCommand,
 	permissionsCommand,
+	themeCommand,
 	compactCommand,
 	reloadCommand,
 	contextCommand,
