@@ -29,14 +29,10 @@ const at = (path: string, origin: string) => ({path, origin});
 
 test('the folders come in their order: the project, the config folder, the extensions, the packages; a folder named twice counts once', () => {
 	const settings = (path: string, packages: string[]): Settings => ({path, extensionDirs: [], packages, skillDirs: [], promptDirs: []});
-	const folders = themeFolders(
-		{workspace: '/w', configDir: '/c'},
-		{project: settings('/w/.i/settings.json', ['/w/pkg']), global: settings('/c/settings.json', ['/c/npm/node_modules/shared', '/w/pkg'])},
-		[
-			{path: '/ext/themes', extension: 'todo'},
-			{path: '/w/.i/themes', extension: 'again'},
-		],
-	);
+	const folders = themeFolders({workspace: '/w', configDir: '/c'}, {project: settings('/w/.i/settings.json', ['/w/pkg']), global: settings('/c/settings.json', ['/c/npm/node_modules/shared', '/w/pkg'])}, [
+		{path: '/ext/themes', extension: 'todo'},
+		{path: '/w/.i/themes', extension: 'again'},
+	]);
 	assert.deepEqual(folders, [
 		{path: '/w/.i/themes', origin: 'the workspace'},
 		{path: '/c/themes', origin: 'the config folder'},
@@ -139,6 +135,9 @@ test(`a folder's first ${MAX_THEMES_PER_FOLDER} theme files by name are used; on
 	const over = folder(files(MAX_THEMES_PER_FOLDER + 1));
 	const past = await findThemes([at(over, 'the workspace')]);
 	assert.equal(past.themes.length, MAX_THEMES_PER_FOLDER + 2);
-	assert.equal(past.themes.some(theme => theme.name === `t${MAX_THEMES_PER_FOLDER}`), false);
+	assert.equal(
+		past.themes.some(theme => theme.name === `t${MAX_THEMES_PER_FOLDER}`),
+		false,
+	);
 	assert.deepEqual(past.problems, [`${over} (the workspace) holds ${MAX_THEMES_PER_FOLDER + 1} theme files; only the first ${MAX_THEMES_PER_FOLDER} by name are used`]);
 });
