@@ -32,10 +32,15 @@ test('/theme: a broken theme is refused naming file and key; a chosen one draws 
 	const broken = join(box.workspace, '.i', 'themes', 'broken.json');
 	mkdirSync(join(box.workspace, '.i', 'themes'), {recursive: true});
 	writeFileSync(broken, JSON.stringify({colors: {acent: 'cyan'}}));
+	// An extension names a folder of its own (themePaths): its theme is listed after the project's and the config folder's.
+	const extension = join(box.root, 'themer');
+	mkdirSync(join(extension, 'themes'), {recursive: true});
+	writeFileSync(join(extension, 'themes', 'dusk.json'), JSON.stringify({colors: {accent: 'magenta'}}));
+	writeFileSync(join(extension, 'themer.mjs'), "export default api => api.registerResourcesDiscover(() => ({themePaths: ['themes']}));\n");
 	const settings = join(box.configDir, 'settings.json');
 	const env = {COLORTERM: 'truecolor', FORCE_COLOR: '3'};
 
-	const first = await startChat(mock, {box, env, cols: 200, rows: 40});
+	const first = await startChat(mock, {box, env, cols: 200, rows: 40, args: ['--extension', join(extension, 'themer.mjs')]});
 	try {
 		const {run} = first;
 		run.type('/theme broken\r');
@@ -45,7 +50,10 @@ test('/theme: a broken theme is refused naming file and key; a chosen one draws 
 
 		run.type('/theme\r');
 		await run.waitFor(screen => screen.includes('Theme (now default)') && screen.includes('warm'), 'the theme list');
-		assert.ok(flat(run.screen()).includes(`broken the workspace · ${broken}`), 'the broken file is listed where it was found');
+		const list = flat(run.screen());
+		assert.ok(list.includes(`broken the workspace · ${broken}`), 'the broken file is listed where it was found');
+		assert.ok(list.includes(`dusk extension themer · ${join(extension, 'themes', 'dusk.json')}`), list);
+		assert.ok(list.indexOf('broken the workspace') < list.indexOf('warm the config folder') && list.indexOf('warm the config folder') < list.indexOf('dusk extension'), 'in the order of the folders');
 		run.type('warm');
 		await run.waitFor(screen => screen.includes('filter › warm') && !screen.includes('broken the workspace'), 'the filtered list');
 		run.type('\r');
