@@ -24,7 +24,7 @@ export interface DiscoveredPath {
 export interface DiscoveredResources {
 	skillPaths: DiscoveredPath[];
 	promptPaths: DiscoveredPath[];
-	/** Kept and shown to observers; `i` has no themes yet. */
+	/** Folders of the chat screen's theme files (core/resources/theme-folders.ts). */
 	themePaths: DiscoveredPath[];
 }
 
