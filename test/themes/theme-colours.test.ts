@@ -9,7 +9,8 @@ import {paint} from '../../source/tui/markdown/style.js';
 import {activeTheme, colour, setActiveTheme} from '../../source/tui/theme/active-palette.js';
 import {sgrForeground} from '../../source/tui/theme/colour-value.js';
 import {DEFAULT_PALETTE} from '../../source/tui/theme/palette.js';
-import {applySavedTheme, saveTheme} from '../../source/tui/theme/theme-setting.js';
+import {saveTheme} from '../../source/tui/theme/save-theme.js';
+import {applySavedTheme} from '../../source/tui/theme/theme-setting.js';
 
 test('colour values as SGR: names as the 16 colours, hex as 24-bit colour, default as none', () => {
 	assert.equal(sgrForeground('cyan'), '36');

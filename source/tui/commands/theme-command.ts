@@ -4,7 +4,7 @@ import {activeTheme, setActiveTheme} from '../theme/active-palette.js';
 import {findThemes} from '../theme/find-themes.js';
 import {loadEntry} from '../theme/load-theme.js';
 import {BUILTIN_THEMES} from '../theme/palette.js';
-import {saveTheme} from '../theme/theme-setting.js';
+import {saveTheme} from '../theme/save-theme.js';
 import type {ScreenCommand} from './command-context.js';
 
 const usage = '/theme or /theme NAME';

@@ -1,5 +1,4 @@
 import {globalSettingsPath, readSettingsJson} from '../../core/extensions/settings-file.js';
-import {updateSettings} from '../../core/extensions/settings-packages.js';
 import type {ResourceFolder} from '../../core/resources/resource-folders.js';
 import {errorMessage} from '../../core/errors.js';
 import {setActiveTheme} from './active-palette.js';
@@ -8,7 +7,7 @@ import {loadTheme} from './load-theme.js';
 /**
  * The global settings' `theme` (`<config_dir>/settings.json`: colours suit
  * the person's terminal, so a project's settings do not choose them), read
- * at start and written by /theme.
+ * at start (written by save-theme.ts, apart, so the start loads no writer).
  */
 export const THEME_SETTING = 'theme';
 
@@ -32,15 +31,4 @@ export async function applySavedTheme(configDir: string, folders: readonly Resou
 	if (!loaded.ok) return `settings ${path} names the theme "${name}": ${loaded.message}; the default theme is used`;
 	setActiveTheme(loaded.name, loaded.palette);
 	return undefined;
-}
-
-/** Saves the chosen theme's name in the global settings, every other key kept. Returns the file. */
-export async function saveTheme(configDir: string, name: string): Promise<string> {
-	const path = globalSettingsPath(configDir);
-	await updateSettings(path, data => {
-		if (data[THEME_SETTING] === name) return false;
-		data[THEME_SETTING] = name;
-		return true;
-	});
-	return path;
 }
