@@ -20,6 +20,12 @@ export type CoreEvent =
 	  }
 	| {type: 'text_delta'; text: string}
 	| {type: 'thinking_delta'; text: string}
+	/**
+	 * The answer's text as the extensions' `MessageEnd` handlers left it, which
+	 * is saved; `replaced_by` the extension whose answer replaced it last (null
+	 * when none did). Only when an extension handles `MessageEnd`.
+	 */
+	| {type: 'message_end'; text: string; replaced_by: string | null}
 	| {type: 'tool_call'; id: string; name: string; arguments: string}
 	| {
 			type: 'approval';

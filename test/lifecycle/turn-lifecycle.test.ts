@@ -138,7 +138,7 @@ test('after the response: after_response (nearest the wire), the usage, AfterPro
 	]);
 	const answered = await lifecycle(record).afterResponse(reply('wire'), outgoing(), {spent: () => record.log.push('usage')});
 	assert.equal(answered.message.content, 'converted [extension]');
-	assert.deepEqual(record.log, ['hook:after_response', 'usage', 'ext:AfterProviderResponse', 'ext:MessageEnd']);
+	assert.deepEqual(record.log, ['hook:after_response', 'usage', 'ext:AfterProviderResponse', 'ext:MessageEnd', 'emit:message_end']);
 	assert.deepEqual(record.given.get('ext:AfterProviderResponse'), [{model: 'm', finishReason: 'stop', usage: {input: 3, output: 1, cacheRead: 0, cacheWrite: 0, raw: {}}}]);
 });
 

@@ -144,6 +144,7 @@ const request = (retried: boolean) => [
 	'emit:usage',
 	'ext:AfterProviderResponse',
 	'ext:MessageEnd',
+	'emit:message_end',
 ];
 
 test('a turn with one tool call: every moment in the documented order, extension handlers and worker hooks in one log', async () => {

@@ -1,4 +1,8 @@
 import type {AssistantMessage, Message} from '../messages.js';
+import {describeShapeProblem, historyShapeProblem} from '../history/history-shape.js';
+import {messageSchema} from '../history/message-schema.js';
+import {firstIssue} from '../session/session-schema.js';
+import {MAX_DELIVERY_TEXT_BYTES} from './check-delivery.js';
 
 /**
  * How the agent loop reads extension transforms' answers
@@ -25,15 +29,24 @@ export function readInputAnswer(answer: unknown, previous: {text: string}): {tex
 	return {...previous, text: value.text};
 }
 
-/** `Context`: `{messages}` replaces what this one request carries (never what is saved). */
+/**
+ * `Context`: `{messages}` replaces what this one request carries (never what
+ * is saved). The history must be one the provider accepts, checked as a hook's
+ * answer is (hook-results.ts): a broken one would come back as an HTTP 400
+ * that names nobody.
+ */
 export function readContextAnswer(answer: unknown, previous: {messages: Message[]}): {messages: Message[]} | undefined {
 	const value = fields(answer);
 	if (value?.messages === undefined) return undefined;
 	const {messages} = value;
-	if (!Array.isArray(messages) || !messages.every(message => message !== null && typeof message === 'object' && typeof (message as {role?: unknown}).role === 'string')) {
-		throw new Error('"messages" must be a list of messages, each with a "role"');
+	if (!Array.isArray(messages)) throw new Error('"messages" must be a list of messages');
+	for (const [index, message] of messages.entries()) {
+		const parsed = messageSchema.safeParse(message);
+		if (!parsed.success) throw new Error(`"messages" holds a message the provider cannot take: message ${index}: ${firstIssue(parsed.error)}`);
 	}
 
+	const problem = historyShapeProblem(messages as Message[]);
+	if (problem) throw new Error(`"messages" is a history the provider would refuse: ${describeShapeProblem(problem)}`);
 	return {...previous, messages: messages as Message[]};
 }
 
@@ -45,12 +58,33 @@ export function readProviderRequest<T extends {body: Record<string, unknown>}>(a
 	return {...previous, body: value.body as Record<string, unknown>};
 }
 
+/**
+ * A `MessageEnd` replacement's text, UTF-8: at most the bound of any text an
+ * extension puts into the history (a delivered message's, 256 KiB,
+ * check-delivery.ts), since it is saved and sent with every later request;
+ * a replacement no longer than the answer it replaces is always taken, so a
+ * redaction of a long answer still applies.
+ */
+export const MAX_MESSAGE_END_BYTES = MAX_DELIVERY_TEXT_BYTES;
+
+/** The answer as `MessageEnd` leaves it, and the extension whose answer replaced its text last (null: nobody did). */
+export interface MessageEndValue {
+	message: AssistantMessage;
+	replacedBy: string | null;
+}
+
 /** `MessageEnd`: `{content}` replaces the answer's text, which is what is saved and sent next. */
-export function readMessageEnd(answer: unknown, previous: {message: AssistantMessage}): {message: AssistantMessage} | undefined {
+export function readMessageEnd(answer: unknown, previous: MessageEndValue, extension: string): MessageEndValue | undefined {
 	const value = fields(answer);
 	if (value?.content === undefined) return undefined;
 	if (typeof value.content !== 'string') throw new Error('"content" must be a string');
-	return {message: {...previous.message, content: value.content}};
+	const bytes = Buffer.byteLength(value.content);
+	if (bytes > MAX_MESSAGE_END_BYTES && bytes > Buffer.byteLength(previous.message.content ?? '')) {
+		throw new Error(`"content" is ${bytes} bytes, over the limit of ${MAX_MESSAGE_END_BYTES} (256 KiB) and longer than the answer it replaces`);
+	}
+
+	if (value.content === previous.message.content) return undefined;
+	return {message: {...previous.message, content: value.content}, replacedBy: extension};
 }
 
 /** `ToolCall`: `{block: true, reason?}` blocks; `{block: false}` is an allow, which can never undo another's block; anything else no opinion. */

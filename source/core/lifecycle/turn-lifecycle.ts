@@ -206,7 +206,7 @@ export class TurnLifecycle {
 	 * After the response: the `after_response` hooks (every request, a
 	 * summary's too). For the turn's answer (`answer` given) then its
 	 * `usage`, `AfterProviderResponse`, and `MessageEnd`, whose text is
-	 * what is saved and sent next.
+	 * what is saved and sent next, told to the head as `message_end`.
 	 */
 	async afterResponse(received: ModelReply, outgoing: OutgoingRequest, answer: {spent(usage: Usage): void} | null): Promise<ModelReply> {
 		let reply = received;
@@ -231,8 +231,10 @@ export class TurnLifecycle {
 		if (reply.usage) answer.spent(reply.usage);
 		const events = this.#events;
 		events?.observe('AfterProviderResponse', {model: caller.model, finishReason: reply.finishReason, usage: reply.usage ?? null});
-		if (events?.has('MessageEnd')) reply.message = (await events.transform('MessageEnd', {message: reply.message}, readMessageEnd)).message;
-		return reply;
+		if (!events?.has('MessageEnd')) return reply;
+		const {message, replacedBy} = await events.transform('MessageEnd', {message: reply.message, replacedBy: null}, readMessageEnd);
+		this.#emit({type: 'message_end', text: message.content ?? '', replaced_by: replacedBy});
+		return {...reply, message};
 	}
 
 	/** Before the tool: the `before_tool` hooks get the raw JSON arguments and may replace the whole call. */
@@ -320,8 +322,7 @@ export class TurnLifecycle {
 			this.toolEnded({id, name, output: this.#signal?.aborted ? CANCELLED_OUTPUT : 'Error: the turn ended before the call finished', is_error: true, images: 0});
 		}
 
-		const open = this.#openStep;
-		if (open) this.stepEnd(open.step, open.toolCalls, open.sessionId);
+		if (this.#openStep) this.stepEnd(this.#openStep.step, this.#openStep.toolCalls, this.#openStep.sessionId);
 		if (error) this.#emit({type: 'error', message: error.message, kind: error.kind});
 		if (!this.#signal?.aborted) await this.#notify('finish', () => ({messages: session.messages, reason}));
 		this.#emit({type: 'done', reason, steps});
