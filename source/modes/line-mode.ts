@@ -2,6 +2,7 @@ import type {CliOptions} from '../cli-options.js';
 import {exitCodes, errorMessage} from '../core/errors.js';
 import {createJsonRenderer} from './render-json.js';
 import {createTextRenderer} from './render-text.js';
+import {finalAnswers} from './final-answer.js';
 import {setupAgent} from '../core/session/setup-agent.js';
 import type {Agent} from '../core/session/agent.js';
 import {headlessDialog} from '../core/extensions/headless-dialog.js';
@@ -23,7 +24,9 @@ import {headlessPrompt} from './headless-prompt.js';
  * stdin sent nothing at all, 130 on SIGINT.
  */
 export async function runLineMode(options: CliOptions, started?: Promise<StartedPlugins>): Promise<number> {
-	const emit = options.json ? createJsonRenderer() : createTextRenderer({announceSession: true, showMessages: true});
+	// The agent, once set up: whether its extensions may replace an answer decides whether the answer streams.
+	let ready: Agent | undefined;
+	const emit = finalAnswers(options.json ? createJsonRenderer() : createTextRenderer({announceSession: true, showMessages: true}), () => ready?.extensionEvents?.has('MessageEnd') ?? false);
 	// Listening from the start: an interrupt during setup must not kill the process before it can clean up.
 	// An interrupt while waiting for input has no turn to stop: it ends the input.
 	const controller = new AbortController();
@@ -33,6 +36,7 @@ export async function runLineMode(options: CliOptions, started?: Promise<Started
 	let agent: Agent;
 	try {
 		agent = await setupAgent(options, emit, undefined, controller.signal, started);
+		ready = agent;
 		// Line mode reads prompts, not answers: an extension's dialog is refused, never answered in the person's name.
 		agent.provideRuntime({uiDialog: headlessDialog(options.json ? 'line mode (--json)' : 'line mode')});
 	} catch (error) {

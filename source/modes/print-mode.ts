@@ -1,6 +1,7 @@
 import type {CliOptions} from '../cli-options.js';
 import {createJsonRenderer} from './render-json.js';
 import {createTextRenderer} from './render-text.js';
+import {finalAnswers} from './final-answer.js';
 import {withPipedInput} from '../shared/piped-input.js';
 import {readPipedInput, readPromptFromStdin} from './read-prompt.js';
 import {setupAgent} from '../core/session/setup-agent.js';
@@ -17,7 +18,9 @@ import {exitCodes} from '../core/errors.js';
 
 /** `i -p`: one turn, the answer on stdout, exit. */
 export async function runPrintMode(options: CliOptions, started?: Promise<StartedPlugins>): Promise<number> {
-	const emit = options.json ? createJsonRenderer() : createTextRenderer({announceSession: false});
+	// The agent, once set up: whether its extensions may replace an answer decides whether the answer streams.
+	let ready: Agent | undefined;
+	const emit = finalAnswers(options.json ? createJsonRenderer() : createTextRenderer({announceSession: false}), () => ready?.extensionEvents?.has('MessageEnd') ?? false);
 	// Listening from the start: an interrupt during setup must not kill the process before it can clean up.
 	const controller = new AbortController();
 	const interrupts = handleInterrupts(controller, () => process.stdin.destroy());
@@ -34,6 +37,7 @@ export async function runPrintMode(options: CliOptions, started?: Promise<Starte
 			// With the prompt on the command line, a pipe or a file on stdin is input for it (`git diff | i -p "Review this"`).
 			prompt = deferred ? '' : promptOnStdin ? await readPromptFromStdin() : withPipedInput(options.print!, await readPipedInput(process.stdin, warn));
 			agent = await setupAgent(deferred ? options : {...options, firstMessage: promptOnStdin ? prompt : options.print}, emit, undefined, controller.signal, started);
+			ready = agent;
 			// No screen: an extension's dialog is refused, never answered in the person's name.
 			agent.provideRuntime({uiDialog: headlessDialog(options.json ? 'i -p --json' : 'i -p')});
 			if (deferred) {

@@ -26,6 +26,8 @@ export class AnswerStream {
 	#unsplit = false;
 	/** The open Markdown goes on the last finished block (a long paragraph cut between lines): no blank row above it. */
 	#continues = false;
+	/** Some of this answer went to `finished`, which the scrollback shows and nothing takes back. */
+	#wrote = false;
 	/** The extensions' Markdown transformers, run on each block of answer text as it is finished. */
 	#transform: (text: string) => string = text => text;
 
@@ -57,6 +59,27 @@ export class AnswerStream {
 		return end === -1 ? all : all.slice(end + 1);
 	}
 
+	/**
+	 * An extension replaced the answer's text (`MessageEnd`): what was not
+	 * written yet goes, and the replacement takes its place. Returns false
+	 * when part of the answer is in the scrollback already: the answer is then
+	 * over and the caller shows the replacement below it as a new one.
+	 */
+	replace(text: string): boolean {
+		this.#state.set({partial: ''});
+		this.#lines = [];
+		this.#unsplit = false;
+		if (this.#wrote) {
+			this.#answerBlocks = 0;
+			this.#continues = false;
+			this.#wrote = false;
+			return false;
+		}
+
+		this.#state.set({partial: this.append(text)});
+		return true;
+	}
+
 	/** The answer's text is over (a tool call, an error, the end of the turn): whatever is open is finished as it stands. */
 	end(): void {
 		const {partial, markdown} = this.#state.get();
@@ -71,11 +94,13 @@ export class AnswerStream {
 
 			this.#answerBlocks = 0;
 			this.#continues = false;
+			this.#wrote = false;
 			return;
 		}
 
 		if (partial !== '') this.#lines.push(partial);
 		this.flushLines();
+		this.#wrote = false;
 	}
 
 	/** The open Markdown's finished blocks move to `finished`; what is left stays in the live area. */
@@ -115,6 +140,7 @@ export class AnswerStream {
 	}
 
 	#append(items: TranscriptItem[]): void {
+		this.#wrote = true;
 		this.#state.set({finished: [...this.#state.get().finished, ...items]});
 	}
 }

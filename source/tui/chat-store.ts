@@ -223,6 +223,11 @@ export class ChatStore {
 				break;
 			}
 
+			case 'message_end': {
+				if (event.replaced_by !== null) this.#replaceAnswer(event.text, event.replaced_by);
+				break;
+			}
+
 			case 'retry': {
 				this.notice('warning', `${event.reason}; retry ${event.attempt} in ${(event.delay_ms / 1000).toFixed(1)} s`);
 				break;
@@ -333,6 +338,18 @@ export class ChatStore {
 		const {children, notice} = childChange(this.#state.children, event);
 		this.#update({children}, false);
 		if (notice) this.notice(notice.level, notice.text);
+	}
+
+	/** An extension's `MessageEnd` replaced the answer: the screen shows the text the session keeps, below a note when part of the original was written already. */
+	#replaceAnswer(text: string, extension: string): void {
+		// Replaced before anything else is finished: finishing an item first would write the open original to the scrollback.
+		if (!this.#answer.replace(shown(text))) {
+			this.notice('info', `extension ${extension} replaced the answer above; the session keeps this text:`);
+			this.#state = {...this.#state, partial: this.#answer.append(shown(text))};
+		}
+
+		this.#endThinking();
+		this.#update({}, true);
 	}
 
 	#endThinking(): void {
