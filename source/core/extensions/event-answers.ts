@@ -40,6 +40,7 @@ export function readContextAnswer(answer: unknown, previous: {messages: Message[
 	if (value?.messages === undefined) return undefined;
 	const {messages} = value;
 	if (!Array.isArray(messages)) throw new Error('"messages" must be a list of messages');
+	if (messages.length === 0) throw new Error('"messages" is empty; a request carries at least one message');
 	for (const [index, message] of messages.entries()) {
 		const parsed = messageSchema.safeParse(message);
 		if (!parsed.success) throw new Error(`"messages" holds a message the provider cannot take: message ${index}: ${firstIssue(parsed.error)}`);
