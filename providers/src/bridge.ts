@@ -1,15 +1,11 @@
 /**
  * The one way a module of this package becomes a provider of the host: its
  * catalogue entry for `declare({providers})` and a streaming registration
- * whose requests go through the shared client. The client's code loads at
- * the first request, not at `register`: every run of `i` loads this package,
- * and most never call three of its four providers.
+ * whose requests run on the host's own client (`io.completions`): its SSE
+ * reader, assembler, retries and limits, not a copy of them here.
  */
-import type {DeclaredProvider, ExtensionApi, ExtensionStreamingProvider} from 'i-agent/extension';
+import type {DeclaredProvider, ExtensionApi, ExtensionStreamingProvider, ProviderRequest} from 'i-agent/extension';
 import type {ProviderModule} from './modules/module.js';
-
-type Client = typeof import('./client/stream-completion.js');
-let client: Promise<Client> | undefined;
 
 /** The catalogue entry: what `i --list-models` shows; never a header or a key. */
 export function declaration(module: ProviderModule): DeclaredProvider {
@@ -22,6 +18,12 @@ export function declaration(module: ProviderModule): DeclaredProvider {
 	};
 }
 
+/** The request as the server gets it: an alias becomes the model it names, its fields under the person's own `extra_body`. */
+export function resolveAlias(module: ProviderModule, req: ProviderRequest): ProviderRequest {
+	const alias = module.aliases?.[req.model];
+	return alias === undefined ? req : {...req, model: alias.model, extra: {...alias.extra, ...req.extra}};
+}
+
 /** The registration of one module: the request uses the endpoint, headers and key the host gives it with each request. */
 export function registration(module: ProviderModule): ExtensionStreamingProvider {
 	return {
@@ -29,12 +31,8 @@ export function registration(module: ProviderModule): ExtensionStreamingProvider
 		apiStyle: 'openai-completions',
 		...(module.baseUrl === undefined ? {} : {baseUrl: module.baseUrl}),
 		async request(req, io) {
-			client ??= import('./client/stream-completion.js');
-			const {streamCompletion} = await client.catch((error: unknown) => {
-				client = undefined;
-				throw error;
-			});
-			return streamCompletion(module, req, io);
+			if (!io.completions) throw new Error(`i-providers needs io.completions (the host's own client), which this i does not have: upgrade i`);
+			return io.completions(resolveAlias(module, req), {...module.wire, ...(module.baseUrl === undefined ? {} : {baseUrl: module.baseUrl})});
 		},
 	};
 }

@@ -14,7 +14,7 @@ import {writeErr, writeOut} from '../shared/output.js';
 /** What a person fills in before the first run; each with what it means and an example. */
 const modelFields = [
 	['protocol', '"openai", "deepseek", "anthropic" or "responses"', '"deepseek"'],
-	['model', 'the model name', '"deepseek-chat"'],
+	['model', 'the model name', '"deepseek-flash"'],
 	['api_key_env', 'the NAME of the environment variable holding the API key (never the key)', '"DEEPSEEK_API_KEY"'],
 ] as const;
 

@@ -101,18 +101,21 @@ test('declare({providers}): defaults, and each bad field named with its provider
 	assert.equal('output' in checked!.models[0]!.cost, false);
 	const fails = (value: unknown, pattern: RegExp) => assert.throws(() => checkCatalogue(value), pattern);
 	fails('x', /declare: providers: .*expected array/);
-	fails([entry({id: 'Upper'})], /field "0\.id": must be 1–64 of lower-case/);
+	fails([entry({id: 'Upper'})], /provider "Upper": field "id": must be 1–64 of lower-case/);
 	fails([entry({models: [model('m1', 'other')]})], /provider "p": model "m1" says its provider is "other"; a model's provider is the id it is listed under/);
 	fails([entry(), entry()], /providers lists "p" twice/);
 	fails([entry({models: [model('m1'), model('m1')]})], /provider "p" lists the model "m1" twice/);
 	fails([entry({headers: {authorization: 'x'}})], /providers\[0\] has "headers": the catalogue is public and never holds headers or keys/);
 	fails([entry({apiKey: 'sk-1'})], /has "apiKey"/);
-	fails([entry({apiKeyEnv: 'sk-live key'})], /field "0\.apiKeyEnv": must be the NAME of an environment variable/);
+	fails([entry({apiKeyEnv: 'sk-live key'})], /provider "p": field "apiKeyEnv": must be the NAME of an environment variable/);
 	fails([entry({baseUrl: 'https://user:pw@x.test'})], /may not hold a user name or password/);
 	fails([entry({baseUrl: 'ftp://x.test'})], /must be an http:\/\/ or https:\/\/ URL/);
 	fails([entry({models: [model('m1', 'p', {cost: {input: -1}})]})], /cost\.input": must not be negative/);
 	fails([entry({models: [model('m1', 'p', {cost: {input: 1, total: 2}})]})], /unknown field "total"/);
-	fails([entry({models: [model('m1', 'p', {input: ['audio']})]})], /field "0\.models\.0\.input\.0"/);
+	fails([entry({models: [model('m1', 'p', {input: ['audio']})]})], /provider "p", model "m1": field "input\.0"/);
+	// A price or a window of the wrong type: the provider, the model and the field, not list indexes.
+	fails([entry({models: [model('m0'), model('m1', 'p', {contextWindow: '1M'})]})], /provider "p", model "m1": field "contextWindow": .*expected number/);
+	fails([entry({models: [model('m1', 'p', {cost: {output: '0.28'}})]})], /provider "p", model "m1": field "cost\.output": .*expected number/);
 	fails([entry({models: [model('m1', 'p', {contextWindow: 0})]})], /contextWindow/);
 	fails([entry({surprise: 1})], /unknown field "surprise"/);
 });

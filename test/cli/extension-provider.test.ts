@@ -267,7 +267,7 @@ test('a config naming an id no loaded extension registered is a usage error nami
 	assert.equal(run.code, 2);
 	assert.match(
 		run.stderr,
-		/config \S+config\.json: field "protocol": "nobody" is neither a built-in protocol \(openai, deepseek, anthropic, responses\) nor a provider a loaded extension registered \(the loaded extensions registered local-openai, deepseek, openrouter, llama-cpp, proxy\)/,
+		/config \S+config\.json: field "protocol": "nobody" is neither a built-in protocol \(openai, deepseek, anthropic, responses\) nor a provider a loaded extension registered \(the loaded extensions registered local-openai, deepseek, openrouter, gemini, groq, mistral, xai, ollama, llama-cpp, proxy\)/,
 	);
 	const none = await runCli(['-p', 'hi', '--no-extensions', '-C', box.workspace], {env: box.env});
 	assert.equal(none.code, 2);

@@ -14,8 +14,8 @@ test('-p and line mode without config.json: the exact commands, exit 2; the prov
 	assert.equal(ready.code, 2);
 	assert.match(ready.stderr, new RegExp(`^i: no model config: ${path.replaceAll(/[.*+?^${}()|[\]\\/]/g, '\\$&')} does not exist\\. Choose a model:\\n`));
 	assert.match(ready.stderr, /\n {2}i --list-models\n/);
-	assert.match(ready.stderr, /\n {2}i --model deepseek\/deepseek-chat -p hello\n/);
-	assert.ok(ready.stderr.includes(`printf '%s\\n' '{"provider":"deepseek","model":"deepseek-chat"}' > ${path}`), ready.stderr);
+	assert.match(ready.stderr, /\n {2}i --model deepseek\/deepseek-flash -p hello\n/);
+	assert.ok(ready.stderr.includes(`printf '%s\\n' '{"provider":"deepseek","model":"deepseek-flash"}' > ${path}`), ready.stderr);
 	assert.match(ready.stderr, /\(deepseek: key from DEEPSEEK_API_KEY\)\. Or write a config by hand \(docs\/configuration.md\) and pass --config FILE\.\n$/);
 	assert.doesNotMatch(ready.stderr, /sk-first-run-1|i auth login/);
 

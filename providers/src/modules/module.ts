@@ -1,26 +1,23 @@
 /**
- * What one provider of this package is: its catalogue entry and the quirks
- * of its OpenAI-compatible wire. The bridge (../bridge.ts) turns it into a
- * registration; the shared client (../client/) reads the quirks.
+ * What one provider of this package is: its catalogue entry, where that
+ * entry was read and when, and the wire the host's own client speaks to it
+ * (`io.completions`, docs/extensions/authoring.md): this package has no
+ * HTTP client, SSE reader or stream assembler of its own.
  */
-import type {DeclaredModel} from 'i-agent/extension';
+import type {CompletionsWire, DeclaredModel} from 'i-agent/extension';
 
-export interface Quirks {
-	/** The body field of the output cap: Chat Completions' newer `max_completion_tokens`, or `max_tokens` (DeepSeek, OpenRouter, llama.cpp). */
-	outputTokenField: 'max_tokens' | 'max_completion_tokens';
-	/** The role of the system prompt: `system`, or OpenAI's newer `developer`. */
-	systemRole: 'system' | 'developer';
-	/** Where a streamed delta carries thinking: DeepSeek's and llama.cpp's `reasoning_content`, OpenRouter's `reasoning`. */
-	reasoningField: 'reasoning_content' | 'reasoning';
-	/** Tool results carry the tool's `name` beside `tool_call_id` (some proxies in front of Gemini want it). */
-	toolResultName: boolean;
-	/**
-	 * DeepSeek's thinking mode (`requiresReasoningContent`, spec/extensions.md §11): the
-	 * `reasoning_content` of every assistant message between two user
-	 * messages with a tool call among them goes back, else the API answers
-	 * 400 on the continuation. Other providers never get it back.
-	 */
-	requiresReasoningContent: boolean;
+/** Where a module's catalogue comes from: a page of the provider's and the day it was read (YYYY-MM-DD). */
+export interface CatalogueSource {
+	url: string;
+	read: string;
+	/** What the catalogue could not hold or what could not be re-read, in one sentence. */
+	note?: string;
+}
+
+/** A model name the module still takes and sends as another, with the body fields that make it the same model (DeepSeek's retired names). */
+export interface ModelAlias {
+	model: string;
+	extra: Record<string, unknown>;
 }
 
 export interface ProviderModule {
@@ -30,10 +27,14 @@ export interface ProviderModule {
 	apiKeyEnv: string | undefined;
 	requiresAuth: boolean;
 	models: DeclaredModel[];
-	quirks: Quirks;
+	source: CatalogueSource;
+	/** How the host's adapter speaks to it: the protocol and the quirks of its OpenAI-compatible server. */
+	wire: CompletionsWire;
+	/** Catalogue ids that are another model's old name, by id. */
+	aliases?: Readonly<Record<string, ModelAlias>>;
 }
 
-/** A model of `provider` in the catalogue's shape; `api` is this package's wire for all four. */
+/** A model of `provider` in the catalogue's shape; `api` is this package's wire for all of them. */
 export function model(provider: string, fields: Omit<DeclaredModel, 'provider' | 'api'>): DeclaredModel {
 	return {provider, api: 'openai-completions', ...fields};
 }

@@ -12,6 +12,7 @@ export const proxy: ProviderModule = {
 	baseUrl: undefined,
 	apiKeyEnv: 'PROXY_API_KEY',
 	requiresAuth: true,
+	source: {url: 'https://docs.litellm.ai/docs/proxy/user_keys', read: '2026-12-07'},
 	models: [],
-	quirks: {outputTokenField: 'max_tokens', systemRole: 'system', reasoningField: 'reasoning_content', toolResultName: true, requiresReasoningContent: false},
+	wire: {protocol: 'openai', toolResultName: true},
 };

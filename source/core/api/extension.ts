@@ -73,4 +73,6 @@ export type {
 	ProviderFetch,
 	ProviderFetchInit,
 	ProviderIo,
+	ProviderCompletions,
+	CompletionsWire,
 } from '../extensions/api.js';

@@ -77,6 +77,7 @@ export async function selectModel(selection: Selection, built: BuiltCatalogue, e
 			model: model.id,
 			...maxTokens,
 			extraBody: config.extra_body,
+			http: {maxRetries: config.max_retries},
 			binding: {apiKey: credential.apiKey, baseUrl: binding.baseUrl ?? null, headers: binding.headers},
 		});
 		return {caller: {...caller, prices: {...model.cost}}, choice, credentialSource: credential.source, secrets};

@@ -138,6 +138,47 @@ export interface ProviderFetchInit {
  */
 export type ProviderFetch = (url: string | URL, init?: ProviderFetchInit) => Promise<Response>;
 
+/**
+ * What `io.completions` is told of the wire besides the request: which of
+ * the host's built-in adapters sends it, and the small ways an
+ * OpenAI-compatible server differs from OpenAI's Chat Completions. Every
+ * field is optional; the defaults are OpenAI's Chat Completions as most
+ * compatible servers take it.
+ */
+export interface CompletionsWire {
+	/**
+	 * The host adapter: `openai` (Chat Completions, the default), `deepseek` (Chat Completions with DeepSeek's
+	 * rule: the `reasoning_content` of a span that called tools goes back, its cache-hit usage), `anthropic`
+	 * (Messages) or `responses` (OpenAI Responses), as a config's `protocol` names them.
+	 */
+	protocol?: 'openai' | 'deepseek' | 'anthropic' | 'responses';
+	/** The endpoint when the request has none (`req.baseUrl` null): the provider's default, as its SDK spells it (`https://api.groq.com/openai/v1`). */
+	baseUrl?: string;
+	/** Chat wires: the output cap's body field, `max_tokens` (the default; most compatible servers) or OpenAI's newer `max_completion_tokens`. */
+	outputTokenField?: 'max_tokens' | 'max_completion_tokens';
+	/** Chat wires: the system prompt's role, `system` (the default) or OpenAI's newer `developer`. */
+	systemRole?: 'system' | 'developer';
+	/** Chat wires: where a streamed delta carries thinking, `reasoning_content` (the default; DeepSeek, llama.cpp) or `reasoning` (OpenRouter, Groq). */
+	reasoningField?: 'reasoning_content' | 'reasoning';
+	/** Chat wires: tool results carry the tool's `name` beside `tool_call_id` (gateways in front of Gemini want it). Default false. */
+	toolResultName?: boolean;
+	/** Chat wires: ask for usage with `stream_options: {include_usage: true}` (the default); false for a server that refuses the field and reports usage anyway (Mistral). */
+	streamUsage?: boolean;
+}
+
+/**
+ * `io.completions`: runs a request on the host's own adapter of the wire,
+ * its SSE reader and stream assembler, and its HTTP layer (retries of 429
+ * and 5xx with `Retry-After`, limits, proxies, the redaction of the key and
+ * of models.json's headers, a cut stream failing as truncated). Its frames
+ * reach the person as they come, so a provider that uses it emits none of
+ * its own; it resolves with the complete message, to be returned from
+ * `request`, and rejects with the host's error, to be thrown as it is.
+ * The key, endpoint and headers are the request's (`req.apiKey`,
+ * `req.baseUrl`, `req.headers`); a null key sends no credential header.
+ */
+export type ProviderCompletions = (req: ProviderRequest, wire?: CompletionsWire) => Promise<ProviderMessage>;
+
 export interface StreamingProviderIo {
 	/** Sends one frame; false for content after a cancel (stop generating), and for anything after the request ended. */
 	emit(frame: ProviderFrame): boolean;
@@ -146,6 +187,8 @@ export interface StreamingProviderIo {
 	signal: AbortSignal;
 	/** The host's HTTP layer (ProviderFetch); use it rather than the global fetch, which reads no proxy variable. */
 	fetch?: ProviderFetch;
+	/** The host's own client for a provider that speaks one of its wires (ProviderCompletions); a host older than this one has none. */
+	completions?: ProviderCompletions;
 }
 
 /** A one-shot provider's: the signal, and the host's HTTP layer. */

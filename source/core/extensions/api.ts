@@ -20,11 +20,13 @@ export {HOST_CONTEXT_KEY} from './api-tools.js';
 export type {ExtensionImagePart, ExtensionTool, ExtensionToolContext, ExtensionToolResult, HostContext} from './api-tools.js';
 export {CHUNK_CONTENT, CHUNK_STRUCTURAL} from './api-providers.js';
 export type {
+	CompletionsWire,
 	DeclaredModel,
 	DeclaredModelCost,
 	DeclaredProvider,
 	ExtensionProvider,
 	ExtensionStreamingProvider,
+	ProviderCompletions,
 	ProviderControl,
 	ProviderFetch,
 	ProviderFetchInit,

@@ -66,7 +66,7 @@ export function checkCatalogue(value: unknown): CheckedCatalogueEntry[] {
 	}
 
 	const parsed = providersSchema.safeParse(value);
-	if (!parsed.success) throw new Error(`declare: providers: ${describeIssues(parsed.error.issues, value)}`);
+	if (!parsed.success) throw new Error(`declare: providers: ${describeCatalogueIssues(parsed.error.issues, value)}`);
 	const ids = new Set<string>();
 	for (const entry of parsed.data) {
 		if (ids.has(entry.id)) throw new Error(`declare: providers lists "${entry.id}" twice`);
@@ -86,4 +86,34 @@ export function checkCatalogue(value: unknown): CheckedCatalogueEntry[] {
 		...(entry.baseUrl === undefined ? {} : {baseUrl: entry.baseUrl}),
 		models: entry.models.map(model => ({...model, input: [...new Set(model.input)]})) as CatalogueModel[],
 	}));
+}
+
+/**
+ * Each issue named by the provider and the model it is in (`provider "x",
+ * model "y": field "cost.input": …`) rather than by list indexes, which
+ * nobody reading an extension's source counts.
+ */
+function describeCatalogueIssues(issues: readonly z.core.$ZodIssue[], value: unknown): string {
+	return issues
+		.slice(0, 5)
+		.map(issue => {
+			const [entryIndex, list, modelIndex] = issue.path;
+			const entry = Array.isArray(value) && typeof entryIndex === 'number' ? (value[entryIndex] as unknown) : undefined;
+			if (entry === undefined) return describeIssues([issue], value);
+			const provider = `provider ${idOf(entry, `#${Number(entryIndex) + 1}`)}`;
+			const models = (entry as {models?: unknown} | null)?.models;
+			if (list !== 'models' || typeof modelIndex !== 'number' || !Array.isArray(models) || models[modelIndex] === undefined) {
+				return `${provider}: ${describeIssues([{...issue, path: issue.path.slice(1)}], entry)}`;
+			}
+
+			const model = models[modelIndex] as unknown;
+			return `${provider}, model ${idOf(model, `#${modelIndex + 1}`)}: ${describeIssues([{...issue, path: issue.path.slice(3)}], model)}`;
+		})
+		.join('; ');
+}
+
+/** An entry's or a model's `id` quoted, or its place in its list when it has none. */
+function idOf(value: unknown, place: string): string {
+	const id = value !== null && typeof value === 'object' ? (value as {id?: unknown}).id : undefined;
+	return typeof id === 'string' ? JSON.stringify(id.slice(0, 100)) : place;
 }

@@ -6,6 +6,8 @@ import type {ProviderRequest} from './api.js';
 import type {CheckedProvider} from './check-provider.js';
 import {defaultRunLimits, ProviderRun, type RunLimits} from './provider-run.js';
 import {hostFetch} from './provider-fetch.js';
+import {createCompletions} from './provider-completions.js';
+import type {HttpOptions} from '../providers/http.js';
 
 /** A provider an extension registered, with whose it is. */
 export interface OwnedProvider {
@@ -27,6 +29,8 @@ export interface ExtensionCallerOptions {
 	extraBody: Record<string, unknown>;
 	/** Tests shorten the idle limits; a run has the HTTP layer's. */
 	limits?: RunLimits;
+	/** `io.completions`' HTTP options: the config's `max_retries`. */
+	http?: HttpOptions;
 	/**
 	 * What the host bound for this provider (execution-binding.ts): the resolved key and the endpoint and
 	 * headers, given to each request as `req.apiKey`, `req.baseUrl`, `req.headers`. Copied here, so nothing
@@ -76,7 +80,22 @@ export function createExtensionProviderCaller(owned: OwnedProvider, options: Ext
 			const onAbort = () => run.cancel();
 			io.signal.addEventListener('abort', onAbort, {once: true});
 			try {
-				const ioForExtension = provider.streaming ? {emit: (frame: unknown) => run.frame(frame), control: run.control, signal: run.signal, fetch: hostFetch} : {signal: run.signal, fetch: hostFetch};
+				const completions = createCompletions({
+					label,
+					baseUrl: provider.baseUrl,
+					signal: run.signal,
+					// Thinking and text as two content blocks of the run's frames: counted against its limit and shown at once.
+					emit: event => run.frame({type: event.type, contentIndex: event.type === 'thinking_delta' ? 0 : 1, delta: event.text}),
+					onRetry: async notice => {
+						run.retrying(notice.delayMs);
+						await io.onRetry(notice);
+					},
+					...(options.http ? {http: options.http} : {}),
+					...(io.transformHeaders ? {transformHeaders: io.transformHeaders} : {}),
+				});
+				const ioForExtension = provider.streaming
+					? {emit: (frame: unknown) => run.frame(frame), control: run.control, signal: run.signal, fetch: hostFetch, completions}
+					: {signal: run.signal, fetch: hostFetch};
 				// A throw inside request and a rejection are the same failure; the promise settles unobserved after the terminal (no unhandled rejection).
 				Promise.resolve()
 					.then(async () => provider.request(req, ioForExtension as never))

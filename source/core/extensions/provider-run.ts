@@ -170,6 +170,16 @@ export class ProviderRun {
 		return true;
 	}
 
+	/**
+	 * The host's HTTP layer waits `delayMs` before sending the request again
+	 * (`io.completions`); until the first frame, the wait does not count
+	 * against the first frame's limit.
+	 */
+	retrying(delayMs: number): void {
+		if (this.#outcome || this.#framed) return;
+		this.#arm(delayMs + this.#limits.firstFrameMs, 'sent no frame');
+	}
+
 	/** The person cancelled (or the turn ended): the terminal now, keeping what was shown. */
 	cancel(): void {
 		if (this.#outcome) return;
@@ -206,6 +216,19 @@ export class ProviderRun {
 	/** `request` threw or rejected. */
 	rejected(error: unknown): void {
 		if (this.#outcome) return;
+		// The host's own error, from `io.completions`: its kind (a truncated stream, an HTTP status, a cancel) and what it showed stay.
+		if (error instanceof ProviderError) {
+			const failure = new ProviderError(`${this.#label}: ${error.message}`, {
+				kind: error.kind,
+				...(error.status === undefined ? {} : {status: error.status}),
+				partialText: this.#text,
+				retryable: error.retryable,
+			});
+			failure.usage = error.usage ?? this.#usage;
+			this.#end({ok: false, error: failure});
+			return;
+		}
+
 		const status = (error as {status?: unknown} | null)?.status;
 		this.#fail(`request failed: ${describeThrown(error)}`, typeof status === 'number' ? 'http' : 'network', typeof status === 'number' ? status : undefined);
 	}

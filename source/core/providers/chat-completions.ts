@@ -67,6 +67,7 @@ const chunkSchema = z.looseObject({
 					z.looseObject({
 						content: z.nullish(z.string()),
 						reasoning_content: z.nullish(z.string()),
+						reasoning: z.nullish(z.string()),
 						tool_calls: z.nullish(z.array(toolCallDelta)),
 					}),
 				),
@@ -81,6 +82,8 @@ export interface ChatAssemblerConfig {
 	protocol: string;
 	/** Keep `reasoning_content` on the reply (DeepSeek must send it back). */
 	keepReasoning: boolean;
+	/** Where a delta carries thinking: `reasoning_content` (DeepSeek, llama.cpp; the default) or `reasoning` (OpenRouter, Groq). */
+	reasoningField?: 'reasoning_content' | 'reasoning';
 	/** The provider's usage object in our shape, or null when it does not hold one. */
 	usage: (raw: Record<string, unknown>) => Usage | null;
 }
@@ -93,6 +96,7 @@ interface PartialCall {
 
 export function createChatAssembler(config: ChatAssemblerConfig, emit: (event: StreamEvent) => void): StreamAssembler {
 	const label = `${config.protocol} stream`;
+	const reasoningField = config.reasoningField ?? 'reasoning_content';
 	let text = '';
 	let thinking = '';
 	let done = false;
@@ -121,9 +125,10 @@ export function createChatAssembler(config: ChatAssemblerConfig, emit: (event: S
 				// We never ask for n > 1.
 				if ((choice.index ?? 0) !== 0) continue;
 				const delta = choice.delta;
-				if (delta?.reasoning_content) {
-					thinking += delta.reasoning_content;
-					emit({type: 'thinking_delta', text: delta.reasoning_content});
+				const reasoning = delta?.[reasoningField];
+				if (reasoning) {
+					thinking += reasoning;
+					emit({type: 'thinking_delta', text: reasoning});
 				}
 
 				if (delta?.content) {

@@ -26,13 +26,13 @@ export function createOpenAiAdapter(options: AdapterOptions): Adapter {
 			return {url: endpoint(options, OPENAI_BASE_URL, '/chat/completions'), body: withExtraBody('openai', body, options, reserved)};
 		},
 		headers: apiKey => ({authorization: `Bearer ${apiKey}`}),
-		createAssembler: createOpenAiAssembler,
+		createAssembler: emit => createOpenAiAssembler(emit, options.reasoningField),
 	};
 }
 
-/** Chat Completions streams as OpenAI sends them (no reasoning text). */
-export function createOpenAiAssembler(emit: (event: StreamEvent) => void): StreamAssembler {
-	return createChatAssembler({protocol: 'openai', keepReasoning: false, usage: openAiUsage}, emit);
+/** Chat Completions streams as OpenAI sends them; a compatible server's thinking is shown from `reasoningField`, never kept. */
+export function createOpenAiAssembler(emit: (event: StreamEvent) => void, reasoningField?: AdapterOptions['reasoningField']): StreamAssembler {
+	return createChatAssembler({protocol: 'openai', keepReasoning: false, usage: openAiUsage, ...(reasoningField === undefined ? {} : {reasoningField})}, emit);
 }
 
 /** `prompt_tokens` already includes the cached part. */

@@ -25,6 +25,8 @@ export interface AdapterOptions {
 	maxTokens?: number;
 	/** Chat Completions only: send `max_tokens` instead of `max_completion_tokens`. */
 	useMaxTokens: boolean;
+	/** Chat Completions (`openai`) only: the delta field a compatible server streams thinking in; default `reasoning_content`. */
+	reasoningField?: 'reasoning_content' | 'reasoning';
 	/** Extra top-level body fields; never overlaps the adapter's reserved fields (checked at config load). */
 	extraBody: Record<string, unknown>;
 }

@@ -104,5 +104,10 @@ export async function extensionCaller(loaded: LoadedConfig, providers: ReadonlyM
 	}
 
 	const {createExtensionProviderCaller} = await import('../extensions/extension-provider.js');
-	return createExtensionProviderCaller(owned, {model: configModel(loaded), ...(config.max_tokens === undefined ? {} : {maxTokens: config.max_tokens}), extraBody: config.extra_body});
+	return createExtensionProviderCaller(owned, {
+		model: configModel(loaded),
+		...(config.max_tokens === undefined ? {} : {maxTokens: config.max_tokens}),
+		extraBody: config.extra_body,
+		http: {maxRetries: config.max_retries},
+	});
 }
