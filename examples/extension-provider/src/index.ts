@@ -10,6 +10,11 @@
  * else the LOCAL_OPENAI_BASE_URL environment variable, else
  * http://127.0.0.1:8080/v1; the key, when the server wants one, is
  * LOCAL_OPENAI_API_KEY. Both are read at each request, never at load.
+ *
+ * A teaching example: its own SSE client shows how frames and the final
+ * message fit together. A real provider of this wire passes the request to
+ * the host's client, `io.completions(req, wire)`, which retries and checks
+ * truncation as the built-in adapters do (see README.md).
  */
 import type {ExtensionApi, ProviderRequest} from 'i-agent/extension';
 import {streamChat, type Endpoint} from './local-provider.js';
