@@ -106,9 +106,9 @@ test('the key typed: stored in auth.json, never in config.json, never on the scr
 	const run = start(box);
 	try {
 		await providerList(run);
-		assert.match(flat(run.screen().join('\n')), /mocky 2 models · no key yet: export MOCKY_KEY or type it in step 3/);
 		run.type('mocky');
 		await run.waitFor(screen => screen.includes('filter › mocky'), 'the filter');
+		assert.match(flat(run.screen().join('\n')), /mocky 2 models · no key yet: export MOCKY_KEY or type it in step 3/);
 		run.type('\r');
 		await run.waitFor(screen => screen.includes('2 of 3'), 'the model list');
 		run.type('\r');

@@ -56,11 +56,18 @@ test('/provider and /model: without auth nothing changes; with it the session sw
 		// The list: alpha marked (its key resolves), filtered by typing.
 		run.type('/provider\r');
 		await run.waitFor(screen => screen.includes('filter ›') && screen.includes('● alpha'), 'the provider list');
+		// Typed the moment the list shows: the list hears keys from its first frame (once it lost them until its effect ran).
+		run.type('bet');
+		await run.waitFor(screen => screen.includes('filter › bet'), 'the list filtered to beta');
 		assert.ok(
 			run.screen().some(row => /beta 1 model/.test(row) && !row.includes('●')),
 			run.screen().join('\n'),
 		);
-		// Typed the moment the list shows: the list hears keys from its first frame (once it lost them until its effect ran).
+		// Leave the list and open it again to filter for alpha.
+		run.type('\u001B');
+		await run.waitFor(screen => !screen.includes('filter › bet'), 'the list closed');
+		run.type('/provider\r');
+		await run.waitFor(screen => screen.includes('filter ›') && screen.includes('● alpha'), 'the provider list again');
 		run.type('alp');
 		await run.waitFor(screen => screen.includes('filter › alp') && !/beta 1 model/.test(screen), 'the filtered list');
 		run.type('\r');
