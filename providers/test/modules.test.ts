@@ -9,7 +9,16 @@ import {registration, resolveAlias} from '../src/bridge.js';
 import {modules} from '../src/index.js';
 import {deepseek} from '../src/modules/deepseek.js';
 
-const request = (model: string, extra: Record<string, unknown> = {}): ProviderRequest => ({model, messages: [{role: 'user', content: 'hi'}], tools: [], maxTokens: null, extra, apiKey: 'k', baseUrl: null, headers: {}});
+const request = (model: string, extra: Record<string, unknown> = {}): ProviderRequest => ({
+	model,
+	messages: [{role: 'user', content: 'hi'}],
+	tools: [],
+	maxTokens: null,
+	extra,
+	apiKey: 'k',
+	baseUrl: null,
+	headers: {},
+});
 
 test('every module names its catalogue’s source and the day it was read; model ids are unique within a module', () => {
 	for (const module of modules) {

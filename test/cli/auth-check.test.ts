@@ -126,7 +126,10 @@ test('auth check: configuration errors exit 2: an unknown provider, a broken aut
 	const box = sandboxWith({api_key_env: 'TEST_API_KEY'});
 	const unknown = await check(box, ['deepsek']);
 	assert.equal(unknown.code, 2);
-	assert.equal(unknown.stderr, 'i: auth check: unknown provider "deepsek" (did you mean deepseek?); the known providers are openai, anthropic, deepseek, openrouter, gemini, groq, mistral, xai, ollama, llama-cpp, proxy\n');
+	assert.equal(
+		unknown.stderr,
+		'i: auth check: unknown provider "deepsek" (did you mean deepseek?); the known providers are openai, anthropic, deepseek, openrouter, gemini, groq, mistral, xai, ollama, llama-cpp, proxy\n',
+	);
 	const broken = sandboxWith({api_key_env: 'TEST_API_KEY'}, '{"openai": ');
 	const brokenRun = await check(broken);
 	assert.equal(brokenRun.code, 2);
