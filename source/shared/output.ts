@@ -1,4 +1,5 @@
 import {Console} from 'node:console';
+import {StringDecoder} from 'node:string_decoder';
 import {markInvisible} from './invisible-marks.js';
 /**
  * Writes to stdout/stderr that survive a closed pipe (`i -p … | head`): an
@@ -23,10 +24,19 @@ export function writeOut(text: string): void {
  * JSON events): `console.log` and direct `process.stdout.write` calls, from
  * extension code above all, go to stderr, so they can never corrupt `-p`
  * output or a `--json` stream (docs/extensions/debugging.md; issue 14).
+ * Whatever reaches stderr that way, and every other write to stderr, is
+ * made `printable` first: an extension's escape sequences (a clipboard
+ * write, a title, a cleared screen) never steer the terminal (issue 47).
  */
 export function keepStdoutForContent(): void {
-	const toStderr = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
-	process.stdout.write = toStderr;
+	const rawStderr = process.stderr.write.bind(process.stderr) as (text: string, done?: (error?: Error | null) => void) => boolean;
+	const neutral = (decoder: StringDecoder): typeof process.stdout.write =>
+		((chunk: string | Uint8Array, encoding?: BufferEncoding | ((error?: Error | null) => void), done?: (error?: Error | null) => void) => {
+			const text = typeof chunk === 'string' ? chunk : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+			return rawStderr(printable(text), typeof encoding === 'function' ? encoding : done);
+		}) as typeof process.stdout.write;
+	process.stdout.write = neutral(new StringDecoder('utf8'));
+	process.stderr.write = neutral(new StringDecoder('utf8'));
 	globalThis.console = new Console({stdout: process.stderr, stderr: process.stderr});
 }
 
