@@ -20,6 +20,7 @@ import type {BeforeAgentStart} from '../extensions/before-agent-start.js';
 import {afterBatchModes, atStopModes, type MessageDelivery} from './message-delivery.js';
 import {compactionIo, emitUsage, requestAnswer, toolResultLimit} from './request-model.js';
 import {promptMessage} from '../rewind/rewind-points.js';
+import {MAX_OFFERED_TOOLS, requestTools, toolSchemas} from './offered-tools.js';
 
 export type {DoneReason} from '../lifecycle/turn-lifecycle.js';
 
@@ -110,14 +111,8 @@ async function runDeliveringTurn(input: UserContent | null, context: TurnContext
 	caller.warmUp?.();
 	const delivery = context.delivery ?? null;
 	const lifecycle = turnLifecycle(context);
-	const fixedTools = {toolMap: new Map(context.tools.map(tool => [tool.name, tool])), schemas: toolSchemas(context.tools)};
-	// The tools of this request: those that change are read here, so the schemas sent and the tools run are one list.
-	const toolsNow = () => {
-		const more = context.moreTools?.() ?? [];
-		if (more.length === 0) return fixedTools;
-		const all = [...context.tools, ...more];
-		return {toolMap: new Map(all.map(tool => [tool.name, tool])), schemas: toolSchemas(all)};
-	};
+	// The tools of each request, read then: those that change (MCP) land between requests, and past the cap none is offered.
+	const toolsNow = requestTools(context.tools, context.moreTools, context.emit);
 	let steps = 0;
 	const done = async (reason: DoneReason, error?: Error): Promise<TurnOutcome> => {
 		await lifecycle.finish(session, {reason, steps, ...(error ? {error: {message: error.message, kind: errorKind(error)}} : {})});
@@ -257,10 +252,6 @@ function withModeNote(context: TurnContext, systemPrompt: string | undefined): s
 	return base === '' ? PLAN_MODE_NOTE : `${base}\n\n${PLAN_MODE_NOTE}`;
 }
 
-function toolSchemas(tools: readonly Tool[]): ToolSchema[] {
-	return tools.map(({name, description, parameters}) => ({name, description, parameters}));
-}
-
 /**
  * Compaction on request (/compact), outside any turn: the same transaction,
  * started as if the budget had said the history does not fit. Returns
@@ -270,7 +261,7 @@ function toolSchemas(tools: readonly Tool[]): ToolSchema[] {
 export async function compactNow(context: TurnContext): Promise<'compacted' | string> {
 	const lifecycle = turnLifecycle(context);
 	if (!lifecycle.compacts) return 'compaction needs a compaction plugin (the compact module, or a worker bound to it in bindings.json); none is configured';
-	const schemas = toolSchemas([...context.tools, ...(context.moreTools?.() ?? [])]);
+	const schemas = toolSchemas([...context.tools, ...(context.moreTools?.() ?? [])].slice(0, MAX_OFFERED_TOOLS));
 	try {
 		await compactHistory(compactionIo(context, lifecycle, schemas, 'manual'), {fits: false, requested: true});
 	} catch (error) {
