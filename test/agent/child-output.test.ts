@@ -1,8 +1,9 @@
 // A child task's output (source/core/agent/child-output.ts): 8192 deltas and
-// 4 MiB shared by deltas and report, at each limit and one past it.
+// 4 MiB shared by deltas and report, of which the deltas never take the
+// report's reserve, at each limit and one past it.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {ChildOutput, fitBytes, MAX_CHILD_DELTAS, MAX_CHILD_OUTPUT_BYTES, REPORT_CUT_MARKER} from '../../source/core/agent/child-output.js';
+import {CHILD_REPORT_RESERVE_BYTES, ChildOutput, fitBytes, MAX_CHILD_DELTA_BYTES, MAX_CHILD_DELTAS, MAX_CHILD_OUTPUT_BYTES, REPORT_CUT_MARKER} from '../../source/core/agent/child-output.js';
 
 const bytesOf = (deltas: Array<{text: string}>) => deltas.reduce((sum, delta) => sum + Buffer.byteLength(delta.text), 0);
 
@@ -27,25 +28,34 @@ test(`${MAX_CHILD_DELTAS} deltas are kept whole; the next one is cut with a mark
 	assert.equal(past.report('the report'), 'the report');
 });
 
-test('deltas up to 4 MiB are kept; the byte past it is cut on a whole character, with a marker', () => {
+test('deltas up to 4 MiB less the report reserve are kept; the byte past it is cut on a whole character, with a marker; the report still fits', () => {
+	assert.equal(MAX_CHILD_DELTA_BYTES + CHILD_REPORT_RESERVE_BYTES, MAX_CHILD_OUTPUT_BYTES);
 	const at = new ChildOutput();
-	const chunk = 'a'.repeat(1024 * 1024);
-	for (let index = 0; index < 4; index++) at.push(chunk);
-	assert.equal(bytesOf(at.take()), MAX_CHILD_OUTPUT_BYTES);
+	at.push('a'.repeat(MAX_CHILD_DELTA_BYTES));
+	assert.equal(bytesOf(at.take()), MAX_CHILD_DELTA_BYTES);
 	assert.equal(at.truncated, false);
-	// Nothing left for the report: it is cut to nothing, and says so where it can.
-	assert.equal(at.report('x'), '');
-	assert.equal(at.truncated, true);
+	// The deltas filled their share: what comes next is cut, and the report has its reserve whole.
+	at.push('b');
+	assert.deepEqual(at.take(), [
+		{type: 'truncated', text: `[deltas cut: a child task's deltas take at most ${MAX_CHILD_DELTA_BYTES} of the ${MAX_CHILD_OUTPUT_BYTES} bytes they share with its report; its report still comes]`},
+	]);
+	const report = 'r'.repeat(CHILD_REPORT_RESERVE_BYTES);
+	assert.equal(at.report(report), report);
+	assert.equal(at.reportCut, false);
+	assert.equal(at.bytes, MAX_CHILD_OUTPUT_BYTES);
 
 	const past = new ChildOutput();
-	for (let index = 0; index < 3; index++) past.push(chunk);
 	// 2 bytes of room left, then a 3-byte character that does not fit whole.
-	past.push('a'.repeat(1024 * 1024 - 2));
+	past.push('a'.repeat(MAX_CHILD_DELTA_BYTES - 2));
 	past.push('€');
 	const deltas = past.take();
 	assert.equal(deltas.at(-1)?.type, 'truncated');
-	assert.equal(bytesOf(deltas.filter(delta => delta.type === 'text')), MAX_CHILD_OUTPUT_BYTES - 2, 'the € is not broken');
+	assert.equal(bytesOf(deltas.filter(delta => delta.type === 'text')), MAX_CHILD_DELTA_BYTES - 2, 'the € is not broken');
 	assert.equal(past.truncated, true);
+	// One byte past the reserve (the 2 bytes the € left count too): the report is cut with its marker, inside the budget.
+	const cut = past.report('r'.repeat(CHILD_REPORT_RESERVE_BYTES + 3));
+	assert.ok(cut.endsWith(REPORT_CUT_MARKER));
+	assert.equal(past.bytes, MAX_CHILD_OUTPUT_BYTES);
 });
 
 test('the report shares the budget: whole when it fits what the deltas left, cut with the marker one byte past', () => {

@@ -388,6 +388,35 @@ test('deltas: 8192 pass whole, the 8193rd is cut with a marker; deltas and repor
 	assert.equal(second.output.past.truncated, true);
 });
 
+/** An OpenAI stream of `text` in deltas of `deltaBytes`, then one tool call: more bytes a delta than the mock's own replies send. */
+function bigDeltaStream(text: string, deltaBytes: number, toolCall: {id: string; name: string; arguments: string}): string {
+	const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+		`data: ${JSON.stringify({id: 'big', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{index: 0, delta, finish_reason: finish}]})}\n\n`;
+	const events = [chunk({role: 'assistant', content: ''})];
+	for (let start = 0; start < text.length; start += deltaBytes) events.push(chunk({content: text.slice(start, start + deltaBytes)}));
+	events.push(chunk({tool_calls: [{index: 0, id: toolCall.id, type: 'function', function: {name: toolCall.name, arguments: toolCall.arguments}}]}));
+	events.push(chunk({}, 'tool_calls'), 'data: [DONE]\n\n');
+	return events.join('');
+}
+
+test('delegate_task: a child whose streamed text filled the 4 MiB it shares with its report still hands back its final report', {timeout: 120_000}, async () => {
+	const {sandbox: box, env} = sandbox();
+	// 4.5 MiB in 64 KiB deltas (72 of them, far from the 8192-delta cap): only the byte budget cuts the stream.
+	const streamed = 'x'.repeat(4.5 * 1024 * 1024);
+	mock.enqueue(
+		{toolCalls: [{id: 'big1', name: 'delegate_task', arguments: JSON.stringify({task: 'Write a lot, then report.', tools: ['glob']})}]},
+		{raw: bigDeltaStream(streamed, 64 * 1024, {id: 'g2', name: 'glob', arguments: JSON.stringify({pattern: '*'})})},
+		{text: 'The final report: all written.'},
+		{text: 'The parent read the report.'},
+	);
+	const run = await runCli(['-p', 'Delegate it.', '--json', '--yolo', '-C', box.workspace], {env, timeoutMs: 90_000});
+	assert.equal(run.code, 0, run.stderr);
+	const events = jsonEvents(run.stdout);
+	const result = events.find(event => event.type === 'tool_result' && event.id === 'big1')!;
+	assert.deepEqual([result.output, result.is_error], ['The final report: all written.', false]);
+	assert.equal(events.find(event => event.type === 'result')?.text, 'The parent read the report.');
+});
+
 test('-p in text: a line on stderr when a child starts and when it ends; the answer alone on stdout', async () => {
 	const {sandbox: box, env} = sandbox();
 	mock.enqueue({toolCalls: [{id: 'd6', name: 'delegate_task', arguments: JSON.stringify({task: 'Say yes.', role: 'yes-man'})}]}, {text: 'Yes.'}, {text: 'The child said yes.'});

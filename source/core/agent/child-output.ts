@@ -1,14 +1,24 @@
 /**
  * What a child task hands back while and after it runs (spec/extensions.md §3): its
  * text deltas, taken by `poll`, and its final report. Both share one budget
- * of bytes and the deltas have a count; past either the stream is cut with
- * one marker delta and `truncated`, and the task goes on. The budget counts
+ * of bytes, of which the deltas never take the report's reserve, and the
+ * deltas have a count; past either the stream is cut with one marker delta
+ * and `truncated`, and the task goes on. The budget counts
  * everything the task produced (a delta taken by a poll still counts), so a
  * task costs the host at most that much however often it is polled.
  */
 
 /** Text deltas and the final report of one child task share this many bytes (UTF-8). */
 export const MAX_CHILD_OUTPUT_BYTES = 4 * 1024 * 1024; // spec/extensions.md §3: 4 MiB
+/**
+ * Of those bytes, the part the deltas may never take: a child whose stream
+ * filled the budget still hands back its final report (i's own number:
+ * the 64,000 characters a batch's tool results give the model, at up to 4
+ * UTF-8 bytes each).
+ */
+export const CHILD_REPORT_RESERVE_BYTES = 256 * 1024;
+/** What the deltas may take of the shared budget. */
+export const MAX_CHILD_DELTA_BYTES = MAX_CHILD_OUTPUT_BYTES - CHILD_REPORT_RESERVE_BYTES;
 /** Deltas one child task may produce; the marker that says the stream was cut comes after them. */
 export const MAX_CHILD_DELTAS = 8192; // spec/extensions.md §3
 
@@ -48,10 +58,10 @@ export class ChildOutput {
 		}
 
 		const size = Buffer.byteLength(text);
-		if (this.#bytes + size > MAX_CHILD_OUTPUT_BYTES) {
-			const head = fitBytes(text, MAX_CHILD_OUTPUT_BYTES - this.#bytes);
+		if (this.#bytes + size > MAX_CHILD_DELTA_BYTES) {
+			const head = fitBytes(text, MAX_CHILD_DELTA_BYTES - this.#bytes);
 			if (head !== '') this.#add(head);
-			this.#cut(`[deltas cut: a child task's deltas and report share ${MAX_CHILD_OUTPUT_BYTES} bytes]`);
+			this.#cut(`[deltas cut: a child task's deltas take at most ${MAX_CHILD_DELTA_BYTES} of the ${MAX_CHILD_OUTPUT_BYTES} bytes they share with its report; its report still comes]`);
 			return;
 		}
 
