@@ -3,6 +3,7 @@ import {EXTENSION_API_MAJOR, EXTENSION_API_VERSION, type ExtensionApi, type Exte
 import {describeThrown} from './describe-thrown.js';
 import {importUrl} from '../import-url.js';
 import type {EntryPoint} from './entry-point.js';
+import {syntaxErrorPlace} from './syntax-error-place.js';
 
 /** What an extension module gives the host to call: its `register`. */
 export type RegisterFunction = (api: ExtensionApi) => unknown;
@@ -25,6 +26,8 @@ export async function importExtension(entry: EntryPoint, generation = 0, compile
 		// The same module compiled into this program (compiled-providers.ts): no file to import, and nothing to reload.
 		module = compiledIn ? await compiledIn() : ((await importUrl(url.href)) as ExtensionModule);
 	} catch (error) {
+		const place = error instanceof SyntaxError && !compiledIn ? await syntaxErrorPlace(error, entry.file) : null;
+		if (place) throw new Error(`cannot be loaded: a syntax error at ${place.file}:${place.line}:${place.column}: ${error instanceof Error ? error.message : ''}`);
 		throw new Error(`cannot be loaded: ${describeThrown(error)}`);
 	}
 
