@@ -52,11 +52,13 @@ export async function runLineMode(options: CliOptions, started?: Promise<Started
 	let reading = true;
 	agent.delivery.provideStarter({
 		canStart: () => reading && triggered === null && !controller.signal.aborted,
-		start() {
-			triggered = agent.runTurn(null, controller.signal).then(outcome => {
+		async start() {
+			const run = agent.runTurn(null, controller.signal);
+			triggered = run.then(outcome => {
 				if (turnExitCode(outcome) !== exitCodes.ok && outcome.reason !== 'interrupted') failed = true;
 				triggered = null;
 			});
+			return run;
 		},
 	});
 	const interactive = process.stdin.isTTY === true;

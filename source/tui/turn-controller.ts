@@ -1,4 +1,4 @@
-import type {SteeringMessage, SteeringSource} from '../core/agent/message-delivery.js';
+import type {SteeringMessage, SteeringSource, TriggeredRunEnd} from '../core/agent/message-delivery.js';
 import type {UserContent} from '../core/messages.js';
 import type {McpPromptCommand} from '../core/mcp/mcp-servers.js';
 import type {Agent} from '../core/session/agent.js';
@@ -162,21 +162,28 @@ export class TurnController {
 	 * A run an extension asked for (sendMessage with triggerTurn: true while
 	 * idle): its message is saved and shown already; it starts once the
 	 * command or reload that is running ends, as if the person had sent it.
+	 * Resolves with how the run ended (`interrupted` when the person left
+	 * first); null when a command or turn holds the screen now: the command
+	 * may be the very one awaiting the send, which would then wait for itself.
 	 */
-	startTriggered(): void {
+	startTriggered(): Promise<TriggeredRunEnd> | null {
 		const {agent, store, notifier} = this.#parts;
+		const busy = store.getSnapshot().busy;
 		const before = this.#running;
 		const controller = new AbortController();
-		this.#running = this.#settle(
-			before.then(async () => {
-				if (this.#leaving) return;
-				this.#turn = controller;
-				store.setBusy(true);
-				notifier.turnStarted();
-				return agent.runTurn(null, controller.signal);
-			}),
-			controller,
-		).then(() => void this.#startQueued(controller));
+		const run = before.then(async () => {
+			if (this.#leaving) return;
+			this.#turn = controller;
+			store.setBusy(true);
+			notifier.turnStarted();
+			return agent.runTurn(null, controller.signal);
+		});
+		this.#running = this.#settle(run, controller).then(() => void this.#startQueued(controller));
+		if (busy) return null;
+		return run.then(
+			outcome => outcome ?? {reason: 'interrupted'},
+			(error: unknown) => ({reason: 'error', error: error instanceof Error ? error : new Error(String(error))}),
+		);
 	}
 
 	/** `work` once the run going on now has ended (an `i dev` build is loaded between runs); its failure is a notice. */

@@ -161,9 +161,11 @@ test('idle: no triggerTurn and triggerTurn false only add to the context; nextTu
 		mock.enqueue({text: 'triggered'});
 		const [waiting] = await session.idle([{text: 'waited', deliverAs: 'nextTurn'}]);
 		assert.equal(waiting.status, 'queued');
+		// It resolves once that run ended, with the run's status (spec/extensions.md §3).
 		const [started] = await session.idle([{customType: 'goal', content: 'goal updated', display: true, triggerTurn: true}]);
-		assert.deepEqual({status: started.status}, {status: 'appended'});
-		await session.waitFor(() => session.done() === 3, 'the triggered turn');
+		assert.deepEqual({status: started.status}, {status: 'stop'});
+		assert.match(started.entryId, uuid);
+		assert.equal(session.done(), 3, 'the triggered turn ended before the send resolved');
 		assert.equal(mock.requests.length, 3);
 		assert.deepEqual(userTexts(mock.requests[2]!.body).slice(-3), ['two', 'waited', 'goal updated']);
 		const events = session.events();
@@ -175,7 +177,14 @@ test('idle: no triggerTurn and triggerTurn false only add to the context; nextTu
 			'hellotwotriggered',
 		);
 		assert.equal(events.find(event => event.type === 'custom_message' && event.customType === 'goal')?.display, true);
-		assert.equal((await session.end()).code, 0, session.stderr());
+
+		// A run that fails: the send says so, with what failed.
+		mock.enqueue({status: 400, errorMessage: 'the model refused'});
+		const [failed] = await session.idle([{text: 'fail please', triggerTurn: true}]);
+		assert.equal(failed.status, 'error');
+		assert.match(failed.error, /the model refused/);
+		assert.equal(session.done(), 4);
+		assert.equal((await session.end()).code, 1, session.stderr());
 	} finally {
 		await mock.close();
 	}

@@ -95,15 +95,10 @@ test('idle: without triggerTurn a message joins the history with no reply; trigg
 		);
 
 		await assert.rejects(send(run.agent, {text: 'wake up', triggerTurn: true}), {code: 'unavailable'});
-		let turn: Promise<unknown> | undefined;
-		run.agent.delivery.provideStarter({
-			canStart: () => true,
-			start: () => {
-				turn = run.agent.runTurn(null, signal());
-			},
-		});
-		assert.equal((await send(run.agent, {text: 'wake up', triggerTurn: true})).status, 'appended');
-		assert.deepEqual(await turn, {reason: 'stop', steps: 1});
+		run.agent.delivery.provideStarter({canStart: () => true, start: async () => run.agent.runTurn(null, signal())});
+		// The send resolves with the run's status once the run it started ended.
+		const sent = await send(run.agent, {text: 'wake up', triggerTurn: true});
+		assert.deepEqual({...sent, entryId: 'id'}, {status: 'stop', entryId: 'id'});
 		assert.deepEqual(userTexts(run.model.requests[0]), ['quiet note', 'wake up']);
 		assert.deepEqual(run.agent.session.messages.at(-1), {role: 'assistant', content: 'answered the extension'});
 	} finally {

@@ -91,7 +91,8 @@ test('a triggered run waits for the extension command that is running, then answ
 	const answer = deferred<string>();
 	turns.runExtensionCommand('slow', {extension: 'x', description: 'd', handler: async () => answer.promise}, '');
 	assert.equal(store.getSnapshot().busy, true);
-	turns.startTriggered();
+	// The command may be the one awaiting the send: there is no run's end to wait for.
+	assert.equal(turns.startTriggered(), null);
 	await new Promise(resolve => setTimeout(resolve, 20));
 	assert.deepEqual(log, [], 'no run before the command ended');
 	answer.resolve('done');
@@ -102,18 +103,25 @@ test('a triggered run waits for the extension command that is running, then answ
 	await turns.running;
 	assert.deepEqual(log, ['turnStarted', 'runTurn null', 'turnEnded stop']);
 	assert.equal(store.getSnapshot().busy, false);
+	// Idle, what the extension's sendMessage resolves with: how the run ended.
+	const ended = turns.startTriggered();
+	for (let wait = 0; runs.length === 1 && wait < 50; wait++) await new Promise(resolve => setImmediate(resolve));
+	runs[1]!.answer('max_steps');
+	assert.equal((await ended)?.reason, 'max_steps');
 });
 
 test('once the person leaves no triggered run starts, and the end waits for the one running', async () => {
 	const {turns, log, runs} = controller();
 	turns.start('last words');
-	turns.startTriggered();
+	// A turn holds the screen: null, and the run never starts.
+	const triggered = turns.startTriggered();
 	turns.leave();
 	assert.equal(turns.mayTrigger(), false);
 	for (let wait = 0; runs.length === 0 && wait < 50; wait++) await new Promise(resolve => setImmediate(resolve));
 	turns.interrupt();
 	await turns.running;
 	assert.deepEqual(log, ['turnStarted', 'runTurn "last words"', 'approval withdrawn', 'turnEnded interrupted']);
+	assert.equal(triggered, null);
 });
 
 test('an empty `!` says how it is used and starts nothing; work waiting for idle runs after the running turn', async () => {

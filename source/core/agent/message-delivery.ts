@@ -1,5 +1,5 @@
 import {randomUUID} from 'node:crypto';
-import type {EmitEvent} from '../events.js';
+import type {CoreEvent, EmitEvent} from '../events.js';
 import type {Message, UserContent} from '../messages.js';
 import {errorMessage} from '../errors.js';
 import {RuntimeActionError} from '../extensions/runtime-link.js';
@@ -21,7 +21,14 @@ export const MAX_PENDING_DELIVERIES = 256;
 export interface RunStarter {
 	/** Whether a run can start now; asked before anything is saved. */
 	canStart(): boolean;
-	start(): void;
+	/** Starts the run and resolves with how it ended; null when it starts only once what holds the head now ends (a chat screen command, which may be awaiting this send). */
+	start(): Promise<TriggeredRunEnd> | null;
+}
+
+/** How a run an idle `sendMessage` started ended: its `done` reason, and what failed when it is `error`. */
+export interface TriggeredRunEnd {
+	reason: Extract<CoreEvent, {type: 'done'}>['reason'];
+	error?: Error;
 }
 
 /** A person's message that waited while a run worked (the chat screen's queue), ready for the model. */
@@ -136,8 +143,10 @@ export class MessageDelivery {
 
 		// What waited for the next explicit run goes before its input; this is that run.
 		await this.#serially(async () => this.#commitItems([...this.#session.pending.filter(queued => queued.kind === 'message' && queued.deliver === 'nextTurn'), item('steer')]));
-		starter.start();
-		return {status: 'appended', entryId: id};
+		// spec/extensions.md §3: the result is the run's own status; a run that waits for the head to be free cannot be waited for.
+		const end = await starter.start();
+		if (end === null) return {status: 'appended', entryId: id};
+		return {status: end.reason, entryId: id, ...(end.reason === 'error' && end.error ? {error: end.error.message} : {})};
 	}
 
 	/** A run began (runTurn): from now on deliveries are queued. */

@@ -139,13 +139,23 @@ export type AppendEntryRequest = {customType: string; data?: unknown} | {message
 
 /** Where a delivery went; `entryId` is stable (an entry read while it is queued may not be there yet). */
 export interface DeliveryResult {
-	status: 'appended' | 'queued';
+	/**
+	 * `appended` or `queued`; for an idle `triggerTurn: true` send, the
+	 * status of the run it started, once that run ended: `stop`, `length`,
+	 * `content_filter`, `max_steps`, `error` or `interrupted`.
+	 */
+	status: 'appended' | 'queued' | TriggeredRunStatus;
 	entryId: string;
 	/** On a queued message: how it is delivered. */
 	deliverAs?: 'steer' | 'followUp' | 'nextTurn';
 	/** A silent context update (triggerTurn: false, appendEntry's message): never a reply. */
 	queue?: 'context';
+	/** What failed, when the run a send started ended in `error`. */
+	error?: string;
 }
+
+/** How a run ended (the `done` event's reason). */
+export type TriggeredRunStatus = 'stop' | 'length' | 'content_filter' | 'max_steps' | 'error' | 'interrupted';
 
 /**
  * `runtime.getExecutionContext()`: a fresh copy on each call, read live
