@@ -68,6 +68,7 @@ export type {
 	ResourcesDiscoverEvent,
 	RuntimeError,
 	SendMessageRequest,
+	TriggeredRunStatus,
 	UserMessageInput,
 	StreamingProviderIo,
 	ProviderFetch,

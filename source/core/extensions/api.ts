@@ -55,6 +55,7 @@ export type {
 	MessageContentBlock,
 	RuntimeError,
 	SendMessageRequest,
+	TriggeredRunStatus,
 	UserMessageInput,
 } from './api-runtime.js';
 
