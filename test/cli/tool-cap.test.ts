@@ -18,7 +18,7 @@ after(async () => mock.close());
 const floodExtension = `export default function register(api) {
 	const count = Number(process.env.FLOOD_COUNT);
 	for (let index = 1; index <= count; index++) {
-		api.registerTool({name: 'flood_' + index, description: 'Flood tool ' + index + '.', parameters: {type: 'object'}, execute: () => ({output: 'flooded ' + index})});
+		api.registerTool({name: 'flood_' + index, description: 'Flood tool ' + index + '.', parameters: {type: 'object'}, execute: () => ({output: 'flooded ' + index + ' of ' + api.runtime.getExecutionContext().tools.length})});
 	}
 }
 `;
@@ -56,10 +56,10 @@ test(`at ${MAX_OFFERED_TOOLS} tools every one is offered and nothing is said; on
 	assert.equal(at.names(0).length, MAX_OFFERED_TOOLS);
 	assert.equal(at.names(0).at(-1), `flood_${room}`);
 	assert.deepEqual(capWarnings(at.events), []);
-	assert.equal(at.events.find(event => event.type === 'tool_result')?.output, `flooded ${room}`);
+	assert.equal(at.events.find(event => event.type === 'tool_result')?.output, `flooded ${room} of ${MAX_OFFERED_TOOLS}`);
 
 	// One past: the last tool is neither offered nor run, and the warning says whose it is.
-	const past = await runWith(room + 1, [`flood_${room + 1}`]);
+	const past = await runWith(room + 1, [`flood_${room + 1}`, 'flood_1']);
 	assert.equal(past.names(0).length, MAX_OFFERED_TOOLS);
 	assert.ok(!past.names(0).includes(`flood_${room + 1}`));
 	const warnings = capWarnings(past.events);
@@ -68,9 +68,11 @@ test(`at ${MAX_OFFERED_TOOLS} tools every one is offered and nothing is said; on
 		warnings[0]!.message,
 		`${MAX_OFFERED_TOOLS + 1} tools are registered, and a model request offers at most ${MAX_OFFERED_TOOLS} (MAX_OFFERED_TOOLS); the model is not offered the last 1: 1 of extension flood (${past.file})`,
 	);
-	const result = past.events.find(event => event.type === 'tool_result')!;
-	assert.equal(result.is_error, true);
-	assert.match(result.output, new RegExp(`flood_${room + 1}`));
+	const [result, offered] = past.events.filter(event => event.type === 'tool_result');
+	assert.equal(result!.is_error, true);
+	assert.match(result!.output, new RegExp(`flood_${room + 1}`));
+	// getExecutionContext names the tools the model is offered: the capped list.
+	assert.equal(offered!.output, `flooded 1 of ${MAX_OFFERED_TOOLS}`);
 });
 
 test('10,000 extension tools: each request offers 128, and -p says so on stderr naming the extension', {timeout: 120_000}, async () => {

@@ -1,3 +1,4 @@
+import {MAX_OFFERED_TOOLS} from '../agent/offered-tools.js';
 import type {ExecutionContext} from '../extensions/api.js';
 import type {ModelCaller} from '../providers/model-caller.js';
 import type {Session} from './session-store.js';
@@ -22,7 +23,8 @@ export function executionContextService(live: () => LiveAgent, fixed: {workspace
 		return {
 			model: {provider: caller.provider ?? caller.protocol, id: caller.model},
 			thinking: fixed.thinking === null ? null : structuredClone(fixed.thinking),
-			tools: tools.map(tool => tool.name),
+			// The tools a request offers: past the cap none is offered.
+			tools: tools.slice(0, MAX_OFFERED_TOOLS).map(tool => tool.name),
 			cwd: fixed.workspace,
 			...(session.id ? {sessionId: session.id} : {}),
 		};
