@@ -110,12 +110,11 @@ test('a ToolCall gate that blocks, or throws, stops the call before approval; th
 test('a hanging observer does not hold the turn up', async () => {
 	const {sandbox, env} = setup(`export default api => { api.registerEventHandler('MessageUpdate', () => new Promise(() => {})); api.registerEventHandler('TurnStart', () => new Promise(() => {})); };`);
 	mock.enqueue({text: 'Quick answer.'});
-	const start = Date.now();
 	const run = await runCli(['-p', 'hi', '-C', sandbox.workspace], {env});
 	assert.equal(run.code, 0, run.stderr);
 	assert.equal(run.stdout, 'Quick answer.\n');
-	// Far below the 10 s an observer may take: the turn and the exit did not wait for them.
-	assert.ok(Date.now() - start < 5000, `took ${Date.now() - start} ms`);
+	// Waiting for them would have run into their 10 s limit, which is reported: the turn and the exit did not wait.
+	assert.doesNotMatch(run.stderr, /did not answer within/);
 });
 
 test('an unknown tag is a registration error naming it', async () => {
