@@ -141,7 +141,7 @@ export async function runHead(options: CliOptions): Promise<number> {
 		process.stderr.write('i: --resume opens a picker in the chat screen, which needs a terminal on stdin and stdout; use --continue (the latest session) or --session FILE\n');
 		return exitCodes.usage;
 	}
-	const {keepStdoutForContent} = await import('./shared/output.js');
+	const {keepStdoutForContent, writeErr} = await import('./shared/output.js');
 	// The config and the manifests first, then the head's own modules, which load while the workers
 	// start (issue 11). Not concurrently: loading and running the head's modules would hold up the
 	// reads and imports that lead to the workers' start. The head's set-up reports a failure.
@@ -149,16 +149,20 @@ export async function runHead(options: CliOptions): Promise<number> {
 	// Extension code may print: stdout keeps only the answer or the JSON events (docs/extensions/debugging.md).
 	keepStdoutForContent();
 	const startup = exitOnInterrupt();
-	const started = startPlugins(options);
+	// No config.json: the first provider whose key is set, said once (zero-config-run.ts).
+	const zeroConfig = await (await import('./shared/zero-config-run.js')).zeroConfigRun(options);
+	if (zeroConfig) writeErr(`i: ${zeroConfig.notice}\n`);
+	const run = zeroConfig ? {...options, model: zeroConfig.model} : options;
+	const started = startPlugins(run);
 	await started.catch(() => {});
 	if (options.print === undefined) {
 		const {runLineMode} = await import('./modes/line-mode.js');
 		// The head listens from its first synchronous step on: no signal falls between the two.
 		startup.dispose();
-		return runLineMode(options, started);
+		return runLineMode(run, started);
 	}
 
 	const {runPrintMode} = await import('./modes/print-mode.js');
 	startup.dispose();
-	return runPrintMode(options, started);
+	return runPrintMode(run, started);
 }

@@ -12,6 +12,16 @@ export class UsageError extends Error {
 	override name = 'UsageError';
 }
 
+/** No key resolves for the provider the run needs (the variable unset, nothing in auth.json): a UsageError the chat screen answers with its setup. */
+export class MissingKeyError extends UsageError {
+	constructor(
+		message: string,
+		readonly provider: string,
+	) {
+		super(message);
+	}
+}
+
 /** A plugin refused the start: a start-phase hook (session_load, system_prompt) failed (exit 3). */
 export class StartVetoError extends Error {
 	override name = 'StartVetoError';

@@ -1,6 +1,8 @@
+import {join} from 'node:path';
 import type {CliOptions} from '../cli-options.js';
+import {resolveDirs} from '../core/config/dirs.js';
 import type {AskPerson} from '../core/agent/approval-gate.js';
-import {exitCodes, StartVetoError} from '../core/errors.js';
+import {exitCodes, MissingKeyError, StartVetoError} from '../core/errors.js';
 import type {EventBus} from '../core/extensions/event-bus.js';
 import type {Agent} from '../core/session/agent.js';
 import {handleInterrupts} from '../shared/interrupt.js';
@@ -45,7 +47,8 @@ export class ChatStart {
 	/** Aborted by a signal from outside (kill, a closing terminal: raw mode turns Ctrl-C into a key) or by the person leaving while it starts. */
 	readonly #leaving = new AbortController();
 	readonly #interrupts: {dispose(): void; exitCode(): number | null};
-	readonly #options: CliOptions & {askTrust: TrustBroker['ask']; nameLater: boolean; permissionProblems: 'notice'};
+	/** A run without config.json gets the model zero-config-run.ts finds as its `model`. */
+	#options: CliOptions & {askTrust: TrustBroker['ask']; nameLater: boolean; permissionProblems: 'notice'};
 	/** What was loaded before the screen; after a first-run setup, what was loaded once it wrote the config. */
 	#ready: Exclude<BeforeScreen, {kind: 'vetoed'}> = {kind: 'screen-first', extensions: undefined};
 	/** No model config (the first run): found before the screen when extensions are listed, else by the set-up behind it. */
@@ -112,7 +115,8 @@ export class ChatStart {
 				return reportSetupError(error, () => {}, false);
 			}
 
-			// The setup screen needs the screen: the extensions load and hear BeforeTuiStart once it wrote the config (setUp).
+			// A key that is set chooses the model; else the setup screen, which needs the screen: the extensions load and hear BeforeTuiStart once it wrote the config (setUp).
+			if (await this.#zeroConfig()) return this.beforeScreen();
 			this.#noConfig = error as {path: string};
 			before = {kind: 'screen-first', extensions: undefined};
 		}
@@ -145,18 +149,24 @@ export class ChatStart {
 			const setUp = async () =>
 				core.setupAgent(this.#options, event => this.#parts.store.apply(event), askPerson, signal, this.#ready.kind === 'ready' ? this.#ready.started : undefined, this.#ready.extensions);
 			const found = this.#noConfig;
-			let missing = this.#noConfig;
+			let missing: {path: string; keyGone?: MissingKeyError} | null = this.#noConfig;
 			if (!missing) {
 				try {
 					agent = await setUp();
 				} catch (error) {
-					if (signal.aborted || !(error instanceof core.NoModelConfigError)) throw error;
-					missing = error;
+					if (signal.aborted) throw error;
+					const saved = error instanceof MissingKeyError ? this.#savedChoice() : undefined;
+					if (error instanceof core.NoModelConfigError) missing = (await this.#zeroConfig()) ? null : error;
+					else if (saved !== undefined) missing = {path: saved, keyGone: error as MissingKeyError};
+					else throw error;
+					// The zero-config model, or the setup's choice: set up again, from the start (a failed set-up closed what it started).
+					if (this.#ready.kind === 'ready') this.#ready = {kind: 'screen-first', extensions: undefined};
+					if (!missing) agent = await setUp();
 				}
 			}
 
 			if (missing) {
-				const code = await this.#firstRun(missing.path, found !== null, screen);
+				const code = await this.#firstRun(missing.path, found !== null, screen, missing.keyGone);
 				if (code !== null) return {kind: 'ended', code};
 				agent = await setUp();
 			}
@@ -188,17 +198,20 @@ export class ChatStart {
 	 * `extensionsListed`: they load and hear BeforeTuiStart now, before the chat starts, and may still veto it.
 	 * Null: the chat may start; else the run's exit code.
 	 */
-	async #firstRun(configPath: string, extensionsListed: boolean, screen: StartScreen): Promise<number | null> {
+	async #firstRun(configPath: string, extensionsListed: boolean, screen: StartScreen, keyGone?: MissingKeyError): Promise<number | null> {
 		const {options, store, chooser, keys} = this.#parts;
 		const leave = new AbortController();
 		this.#leaveSetup = leave;
-		const outcome = await firstRunSetup(configPath, options, {store, chooser, keys, signal: AbortSignal.any([leave.signal, this.#leaving.signal])}).finally(() => {
+		const signal = AbortSignal.any([leave.signal, this.#leaving.signal]);
+		if (keyGone) store.notice('warning', `${keyGone.message}; choose where its key comes from, or another provider`);
+		const outcome = await firstRunSetup(configPath, options, {store, chooser, keys, signal}, keyGone ? {provider: keyGone.provider} : undefined).finally(() => {
 			this.#leaveSetup = null;
 		});
 		if (outcome.kind === 'left') {
 			await this.#end(screen);
 			if (this.#leaving.signal.aborted) return this.exitCode();
 			writeErr(`i: the setup was left; ${outcome.written.length === 0 ? 'nothing was written' : `written before: ${outcome.written.join(', ')}`}\n`);
+			if (keyGone) return reportSetupError(keyGone, () => {}, false);
 			const {firstRunError} = await import('../shared/first-run-commands.js');
 			return reportSetupError(await firstRunError(configPath, options, outcome.built), () => {}, false);
 		}
@@ -215,6 +228,23 @@ export class ChatStart {
 		const events = after.extensions?.events ?? null;
 		this.#parts.setEvents(() => events);
 		return null;
+	}
+
+	/** No config.json and a key set: the model zero-config-run.ts finds becomes this run's `--model`, said in the transcript. False: none. */
+	async #zeroConfig(): Promise<boolean> {
+		const {zeroConfigRun} = await import('../shared/zero-config-run.js');
+		const found = await zeroConfigRun(this.#options);
+		if (!found) return false;
+		this.#options = {...this.#options, model: found.model};
+		this.#parts.store.notice('info', found.notice);
+		return true;
+	}
+
+	/** The default config.json, when the run's model is its choice (no flag chose another): the setup may write a new choice into it. */
+	#savedChoice(): string | undefined {
+		const {options} = this.#parts;
+		if (options.config !== undefined || options.provider !== undefined || options.model !== undefined || options.apiKey !== undefined) return undefined;
+		return join(resolveDirs().config_dir, 'config.json');
 	}
 
 	/** The screen goes before the start's last word. */

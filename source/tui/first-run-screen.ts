@@ -14,6 +14,7 @@ export async function firstRunSetup(
 	configPath: string,
 	options: CliOptions,
 	screen: {store: Pick<ChatStore, 'notice'>; chooser: Pick<ChooserBroker, 'ask' | 'cancel'>; keys: Pick<KeyBroker, 'ask' | 'cancel'>; signal: AbortSignal},
+	keyGone?: {provider: string},
 ): Promise<import('./first-run-setup.js').FirstRunOutcome> {
 	const {store, chooser, keys, signal} = screen;
 	signal.addEventListener(
@@ -28,6 +29,7 @@ export async function firstRunSetup(
 	const outcome = await runFirstRunSetup(
 		{
 			configPath,
+			keyGone,
 			configDir: dirname(configPath),
 			env: process.env,
 			signal,

@@ -33,8 +33,10 @@ export interface FirstRunScreen {
 }
 
 export interface FirstRunPlace {
-	/** `<config_dir>/config.json`, which does not exist yet. */
+	/** `<config_dir>/config.json`, which does not exist yet (or, with `keyGone`, the config whose key is gone). */
 	configPath: string;
+	/** The config exists and chooses this provider, whose key no longer resolves: the choice is saved into it (save-model-choice.ts), and no plugin file is added. */
+	keyGone?: {provider: string} | undefined;
 	/** `<config_dir>`: auth.json and the plugin files go here. */
 	configDir: string;
 	env: NodeJS.ProcessEnv;
@@ -111,7 +113,7 @@ export async function runFirstRunSetup(place: FirstRunPlace, screen: FirstRunScr
 				}
 
 				const id = await screen.choose({
-					title: `Set up i · 1 of 3: a provider (${place.configPath} does not exist yet)`,
+					title: `Set up i · 1 of 3: a provider (${place.keyGone ? `the key for ${place.keyGone.provider}, which ${place.configPath} chooses, is gone` : `${place.configPath} does not exist yet`})`,
 					options: choices.map(choice => providerOption(choice, built!)),
 					legend: '● key ready',
 					escape: 'leave',
@@ -249,7 +251,8 @@ function variableOf(detail: string): string {
  * retry nothing to undo: the typed key (auth.json, atomically, under its
  * lock), the init profile's plugin files (created when missing), and last
  * config.json, created exclusively: until it exists the next start runs the
- * setup again, and one that appeared meanwhile is kept.
+ * setup again, and one that appeared meanwhile is kept. A config whose key
+ * is gone gets the choice written into it instead, everything else kept.
  */
 async function save(
 	place: FirstRunPlace,
@@ -268,6 +271,16 @@ async function save(
 			note(store.path);
 		} catch (error) {
 			return {ok: false, problem: `the key could not be stored in ${store.path} (${errorMessage(error)}), so it was not: make ${dirname(store.path)} writable, or set I_CONFIG_DIR to a folder you can write`};
+		}
+	}
+
+	if (place.keyGone) {
+		try {
+			const {saveModelChoice} = await import('../core/config/save-model-choice.js');
+			note((await saveModelChoice(place.configPath, choice)).path);
+			return {ok: true, appeared: false};
+		} catch (error) {
+			return {ok: false, problem: errorMessage(error)};
 		}
 	}
 

@@ -1,4 +1,4 @@
-import {UsageError} from '../errors.js';
+import {MissingKeyError, UsageError} from '../errors.js';
 import type {LoadedConfig} from '../config/load-config.js';
 import type {Secrets} from '../tools/run-command.js';
 import {AuthFile} from './auth-file.js';
@@ -48,7 +48,7 @@ export function runCredential(loaded: LoadedConfig, options: RunCredentialOption
 			);
 		}
 
-		throw new UsageError(resolved.reason);
+		throw resolved.kind === 'missing' ? new MissingKeyError(resolved.reason, subject.provider) : new UsageError(resolved.reason);
 	}
 
 	return {key: resolved.key, secrets: credentialSecrets(subject, resolved.key, env)};

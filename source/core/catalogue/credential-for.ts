@@ -1,7 +1,7 @@
 import {AuthFile} from '../auth/auth-file.js';
 import {resolveCredential, type AuthSubject} from '../auth/resolve-credential.js';
 import {credentialSecrets} from '../auth/run-credential.js';
-import {UsageError} from '../errors.js';
+import {MissingKeyError, UsageError} from '../errors.js';
 import type {Secrets} from '../tools/run-command.js';
 import type {ExecutionBinding} from './execution-binding.js';
 
@@ -44,7 +44,7 @@ export function credentialFor(binding: ExecutionBinding, sources: CredentialSour
 	const env = sources.env ?? process.env;
 	const subject = authSubjectOf(binding);
 	const resolved = resolveCredential(subject, {apiKeyFlag: sources.apiKeyFlag, store: AuthFile.in(sources.configDir), env});
-	if (!resolved.ok) throw new UsageError(resolved.reason);
+	if (!resolved.ok) throw resolved.kind === 'missing' ? new MissingKeyError(resolved.reason, subject.provider) : new UsageError(resolved.reason);
 	const apiKey = resolved.key ?? null;
 	return {apiKey, source: resolved.detail, secrets: credentialSecrets(subject, resolved.key, env)};
 }
