@@ -263,10 +263,10 @@ test('--list-models: the catalogue with the package and without it, no credentia
 	const plain = await runCli(['--list-models', '-C', box.workspace], {env: env(box, {DEEPSEEK_API_KEY: DS_KEY})});
 	assert.equal(plain.code, 0, plain.stderr);
 	assert.match(plain.stdout, /^PROVIDER +MODEL +NAME +CONTEXT +MAX OUT +INPUT +IN \$\/M +OUT \$\/M +CACHE READ +CACHE WRITE +KEY$/m);
-	assert.match(plain.stdout, /^deepseek +deepseek-chat +.*\$0\.14 +\$0\.28 +\$0\.0028 +\$0 +DEEPSEEK_API_KEY set$/m);
-	assert.match(plain.stdout, /^openrouter +openai\/gpt-5 +.* \$1\.25 +\$10 +\$0\.125 +\$0 +OPENROUTER_API_KEY not set$/m);
-	assert.match(plain.stdout, /^llama-cpp +local +.* anonymous$/m);
-	assert.match(plain.stdout, /^proxy +team-model +team-model +\? +\? +text +\$1 +unknown +unknown +unknown +PROXY_API_KEY not set$/m);
+	assert.match(plain.stdout, /^deepseek +deepseek-chat +.*\$0\.14 +\$0\.28 +\$0\.0028 +\$0 +DEEPSEEK_API_KEY$/m);
+	assert.match(plain.stdout, /^openrouter +openai\/gpt-5 +.* \$1\.25 +\$10 +\$0\.125 +\$0 +none \(OPENROUTER_API_KEY not set\)$/m);
+	assert.match(plain.stdout, /^llama-cpp +local +.* none needed$/m);
+	assert.match(plain.stdout, /^proxy +team-model +team-model +\? +\? +text +\$1 +unknown +unknown +unknown +none \(PROXY_API_KEY not set\)$/m);
 	assert.match(plain.stdout, /^anthropic +claude-sonnet-5 /m);
 	const json = await runCli(['--list-models', '--json', '-C', box.workspace], {env: env(box, {DEEPSEEK_API_KEY: DS_KEY})});
 	assert.equal(json.code, 0, json.stderr);

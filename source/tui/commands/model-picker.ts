@@ -1,6 +1,7 @@
 import type {Agent} from '../../core/session/agent.js';
 import type {ProviderChoice} from '../../core/catalogue/provider-choices.js';
 import type {ChoiceOption, ChooserBroker} from '../brokers/chooser-broker.js';
+import {formatTokenCount} from '../../shared/token-count.js';
 
 /** What a switch asks for: a provider (its first model), a model (bare within a provider, or PROVIDER/MODEL), and how errors name it. */
 export type ModelTarget = Parameters<Agent['switchModel']>[0];
@@ -29,7 +30,7 @@ function price(value: number | undefined): string {
 
 /** A model as a chooser line: its name, context window and prices per million tokens (`?`: unknown). */
 export function modelOption(value: string, model: ProviderChoice['models'][number], ready: boolean): ChoiceOption {
-	const window = model.contextWindow === undefined ? '' : ` · ${Math.round(model.contextWindow / 1000)}k context`;
+	const window = model.contextWindow === undefined ? '' : ` · ${formatTokenCount(model.contextWindow)} context`;
 	return {value, label: value, description: `${model.name}${window} · in ${price(model.cost.input)} out ${price(model.cost.output)} /M`, marked: ready};
 }
 
