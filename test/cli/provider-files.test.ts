@@ -210,3 +210,53 @@ for (const [answer, typed, deleted] of [
 		if (!deleted) assert.match(terminal.output(), /not deleted/);
 	});
 }
+
+/** A sandbox with provider.json asking for files, `config`, and a models.json that sends the catalogue's deepseek and openai to `mock`; their keys in their variables. */
+function catalogueBox(mock: MockProvider, config: Record<string, unknown>): Sandbox {
+	const box = makeSandbox();
+	writeFileSync(join(box.configDir, 'config.json'), JSON.stringify(config));
+	writeFileSync(join(box.configDir, 'provider.json'), JSON.stringify({images: 'files'}));
+	// A model of DeepSeek's that reads images, whatever the package lists.
+	const deepseek = {baseUrl: mock.baseUrl('deepseek'), models: [{id: 'deepseek-files-test', input: ['text', 'image']}]};
+	writeFileSync(join(box.configDir, 'models.json'), JSON.stringify({providers: {deepseek, openai: {baseUrl: mock.baseUrl('openai')}}}));
+	writeFileSync(join(box.workspace, 'pic.png'), PNG);
+	return {...box, env: {...box.env, DEEPSEEK_API_KEY: KEY, OPENAI_API_KEY: 'sk-openai-files-test'}};
+}
+
+test('by catalogue the rule is the same: --model deepseek/… and a config choosing "provider": "deepseek" upload the image through the Files channel; either authorisation alone is refused', async t => {
+	const mock = await startMockProvider({files: true});
+	t.after(async () => mock.close());
+	for (const [config, args] of [
+		[{provider_operations: true}, ['--model', 'deepseek/deepseek-files-test']],
+		[{provider: 'deepseek', model: 'deepseek-files-test', provider_operations: true}, []],
+	] as const) {
+		const box = catalogueBox(mock, config);
+		const uploads = fileCalls(mock, 'POST').length;
+		const from = chats(mock).length;
+		mock.enqueue({toolCalls: [{id: 'v1', name: 'view_image', arguments: JSON.stringify({paths: ['pic.png']})}]}, {text: 'a tiny png'});
+		const run = await runCli(['-p', 'look at pic.png', ...args, '-C', box.workspace], {env: box.env});
+		assert.equal(run.code, 0, run.stderr);
+		assert.equal(fileCalls(mock, 'POST').length, uploads + 1, 'one upload');
+		const second = JSON.stringify(chats(mock)[from + 1]!.body);
+		assert.match(second, /\{"type":"file","file_id":"[^"]+"\}/);
+		assert.ok(!second.includes('base64'), 'no inline image');
+		assert.equal(chats(mock)[from + 1]!.headers.authorization, `Bearer ${KEY}`);
+	}
+
+	const alone = catalogueBox(mock, {});
+	const refused = await runCli(['-p', 'hi', '--model', 'deepseek/deepseek-files-test', '-C', alone.workspace], {env: alone.env});
+	assert.equal(refused.code, 2);
+	assert.match(refused.stderr, /"images": "files" uploads images to the provider, which the API config must also allow: set "provider_operations": true/);
+});
+
+test("a flag choosing a model that is not DeepSeek's with the Files channel set: its images go inline, and that is said", async t => {
+	const mock = await startMockProvider({files: true});
+	t.after(async () => mock.close());
+	const box = catalogueBox(mock, {provider: 'deepseek', provider_operations: true});
+	mock.enqueue({toolCalls: [{id: 'v1', name: 'view_image', arguments: JSON.stringify({paths: ['pic.png']})}]}, {text: 'inline png'});
+	const run = await runCli(['-p', 'look at pic.png', '--model', 'openai/gpt-4.1', '-C', box.workspace], {env: box.env});
+	assert.equal(run.code, 0, run.stderr);
+	assert.match(run.stderr, /images to openai\/gpt-4\.1 \(--model\) go inline: the Files channel of .*provider\.json is DeepSeek's/);
+	assert.equal(fileCalls(mock, 'POST').length, 0);
+	assert.ok(JSON.stringify(mock.requests.filter(request => request.path === '/v1/chat/completions')[1]!.body).includes('base64'));
+});

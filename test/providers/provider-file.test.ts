@@ -87,10 +87,24 @@ test('the Files channel needs both authorisations: each alone is refused naming 
 	assert.equal(filesChannelAuthorised(api({provider_operations: true}), loadProviderFile(dirs)), true);
 	// Both, but not DeepSeek: its Files API is the only one the channel speaks.
 	assert.throws(() => filesChannelAuthorised(api({provider_operations: true, protocol: 'openai'}), loadProviderFile(dirs)), /uses DeepSeek's Files API, but the API config .* has "protocol": "openai"/);
+	// By catalogue the rule is the same: DeepSeek's provider has the channel, whoever chose it.
+	const warnings: string[] = [];
+	const warn = (message: string) => warnings.push(message);
+	assert.equal(filesChannelAuthorised(api({provider_operations: true}), loadProviderFile(dirs), {provider: 'deepseek', label: 'deepseek/deepseek-flash (--model)', chosenByConfig: false}, warn), true);
+	// Another provider a flag or a switch chose: its images go inline, and it is said.
+	assert.equal(filesChannelAuthorised(api({provider_operations: true}), loadProviderFile(dirs), {provider: 'openai', label: 'openai/gpt-5 (--model)', chosenByConfig: false}, warn), false);
+	assert.deepEqual(warnings, [`images to openai/gpt-5 (--model) go inline: the Files channel of ${path} is DeepSeek's`]);
+	// Another provider the config chose: refused, as a protocol is.
+	assert.throws(
+		() => filesChannelAuthorised(checkModelConfig({provider: 'openai', provider_operations: true}, '/c/config.json'), loadProviderFile(dirs), {provider: 'openai', label: 'openai/gpt-5', chosenByConfig: true}),
+		/uses DeepSeek's Files API, but the API config .* chooses openai\/gpt-5; use it with "provider": "deepseek"/,
+	);
+	// Either authorisation alone is refused by catalogue too.
+	assert.throws(() => filesChannelAuthorised(api(), loadProviderFile(dirs), {provider: 'deepseek', label: 'deepseek/deepseek-flash (--model)', chosenByConfig: false}), /set "provider_operations": true/);
 });
 
 test('the account scope is the configured name, else the key variable and the endpoint: never a key', () => {
 	const loaded = api();
-	assert.equal(accountScope(loaded, {images: 'files', auto_refresh: false, auto_prune: false, account_scope: 'team-a'}, 'https://api.deepseek.com'), 'team-a');
-	assert.equal(accountScope(loaded, {images: 'files', auto_refresh: false, auto_prune: false}, 'https://api.deepseek.com/'), 'DEEPSEEK_API_KEY@https://api.deepseek.com');
+	assert.equal(accountScope(loaded.config.api_key_env, {images: 'files', auto_refresh: false, auto_prune: false, account_scope: 'team-a'}, 'https://api.deepseek.com'), 'team-a');
+	assert.equal(accountScope(loaded.config.api_key_env, {images: 'files', auto_refresh: false, auto_prune: false}, 'https://api.deepseek.com/'), 'DEEPSEEK_API_KEY@https://api.deepseek.com');
 });

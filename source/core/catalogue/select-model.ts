@@ -2,7 +2,8 @@ import {UsageError} from '../errors.js';
 import type {ModelConfig} from '../config/schema.js';
 import type {OwnedProvider} from '../extensions/extension-provider.js';
 import {createAdapter} from '../providers/index.js';
-import {createHttpCaller, type ModelCaller} from '../providers/model-caller.js';
+import {createHttpCaller, type FilesChannel, type FilesEndpoint, type ModelCaller} from '../providers/model-caller.js';
+import type {FilesModel} from '../config/provider-file.js';
 import {checkExtraBody} from '../config/reserved-fields.js';
 import type {Adapter, Protocol} from '../providers/types.js';
 import type {BuiltCatalogue} from './build-catalogue.js';
@@ -28,6 +29,12 @@ export interface SelectedModel {
 	credentialSource: string;
 	/** The provider's key variables and the key, whatever its source: the shell tool's commands never see them. */
 	secrets: Secrets;
+}
+
+/** The run's Files channel (provider.json and provider_operations): whether it applies to a model (provider-file.ts's one rule), and the channel for an endpoint. */
+export interface FilesChannels {
+	applies(model: FilesModel): boolean;
+	open(endpoint: FilesEndpoint): FilesChannel;
 }
 
 /** The wire of a catalogue model the core speaks itself. */
@@ -60,7 +67,14 @@ export function resolveSelection(selection: Selection, built: BuiltCatalogue): C
  * extension (with `req.apiKey`, `req.baseUrl`, `req.headers`), any other
  * through the built-in adapter of its model's wire.
  */
-export async function selectModel(selection: Selection, built: BuiltCatalogue, extensionProviders: ReadonlyMap<string, OwnedProvider>, config: ModelConfig, sources: CredentialSources): Promise<SelectedModel> {
+export async function selectModel(
+	selection: Selection,
+	built: BuiltCatalogue,
+	extensionProviders: ReadonlyMap<string, OwnedProvider>,
+	config: ModelConfig,
+	sources: CredentialSources,
+	files?: FilesChannels,
+): Promise<SelectedModel> {
 	const choice = resolveSelection(selection, built);
 	const {provider, model} = choice;
 	const binding = built.bindings.get(provider.id);
@@ -68,6 +82,21 @@ export async function selectModel(selection: Selection, built: BuiltCatalogue, e
 	const credential = credentialFor(binding, sources);
 	const {secrets} = credential;
 	const maxTokens = config.max_tokens === undefined ? {} : {maxTokens: config.max_tokens};
+	const label = `${provider.id}/${model.id} (${selection.origin})`;
+	// DeepSeek's model with the Files channel: the core's own DeepSeek wire, which refers to uploaded files, whoever serves the provider otherwise.
+	if (files?.applies({provider: provider.id, label, chosenByConfig: selection.origin.startsWith('config ')})) {
+		checkExtraBody('deepseek', config.extra_body, selection.origin);
+		const adapter = withBinding(
+			createAdapter('deepseek', {model: model.id, baseUrl: binding.baseUrl ?? '', ...maxTokens, useMaxTokens: config.use_max_tokens, extraBody: config.extra_body}),
+			binding.headers,
+			false,
+		);
+		const apiKey = credential.apiKey ?? '';
+		const endpoint = {baseUrl: binding.baseUrl ?? adapter.defaultBaseUrl, headers: adapter.headers(apiKey), keyName: binding.modelsJsonKeyEnv ?? binding.apiKeyEnv, maxRetries: config.max_retries};
+		const caller = createHttpCaller({adapter, apiKey, model: model.id, http: {maxRetries: config.max_retries}, files: files.open(endpoint)});
+		return {caller: {...caller, provider: provider.id, prices: {...model.cost}}, choice, credentialSource: credential.source, secrets};
+	}
+
 	const extension = built.servedBy.get(provider.id);
 	if (extension !== undefined) {
 		const owned = extensionProviders.get(provider.id);

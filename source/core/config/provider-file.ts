@@ -86,14 +86,35 @@ export function loadProviderFile(dirs: PlatformDirs): LoadedProviderFile {
 	return {path, found: bytes !== undefined, config: parsed.data};
 }
 
+/** The model a run sends images to, as the Files channel's rule sees it. */
+export interface FilesModel {
+	/** The catalogue provider (`deepseek`), or the protocol of a config that chooses by protocol. */
+	provider: string | undefined;
+	/** How messages name it: `deepseek/deepseek-flash (--model)`. */
+	label: string;
+	/** The config file chose it (a protocol or its `provider`), not a flag or a switch this session. */
+	chosenByConfig: boolean;
+}
+
+/** The model a config that chooses by protocol sends images to: DeepSeek's by `"protocol": "deepseek"`. */
+export function configFilesModel(loaded: LoadedConfig): FilesModel {
+	const {config} = loaded;
+	const provider = typeof config.provider === 'string' ? config.provider : config.protocol;
+	const field = config.protocol === undefined ? `"provider": ${JSON.stringify(provider)}` : `"protocol": ${JSON.stringify(config.protocol)}`;
+	return {provider, label: `${field} in ${loaded.path}`, chosenByConfig: true};
+}
+
 /**
- * The double authorisation of spec/platform.md §4: the Files channel runs only when
- * `provider.json` asks for it and the API config allows provider
- * operations. Either alone is refused, naming the other and where to set
- * it; so is the channel for a protocol other than DeepSeek's. True when the
- * channel is to run.
+ * The one rule of the Files channel (spec/platform.md §4), for a model chosen by
+ * protocol or by catalogue alike: the double authorisation, `provider.json`
+ * asking for it and the API config allowing provider operations (either
+ * alone is refused, naming the other and where to set it), and a model that
+ * is DeepSeek's (`"protocol": "deepseek"`, or the catalogue's `deepseek`
+ * provider). The config choosing another model with both set is refused
+ * too; a flag or a switch choosing one sends its images inline, said by
+ * `warn`. True when the channel is to run.
  */
-export function filesChannelAuthorised(loaded: LoadedConfig, provider: LoadedProviderFile): boolean {
+export function filesChannelAuthorised(loaded: LoadedConfig, provider: LoadedProviderFile, model: FilesModel = configFilesModel(loaded), warn?: (message: string) => void): boolean {
 	const asked = provider.config.images === 'files';
 	const allowed = loaded.config.provider_operations;
 	if (!asked && !allowed) return false;
@@ -112,18 +133,30 @@ export function filesChannelAuthorised(loaded: LoadedConfig, provider: LoadedPro
 		);
 	}
 
-	if (loaded.config.protocol !== 'deepseek') {
+	if (model.provider === DEEPSEEK_PROVIDER) return true;
+	if (!model.chosenByConfig) {
+		warn?.(`images to ${model.label} go inline: the Files channel of ${provider.path} is DeepSeek's`);
+		return false;
+	}
+
+	if (loaded.config.protocol !== undefined) {
 		throw new UsageError(
 			`provider config ${provider.path}: "images": "files" uses DeepSeek's Files API, but the API config ${loaded.path} has "protocol": ${JSON.stringify(loaded.config.protocol)}; ` +
 				'use it with "protocol": "deepseek", or set "images": "base64"',
 		);
 	}
 
-	return true;
+	throw new UsageError(
+		`provider config ${provider.path}: "images": "files" uses DeepSeek's Files API, but the API config ${loaded.path} chooses ${model.label}; ` +
+			'use it with "provider": "deepseek" (or "protocol": "deepseek"), or set "images": "base64"',
+	);
 }
 
+/** The catalogue provider whose models are DeepSeek's, and the provider `"protocol": "deepseek"` selects. */
+export const DEEPSEEK_PROVIDER = 'deepseek';
+
 /** The account scope of the uploads: the configured one, else the key's variable name and the endpoint (never the key). */
-export function accountScope(loaded: LoadedConfig, provider: ProviderFileConfig, baseUrl: string): string {
+export function accountScope(keyName: string | undefined, provider: ProviderFileConfig, baseUrl: string): string {
 	if (provider.account_scope !== undefined) return provider.account_scope;
-	return `${loaded.config.api_key_env ?? 'no-key'}@${new URL(baseUrl).origin}`;
+	return `${keyName ?? 'no-key'}@${new URL(baseUrl).origin}`;
 }

@@ -49,6 +49,14 @@ export interface FilesChannel {
 	reference(messages: readonly Message[], signal: AbortSignal | undefined): Promise<FileReferences>;
 }
 
+/** Where a Files channel uploads: DeepSeek's endpoint, the headers with the key, and the key's variable (for the account scope, never the key). */
+export interface FilesEndpoint {
+	baseUrl: string;
+	headers: Record<string, string>;
+	keyName: string | undefined;
+	maxRetries: number;
+}
+
 export function createHttpCaller(options: {adapter: Adapter; apiKey: string; model: string; http?: HttpOptions; files?: FilesChannel}): ModelCaller {
 	const {adapter, files} = options;
 	return {

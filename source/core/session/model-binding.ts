@@ -14,7 +14,8 @@ import type {ProviderChoice} from '../catalogue/provider-choices.js';
 import type {SavedChoice} from '../config/save-model-choice.js';
 import type {Secrets} from '../tools/run-command.js';
 import type {StartedExtensions} from './start-extensions.js';
-import {extensionCaller, modelCaller} from './model-callers.js';
+import {catalogueFilesChannels, extensionCaller, modelCaller} from './model-callers.js';
+import type {FilesChannels} from '../catalogue/select-model.js';
 
 /** What binding needs of the run's options: the flags that choose a model and the config they came with. */
 export interface BindingOptions {
@@ -79,6 +80,8 @@ export class ModelBinding {
 	#bound: Bound | undefined;
 	/** The extensions the bound catalogue came from: a removal builds it again from them. */
 	#source: StartedExtensions | undefined;
+	/** provider.json's Files channel for a catalogue selection (DeepSeek's models), under the protocol route's rule. */
+	readonly #files: FilesChannels;
 
 	/**
 	 * The part that needs no extension: the key of a config that chooses by
@@ -93,6 +96,7 @@ export class ModelBinding {
 		this.#selection = runSelection(options, loaded);
 		this.#flagProvider = this.#selection?.provider ?? (config.protocol === undefined ? undefined : providerOfProtocol(config.protocol));
 		this.#sources = {apiKeyFlag: options.apiKey, configDir: where.dirs.config_dir};
+		this.#files = catalogueFilesChannels(loaded, {dirs: where.dirs, workspace: where.workspace, warn: where.warn});
 		const {plugins, pool} = where;
 		const credential = this.#selection
 			? undefined
@@ -125,7 +129,7 @@ export class ModelBinding {
 		const {config} = this.#loaded;
 		if (this.#selection) {
 			const catalogue = await this.#catalogueOf(started, true);
-			const chosen = await chooseModel(this.#selection, catalogue.built, started.providers, config, this.#sources);
+			const chosen = await chooseModel(this.#selection, catalogue.built, started.providers, config, this.#sources, this.#files);
 			return {caller: chosen.caller, catalogue, selected: {provider: chosen.choice.provider.id, model: chosen.choice.model.id}, secrets: chosen.secrets};
 		}
 
@@ -155,7 +159,7 @@ export class ModelBinding {
 			const {resolveSelection} = await import('../catalogue/select-model.js');
 			const provider = resolveSelection(next, bound.catalogue.built).provider.id;
 			const sources = {...this.#sources, apiKeyFlag: provider === this.#flagProvider ? this.#options.apiKey : undefined};
-			chosen = await chooseModel(next, bound.catalogue.built, this.#source!.providers, this.#loaded.config, sources);
+			chosen = await chooseModel(next, bound.catalogue.built, this.#source!.providers, this.#loaded.config, sources, this.#files);
 		} catch (error) {
 			return {ok: false, reason: errorMessage(error)};
 		}
@@ -235,8 +239,15 @@ export class ModelBinding {
 	}
 }
 
-async function chooseModel(selection: Selection, built: GenerationCatalogue['built'], providers: StartedExtensions['providers'], config: LoadedConfig['config'], sources: CredentialSources) {
-	return (await import('../catalogue/select-model.js')).selectModel(selection, built, providers, config, sources);
+async function chooseModel(
+	selection: Selection,
+	built: GenerationCatalogue['built'],
+	providers: StartedExtensions['providers'],
+	config: LoadedConfig['config'],
+	sources: CredentialSources,
+	files: FilesChannels,
+) {
+	return (await import('../catalogue/select-model.js')).selectModel(selection, built, providers, config, sources, files);
 }
 
 /** The caller with its model's catalogue prices, for a config that chooses by protocol. */

@@ -4,10 +4,11 @@ import {protocols} from '../providers/types.js';
 import type {OwnedProvider} from '../extensions/extension-provider.js';
 import {createAdapter, defaultBaseUrls} from '../providers/index.js';
 import {createWorkerProviderCaller} from '../providers/worker-provider.js';
-import {createHttpCaller, type FilesChannel, type ModelCaller} from '../providers/model-caller.js';
+import {createHttpCaller, type FilesChannel, type FilesEndpoint, type ModelCaller} from '../providers/model-caller.js';
 import {accountScope, filesChannelAuthorised, loadProviderFile, type LoadedProviderFile} from '../config/provider-file.js';
 import type {PlatformDirs} from '../config/dirs.js';
 import type {LoadedPlugins, WorkerPool} from '../pool/types.js';
+import type {FilesChannels} from '../catalogue/select-model.js';
 
 /**
  * The built-in HTTP adapters, or the provider worker when one is bound (the
@@ -39,7 +40,8 @@ export function modelCaller(loaded: LoadedConfig, plugins: LoadedPlugins, pool: 
 	});
 	// provider.json is the built-in adapters' (spec/platform.md §4): the Files channel runs only with both authorisations.
 	const provider = loadProviderFile(where.dirs);
-	const files = filesChannelAuthorised(loaded, provider) ? lazyFilesChannel(loaded, provider, adapter.headers(apiKey), where) : undefined;
+	const endpoint = {baseUrl: config.base_url ?? defaultBaseUrls.deepseek, headers: adapter.headers(apiKey), keyName: config.api_key_env, maxRetries: config.max_retries};
+	const files = filesChannelAuthorised(loaded, provider) ? lazyFilesChannel(provider, endpoint, where) : undefined;
 	return createHttpCaller({adapter, apiKey, model: configModel(loaded), http: {maxRetries: config.max_retries}, ...(files ? {files} : {})});
 }
 
@@ -56,9 +58,21 @@ export interface FilesPlace {
 	warn: (message: string) => void;
 }
 
+/** The Files channel as a catalogue selection asks for it: provider.json read at each selection, under the protocol route's one rule (filesChannelAuthorised). */
+export function catalogueFilesChannels(loaded: LoadedConfig, where: FilesPlace): FilesChannels {
+	let provider: LoadedProviderFile | undefined;
+	return {
+		applies(model) {
+			provider = loadProviderFile(where.dirs);
+			return filesChannelAuthorised(loaded, provider, model, where.warn);
+		},
+		open: endpoint => lazyFilesChannel(provider ?? loadProviderFile(where.dirs), endpoint, where),
+	};
+}
+
 /** The DeepSeek Files channel, its code loaded (and the workspace registered) at the first request that carries an image. */
-function lazyFilesChannel(loaded: LoadedConfig, provider: LoadedProviderFile, headers: Record<string, string>, where: FilesPlace): FilesChannel {
-	const baseUrl = loaded.config.base_url ?? defaultBaseUrls.deepseek;
+export function lazyFilesChannel(provider: LoadedProviderFile, endpoint: FilesEndpoint, where: FilesPlace): FilesChannel {
+	const {baseUrl, headers} = endpoint;
 	let channel: Promise<FilesChannel> | undefined;
 	const open = async (): Promise<FilesChannel> => {
 		const [{DeepSeekFilesChannel}, {FileRegistry, registryPath}, {workspaceId}] = await Promise.all([
@@ -70,9 +84,9 @@ function lazyFilesChannel(loaded: LoadedConfig, provider: LoadedProviderFile, he
 			baseUrl,
 			headers,
 			config: provider.config,
-			accountScope: accountScope(loaded, provider.config, baseUrl),
+			accountScope: accountScope(endpoint.keyName, provider.config, baseUrl),
 			registry: async () => new FileRegistry(registryPath(where.dirs, await workspaceId(where.workspace, where.dirs))),
-			retry: {maxRetries: loaded.config.max_retries},
+			retry: {maxRetries: endpoint.maxRetries},
 			warn: where.warn,
 		});
 	};
