@@ -103,3 +103,27 @@ test('a saved config whose key is gone: leaving the setup says the fix, exit 2, 
 		await run.close();
 	}
 });
+
+test('with an extension listed: the zero-config model is found before the screen, and the extension hears BeforeTuiStart once', async () => {
+	const sandbox = box();
+	const log = join(sandbox.root, 'before-tui.log');
+	writeFileSync(log, '');
+	const extension = join(sandbox.root, 'watch.mjs');
+	writeFileSync(
+		extension,
+		`import {appendFileSync} from 'node:fs';\nexport default function register(api) { api.registerEventHandler('BeforeTuiStart', () => { appendFileSync(${JSON.stringify(log)}, 'start\\n'); }); }\n`,
+	);
+	const run = runInTerminal(['-C', sandbox.workspace, '--extension', extension], {env: {...sandbox.env, OPENAI_API_KEY: 'sk-zero-ext-2'}, cwd: sandbox.workspace, cols: 200, rows: 40});
+	try {
+		await run.ready();
+		mock.enqueue({text: 'answered without a config'});
+		const from = mock.requests.length;
+		run.type('hello\r');
+		await run.waitFor(screen => screen.includes('answered without a config'), 'the answer');
+		assert.equal(mock.requests[from]!.headers.authorization, 'Bearer sk-zero-ext-2');
+		assert.match(flat(run.buffer()), /so this run uses openai\//);
+		assert.equal(readFileSync(log, 'utf8'), 'start\n');
+	} finally {
+		await run.close();
+	}
+});
