@@ -19,7 +19,7 @@ import {checkedDirs} from '../core/config/checked-dirs.js';
 import type {PlatformDirs} from '../core/config/dirs.js';
 import {configPath, loadModelConfig} from '../core/config/load-config.js';
 import {runCredential} from '../core/auth/run-credential.js';
-import {filesChannelAuthorised, loadProviderFile} from '../core/config/provider-file.js';
+import {DEEPSEEK_PROVIDER, filesChannelAuthorised, loadProviderFile} from '../core/config/provider-file.js';
 import {findWorkspaceId} from '../core/config/workspace-registry.js';
 import {errorMessage, exitCodes, UsageError} from '../core/errors.js';
 import {nearestName} from '../core/nearest-name.js';
@@ -100,22 +100,34 @@ async function registryOf(context: Context): Promise<FileRegistry | undefined> {
 	return id === undefined ? undefined : new FileRegistry(registryPath(context.dirs, id));
 }
 
-/** What a remote verb needs: both authorisations, the endpoint and the key's header. */
-function remoteAccess(context: Context): {baseUrl: string; headers: Record<string, string>; maxRetries: number} {
+type RemoteAccess = {baseUrl: string; headers: Record<string, string>; maxRetries: number};
+
+/** What a remote verb needs: both authorisations, the endpoint and the key's header, as the run's own requests have them (by protocol or by catalogue). */
+async function remoteAccess(context: Context): Promise<RemoteAccess> {
 	const loaded = loadModelConfig(configPath(context.config, context.dirs.config_dir), context.config !== undefined);
 	const provider = loadProviderFile(context.dirs);
 	if (!filesChannelAuthorised(loaded, provider)) {
 		throw new UsageError(`the Files channel is off: it needs "images": "files" in ${provider.path} and "provider_operations": true in ${loaded.path} (the remote actions act on the files it uploads)`);
 	}
 
+	const maxRetries = loaded.config.max_retries;
+	if (loaded.config.protocol === undefined) {
+		// "provider": "deepseek": the catalogue's endpoint, headers and key, as a run in this workspace binds them (--api-key aside: these verbs do not take it).
+		const [{loadRunCatalogue}, {credentialFor}] = await Promise.all([import('./run-catalogue.js'), import('../core/catalogue/credential-for.js')]);
+		const binding = (await loadRunCatalogue({cwd: context.workspace}, () => {})).bindings.get(DEEPSEEK_PROVIDER);
+		if (!binding) throw new UsageError(`the catalogue has no "${DEEPSEEK_PROVIDER}" provider here (was the provider package removed?), so the remote actions have no endpoint`);
+		const {apiKey} = credentialFor(binding, {configDir: context.dirs.config_dir});
+		return {baseUrl: binding.baseUrl ?? DEEPSEEK_BASE_URL, headers: {...binding.headers, authorization: `Bearer ${apiKey ?? ''}`}, maxRetries};
+	}
+
 	// The key the run's own requests would use, resolved the same way (--api-key aside: these verbs do not take it).
 	const {key} = runCredential(loaded, {hostSendsKey: true, configDir: context.dirs.config_dir});
-	return {baseUrl: loaded.config.base_url ?? DEEPSEEK_BASE_URL, headers: {authorization: `Bearer ${key}`}, maxRetries: loaded.config.max_retries};
+	return {baseUrl: loaded.config.base_url ?? DEEPSEEK_BASE_URL, headers: {authorization: `Bearer ${key}`}, maxRetries};
 }
 
 async function list(context: Context, remote: boolean): Promise<number> {
 	// The remote listing's authorisation is checked before anything is read.
-	const access = remote ? remoteAccess(context) : undefined;
+	const access = remote ? await remoteAccess(context) : undefined;
 	const registry = await registryOf(context);
 	const entries = registry ? await registry.entries() : [];
 	const files = access ? await remoteFiles(access) : null;
@@ -148,7 +160,7 @@ function expiry(entry: RegistryEntry, now: number): string {
 }
 
 /** The account's files, page by page, up to MAX_REMOTE_FILES. GETs change nothing, so they are retried like model requests. */
-async function remoteFiles(access: ReturnType<typeof remoteAccess>): Promise<FileObject[]> {
+async function remoteFiles(access: RemoteAccess): Promise<FileObject[]> {
 	const files: FileObject[] = [];
 	let after: string | undefined;
 	while (files.length < MAX_REMOTE_FILES) {
@@ -178,7 +190,7 @@ async function prune(context: Context): Promise<number> {
 
 async function remove(context: Context, id: string, options: {confirmed: boolean; yolo: boolean}): Promise<number> {
 	if (!FILE_ID_PATTERN.test(id)) throw new UsageError(`"${id.slice(0, 80)}" is not a file ID (1–128 of A-Z a-z 0-9 _ . -)`);
-	const access = remoteAccess(context);
+	const access = await remoteAccess(context);
 	const registry = await registryOf(context);
 	const entry = (await registry?.entries())?.find(file => file.id === id);
 	const {io} = context;

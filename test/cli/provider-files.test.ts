@@ -241,6 +241,12 @@ test('by catalogue the rule is the same: --model deepseek/… and a config choos
 		assert.match(second, /\{"type":"file","file_id":"[^"]+"\}/);
 		assert.ok(!second.includes('base64'), 'no inline image');
 		assert.equal(chats(mock)[from + 1]!.headers.authorization, `Bearer ${KEY}`);
+		if (!('provider' in config)) continue;
+		// The remote actions of a config that chooses "provider": "deepseek" reach the catalogue's endpoint with its key.
+		const listed = await runCli(['--provider-action', 'list', '--remote', '-C', box.workspace], {env: box.env});
+		assert.equal(listed.code, 0, listed.stderr);
+		for (const file of mock.files!.files.values()) assert.ok(listed.stdout.includes(`${file.id}  `), listed.stdout);
+		assert.equal(fileCalls(mock, 'GET').at(-1)!.headers.authorization, `Bearer ${KEY}`);
 	}
 
 	const alone = catalogueBox(mock, {});
