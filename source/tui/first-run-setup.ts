@@ -6,6 +6,9 @@ import {authSubjectOf} from '../core/catalogue/credential-for.js';
 import {providerChoices, type ProviderChoice} from '../core/catalogue/provider-choices.js';
 import {errorMessage} from '../core/errors.js';
 import {writeFileAtomic} from '../core/fs/atomic-write.js';
+import {readConfigFileSync} from '../core/fs/read-config-file.js';
+import {MAX_CONFIG_BYTES} from '../core/config/load-config.js';
+import {providerOfProtocol} from '../core/auth/auth-subjects.js';
 import {BUILTIN_FILE} from '../core/plugins/builtin-descriptor.js';
 import {writeProfileFiles} from '../commands/init.js';
 import {checkTypedKey} from '../commands/typed-key.js';
@@ -53,8 +56,8 @@ export type FirstRunOutcome =
 			kind: 'configured';
 			provider: string;
 			model: string;
-			/** `written`: config.json holds the choice; `appeared`: another process wrote one meanwhile, which is used as it is. */
-			config: 'written' | 'appeared';
+			/** `written`: config.json holds the choice; `appeared`: another process wrote one meanwhile; `kept`: a config whose key was gone chooses that provider by protocol, and the key now resolves for it. The last two are used as they are. */
+			config: 'written' | 'appeared' | 'kept';
 			/** Every file this setup created or changed, in order. */
 			written: string[];
 	  }
@@ -176,7 +179,7 @@ export async function runFirstRunSetup(place: FirstRunPlace, screen: FirstRunScr
 				const saved = await save(place, store, {provider: provider.id, model}, typed, written);
 				if (saved.ok) {
 					if (saved.appeared) screen.notice('warning', `${place.configPath} appeared while the setup ran (another i?); it is used as it is, and ${provider.id}/${model} was not saved in it`);
-					return {kind: 'configured', provider: provider.id, model, config: saved.appeared ? 'appeared' : 'written', written};
+					return {kind: 'configured', provider: provider.id, model, config: saved.appeared ? 'appeared' : saved.kept ? 'kept' : 'written', written};
 				}
 
 				screen.notice('error', `${saved.problem}; nothing else was written. Fix it, then choose "try again" (Esc goes back a step)`);
@@ -260,7 +263,7 @@ async function save(
 	choice: {provider: string; model: string},
 	typed: string | undefined,
 	written: string[],
-): Promise<{ok: true; appeared: boolean} | {ok: false; problem: string}> {
+): Promise<{ok: true; appeared: boolean; kept?: boolean} | {ok: false; problem: string}> {
 	const note = (path: string) => {
 		if (!written.includes(path)) written.push(path);
 	};
@@ -276,6 +279,8 @@ async function save(
 
 	if (place.keyGone) {
 		try {
+			// A config that chooses this provider by protocol needs only the key: a catalogue choice could not be saved beside its protocol.
+			if (protocolProvider(place.configPath) === choice.provider) return {ok: true, appeared: false, kept: true};
 			const {saveModelChoice} = await import('../core/config/save-model-choice.js');
 			note((await saveModelChoice(place.configPath, choice)).path);
 			return {ok: true, appeared: false};
@@ -301,4 +306,12 @@ async function save(
 		if ((error as NodeJS.ErrnoException).code === 'EEXIST') return {ok: true, appeared: true};
 		return {ok: false, problem: `${place.configPath} could not be written (${errorMessage(error)}): make ${place.configDir} writable, or set I_CONFIG_DIR to a folder you can write`};
 	}
+}
+
+/** The provider a config file chooses by `protocol` (`"protocol": "deepseek"` is `deepseek`), or undefined. */
+function protocolProvider(path: string): string | undefined {
+	const bytes = readConfigFileSync(path, {label: `config ${path}`, maxBytes: MAX_CONFIG_BYTES, tooBig: 'too big for a config file'});
+	const config: unknown = bytes === undefined ? undefined : JSON.parse(bytes.toString('utf8'));
+	const protocol = typeof config === 'object' && config !== null ? (config as {protocol?: unknown}).protocol : undefined;
+	return typeof protocol === 'string' ? providerOfProtocol(protocol) : undefined;
 }

@@ -377,3 +377,41 @@ test('a catalogue without any model says where to add one and retries', async ()
 	assert.equal(reads, 2, 'try again reads the catalogue again');
 	assert.match(screen.notices[0]!.text, new RegExp(`the catalogue has no provider with a model; add one in ${join(base.configDir, 'models.json')}`));
 });
+
+test('a saved config whose key is gone: the title says so; the choice is written into it (every other field kept, no plugin file), a typed key stored', async () => {
+	const where = place();
+	writeFileSync(where.configPath, JSON.stringify({provider: 'alpha', max_steps: 3}));
+	const screen = scripted([
+		asked => {
+			assert.match((asked.request as ChoiceRequest).title, /the key for alpha, which .*config\.json chooses, is gone/);
+			return 'alpha';
+		},
+		'alpha-two',
+		'type',
+		'sk-alpha-again-1',
+	]);
+	const outcome = await runFirstRunSetup({...where, keyGone: {provider: 'alpha'}}, screen);
+	assert.equal(outcome.kind, 'configured');
+	assert.deepEqual(JSON.parse(readFileSync(where.configPath, 'utf8')), {provider: 'alpha', model: 'alpha-two', max_steps: 3});
+	assert.deepEqual(JSON.parse(readFileSync(join(where.configDir, 'auth.json'), 'utf8')), {alpha: {type: 'api_key', key: 'sk-alpha-again-1'}});
+	assert.equal(existsSync(join(where.configDir, 'plugins.json')), false);
+});
+
+test('a saved config choosing by protocol whose key is gone: its own provider needs only the key (the file kept byte for byte); another is refused with the way out', async () => {
+	const where = place();
+	const text = '{"protocol": "openai", "model": "gpt-4.1", "api_key_env": "OPENAI_API_KEY"}';
+	writeFileSync(where.configPath, text);
+	const kept = await runFirstRunSetup({...where, keyGone: {provider: 'openai'}}, scripted(['openai', 'gpt-5', 'type', 'sk-openai-again-2']));
+	assert.equal(kept.kind === 'configured' && kept.config, 'kept');
+	assert.equal(readFileSync(where.configPath, 'utf8'), text);
+	assert.deepEqual(JSON.parse(readFileSync(join(where.configDir, 'auth.json'), 'utf8')), {openai: {type: 'api_key', key: 'sk-openai-again-2'}});
+
+	const screen = scripted(['alpha', 'alpha-one', 'env', null, null, null, null]);
+	const refused = await runFirstRunSetup({...where, env: {ALPHA_KEY}, keyGone: {provider: 'openai'}}, screen);
+	assert.equal(refused.kind, 'left');
+	assert.ok(
+		screen.notices.some(notice => notice.level === 'error' && /chooses its model by protocol: saving alpha\/alpha-one there would delete "protocol", "api_key_env"/.test(notice.text)),
+		JSON.stringify(screen.notices),
+	);
+	assert.equal(readFileSync(where.configPath, 'utf8'), text);
+});
