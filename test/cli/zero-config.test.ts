@@ -1,5 +1,5 @@
 // Zero-config first runs (issue 46 point 5): with no config.json, `i -p`
-// uses the first of anthropic, openai, deepseek, openrouter whose key
+// uses the first of anthropic, openai, deepseek, openrouter, gemini, xai, mistral, groq whose key
 // resolves (its variable or auth.json), with that provider's first model,
 // and says so once on stderr. models.json points the four providers at the
 // local mock; the built CLI runs. Also: two keys (the order decides), none
@@ -73,7 +73,7 @@ test('each key alone: its provider answers with its first model, said once on st
 		assert.match(
 			notices[0]!,
 			new RegExp(
-				`^i: no config: .*config\\.json does not exist, so this run uses ${id}/${models[id]}, the first of anthropic, openai, deepseek, openrouter whose key is set \\(key from ${variables[id]}\\); choose another with --model`,
+				`^i: no config: .*config\\.json does not exist, so this run uses ${id}/${models[id]}, the first of anthropic, openai, deepseek, openrouter, gemini, xai, mistral, groq whose key is set \\(key from ${variables[id]}\\); choose another with --model`,
 			),
 		);
 		assert.ok(!stderr.includes(key), 'the key is never shown');

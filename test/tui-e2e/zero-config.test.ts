@@ -49,7 +49,7 @@ test('no config.json and DEEPSEEK_API_KEY set: the chat starts with DeepSeek at 
 	try {
 		const model = await answers(run, 'sk-zero-chat-1');
 		const text = flat(run.buffer());
-		assert.match(text, new RegExp(`so this run uses deepseek/${model}, the first of anthropic, openai, deepseek, openrouter whose key is set \\(key from DEEPSEEK_API_KEY\\)`));
+		assert.match(text, new RegExp(`so this run uses deepseek/${model}, the first of anthropic, openai, deepseek, openrouter, gemini, xai, mistral, groq whose key is set \\(key from DEEPSEEK_API_KEY\\)`));
 		assert.ok(!text.includes('1 of 3: a provider'), 'no setup');
 		assert.equal(existsSync(join(sandbox.configDir, 'config.json')), false);
 		assert.ok(!run.output().includes('sk-zero-chat-1'));

@@ -10,7 +10,7 @@ import {authSubjectOf, type CredentialSources} from './credential-for.js';
  * provider that needs no key (a local server) never counts: it may not be
  * running, and a person who runs one can say so.
  */
-export const ZERO_CONFIG_ORDER: readonly string[] = ['anthropic', 'openai', 'deepseek', 'openrouter'];
+export const ZERO_CONFIG_ORDER: readonly string[] = ['anthropic', 'openai', 'deepseek', 'openrouter', 'gemini', 'xai', 'mistral', 'groq'];
 
 /** What a run without config.json uses: the provider, its first model, and where the key comes from (never the key). */
 export interface ZeroConfigChoice {
