@@ -61,6 +61,7 @@ test('an extension registers a tool; the api says its version and the slots this
 		'registerFlag',
 		'registerMarkdownTransformer',
 		'registerMessageRenderer',
+		'registerOAuthProvider',
 		'registerProvider',
 		'registerResourcesDiscover',
 		'registerStreamingProvider',
@@ -71,13 +72,13 @@ test('an extension registers a tool; the api says its version and the slots this
 
 test('a slot this host lacks is undefined: the extension degrades with its own message', async () => {
 	const dir = tempDir();
-	// OAuth providers are not part of this host's contract (spec/extensions.md §11: no slot for an extension's OAuth flow).
-	const path = writeExtension(dir, 'needs-oauth', `export default function register(api) { if (!api.registerOAuthProvider) throw new Error('this i cannot register OAuth providers: upgrade i'); }`);
+	// A slot of a later contract this host does not have.
+	const path = writeExtension(dir, 'needs-shortcuts', `export default function register(api) { if (!api.registerShortcut) throw new Error('this i cannot register shortcuts: upgrade i'); }`);
 	const {extensions, reports} = await load([candidate(path)]);
 	assert.deepEqual(extensions, []);
 	assert.equal(reports.length, 1);
 	assert.equal(reports[0]!.kind, 'failed');
-	assert.match((reports[0] as {message: string}).message, /register failed: this i cannot register OAuth providers: upgrade i/);
+	assert.match((reports[0] as {message: string}).message, /register failed: this i cannot register shortcuts: upgrade i/);
 });
 
 test('another API major is refused at load; the same major with another minor loads', async () => {

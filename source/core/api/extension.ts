@@ -55,6 +55,8 @@ export type {
 	MarkdownTransformer,
 	MessageContentBlock,
 	MessageRenderer,
+	OAuthAccessToken,
+	OAuthProviderRegistration,
 	Platform,
 	ProviderControl,
 	ProviderFrame,

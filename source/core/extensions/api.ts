@@ -1,4 +1,5 @@
 import type {DeclaredProvider, ExtensionProvider, ExtensionStreamingProvider} from './api-providers.js';
+import type {OAuthProviderRegistration} from './api-oauth.js';
 import type {ExtensionRuntime} from './api-runtime.js';
 import type {ExtensionImagePart, ExtensionTool} from './api-tools.js';
 
@@ -39,6 +40,7 @@ export type {
 	ProviderUsage,
 	StreamingProviderIo,
 } from './api-providers.js';
+export type {OAuthAccessToken, OAuthProviderRegistration} from './api-oauth.js';
 export type {
 	AppendEntryRequest,
 	ChildAgentDelta,
@@ -193,6 +195,12 @@ export interface ExtensionApi {
 	registerProvider?(provider: ExtensionProvider): void;
 	/** A streaming model provider; registered after a one-shot one of the same id, it replaces it in place. */
 	registerStreamingProvider?(provider: ExtensionStreamingProvider): void;
+	/**
+	 * An OAuth flow for a provider this extension registers and declares (spec/extensions.md §11): the host owns
+	 * `i auth login ID` (authorization code with PKCE and a loopback redirect, or the device code), stores the tokens in
+	 * auth.json, refreshes them before they expire and once at a 401, and passes the access token as `req.apiKey`.
+	 */
+	registerOAuthProvider?(registration: OAuthProviderRegistration): void;
 	/** Chained in priority order, each seeing the previous one's text. */
 	registerMarkdownTransformer?(transform: MarkdownTransformer): void;
 	/** Draws the custom messages of `customType` in the chat screen; one renderer per customType in a host (a second is a load error naming both). */

@@ -4,6 +4,7 @@ import {ProviderError, redact, secretsOf, secretValues} from '../providers/error
 import type {PreparedRequest} from '../providers/types.js';
 import type {ProviderRequest} from './api.js';
 import type {CheckedProvider} from './check-provider.js';
+import type {CheckedOAuthProvider} from './check-oauth.js';
 import {defaultRunLimits, ProviderRun, type RunLimits} from './provider-run.js';
 import {hostFetch} from './provider-fetch.js';
 import {createCompletions} from './provider-completions.js';
@@ -13,6 +14,8 @@ import type {HttpOptions} from '../providers/http.js';
 export interface OwnedProvider {
 	extension: string;
 	provider: CheckedProvider;
+	/** Its OAuth flow (registerOAuthProvider), when the extension registered one. */
+	oauth?: CheckedOAuthProvider;
 }
 
 /**

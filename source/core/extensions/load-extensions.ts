@@ -12,6 +12,7 @@ import {ExtensionFlags, type FlagSpec} from './cli-flags.js';
 import {TimedOut, withinTime} from './within-time.js';
 import {RuntimeLink} from './runtime-link.js';
 import type {CheckedProvider} from './check-provider.js';
+import type {CheckedOAuthProvider} from './check-oauth.js';
 import type {CheckedCatalogueEntry} from './check-catalogue.js';
 import {ExtensionStage, rendererKey, type Renderers} from './stage-extension.js';
 
@@ -41,6 +42,8 @@ export interface LoadedExtension {
 	renderers: Renderers;
 	/** Model providers (registerProvider, registerStreamingProvider), in registration order; a streaming one that replaced a one-shot one keeps its place. */
 	providers: CheckedProvider[];
+	/** OAuth flows (registerOAuthProvider) of its own providers that are in its catalogue; not those of a provider another extension had first. */
+	oauth: CheckedOAuthProvider[];
 	/** Its part of the model catalogue (`declare({providers})`): only providers it registered itself, and not those another extension had first. */
 	catalogue: CheckedCatalogueEntry[];
 	/** What loaded but did not take effect (a provider id another extension registered first), each naming both. */
@@ -164,6 +167,12 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			continue;
 		}
 
+		const oauthProblem = checkOAuthIds(staged);
+		if (oauthProblem !== undefined) {
+			failed(oauthProblem);
+			continue;
+		}
+
 		names.set(entry.name, candidate.path);
 		for (const tool of staged.tools) toolOwners.set(tool.name, `extension ${entry.name} (${candidate.path})`);
 		for (const [name, spec] of staged.flags) flags.commit(entry.name, name, spec);
@@ -182,6 +191,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 			markdownTransformers: staged.markdownTransformers,
 			renderers: staged.renderers,
 			providers: [...staged.providers.values()],
+			oauth: [...staged.oauth.values()].filter(flow => staged.providers.has(flow.id)),
 			catalogue: (staged.declaration.providers ?? []).filter(declared => staged.providers.has(declared.id)),
 			notices: staged.notices,
 			handlers: staged.handlers,
@@ -193,6 +203,18 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
 	// Array.prototype.sort is stable: ties keep load order.
 	loaded.sort((a, b) => b.priority - a.priority);
 	return {extensions: loaded, reports};
+}
+
+/** An OAuth flow is for a provider the extension registered and declared, so `i auth login ID` finds it in the catalogue; else why not. */
+function checkOAuthIds(staged: ExtensionStage): string | undefined {
+	const declared = new Set((staged.declaration.providers ?? []).map(provider => provider.id));
+	for (const id of staged.oauth.keys()) {
+		if (staged.shadowedProviders.has(id)) continue;
+		if (!staged.providers.has(id)) return `registerOAuthProvider: "${id}" is not a provider this extension registers; register it with registerStreamingProvider or registerProvider first`;
+		if (!declared.has(id)) return `registerOAuthProvider: provider "${id}" is not in this extension's catalogue; list it in declare({providers}) so i auth login ${id} finds it`;
+	}
+
+	return undefined;
 }
 
 /** This process's platform in the names `declare` uses. */

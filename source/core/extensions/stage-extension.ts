@@ -12,6 +12,7 @@ import {
 import {checkCommand, checkMarkdownTransformer, checkRenderer} from './check-command.js';
 import {checkDeclaration, type CheckedDeclaration} from './check-declaration.js';
 import {checkExtensionTool} from './check-tool.js';
+import {checkOAuthProvider, type CheckedOAuthProvider} from './check-oauth.js';
 import {checkProvider, type CheckedProvider} from './check-provider.js';
 import type {ExtensionFlags, FlagSpec} from './cli-flags.js';
 import {ABORT, type EventHandler} from './event-bus.js';
@@ -52,6 +53,8 @@ export class ExtensionStage {
 	readonly providers = new Map<string, CheckedProvider>();
 	/** Provider ids it registered that another extension had first. */
 	readonly shadowedProviders = new Set<string>();
+	/** OAuth flows (registerOAuthProvider), by provider id; load-extensions.ts checks each id is a provider of this extension. */
+	readonly oauth = new Map<string, CheckedOAuthProvider>();
 	readonly notices: string[] = [];
 	readonly handlers: Array<{tag: EventTag; handler: EventHandler}> = [];
 	readonly discoverers: EventHandler[] = [];
@@ -121,6 +124,12 @@ export class ExtensionStage {
 			},
 			registerProvider: (provider: unknown) => this.#addProvider(provider, false),
 			registerStreamingProvider: (provider: unknown) => this.#addProvider(provider, true),
+			registerOAuthProvider: (registration: unknown) => {
+				this.#guard('registerOAuthProvider');
+				const checked = checkOAuthProvider(registration);
+				if (this.oauth.has(checked.id)) throw new Error(`registerOAuthProvider: extension ${name} registered an OAuth flow for "${checked.id}" already; one per provider`);
+				this.oauth.set(checked.id, checked);
+			},
 			registerMarkdownTransformer: (transform: unknown) => {
 				this.#guard('registerMarkdownTransformer');
 				this.markdownTransformers.push(checkMarkdownTransformer(transform));

@@ -233,7 +233,14 @@ export class ExtensionStartup {
 				entryRenderers: new Map(extensions.flatMap(extension => [...extension.renderers.entry].map(([type, render]) => [type, {extension: extension.name, render}] as const))),
 			},
 			failed: reports.filter(report => report.kind === 'failed').length,
-			providers: new Map(extensions.flatMap(extension => extension.providers.map(provider => [provider.id, {extension: extension.name, provider}] as const))),
+			providers: new Map(
+				extensions.flatMap(extension =>
+					extension.providers.map(provider => {
+						const oauth = extension.oauth.find(flow => flow.id === provider.id);
+						return [provider.id, {extension: extension.name, provider, ...(oauth ? {oauth} : {})}] as const;
+					}),
+				),
+			),
 			// In the listed order, not priority's: which extension is first for an id was decided by it.
 			catalogue: [...extensions]
 				.sort((a, b) => this.#candidates.indexOf(a.candidate) - this.#candidates.indexOf(b.candidate))
