@@ -105,7 +105,9 @@ export const authHelpText = `
     $ i auth check [PROVIDER]  which credential a run would use for PROVIDER (default: the provider the run selects:
                                --provider, --model, else the config); reads local state only (no request, no token refresh)
     $ i auth login PROVIDER    read an API key from the terminal without echo (Backspace edits, Ctrl-C cancels) or the first
-                               line of stdin (printenv KEY | i auth login PROVIDER), and store it in auth.json
+                               line of stdin (printenv KEY | i auth login PROVIDER), and store it in auth.json; for a provider
+                               with an extension's OAuth flow, sign in: open the address shown (given to $BROWSER when set),
+                               or with --device enter the code shown at the address shown, on any device
     $ i auth logout PROVIDER   remove PROVIDER's entry from auth.json
 
   Options
@@ -113,16 +115,19 @@ export const authHelpText = `
     --provider ID              (check) as for a run: the provider to check (PROVIDER is the same)
     --model ID                 (check) as for a run (PROVIDER/MODEL, or a model id): its provider is checked
     --api-key KEY              (check) as for a run: used for the provider the run selects
+    --device                   (login, OAuth) the device code flow, for a terminal without a browser
+    --no-browser               (login, OAuth) only print the address; $BROWSER is not started
     --json                     One JSON object on stdout
 
   The order (the first that holds a usable value wins)
-    --api-key for the selected provider → $I_CONFIG_DIR/auth.json (an API key, or an OAuth token that has not expired)
+    --api-key for the selected provider → $I_CONFIG_DIR/auth.json (an API key, or an OAuth token that has not expired or
+    that the provider's OAuth flow can refresh)
     → the variable models.json names → the variable the provider declares (api_key_env in today's configs)
     → no key, for a provider that explicitly allows it. Blank values, unset variables and expired tokens do not count.
 
   Exit codes
     check: 0 ready · 1 missing credentials · 2 configuration error (unknown provider, broken auth.json or config)
-    login, logout: 0 done · 2 usage or configuration error · 130 cancelled
+    login, logout: 0 done · 1 the OAuth sign-in failed · 2 usage or configuration error · 130 cancelled
 `;
 
 export const mcpHelpText = `

@@ -28,6 +28,12 @@ const changeFlags = {
 	json: {type: 'boolean', default: false},
 } satisfies AnyFlags;
 
+const loginFlags = {
+	...changeFlags,
+	device: {type: 'boolean', default: false},
+	browser: {type: 'boolean', default: true},
+} satisfies AnyFlags;
+
 const subcommands = ['check', 'login', 'logout'] as const;
 
 /** `i auth check` exits: ready, missing credentials, configuration error (spec/extensions.md §11). */
@@ -191,10 +197,14 @@ async function check(args: string[], io: Io): Promise<number> {
 
 async function login(args: string[], io: Io): Promise<number> {
 	const {out: writeOut, err: writeErr} = io;
-	const {flags, input} = parseCommandLine(args, {flags: changeFlags, takesInput: true});
+	const {flags, input} = parseCommandLine(args, {flags: loginFlags, takesInput: true});
 	const provider = oneProvider(input, 'i auth login PROVIDER (the key is read from the terminal, or the first line of stdin)', false)!;
 	const {catalogue, store} = await setting(flags, io, {config: false, byFlags: false, protocolSelection: true});
 	const subject = subjectOf(provider, catalogue);
+	// An extension's OAuth flow for it: sign in instead of typing a key (oauth-login.ts).
+	const oauth = catalogue.oauthFlow(provider);
+	if (oauth) return (await import('./oauth-login.js')).oauthLogin(provider, oauth, store, flags, io);
+	if (flags.device || !flags.browser) throw new UsageError(`${flags.device ? '--device' : '--no-browser'}: no extension registers an OAuth flow for ${provider}; its login reads an API key`);
 	if (!subject.requiresAuth) throw new UsageError(`${provider} allows requests without a key (requiresAuth is false): its client never sends one, so there is nothing to store`);
 	// A broken or shared auth.json, or a folder others can write to, is said before the key is typed, not after.
 	store.checkWritable();

@@ -4,6 +4,7 @@ import type {BuiltCatalogue} from '../core/catalogue/build-catalogue.js';
 import type {Selection} from '../core/catalogue/select-model.js';
 import {authSubjectOf} from '../core/catalogue/credential-for.js';
 import {checkedDirs} from '../core/config/checked-dirs.js';
+import type {CheckedOAuthProvider} from '../core/extensions/check-oauth.js';
 import type {ExtensionOptions} from '../core/session/start-extensions.js';
 import {resolveWorkspace} from '../core/session/start-plugins.js';
 
@@ -14,7 +15,7 @@ import {resolveWorkspace} from '../core/session/start-plugins.js';
  * models.json's endpoints, only in a trusted workspace); their problems and models.json's notes go to `report`. A
  * broken models.json is a UsageError.
  */
-export async function loadRunCatalogue(options: ExtensionOptions & {cwd?: string | undefined}, report: (message: string) => void): Promise<BuiltCatalogue> {
+export async function loadRunCatalogue(options: ExtensionOptions & {cwd?: string | undefined}, report: (message: string) => void): Promise<RunCatalogue> {
 	const dirs = checkedDirs();
 	const workspace = resolveWorkspace(options.cwd);
 	const [{startExtensions}, {readTrustedModelsFiles}, {buildCatalogue}] = await Promise.all([
@@ -28,13 +29,27 @@ export async function loadRunCatalogue(options: ExtensionOptions & {cwd?: string
 	for (const message of warnings) report(message);
 	const built = buildCatalogue(started.catalogue, files);
 	for (const message of built.warnings) report(message);
-	return built;
+	// The OAuth flows of the providers the catalogue has from the extension that registered them.
+	const oauthFlows = new Map<string, OAuthFlowOwner>();
+	for (const [id, owned] of started.providers) if (owned.oauth && built.servedBy.get(id) === owned.extension) oauthFlows.set(id, {extension: owned.extension, flow: owned.oauth});
+	return {...built, oauthFlows};
 }
+
+/** An extension's OAuth flow (registerOAuthProvider) and whose it is. */
+export interface OAuthFlowOwner {
+	extension: string;
+	flow: CheckedOAuthProvider;
+}
+
+/** A run's catalogue and the OAuth flows of its providers, by provider id. */
+export type RunCatalogue = BuiltCatalogue & {oauthFlows: ReadonlyMap<string, OAuthFlowOwner>};
 
 /** The providers `i auth` knows, and how a run's catalogue selection picks one of them. */
 export interface AuthProviders extends AuthCatalogue {
 	/** The provider id `--provider` / `--model` / the config's `provider` select: the run's own resolution (select-model.ts); a UsageError as the run's. */
 	select(selection: Selection): Promise<string>;
+	/** The OAuth flow an extension registered for the provider, if any: `i auth login` then signs in instead of asking for a key. */
+	oauthFlow(id: string): OAuthFlowOwner | undefined;
 }
 
 /**
@@ -45,12 +60,13 @@ export interface AuthProviders extends AuthCatalogue {
  * config's own protocol selection over the entry of its id (what that run
  * would use).
  */
-export function catalogueAuth(built: BuiltCatalogue): (selected: AuthSubject | undefined) => AuthProviders {
+export function catalogueAuth(built: BuiltCatalogue & {oauthFlows?: ReadonlyMap<string, OAuthFlowOwner>}): (selected: AuthSubject | undefined) => AuthProviders {
+	const flows = built.oauthFlows ?? new Map<string, OAuthFlowOwner>();
 	return selected => {
 		const subjects = new Map<string, AuthSubject>();
 		for (const provider of built.catalogue.providers()) {
 			const binding = built.bindings.get(provider.id);
-			if (binding) subjects.set(provider.id, authSubjectOf(binding));
+			if (binding) subjects.set(provider.id, {...authSubjectOf(binding), ...(flows.has(provider.id) ? {oauthFlow: true} : {})});
 		}
 
 		for (const subject of builtinAuthSubjects) if (!subjects.has(subject.provider)) subjects.set(subject.provider, subject);
@@ -58,6 +74,7 @@ export function catalogueAuth(built: BuiltCatalogue): (selected: AuthSubject | u
 		return {
 			ids: () => [...subjects.keys()],
 			lookup: id => subjects.get(id),
+			oauthFlow: id => flows.get(id),
 			select: async selection => (await import('../core/catalogue/select-model.js')).resolveSelection(selection, built).provider.id,
 		};
 	};

@@ -44,7 +44,7 @@ test('the order: --api-key beats auth.json beats models.json beats the declared 
 
 test('an OAuth token counts until it expires, and an expired one is skipped and named', () => {
 	const valid = resolveCredential(deepseek, {...everything, store: storeOf({deepseek: {type: 'oauth', access: 'access-token', refresh: 'r', expires: now + hour}})});
-	assert.deepEqual(valid, {ok: true, key: 'access-token', source: 'auth.json', detail: 'auth.json (OAuth token, expires 2026-12-01 13:00 UTC)', skipped: []});
+	assert.deepEqual(valid, {ok: true, key: 'access-token', source: 'auth.json', detail: 'auth.json (OAuth token valid until 2026-12-01 13:00 UTC)', skipped: [], oauthExpires: now + hour});
 	// At the exact expiry the token is no longer good: no refresh is attempted (local state only).
 	for (const expires of [now, now - hour]) {
 		const expired = resolveCredential(deepseek, {...everything, store: storeOf({deepseek: {type: 'oauth', access: 'access-token', expires}})});
@@ -52,6 +52,22 @@ test('an OAuth token counts until it expires, and an expired one is skipped and 
 		assert.equal(expired.source, 'models.json');
 		assert.match(expired.skipped[0]!, /^the OAuth token for deepseek in auth\.json \(\/cfg\/auth\.json\) expired 2026-12-01 1[12]:00 UTC$/);
 	}
+});
+
+test('with an extension OAuth flow, an expired token with a refresh token counts ("expired, refresh possible"); without a refresh token it is skipped', () => {
+	const flow = {...deepseek, oauthFlow: true};
+	const refreshable = resolveCredential(flow, {...everything, store: storeOf({deepseek: {type: 'oauth', access: 'access-token', refresh: 'r', expires: now}})});
+	assert.ok(refreshable.ok);
+	assert.equal(refreshable.detail, 'auth.json (OAuth token expired 2026-12-01 12:00 UTC, refresh possible)');
+	assert.equal(refreshable.oauthExpires, now);
+	const stuck = resolveCredential(flow, {...everything, store: storeOf({deepseek: {type: 'oauth', access: 'access-token', expires: now}})});
+	assert.ok(stuck.ok);
+	assert.equal(stuck.source, 'models.json');
+	assert.match(stuck.skipped[0]!, /expired 2026-12-01 12:00 UTC and there is no refresh token$/);
+	// Without a flow nobody could refresh it: the refresh token does not make it count.
+	const noFlow = resolveCredential(deepseek, {...everything, store: storeOf({deepseek: {type: 'oauth', access: 'access-token', refresh: 'r', expires: now}})});
+	assert.ok(noFlow.ok);
+	assert.equal(noFlow.source, 'models.json');
 });
 
 test('blank values do not count anywhere: each is skipped and said when nothing is found', () => {

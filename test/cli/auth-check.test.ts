@@ -95,7 +95,7 @@ test('auth check: an auth.json key beats the variable; an OAuth token counts unt
 	assert.equal(valid.code, 0);
 	const report = JSON.parse(valid.stdout);
 	assert.equal(report.source, 'auth.json');
-	assert.equal(report.detail, `auth.json (OAuth token, expires ${new Date(expires).toISOString().slice(0, 16).replace('T', ' ')} UTC)`);
+	assert.equal(report.detail, `auth.json (OAuth token valid until ${new Date(expires).toISOString().slice(0, 16).replace('T', ' ')} UTC)`);
 
 	const old = sandboxWith({api_key_env: 'UNSET_VARIABLE'}, {openai: {type: 'oauth', access: 'tok-1', expires: Date.now() - hour}});
 	const expired = await check(old);

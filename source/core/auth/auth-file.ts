@@ -114,22 +114,56 @@ export class AuthFile implements CredentialStore {
 		this.read();
 	}
 
+	/**
+	 * Runs `decide` under the file's lock with `provider`'s entry as it is
+	 * now; the entry it resolves with is written, `undefined` writes nothing.
+	 * A token refresh runs here, so a second process waits for the first and
+	 * then finds its new tokens instead of spending the refresh token again.
+	 * `waitMs`: how long to wait for another holder (a refresh holds the
+	 * lock while it asks the token endpoint).
+	 */
+	async update(provider: string, decide: (current: StoredCredential | undefined) => Promise<StoredCredential | undefined>, waitMs?: number): Promise<StoredCredential | undefined> {
+		return this.#locked(
+			async (raw, previous) => {
+				const replacement = await decide(previous);
+				if (replacement === undefined) return previous;
+				await this.#write(raw, provider, replacement);
+				return replacement;
+			},
+			provider,
+			waitMs,
+		);
+	}
+
 	async #change(provider: string, next: () => StoredCredential | undefined): Promise<StoredCredential | undefined> {
-		await mkdir(dirname(this.path), {recursive: true, mode: AUTH_DIR_MODE});
-		refuseSharedFolder(`auth file ${this.path}`, dirname(this.path), 'keys');
-		return withLock(`${this.path}.lock`, async () => {
-			// Read again under the lock: another login may have written since this process last looked.
-			const raw = this.#readRaw();
-			const previous = checkEntries(raw, this.path).get(provider);
+		return this.#locked(async (raw, previous) => {
 			const replacement = next();
 			if (replacement === undefined && previous === undefined) return undefined;
-			// Every other entry is written back exactly as it was read, fields this version does not know included.
-			const entries: Record<string, unknown> = {...raw};
-			if (replacement === undefined) delete entries[provider];
-			else entries[provider] = replacement;
-			await writeFileAtomic(this.path, `${JSON.stringify(entries, null, '\t')}\n`, {mode: AUTH_FILE_MODE});
+			await this.#write(raw, provider, replacement);
 			return previous;
-		});
+		}, provider);
+	}
+
+	async #locked<T>(body: (raw: Record<string, unknown>, previous: StoredCredential | undefined) => Promise<T>, provider: string, waitMs?: number): Promise<T> {
+		await mkdir(dirname(this.path), {recursive: true, mode: AUTH_DIR_MODE});
+		refuseSharedFolder(`auth file ${this.path}`, dirname(this.path), 'keys');
+		return withLock(
+			`${this.path}.lock`,
+			async () => {
+				// Read again under the lock: another login may have written since this process last looked.
+				const raw = this.#readRaw();
+				return body(raw, checkEntries(raw, this.path).get(provider));
+			},
+			waitMs === undefined ? {} : {waitMs},
+		);
+	}
+
+	/** Every other entry is written back exactly as it was read, fields this version does not know included. */
+	async #write(raw: Record<string, unknown>, provider: string, replacement: StoredCredential | undefined): Promise<void> {
+		const entries: Record<string, unknown> = {...raw};
+		if (replacement === undefined) delete entries[provider];
+		else entries[provider] = replacement;
+		await writeFileAtomic(this.path, `${JSON.stringify(entries, null, '\t')}\n`, {mode: AUTH_FILE_MODE});
 	}
 
 	/** The file's top-level object, or an empty one when there is no file. */

@@ -14,6 +14,8 @@ export interface AuthSubject {
 	modelsJsonPath?: string | undefined;
 	/** Where `apiKeyEnv` was declared, for messages: `"api_key_env" in /x/config.json`. */
 	apiKeyEnvFrom?: string | undefined;
+	/** An extension registered an OAuth flow for it (registerOAuthProvider): an expired token with a refresh token still counts, as a run refreshes it first. */
+	oauthFlow?: boolean | undefined;
 }
 
 export type CredentialSource = 'flag' | 'auth.json' | 'models.json' | 'env' | 'anonymous';
@@ -27,6 +29,8 @@ export type Credential = {
 	detail: string;
 	/** Sources before this one that held something unusable (a blank value, an unset variable, an expired token). */
 	skipped: string[];
+	/** The key is an OAuth access token from auth.json, expiring then (milliseconds since 1970). */
+	oauthExpires?: number;
 };
 
 /** `missing`: nothing usable (exit 1 for `i auth check`); `config`: a file or a name is wrong (exit 2). */
@@ -59,7 +63,14 @@ export function resolveCredential(subject: AuthSubject, options: ResolveOptions)
 		skipped.push(what);
 	};
 
-	const found = (source: CredentialSource, detail: string, key?: string): Credential => ({ok: true, ...(key === undefined ? {} : {key}), source, detail, skipped});
+	const found = (source: CredentialSource, detail: string, key?: string, oauthExpires?: number): Credential => ({
+		ok: true,
+		...(key === undefined ? {} : {key}),
+		source,
+		detail,
+		skipped,
+		...(oauthExpires === undefined ? {} : {oauthExpires}),
+	});
 
 	if (options.apiKeyFlag !== undefined) {
 		if (!isBlank(options.apiKeyFlag)) return found('flag', '--api-key (this run only)', options.apiKeyFlag);
@@ -80,9 +91,11 @@ export function resolveCredential(subject: AuthSubject, options: ResolveOptions)
 		skip(`the key for ${provider} in ${file} is blank`);
 	} else if (stored?.type === 'oauth') {
 		const now = options.now ?? Date.now();
+		const refreshable = subject.oauthFlow === true && stored.refresh !== undefined && !isBlank(stored.refresh);
 		if (isBlank(stored.access)) skip(`the OAuth token for ${provider} in ${file} is blank`);
-		else if (stored.expires <= now) skip(`the OAuth token for ${provider} in ${file} expired ${describeTime(stored.expires)}`);
-		else return found('auth.json', `auth.json (OAuth token, expires ${describeTime(stored.expires)})`, stored.access);
+		else if (stored.expires > now) return found('auth.json', `auth.json (OAuth token valid until ${describeTime(stored.expires)})`, stored.access, stored.expires);
+		else if (refreshable) return found('auth.json', `auth.json (OAuth token expired ${describeTime(stored.expires)}, refresh possible)`, stored.access, stored.expires);
+		else skip(`the OAuth token for ${provider} in ${file} expired ${describeTime(stored.expires)}${subject.oauthFlow === true ? ' and there is no refresh token' : ''}`);
 	} else {
 		tried.push(`${file} has no entry for ${provider}`);
 	}

@@ -21,6 +21,8 @@ export interface Credential {
 	source: string;
 	/** What the shell tool hides: the provider's key variables and the key. */
 	secrets: Secrets;
+	/** The key is an OAuth access token from auth.json: a run with the provider's OAuth flow refreshes it (oauth-key.ts). */
+	oauth: boolean;
 }
 
 /** What auth resolves for a catalogue provider: its private binding's key variables (models.json's apart from the declared one) and whether it may go without. */
@@ -40,11 +42,11 @@ export function authSubjectOf(binding: ExecutionBinding): AuthSubject {
  * provider's binding. The protocol never implies a key. Throws a UsageError
  * saying what was tried and what to do, never a value.
  */
-export function credentialFor(binding: ExecutionBinding, sources: CredentialSources): Credential {
+export function credentialFor(binding: ExecutionBinding, sources: CredentialSources, oauthFlow = false): Credential {
 	const env = sources.env ?? process.env;
-	const subject = authSubjectOf(binding);
+	const subject = {...authSubjectOf(binding), oauthFlow};
 	const resolved = resolveCredential(subject, {apiKeyFlag: sources.apiKeyFlag, store: AuthFile.in(sources.configDir), env});
 	if (!resolved.ok) throw resolved.kind === 'missing' ? new MissingKeyError(resolved.reason, subject.provider) : new UsageError(resolved.reason);
 	const apiKey = resolved.key ?? null;
-	return {apiKey, source: resolved.detail, secrets: credentialSecrets(subject, resolved.key, env)};
+	return {apiKey, source: resolved.detail, secrets: credentialSecrets(subject, resolved.key, env), oauth: resolved.oauthExpires !== undefined};
 }

@@ -79,7 +79,9 @@ export async function selectModel(
 	const {provider, model} = choice;
 	const binding = built.bindings.get(provider.id);
 	if (!binding) throw new Error(`the catalogue has provider "${provider.id}" but no binding for it`);
-	const credential = credentialFor(binding, sources);
+	const extension = built.servedBy.get(provider.id);
+	const owned = extension === undefined ? undefined : extensionProviders.get(provider.id);
+	const credential = credentialFor(binding, sources, owned?.oauth !== undefined);
 	const {secrets} = credential;
 	const maxTokens = config.max_tokens === undefined ? {} : {maxTokens: config.max_tokens};
 	const label = `${provider.id}/${model.id} (${selection.origin})`;
@@ -97,18 +99,19 @@ export async function selectModel(
 		return {caller: {...caller, provider: provider.id, prices: {...model.cost}}, choice, credentialSource: credential.source, secrets};
 	}
 
-	const extension = built.servedBy.get(provider.id);
 	if (extension !== undefined) {
-		const owned = extensionProviders.get(provider.id);
 		if (!owned || owned.extension !== extension) throw new UsageError(`${selection.origin}: provider "${provider.id}" of extension ${extension} is not registered in this run`);
 		const {createExtensionProviderCaller} = await import('../extensions/extension-provider.js');
-		const caller = createExtensionProviderCaller(owned, {
-			model: model.id,
-			...maxTokens,
-			extraBody: config.extra_body,
-			http: {maxRetries: config.max_retries},
-			binding: {apiKey: credential.apiKey, baseUrl: binding.baseUrl ?? null, headers: binding.headers},
-		});
+		const make = (apiKey: string | null) =>
+			createExtensionProviderCaller(owned, {
+				model: model.id,
+				...maxTokens,
+				extraBody: config.extra_body,
+				http: {maxRetries: config.max_retries},
+				binding: {apiKey, baseUrl: binding.baseUrl ?? null, headers: binding.headers},
+			});
+		// An OAuth token from auth.json is refreshed near its expiry and once at a 401 (oauth-caller.ts); any other key is the run's.
+		const caller = owned.oauth !== undefined && credential.oauth ? await oauthCaller(make, owned, sources.configDir) : make(credential.apiKey);
 		return {caller: {...caller, prices: {...model.cost}}, choice, credentialSource: credential.source, secrets};
 	}
 
@@ -118,6 +121,11 @@ export async function selectModel(
 	const adapter = createAdapter(protocol, {model: model.id, baseUrl: binding.baseUrl ?? '', ...maxTokens, useMaxTokens: config.use_max_tokens, extraBody: config.extra_body});
 	const caller = createHttpCaller({adapter: withBinding(adapter, binding.headers, credential.apiKey === null), apiKey: credential.apiKey ?? '', model: model.id, http: {maxRetries: config.max_retries}});
 	return {caller: {...caller, provider: provider.id, prices: {...model.cost}}, choice, credentialSource: credential.source, secrets};
+}
+
+async function oauthCaller(make: (apiKey: string) => ModelCaller, owned: OwnedProvider, configDir: string): Promise<ModelCaller> {
+	const [{withOAuthKey}, {OAuthKey}, {AuthFile}] = await Promise.all([import('../auth/oauth/oauth-caller.js'), import('../auth/oauth/oauth-key.js'), import('../auth/auth-file.js')]);
+	return withOAuthKey(make, new OAuthKey(owned.oauth!, AuthFile.in(configDir), owned.extension));
 }
 
 /**

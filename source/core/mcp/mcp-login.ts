@@ -1,4 +1,3 @@
-import {spawn} from 'node:child_process';
 import {randomBytes} from 'node:crypto';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import type {McpServerConfig} from './mcp-config.js';
@@ -6,6 +5,7 @@ import {McpAuthFile} from './mcp-auth-file.js';
 import {isLoginError, McpOAuthProvider} from './mcp-oauth-provider.js';
 import {CALLBACK_PATH, listenForCallback} from './oauth-callback.js';
 import {hasAuthorizationHeader, openRemoteTransport} from './remote-transport.js';
+import {openBrowser} from '../open-browser.js';
 
 type RemoteConfig = Extract<McpServerConfig, {transport: 'http' | 'sse'}>;
 
@@ -104,22 +104,4 @@ function registeredPort(redirects: readonly string[] | undefined): number | unde
 	}
 
 	return undefined;
-}
-
-/**
- * Gives the URL to `$BROWSER` (the first of its `:`-separated commands; `%s`
- * stands for the URL, else it is the last argument), through the shell,
- * the URL passed as a positional parameter so nothing in it is run.
- */
-function openBrowser(url: string, environment: NodeJS.ProcessEnv, say: (line: string) => void): void {
-	const command = environment.BROWSER?.split(':')[0]?.trim();
-	if (!command) return;
-	const line = command.includes('%s') ? command.replaceAll('%s', '"$1"') : `${command} "$1"`;
-	try {
-		const child = spawn('/bin/sh', ['-c', line, 'sh', url], {stdio: 'ignore', detached: true, env: environment});
-		child.once('error', error => say(`$BROWSER (${command}) could not be run: ${error.message}; open the address yourself`));
-		child.unref();
-	} catch (error) {
-		say(`$BROWSER (${command}) could not be run: ${(error as Error).message}; open the address yourself`);
-	}
 }
