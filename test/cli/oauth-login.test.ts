@@ -184,3 +184,20 @@ test('--no-browser: the address is printed and $BROWSER is not started', async (
 	assert.ok(!existsSync(opened), '$BROWSER was started');
 	assert.equal(storedEntry(box).type, 'oauth');
 });
+
+test('Ctrl-C (SIGINT) while waiting for the device sign-in cancels: exit 130, nothing stored', async () => {
+	const {box, env} = sandbox();
+	const login = await runCli(['auth', 'login', 'oauth-demo', '--device'], {
+		env,
+		onSpawn: (child, output) => {
+			const timer = setInterval(() => {
+				if (!output.stderr().includes('Ctrl-C cancels')) return;
+				clearInterval(timer);
+				child.kill('SIGINT');
+			}, 20);
+		},
+	});
+	assert.equal(login.code, 130, login.stderr);
+	assert.match(login.stderr, /i: auth login: Demo Cloud \(provider oauth-demo\): login cancelled; no token was stored\n$/);
+	assert.ok(!existsSync(join(box.configDir, 'auth.json')));
+});

@@ -5,7 +5,7 @@
 // provider and changes nothing; no token in any output or other file.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {readFileSync, statSync, writeFileSync} from 'node:fs';
+import {readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {oauthExtensionSource, startOAuthServer, type OAuthServer} from '../fixtures/provider-oauth-server.js';
 import {makeSandbox, runCli, writeExtensionFile, type Sandbox} from '../helpers/cli.js';
@@ -63,6 +63,10 @@ test('auth check says "expired, refresh possible" without a request; a run refre
 	assert.equal(statSync(authPath).mode & 0o777, 0o600);
 	// The other entry is written back as it was.
 	assert.deepEqual(JSON.parse(readFileSync(authPath, 'utf8')).other, {type: 'api_key', key: 'sk-kept-other'});
+	assert.ok(
+		readdirSync(join(box.root, 'data'), {recursive: true}).some(name => String(name).includes('sessions')),
+		'the run saved a session to look in',
+	);
 	const after = await runCli(['auth', 'check', 'oauth-demo'], {env});
 	assert.match(after.stdout, /OAuth token valid until/);
 	assertNoSecret([tokens.access, tokens.refresh!, entry.access, entry.refresh], {check: check.stdout + check.stderr, json: json.stdout, stdout: run.stdout, stderr: run.stderr}, box, [authPath]);
@@ -82,6 +86,17 @@ test('the refresh margin is 5 minutes: a token 4 minutes from expiry is refreshe
 	assert.equal(refreshes(), before + 1);
 	assert.equal(server.modelTokens.at(-1), far.tokens.access);
 	assert.equal(stored(far.authPath).access, far.tokens.access);
+});
+
+test('two runs that find the token expired at once refresh it once: the second waits for the lock and uses the new tokens', async () => {
+	const {box, env, authPath} = setup(Date.now() - MINUTE);
+	const before = refreshes();
+	// Two prompts: each run its own session.
+	const runs = await Promise.all(['first question', 'second question'].map(async prompt => runCli(['-p', prompt, '-C', box.workspace], {env})));
+	for (const run of runs) assert.equal(run.code, 0, run.stderr);
+	assert.equal(refreshes(), before + 1);
+	const entry = stored(authPath);
+	assert.deepEqual(server.modelTokens.slice(-2), [entry.access, entry.access]);
 });
 
 test('a 401 for a token the server revoked early: one refresh, the request again with the new token, the answer shown', async () => {
