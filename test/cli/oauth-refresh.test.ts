@@ -134,6 +134,18 @@ test('an expired token without a refresh token does not count: auth check says w
 	assert.match(check.stdout, /the OAuth token for oauth-demo in auth\.json \(.*\) expired \d{4}-\d\d-\d\d \d\d:\d\d UTC and there is no refresh token/);
 });
 
+test('a refresh token the server no longer accepts: its refusal is quoted with the token redacted, and the fix is to log in again', async () => {
+	const {box, env, authPath} = setup(Date.now() - MINUTE);
+	const unknown = 'refresh-canary-revoked-5e1f0a';
+	const entry = {...stored(authPath), refresh: unknown};
+	writeFileSync(authPath, JSON.stringify({'oauth-demo': entry}), {mode: 0o600});
+	const run = await runCli(['-p', 'hi', '-C', box.workspace], {env});
+	assert.equal(run.code, 1, run.stderr);
+	assert.match(run.stderr, /refused: invalid_grant \(unknown refresh token \[redacted\]\); no token was stored; the refresh token is no longer accepted: run i auth login oauth-demo/);
+	assert.deepEqual(stored(authPath), entry);
+	assertNoSecret([unknown, entry.access], {stdout: run.stdout, stderr: run.stderr}, box, [authPath]);
+});
+
 for (const mode of ['garbage', 'hang', 'redirect'] as const) {
 	test(`a refresh whose token endpoint ${mode === 'hang' ? 'never answers (1 s bound)' : mode === 'garbage' ? 'answers garbage quoting the refresh token' : 'redirects'} fails the run naming the provider; auth.json is unchanged`, async () => {
 		const {box, env, authPath, tokens} = setup(Date.now() - MINUTE);

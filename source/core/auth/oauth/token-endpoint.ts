@@ -91,7 +91,13 @@ export async function postForm(flow: CheckedOAuthProvider, url: string, form: Re
 
 		const object = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
 		if (status >= 400 && status < 500 && typeof object?.error === 'string' && /^[\x21-\x7e]{1,64}$/.test(object.error)) {
-			const description = typeof object.error_description === 'string' ? hide(object.error_description).slice(0, MAX_DESCRIPTION_CHARS) : undefined;
+			// The server's words go to a terminal: control characters (an escape sequence) become spaces.
+			const description =
+				typeof object.error_description === 'string'
+					? hide(object.error_description)
+							.replaceAll(/[\u0000-\u001F\u007F-\u009F]/g, ' ')
+							.slice(0, MAX_DESCRIPTION_CHARS)
+					: undefined;
 			return {ok: false, code: object.error, description};
 		}
 
