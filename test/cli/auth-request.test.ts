@@ -1,14 +1,16 @@
 // The credential a run resolves (source/core/auth) through the real `i`
 // against the mock provider: the header the server received, and the key in
 // no file `i` wrote, no --json event, no stderr line, no shell output and no
-// later request body, whether it came from auth.json or --api-key.
+// later request body, whether it came from auth.json (a key, or OAuth tokens
+// an extension's flow refreshed) or --api-key.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
-import {join} from 'node:path';
+import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
-import {jsonEvents, makeSandbox, runCli, type Sandbox} from '../helpers/cli.js';
+import {oauthExtensionSource, startOAuthServer} from '../fixtures/provider-oauth-server.js';
+import {jsonEvents, makeSandbox, runCli, writeExtensionFile, type Sandbox} from '../helpers/cli.js';
 
 const example = fileURLToPath(new URL('../../../examples/extension-provider', import.meta.url));
 
@@ -73,6 +75,28 @@ for (const protocol of ['openai', 'anthropic'] as const) {
 		assertNowhere(key, {stdout: run.stdout, stderr: run.stderr, 'the next request': followUp}, box, [join(box.configDir, 'auth.json')]);
 	});
 }
+
+test('OAuth tokens from auth.json (an extension provider with registerOAuthProvider): the refreshed access token is sent, and neither token reaches the shell, the next request, an event or a file', async () => {
+	const oauth = await startOAuthServer();
+	try {
+		const box = makeSandbox();
+		const file = writeExtensionFile(box, 'oauth-demo.mjs', oauthExtensionSource(oauth.url));
+		writeFileSync(join(box.configDir, 'config.json'), JSON.stringify({provider: 'oauth-demo', model: 'demo-1'}));
+		const old = oauth.issue();
+		const authPath = join(box.configDir, 'auth.json');
+		writeFileSync(authPath, JSON.stringify({'oauth-demo': {type: 'oauth', ...old, expires: Date.now() - 60_000}}), {mode: 0o600});
+		oauth.shellOnce = 'env; echo shell-ran';
+		const run = await runCli(['-p', 'show env', '--json', '--yolo', '-C', box.workspace], {env: {...box.env, I_EXTENSIONS_DIR: dirname(file)}});
+		assert.equal(run.code, 0, run.stderr);
+		const fresh = (JSON.parse(readFileSync(authPath, 'utf8')) as Record<string, {access: string; refresh: string}>)['oauth-demo']!;
+		assert.deepEqual(oauth.modelTokens, [fresh.access, fresh.access]);
+		const followUp = oauth.modelBodies[1]!;
+		assert.match(followUp, /shell-ran/, 'the shell ran and its output went back');
+		for (const token of [old.access, old.refresh, fresh.access, fresh.refresh]) assertNowhere(token, {stdout: run.stdout, stderr: run.stderr, 'the next request': followUp}, box, [authPath]);
+	} finally {
+		await oauth.close();
+	}
+});
 
 test('--api-key beats auth.json for the selected provider, is never stored, and appears nowhere but the header', async () => {
 	const key = 'sk-flag-DISTINCT-5e1c0a';
