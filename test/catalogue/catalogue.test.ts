@@ -312,7 +312,7 @@ test("credentialFor is auth's resolution: --api-key, auth.json, models.json's va
 		// Anonymous only when allowed, and then no key at all even with auth.json holding another provider's.
 		assert.deepEqual(
 			{...credentialFor(binding({provider: 'llama', apiKeyEnv: undefined, requiresAuth: false}), {configDir, env: {OPENAI_API_KEY: 'sk-other'}}), source: 'x'},
-			{apiKey: null, source: 'x', secrets: {names: [], values: []}},
+			{apiKey: null, source: 'x', secrets: {names: [], values: []}, oauth: false},
 		);
 		assert.equal(credentialFor(binding({provider: 'llama', apiKeyEnv: 'L_KEY', requiresAuth: false}), {configDir, env: {L_KEY: 'k'}}).apiKey, 'k');
 	} finally {

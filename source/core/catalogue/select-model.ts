@@ -111,7 +111,8 @@ export async function selectModel(
 				binding: {apiKey, baseUrl: binding.baseUrl ?? null, headers: binding.headers},
 			});
 		// An OAuth token from auth.json is refreshed near its expiry and once at a 401 (oauth-caller.ts); any other key is the run's.
-		const caller = owned.oauth !== undefined && credential.oauth ? await oauthCaller(make, owned, sources.configDir) : make(credential.apiKey);
+		const {oauth} = owned;
+		const caller = oauth !== undefined && credential.oauth ? await oauthCaller(make, {...owned, oauth}, sources.configDir) : make(credential.apiKey);
 		return {caller: {...caller, prices: {...model.cost}}, choice, credentialSource: credential.source, secrets};
 	}
 
@@ -123,9 +124,10 @@ export async function selectModel(
 	return {caller: {...caller, provider: provider.id, prices: {...model.cost}}, choice, credentialSource: credential.source, secrets};
 }
 
-async function oauthCaller(make: (apiKey: string) => ModelCaller, owned: OwnedProvider, configDir: string): Promise<ModelCaller> {
+/** The extension provider's caller with the key read from auth.json's OAuth tokens before each request; loaded only for such a provider. */
+async function oauthCaller(make: (apiKey: string) => ModelCaller, owned: OwnedProvider & {oauth: NonNullable<OwnedProvider['oauth']>}, configDir: string): Promise<ModelCaller> {
 	const [{withOAuthKey}, {OAuthKey}, {AuthFile}] = await Promise.all([import('../auth/oauth/oauth-caller.js'), import('../auth/oauth/oauth-key.js'), import('../auth/auth-file.js')]);
-	return withOAuthKey(make, new OAuthKey(owned.oauth!, AuthFile.in(configDir), owned.extension));
+	return withOAuthKey(make, new OAuthKey(owned.oauth, AuthFile.in(configDir), owned.extension));
 }
 
 /**
