@@ -5,12 +5,13 @@
 // an extension's flow refreshed) or --api-key.
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
+import {readFileSync, writeFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {oauthExtensionSource, startOAuthServer} from '../fixtures/provider-oauth-server.js';
 import {jsonEvents, makeSandbox, runCli, writeExtensionFile, type Sandbox} from '../helpers/cli.js';
+import {everythingWritten} from '../helpers/no-secret.js';
 
 const example = fileURLToPath(new URL('../../../examples/extension-provider', import.meta.url));
 
@@ -25,21 +26,6 @@ function sandboxFor(protocol: 'openai' | 'anthropic', auth?: Record<string, unkn
 	box.writeConfig({protocol, base_url: mock.baseUrl(protocol), model: `model-${protocol}`, max_retries: 0});
 	if (auth) writeFileSync(join(box.configDir, 'auth.json'), JSON.stringify(auth), {mode: 0o600});
 	return box;
-}
-
-/** Every file under `root` but `except`, with the text of each. */
-function everythingWritten(root: string, except: string[] = []): Array<{path: string; text: string}> {
-	const files: Array<{path: string; text: string}> = [];
-	const walk = (dir: string) => {
-		for (const entry of readdirSync(dir, {withFileTypes: true})) {
-			const path = join(dir, entry.name);
-			if (entry.isDirectory()) walk(path);
-			else if (entry.isFile() && !except.includes(path) && statSync(path).size < 16 * 1024 * 1024) files.push({path, text: readFileSync(path, 'latin1')});
-		}
-	};
-
-	walk(root);
-	return files;
 }
 
 function assertNowhere(key: string, places: Record<string, string>, box: Sandbox, except: string[] = []): void {
