@@ -15,7 +15,8 @@ export const helpText = `
     $ i rewind [N]             list the prompts of this workspace's latest session; with N, go back to just before prompt N: the
                                conversation, and the files edit and write changed since (--keep-files, --overwrite); i rewind --help
     $ i logo                   print the logo (--plain, --ascii, --svg): the same as i --runtime logo
-    $ i extensions             list the extensions a run here loads, where from, and what each registered (-C DIR, --json)
+    $ i extensions             list the extensions a run here loads, where from, and what each registered; those it refuses, and why
+                               (-C DIR, --json, --trust-project, --no-extensions)
     $ i install SPEC           install an extension package with npm (a name, name@version, a tarball or a folder) for this
                                project (.i/settings.json), or with --global for every workspace (-C DIR, --trust-project, --json)
     $ i uninstall NAME         remove an installed extension package (--global, -C DIR, --json)

@@ -166,14 +166,14 @@ test('i extensions lists what a run loads, where from and what each registered, 
 			},
 		],
 	);
-	assert.deepEqual(listing.notLoaded, [{path: join(dir, 'broken.mjs'), from: 'I_EXTENSIONS_DIR', reason: 'register failed: boom'}]);
+	assert.deepEqual(listing.notLoaded, [{path: join(dir, 'broken.mjs'), from: 'I_EXTENSIONS_DIR', why: 'failed', reason: 'register failed: boom'}]);
 	// The whole text, so without the provider package that ships with i (its own listing is in test/catalogue).
 	writeFileSync(join(sandbox.configDir, 'settings.json'), JSON.stringify({providerPackage: false}));
 	const plain = await runCli(['extensions', '-C', sandbox.workspace], {env: {...sandbox.env, I_EXTENSIONS_DIR: dir}});
 	assert.equal(plain.code, 0, plain.stderr);
 	assert.match(
 		plain.stdout,
-		/^todo {2}.*todo\.mjs\n {2}from I_EXTENSIONS_DIR; priority 5; platforms linux, macos\n {2}tools: todo\n {2}message renderers: todo\.note\n {2}entry renderers: todo\.state\n {2}system prompt transforms \(BeforeAgentStart\): 1\n {2}events: ToolCall\n\nnot loaded:\n {2}.*broken\.mjs \(from I_EXTENSIONS_DIR\): register failed: boom\n$/,
+		/^todo {2}.*todo\.mjs\n {2}loaded from I_EXTENSIONS_DIR; priority 5; platforms linux, macos\n {2}tools: todo\n {2}message renderers: todo\.note\n {2}entry renderers: todo\.state\n {2}system prompt transforms \(BeforeAgentStart\): 1\n {2}events: ToolCall\n\nnot loaded:\n {2}.*broken\.mjs \(from I_EXTENSIONS_DIR\)\n {4}failed to load: register failed: boom\n {2}.*providers \(from i itself.*\)\n {4}refused, disabled: "providerPackage": false in .*settings\.json\n$/,
 	);
 	const bad = await runCli(['extensions', '--bogus'], {env: sandbox.env});
 	assert.equal(bad.code, 2);

@@ -70,15 +70,17 @@ export async function decideTrust(options: {trustProject?: boolean | undefined; 
 	const projectCode = [...extensions, ...new Set(mcpServers.map(server => server.file))];
 	const asksExtensions = context.events?.has('ProjectTrust') === true;
 	if (options.trustProject && !asksExtensions) return {trusted: true};
-	const [{workspaceId, workspaceStateDir}, {readTrust, writeTrust, trustFile}] = await Promise.all([import('../config/workspace-registry.js'), import('../extensions/project-trust.js')]);
-	const stateDir = workspaceStateDir(context.dirs, await workspaceId(context.workspace, context.dirs));
-	const remembered: TrustDecision | undefined = await readTrust(stateDir);
+	const [{findWorkspaceId, workspaceId, workspaceStateDir}, {readTrust, writeTrust, trustFile}] = await Promise.all([import('../config/workspace-registry.js'), import('../extensions/project-trust.js')]);
+	// Only a head that asks records an answer: without one (-p, i extensions) a workspace never seen has none to read, and is not registered for it.
+	const id = options.canAsk ? await workspaceId(context.workspace, context.dirs) : await findWorkspaceId(context.workspace, context.dirs);
+	const stateDir = id === undefined ? undefined : workspaceStateDir(context.dirs, id);
+	const remembered: TrustDecision | undefined = stateDir === undefined ? undefined : await readTrust(stateDir);
 	const gate = asksExtensions ? await askExtensions(context, projectCode, remembered, options.trustProject === true) : ({decided: false} as const);
 	if (gate.decided && !gate.allow) return {trusted: false, byExtension: {name: gate.by, reason: gate.reason}};
 	if (options.trustProject) return {trusted: true};
-	if (remembered) return remembered.trusted ? {trusted: true} : {trusted: false, refusedIn: trustFile(stateDir)};
+	if (remembered) return remembered.trusted ? {trusted: true} : {trusted: false, refusedIn: trustFile(stateDir!)};
 	if (gate.decided) return {trusted: true, byExtension: {name: gate.by, reason: gate.reason}};
-	if (!options.canAsk) return {trusted: false};
+	if (!options.canAsk || stateDir === undefined) return {trusted: false};
 	return {
 		undecided: true,
 		async ask(askTrust) {

@@ -13,6 +13,7 @@ import {readRunSettings, type RunSettings} from '../extensions/settings-file.js'
 import {RuntimeLink} from '../extensions/runtime-link.js';
 import type {OwnedProvider} from '../extensions/extension-provider.js';
 import type {CheckedCatalogueEntry} from '../extensions/check-catalogue.js';
+import {waitsForProjectNames} from './candidate-names.js';
 
 /** The extension part of a start: `i`'s flags, or the core API's options. */
 export interface ExtensionOptions {
@@ -86,6 +87,14 @@ export interface LoadContext {
 export type StartContext = {workspace: string; dirs: PlatformDirs} & LoadContext;
 
 type Phase = {extensions: LoadedExtension[]; reports: LoadReport[]};
+
+/** A candidate a start did not load: where it was listed, why in one word, and in words (`i extensions`). */
+export interface Refusal {
+	path: string;
+	listedIn: string;
+	why: 'untrusted' | 'failed' | 'shadowed';
+	reason: string;
+}
 
 /**
  * One start's extensions, in the steps a head may take apart (the chat
@@ -331,50 +340,43 @@ export class ExtensionStartup {
 		this.#events = this.#events ? this.#events.withHandlers(handlers) : new (await import('../extensions/event-bus.js')).EventBus({handlers, report: context.report, platform: currentPlatform()});
 	}
 
+	/**
+	 * After `start`, what the start made of each candidate (`i extensions`):
+	 * the extensions loaded, in priority order, the others, each with why in
+	 * the words the start's warnings use, and the start's other notes.
+	 */
+	get outcome(): {extensions: readonly LoadedExtension[]; refused: Refusal[]; notes: string[]} {
+		const {extensions, reports} = this.#loaded;
+		const refused = reports.map(report => {
+			const {path, listedIn} = report;
+			if (report.kind !== 'skipped-untrusted') return {path, listedIn, why: report.kind, reason: this.#describeLoadReport!(report)};
+			return {path, listedIn, why: 'untrusted' as const, reason: `project code, and the workspace ${this.#workspace} is not trusted: ${this.#trustFix('it')}`};
+		});
+		// What else the start says: folders it could not list, a workspace an extension trusted, a provider id another had first.
+		return {extensions, refused, notes: [...this.#warnings, ...extensions.flatMap(extension => extension.notices)]};
+	}
+
 	/** The load reports as warnings; the skipped project extensions are said once, together, with how to allow them. */
 	#describe(reports: readonly LoadReport[]): string[] {
 		const warnings: string[] = [];
 		const skipped = reports.filter(report => report.kind === 'skipped-untrusted');
 		for (const report of reports) if (report.kind !== 'skipped-untrusted') warnings.push(`extension ${report.path} (from ${report.listedIn}) was not loaded: ${this.#describeLoadReport!(report)}`);
 		if (skipped.length === 0) return warnings;
-		const trust = this.#trust as TrustOutcome;
-		const them = skipped.length === 1 ? 'it' : 'them';
-		const fix = trust.byExtension
-			? `extension ${trust.byExtension.name} refused it (ProjectTrust${trust.byExtension.reason ? `: ${trust.byExtension.reason}` : ''}), which neither --trust-project nor an earlier yes overrides`
-			: trust.refusedIn === undefined
-				? `pass --trust-project to load ${them}`
-				: `it was not trusted when asked; pass --trust-project to load ${them}, or delete ${trust.refusedIn} to be asked again`;
 		warnings.push(
-			`the workspace ${this.#workspace} is not trusted, so its own ${skipped.length === 1 ? 'extension was' : `${skipped.length} extensions were`} skipped: ${skipped.map(report => report.path).join(', ')}; ${fix}`,
+			`the workspace ${this.#workspace} is not trusted, so its own ${skipped.length === 1 ? 'extension was' : `${skipped.length} extensions were`} skipped: ${skipped.map(report => report.path).join(', ')}; ${this.#trustFix(skipped.length === 1 ? 'it' : 'them')}`,
 		);
 		return warnings;
 	}
-}
 
-/**
- * The trust-free candidates listed after a project candidate of the same
- * name: whether they load depends on whether the project's does. Reading
- * a package's name runs none of its code.
- */
-async function waitsForProjectNames(candidates: readonly ExtensionCandidate[]): Promise<Set<ExtensionCandidate>> {
-	const waiting = new Set<ExtensionCandidate>();
-	const firstProject = candidates.findIndex(candidate => candidate.project);
-	if (firstProject === -1 || !candidates.slice(firstProject).some(candidate => !candidate.project)) return waiting;
-	const {resolveEntryPoint} = await import('../extensions/entry-point.js');
-	const nameOf = async (candidate: ExtensionCandidate) =>
-		resolveEntryPoint(candidate.path).then(
-			entry => entry.name,
-			() => undefined,
-		);
-	const projectNames = new Set<string>();
-	for (const candidate of candidates.slice(firstProject)) {
-		const name = await nameOf(candidate);
-		if (name === undefined) continue;
-		if (candidate.project) projectNames.add(name);
-		else if (projectNames.has(name)) waiting.add(candidate);
+	/** What decided against trust, and what would load the skipped extensions (`them`: the words for them). */
+	#trustFix(them: 'it' | 'them'): string {
+		const trust = this.#trust as TrustOutcome;
+		if (trust.byExtension) {
+			return `extension ${trust.byExtension.name} refused it (ProjectTrust${trust.byExtension.reason ? `: ${trust.byExtension.reason}` : ''}), which neither --trust-project nor an earlier yes overrides`;
+		}
+
+		return trust.refusedIn === undefined ? `pass --trust-project to load ${them}` : `it was not trusted when asked; pass --trust-project to load ${them}, or delete ${trust.refusedIn} to be asked again`;
 	}
-
-	return waiting;
 }
 
 /** Finds and loads the extensions for a start in one go (headless heads, the core API). */
