@@ -194,6 +194,24 @@ test('i dev-local loads only the built extension: not I_EXTENSIONS_DIR, the proj
 	}
 });
 
+test("i dev's build stands in for the other copies of its package: no warning that they, or the build, were not loaded", async () => {
+	const box = sandbox();
+	const pkg = scriptPackage(join(box.root, 'hello-ext'), 'hello-ext');
+	// The package is also installed for the project (a folder listed by path, as i install links it), and in a folder of extensions.
+	writeFiles(join(box.workspace, '.i'), {'settings.json': JSON.stringify({packages: [pkg]})});
+	const envDir = writeFiles(join(box.root, 'env-extensions'), {'hello-ext.mjs': registerTool('hello', "'the copy in I_EXTENSIONS_DIR'")});
+	for (const trust of [[], ['--trust-project']]) {
+		const {run, offered, output} = await turnCalling('hello', ['dev', 'hello-ext', '--', '-p', 'use the tool', '--json', '--yolo', '-C', box.workspace, ...trust], box, {...box.env, I_EXTENSIONS_DIR: envDir});
+		assert.equal(run.code, 0, run.stderr);
+		assert.ok(offered.includes('hello'), offered.join(', '));
+		assert.equal(output, 'hello from the build script');
+		// With --json a warning is an event on stdout.
+		const warnings = jsonEvents(run.stdout).filter(event => event.type === 'warning');
+		assert.deepEqual(warnings, [], trust.join(' '));
+		assert.doesNotMatch(run.stderr, /was not loaded|skipped|warning/, `${trust.join(' ')}: ${run.stderr}`);
+	}
+});
+
 test('i dev-local with nothing to build says so and runs without an extension', async () => {
 	const box = sandbox();
 	mkdirSync(join(box.root, 'skills-only'));

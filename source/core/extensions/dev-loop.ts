@@ -9,6 +9,8 @@
 export interface DevLoop {
 	/** The versioned copy of the first successful build: an extension path to load (a folder under .i/extensions/.dev/). */
 	readonly first: string;
+	/** The name its builds load under (the staged package.json's): other copies of that name are left out while it runs. */
+	readonly name: string;
 	/** Builds again now and stages a new copy (what /reload asks for in dev mode). */
 	rebuild(): Promise<DevBuild>;
 	/** Called after each build the watcher started: a new staged path to reload, or the build's error (the loaded version stays). */

@@ -27,3 +27,22 @@ export async function waitsForProjectNames(candidates: readonly ExtensionCandida
 
 	return waiting;
 }
+
+/**
+ * `i dev`: its staged build (listed first) stands in for every other copy
+ * of the package it builds (installed in a settings file, in
+ * `.i/extensions/`, in a folder of extensions), so those are left out
+ * rather than reported as not loaded, or as skipped for trust.
+ */
+export async function withoutDevCopies(candidates: readonly ExtensionCandidate[], devName: string): Promise<ExtensionCandidate[]> {
+	const kept: ExtensionCandidate[] = [];
+	let seen = false;
+	for (const candidate of candidates) {
+		const ours = (await nameOf(candidate)) === devName;
+		if (ours && seen) continue;
+		seen ||= ours;
+		kept.push(candidate);
+	}
+
+	return kept;
+}

@@ -13,7 +13,7 @@ import {readRunSettings, type RunSettings} from '../extensions/settings-file.js'
 import {RuntimeLink} from '../extensions/runtime-link.js';
 import type {OwnedProvider} from '../extensions/extension-provider.js';
 import type {CheckedCatalogueEntry} from '../extensions/check-catalogue.js';
-import {waitsForProjectNames} from './candidate-names.js';
+import {waitsForProjectNames, withoutDevCopies} from './candidate-names.js';
 
 /** The extension part of a start: `i`'s flags, or the core API's options. */
 export interface ExtensionOptions {
@@ -40,6 +40,8 @@ export interface ExtensionOptions {
 	 * API) an extension's flags have their defaults.
 	 */
 	commandLine?: ExtensionFlags | undefined;
+	/** `i dev`: the extension it builds, by the name its staged build loads under; that build, listed first, stands in for every other copy of it. */
+	dev?: {readonly name: string} | undefined;
 }
 
 export interface StartedExtensions {
@@ -171,7 +173,8 @@ export class ExtensionStartup {
 			settings,
 			localOnly: options.localOnly === true,
 		});
-		return new ExtensionStartup(options, context, {candidates: sources.candidates, warnings: [...sources.problems], settings}, generation);
+		const candidates = options.dev ? await withoutDevCopies(sources.candidates, options.dev.name) : sources.candidates;
+		return new ExtensionStartup(options, context, {candidates, warnings: [...sources.problems], settings}, generation);
 	}
 
 	/**

@@ -2,7 +2,7 @@ import {createHash} from 'node:crypto';
 import {readFile, stat} from 'node:fs/promises';
 import {join} from 'node:path';
 import {errorMessage} from '../../errors.js';
-import {packageEntry} from '../entry-point.js';
+import {packageEntry, resolveEntryPoint} from '../entry-point.js';
 import type {DevBuild, DevLoop} from '../dev-loop.js';
 import {BuildFailedError} from './build-script.js';
 import type {DevPackage} from './dev-package.js';
@@ -57,7 +57,8 @@ export async function createDevLoop(options: DevLoopOptions): Promise<StartedDev
 		});
 	}
 
-	return Object.assign(loop.api(first.path), {firstMs: first.ms});
+	const {name} = await resolveEntryPoint(first.path);
+	return Object.assign(loop.api(first.path, name), {firstMs: first.ms});
 }
 
 class PackageDevLoop {
@@ -82,9 +83,10 @@ class PackageDevLoop {
 		this.#staging = staging;
 	}
 
-	api(first: string): DevLoop {
+	api(first: string, name: string): DevLoop {
 		return {
 			first,
+			name,
 			rebuild: async () => this.build(),
 			onBuild: listener => {
 				this.#listeners.add(listener);
