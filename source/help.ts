@@ -18,7 +18,8 @@ export const helpText = `
     $ i extensions             list the extensions a run here loads, where from, and what each registered; those it refuses, and why
                                (-C DIR, --json, --trust-project, --no-extensions)
     $ i install SPEC           install an extension package with npm (a name, name@version, a tarball or a folder) for this
-                               project (.i/settings.json), or with --global for every workspace (-C DIR, --trust-project, --json)
+                               project (.i/settings.json), or with --global for every workspace (-C DIR, --trust-project, --json);
+                               --path DIR names the folder, --build runs its build script first
     $ i uninstall NAME         remove an installed extension package (--global, -C DIR, --json)
     $ i dev [DIR] [-- FLAGS]   build the extension package in DIR (its "build" script, else esbuild bundles its entry), open the chat
                                with it loaded, rebuild and reload on each change (--no-watch, --package NAME / -P NAME for a workspace,

@@ -119,6 +119,7 @@ test('i install --global TARBALL lists it in <config_dir>/settings.json; every r
 		settings: join(box.configDir, 'settings.json'),
 		prefix: join(box.configDir, 'npm'),
 		loads: 'always',
+		build: null,
 	});
 	assert.deepEqual(readJson(join(box.configDir, 'settings.json')), {packages: ['@me/global-ext']});
 	assert.equal(existsSync(join(box.workspace, '.i')), false, 'the project is untouched');
@@ -153,6 +154,69 @@ test('i install FOLDER links the folder: a change to it loads at the next start'
 			['i-providers', []],
 		],
 	);
+});
+
+/** A package built from source: its build script writes the entry dist/index.js from src/tool.js, printing a line; with `fail`, it prints an error and exits 3 instead. */
+function sourcePackage(box: Sandbox, name: string, options: {fail?: boolean} = {}): string {
+	const build = options.fail
+		? `console.log('compiling src/tool.js'); console.error('src/tool.js(1,1): error: broken on purpose'); process.exit(3);\n`
+		: `import {mkdirSync, copyFileSync} from 'node:fs'; console.log('compiling src/tool.js'); mkdirSync('dist', {recursive: true}); copyFileSync('src/tool.js', 'dist/index.js');\n`;
+	const folder = writePackage(join(box.root, 'source', name), {name, main: 'dist/index.js', scripts: {build: 'node build.mjs'}}, {'build.mjs': build});
+	mkdirSync(join(folder, 'src'));
+	writeFileSync(join(folder, 'src', 'tool.js'), toolSource('built_tool', 'built from source'));
+	return folder;
+}
+
+test('i install --path DIR --build runs the package build script first, then installs what it built; a trusted run is offered its tool', async () => {
+	const box = sandbox();
+	const folder = sourcePackage(box, 'from-source');
+	const run = await runCli(['install', '--path', folder, '--build', '--json', '-C', box.workspace], {env: box.env, ...npmTimeout});
+	assert.equal(run.code, 0, run.stderr);
+	assert.match(run.stderr, new RegExp(`^i: install: building from-source with npm run build in ${folder}\ni: install: built from-source in \\d+ ms\n`));
+	const report = JSON.parse(run.stdout);
+	assert.equal(report.name, 'from-source');
+	assert.equal(report.build.folder, folder);
+	assert.equal(typeof report.build.ms, 'number');
+	assert.equal(report.entry, join(box.workspace, '.i', 'npm', 'node_modules', 'from-source', 'dist', 'index.js'));
+	assert.ok(existsSync(join(folder, 'dist', 'index.js')), 'the build wrote the entry in the package folder');
+	mock.enqueue({text: 'Done.'});
+	const used = await runCli(['-p', 'hi', '--trust-project', '-C', box.workspace], {env: box.env});
+	assert.equal(used.code, 0, used.stderr);
+	assert.ok(offered().includes('built_tool'), offered().join(', '));
+	// Without --build the same folder installs as it is: its entry is there now. The text form says nothing of a build then.
+	const plain = await runCli(['install', folder, '-C', box.workspace], {env: box.env, ...npmTimeout});
+	assert.equal(plain.code, 0, plain.stderr);
+	assert.doesNotMatch(plain.stdout + plain.stderr, /built|building/);
+	const rebuilt = await runCli(['install', '--build', folder, '-C', box.workspace], {env: box.env, ...npmTimeout});
+	assert.equal(rebuilt.code, 0, rebuilt.stderr);
+	assert.match(rebuilt.stdout, new RegExp(`^built it with npm run build in ${folder} \\(\\d+ ms\\)\nlinked from-source 1\\.0\\.0 into `));
+});
+
+test('a build that fails installs nothing: exit 1 naming the package, the exit code and the end of its output; --build wants a folder with a build script', async () => {
+	const box = sandbox();
+	const folder = sourcePackage(box, 'broken-build', {fail: true});
+	const run = await runCli(['install', '--path', folder, '--build', '-C', box.workspace], {env: box.env, ...npmTimeout});
+	assert.equal(run.code, 1);
+	assert.match(
+		run.stderr,
+		new RegExp(
+			`i: install: the build of broken-build failed, so nothing was installed: npm run build failed \\(exit code 3\\) in ${folder}; its output:\n {2}compiling src/tool\\.js\n {2}src/tool\\.js\\(1,1\\): error: broken on purpose\n$`,
+		),
+	);
+	assert.equal(existsSync(join(box.workspace, '.i')), false, 'no prefix, no settings file');
+
+	const tarball = extensionTarball(box, 'packed', 'packed_tool');
+	const noScript = writePackage(join(box.root, 'no-script'), {name: 'no-script'}, {'index.js': toolSource('plain', 'plain')});
+	for (const [args, message] of [
+		[['install', tarball, '--build'], /^i: install: --build builds a package from its source folder, and \S+\.tgz is a tarball; give the folder \(--path DIR\), or leave --build out\n$/],
+		[['install', '--path', noScript, '--build'], /^i: install: \S+package\.json has no "build" script, so --build has nothing to run; leave --build out to install no-script as it is\n$/],
+		[['install', '--path', folder, 'other'], /^i: install: --path \S+ names the package already; leave out other/],
+	] as const) {
+		const refused = await runCli([...args, '-C', box.workspace], {env: box.env});
+		assert.equal(refused.code, 2, `${args.join(' ')}: ${refused.stderr}`);
+		assert.match(refused.stderr, message);
+		assert.equal(existsSync(join(box.workspace, '.i')), false);
+	}
 });
 
 test('installing again updates the package and never lists it twice', async () => {
@@ -334,7 +398,7 @@ test('npm missing, npm failing, and usage errors: clear messages and the exit co
 	assert.equal(existsSync(join(box.workspace, '.i')), false, 'the prefix made for it is gone again');
 
 	for (const [args, message] of [
-		[['install'], /^i: install: name the package to install: i install SPEC \(an npm package name, name@version, a tarball or a folder\)\n$/],
+		[['install'], /^i: install: name the package to install: i install SPEC \(an npm package name, name@version, a tarball or a folder\), or i install --path DIR \[--build\]\n$/],
 		[['install', 'a', 'b'], /^i: install: takes one package at a time, not 2 \(a b\)/],
 		[['install', join(box.root, 'absent.tgz')], /^i: install: .*absent\.tgz: no such file or folder/],
 		[['uninstall'], /^i: uninstall: name the package to uninstall/],

@@ -16,8 +16,8 @@ export class BuildFailedError extends Error {
  * error out of the tail. stdin is closed, so a build that asks a question
  * fails instead of waiting.
  */
-export async function runBuildScript(folder: string, signal: AbortSignal): Promise<void> {
-	// Loaded here: only `i dev` starts builds.
+export async function runBuildScript(folder: string, signal: AbortSignal, command: 'i dev' | 'i install --build' = 'i dev'): Promise<void> {
+	// Loaded here: only `i dev` and `i install --build` start builds.
 	const {execa} = await import('execa');
 	const result = await execa('npm', ['run', 'build', '--silent', '--no-update-notifier'], {
 		cwd: folder,
@@ -29,7 +29,8 @@ export async function runBuildScript(folder: string, signal: AbortSignal): Promi
 		windowsHide: true,
 	});
 	if (result.code === 'ENOENT' && result.exitCode === undefined) {
-		throw new BuildFailedError(`npm was not found on PATH, and i dev runs the package's "build" script with it; put npm on PATH, or remove the script to have i bundle the entry with esbuild`);
+		const or = command === 'i dev' ? ', or remove the script to have i bundle the entry with esbuild' : '';
+		throw new BuildFailedError(`npm was not found on PATH, and ${command} runs the package's "build" script with it; put npm on PATH${or}`);
 	}
 
 	if (!result.failed) return;
