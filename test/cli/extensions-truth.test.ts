@@ -10,6 +10,8 @@ import {fileURLToPath} from 'node:url';
 import {startMockProvider, type MockProvider} from '../fixtures/mock-provider.js';
 import {makeSandbox, runCli, type Sandbox} from '../helpers/cli.js';
 import {nativeToolNames} from '../../source/core/tools/native-tool-names.js';
+import {workspaceId, workspaceStateDir} from '../../source/core/config/workspace-registry.js';
+import {writeTrust} from '../../source/core/extensions/project-trust.js';
 
 /** The provider package that ships with i: this checkout's. */
 const shippedProviders = fileURLToPath(new URL('../../../providers', import.meta.url));
@@ -93,6 +95,19 @@ test('a trusted workspace (--trust-project): loaded by both', async () => {
 	assertAgree(seen);
 	assert.deepEqual(seen.extensionTools, ['proj_tool']);
 	assert.deepEqual(seen.listed.notLoaded, []);
+});
+
+test("a workspace trusted by an earlier answer (the chat screen's, remembered): loaded by both; a remembered no refuses in both, naming the file", async () => {
+	for (const trusted of [true, false]) {
+		const at = place();
+		const dirs = {config_dir: at.box.configDir, data_dir: at.box.env.I_DATA_DIR!, cache_dir: at.box.env.I_CACHE_DIR!, runtime_dir: at.box.env.I_RUNTIME_DIR!};
+		const stateDir = workspaceStateDir(dirs, await workspaceId(at.box.workspace, dirs));
+		await writeTrust(stateDir, trusted, 'user');
+		const seen = await both(at);
+		assertAgree(seen);
+		assert.deepEqual(seen.extensionTools, trusted ? ['proj_tool'] : []);
+		if (!trusted) assert.match(seen.listed.notLoaded[0]!.reason, new RegExp(`it was not trusted when asked; pass --trust-project to load it, or delete ${stateDir}/trust\\.json to be asked again$`));
+	}
 });
 
 test("a ProjectTrust handler's refusal wins over --trust-project in the listing as in the run; its yes trusts an undecided workspace in both", async () => {
