@@ -182,3 +182,30 @@ test('a project extension loaded after the question cannot take a slash command 
 	assert.equal(result.ui.commands.get('deploy')!.extension, 'user');
 	assert.match(result.warnings.join('\n'), new RegExp(`${project} \\(from .*\\) was not loaded: register failed: registerCommand: /deploy is taken by extension user`));
 });
+
+test("i dev's build stands in for the other copies of its package, at the start and at each reload; a package of another name still loads", async () => {
+	const at = place();
+	const copy = (folder: string, name: string, output: string) => {
+		mkdirSync(folder, {recursive: true});
+		writeFileSync(join(folder, 'package.json'), JSON.stringify({name, type: 'module', main: 'index.js'}));
+		writeFileSync(join(folder, 'index.js'), `export default api => api.registerTool({name: 'hello', description: 'd', parameters: {type: 'object'}, execute: () => ({output: '${output}'})});`);
+		return folder;
+	};
+	const build = copy(join(at.projectDir, '.dev', 'hello-ext-1'), 'hello-ext', 'the build');
+	copy(join(at.projectDir, 'hello-ext'), 'hello-ext', 'the project copy');
+	copy(join(at.userDir, 'hello-ext'), 'hello-ext', 'the user copy');
+	writeFileSync(join(at.userDir, 'other.mjs'), `export default api => api.registerTool(${tool('other_tool')});`);
+	for (const generation of [0, 1]) {
+		const startup = await ExtensionStartup.find({extensionDirs: [at.userDir], extensions: [build], trustProject: true, dev: {name: 'hello-ext'}}, {workspace: at.workspace, dirs: at.dirs}, generation);
+		const started = await startup.start({takenToolNames: new Map(nativeToolNames.map(name => [name, 'a native tool'])), report: message => assert.fail(message)});
+		assert.deepEqual(started.warnings, [], `generation ${generation}`);
+		assert.deepEqual(
+			startup.outcome.extensions.filter(extension => extension.candidate.origin !== 'bundled').map(extension => extension.candidate.path),
+			[build, join(at.userDir, 'other.mjs')],
+		);
+	}
+
+	// Without i dev the same copies are found, and all but the first are reported.
+	const plain = await start(at, {extensions: [build], trustProject: true});
+	assert.equal(plain.warnings.filter(warning => warning.includes('an extension named "hello-ext" loaded first')).length, 2, plain.warnings.join('\n'));
+});
