@@ -31,7 +31,7 @@ test('a wrong type names the field, exit 2', async () => {
 });
 
 test('an unknown protocol is refused, exit 2', async () => {
-	const {run} = await runWith({...base, protocol: 'gemini', api_key_env: 'TEST_API_KEY'});
+	const {run} = await runWith({...base, protocol: 'carrier-pigeon', api_key_env: 'TEST_API_KEY'});
 	assert.equal(run.code, 2);
 	assert.match(run.stderr, /field "protocol"/);
 });
