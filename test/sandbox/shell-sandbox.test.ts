@@ -197,7 +197,8 @@ test("the SSH agent's socket refuses a sandboxed command", async t => {
 	const command = await socketNamedBy(t, socketPath, 'signed', 'SSH_AUTH_SOCK', socketPath);
 	const tried = await run(sandboxed(workspace), {command}, toolContext(workspace));
 	assert.doesNotMatch(tried.output, /signed/);
-	assert.match(tried.output, /ECONNREFUSED/);
+	// Hidden behind an empty file, and no UNIX socket can be opened anyway (unix-sockets.test.ts).
+	assert.match(tried.output, /EPERM|ECONNREFUSED/);
 });
 
 test("the session's runtime folder (XDG_RUNTIME_DIR) and the sockets in it are hidden from a sandboxed command", async t => {
@@ -207,7 +208,7 @@ test("the session's runtime folder (XDG_RUNTIME_DIR) and the sockets in it are h
 	const command = await socketNamedBy(t, join(runtime, 'bus.sock'), 'on the bus', 'XDG_RUNTIME_DIR', runtime);
 	const tried = await run(sandboxed(workspace), {command}, toolContext(workspace));
 	assert.doesNotMatch(tried.output, /on the bus/);
-	assert.match(tried.output, /ENOENT/);
+	assert.match(tried.output, /EPERM|ENOENT/);
 	// Outside the sandbox the same command reaches it: the socket is there.
 	const outside = await run(createShellTool(), {command}, toolContext(workspace));
 	assert.match(outside.output, /on the bus/);

@@ -1,11 +1,10 @@
 import {realpath} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {resolve} from 'node:path';
-import {bwrapArgv} from '../sandbox/bwrap-argv.js';
 import {checkSandboxEntry, writableFolder, type SandboxEntry, type SandboxGrant} from '../sandbox/sandbox-entry.js';
 import {probeBwrap, sandboxPolicy} from '../sandbox/sandbox-policy.js';
 import {proxyFolder, startDomainProxy} from '../sandbox/domain-proxy.js';
-import {throughProxy} from '../sandbox/proxy-bridge.js';
+import {sandboxCommand} from '../sandbox/sandbox-command.js';
 
 /** A stdio server's sandbox, as its entry's `"sandbox"` asks for it (docs/mcp.md, "Sandbox"). */
 export type McpSandbox = SandboxGrant;
@@ -42,8 +41,12 @@ export async function sandboxedCommand(
 	// What the entry gave the server (its folder, allowWrite) is never hidden from it, even under ~/.aws.
 	const policy = await sandboxPolicy({writable, configDir, keepVisible: [cwd, ...server.sandbox.writable]});
 	const program = [server.command, ...server.args];
-	if (server.sandbox.allowedDomains.length === 0) return {command: probe.bwrap, args: [...bwrapArgv(policy, {disableUserns: probe.disableUserns}), '--', ...program]};
+	if (server.sandbox.allowedDomains.length === 0) {
+		const {file, args} = sandboxCommand(probe, policy, program);
+		return {command: file, args};
+	}
+
 	const proxy = await startDomainProxy({allowedDomains: server.sandbox.allowedDomains, folder: proxyFolder()});
-	const argv = bwrapArgv({...policy, socket: proxy.socketPath}, {disableUserns: probe.disableUserns});
-	return {command: probe.bwrap, args: [...argv, '--', ...throughProxy(proxy.socketPath, program)], release: async () => proxy.close()};
+	const {file, args} = sandboxCommand(probe, {...policy, socket: proxy.socketPath}, program);
+	return {command: file, args, release: async () => proxy.close()};
 }

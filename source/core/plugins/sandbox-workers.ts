@@ -3,9 +3,8 @@ import {tmpdir} from 'node:os';
 import {UsageError} from '../errors.js';
 import type {LoadedPlugins, WorkerSpec} from '../pool/types.js';
 import {describeWorker} from '../pool/worker-process.js';
-import {bwrapArgv} from '../sandbox/bwrap-argv.js';
 import {proxyFolder, startDomainProxy, type DomainProxy} from '../sandbox/domain-proxy.js';
-import {throughProxy} from '../sandbox/proxy-bridge.js';
+import {sandboxCommand} from '../sandbox/sandbox-command.js';
 import {probeBwrap, sandboxPolicy} from '../sandbox/sandbox-policy.js';
 
 /**
@@ -40,8 +39,9 @@ export async function sandboxWorkers(plugins: LoadedPlugins, configDir: string):
 				const policy = await sandboxPolicy({writable: [temporary, ...writable], configDir, keepVisible: [spec.cwd, ...writable]});
 				const proxy = allowedDomains.length > 0 ? await startDomainProxy({allowedDomains, folder: proxyFolder()}) : null;
 				if (proxy) proxies.push(proxy);
-				const argv = bwrapArgv({...policy, socket: proxy?.socketPath}, {disableUserns: probe.disableUserns});
-				wrapper = [probe.bwrap, ...argv, '--', ...(proxy ? throughProxy(proxy.socketPath, []) : [])];
+				// The worker's program and arguments follow the wrapper's last word.
+				const {file, args} = sandboxCommand(probe, {...policy, socket: proxy?.socketPath}, []);
+				wrapper = [file, ...args];
 				wrappers.set(key, wrapper);
 			}
 

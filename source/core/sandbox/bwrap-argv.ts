@@ -15,10 +15,13 @@ export interface SandboxPolicy {
  * the workspace), a user namespace without capabilities or
  * nested namespaces, its own process tree (so `i` and its environment are
  * not there to read) and no network. `--die-with-parent` ends the command
- * with the process that started it.
+ * with the process that started it. `innerSandbox`: a second bubblewrap
+ * runs inside (sandbox-command.ts); run by root, it needs CAP_SETFCAP to map
+ * root into its user namespace, which it drops again for its program.
  */
-export function bwrapArgv(policy: SandboxPolicy, options: {disableUserns: boolean}): string[] {
+export function bwrapArgv(policy: SandboxPolicy, options: {disableUserns: boolean; innerSandbox?: boolean}): string[] {
 	const argv = ['--new-session', '--die-with-parent', '--unshare-user', ...(options.disableUserns ? ['--disable-userns'] : []), '--cap-drop', 'ALL'];
+	if (options.innerSandbox && process.getuid?.() === 0) argv.push('--cap-add', 'CAP_SETFCAP');
 	argv.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--unshare-net');
 	argv.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
 	for (const path of policy.writable) argv.push('--bind', path, path);

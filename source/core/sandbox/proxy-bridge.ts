@@ -9,7 +9,8 @@ export const PROXY_PORT = 3128;
  */
 const BRIDGE = [
 	'sock=$1; shift',
-	`socat TCP-LISTEN:${PROXY_PORT},fork,reuseaddr,bind=127.0.0.1 "UNIX-CONNECT:$sock" </dev/null >/dev/null 2>&1 &`,
+	// Nor the filter's descriptor (sandbox-command.ts), which is the inner bubblewrap's.
+	`socat TCP-LISTEN:${PROXY_PORT},fork,reuseaddr,bind=127.0.0.1 "UNIX-CONNECT:$sock" </dev/null >/dev/null 2>&1 3<&- &`,
 	`n=0; while [ $n -lt 200 ] && ! grep -q ':${PROXY_PORT.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 0A' /proc/net/tcp 2>/dev/null; do sleep 0.01; n=$((n + 1)); done`,
 	// NODE_USE_ENV_PROXY: Node's own fetch and http take the proxy variables only when asked (Node 22.21, 24.5 and later).
 	`p=http://127.0.0.1:${PROXY_PORT}; export HTTP_PROXY=$p HTTPS_PROXY=$p http_proxy=$p https_proxy=$p NO_PROXY=localhost,127.0.0.1 no_proxy=localhost,127.0.0.1 NODE_USE_ENV_PROXY=1`,

@@ -3,9 +3,15 @@ import {homedir} from 'node:os';
 import {delimiter, join, sep} from 'node:path';
 import {errorMessage} from '../errors.js';
 import {bwrapArgv, type SandboxPolicy} from './bwrap-argv.js';
+import {filterPath} from './filter-file.js';
+import {sandboxCommand} from './sandbox-command.js';
 
-/** Whether the sandbox can run here: bubblewrap's path and whether it takes `--disable-userns`, or why not. */
-export type SandboxProbe = {ok: true; bwrap: string; disableUserns: boolean} | {ok: false; why: string};
+/**
+ * Whether the sandbox can run here: bubblewrap's path, whether it takes
+ * `--disable-userns` and where its UNIX-socket filter opens (filter-file.ts),
+ * or why not. `noFilter` says why there is no filter, when there is none.
+ */
+export type SandboxProbe = {ok: true; bwrap: string; disableUserns: boolean; filter: string | null; noFilter?: string} | {ok: false; why: string};
 
 /** What a person keeps out of every sandboxed process's reach, under the home folder. */
 const HIDDEN_IN_HOME = ['.ssh', '.aws', '.gnupg'];
@@ -69,13 +75,35 @@ async function tryBwrap(findBwrap: () => Promise<string | null>): Promise<Sandbo
 	const policy: SandboxPolicy = {writable: [], hidden: []};
 	for (const disableUserns of [true, false]) {
 		const tried = await execa(bwrap, [...bwrapArgv(policy, {disableUserns}), '--', '/bin/true'], {reject: false, stdin: 'ignore', timeout: 10_000});
-		if (tried.exitCode === 0) return {ok: true, bwrap, disableUserns};
+		if (tried.exitCode === 0) return tryFilter(bwrap, disableUserns);
 		// An older bubblewrap without --disable-userns: the same without it.
 		if (disableUserns && /disable-userns/.test(String(tried.stderr))) continue;
 		return {ok: false, why: `${bwrap} failed: ${String(tried.stderr).trim().split('\n')[0] || errorMessage(tried.shortMessage)}`};
 	}
 
 	return {ok: false, why: `${bwrap} failed`};
+}
+
+/**
+ * The probe with the UNIX-socket filter where it loads here (bubblewrap runs
+ * `/bin/true` with it); without, and why, where no filter is built for this
+ * architecture or the kernel refuses it.
+ */
+async function tryFilter(bwrap: string, disableUserns: boolean): Promise<SandboxProbe> {
+	const without = {ok: true as const, bwrap, disableUserns, filter: null};
+	let filter;
+	try {
+		filter = filterPath();
+	} catch (error) {
+		return {...without, noFilter: `its filter could not be written: ${errorMessage(error)}`};
+	}
+
+	if (filter === null) return {...without, noFilter: `no filter is built for ${process.arch}`};
+	const {execa} = await import('execa');
+	const {file, args} = sandboxCommand({...without, filter}, {writable: [], hidden: []}, ['/bin/true']);
+	const tried = await execa(file, args, {reject: false, stdin: 'ignore', timeout: 10_000});
+	if (tried.exitCode === 0) return {...without, filter};
+	return {...without, noFilter: `bubblewrap could not load its filter: ${String(tried.stderr).trim().split('\n')[0] || errorMessage(tried.shortMessage)}`};
 }
 
 /** The canonical path and kind of what is at `path`; null when nothing is. */

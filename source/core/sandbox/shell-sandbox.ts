@@ -1,9 +1,8 @@
 import {realpath} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
-import {bwrapArgv} from './bwrap-argv.js';
 import type {SandboxConfig} from './sandbox-config.js';
 import {proxyFolder, startDomainProxy, type DomainProxy} from './domain-proxy.js';
-import {throughProxy} from './proxy-bridge.js';
+import {sandboxCommand} from './sandbox-command.js';
 import {bwrapOnPath, probeBwrap, sandboxPolicy, type SandboxProbe} from './sandbox-policy.js';
 
 export type {SandboxProbe} from './sandbox-policy.js';
@@ -18,7 +17,7 @@ export interface WrappedCommand {
 
 /** Lines of a sandboxed command's output that look like the sandbox's refusals. */
 const REFUSED =
-	/Read-only file system|Permission denied|Network is unreachable|Could not resolve host|Couldn't connect to server|Temporary failure in name resolution|Name or service not known|EROFS|ENETUNREACH|EAI_AGAIN|ENOTFOUND/;
+	/Read-only file system|Permission denied|Operation not permitted|EPERM|Network is unreachable|Could not resolve host|Couldn't connect to server|Temporary failure in name resolution|Name or service not known|EROFS|ENETUNREACH|EAI_AGAIN|ENOTFOUND/;
 /** Refusal lines quoted in a result at most. */
 const MAX_QUOTED_REFUSALS = 3;
 
@@ -64,6 +63,7 @@ export class ShellSandbox {
 				this.#warn(
 					`the sandbox for the model's shell commands cannot start (${probe.why}): every shell command asks before it runs; install bubblewrap, or pass --no-sandbox to run them unsandboxed as before (docs/sandbox.md)`,
 				);
+			else if (probe.noFilter) this.#warn(`the sandbox cannot keep commands off UNIX sockets here (${probe.noFilter}): a socket file they can see can be connected to (docs/sandbox.md)`);
 			return probe;
 		});
 		return this.#probe;
@@ -81,10 +81,8 @@ export class ShellSandbox {
 		const policy = await sandboxPolicy({writable, configDir, keepVisible: [workspace]});
 		const proxy = this.#config.allowedDomains.length > 0 ? await this.#startProxy() : null;
 		const before = proxy?.refusals().length ?? 0;
-		const note = (output: string) => this.#refusalNote(output, proxy ? proxy.refusals().slice(before) : []);
-		const argv = bwrapArgv({...policy, socket: proxy?.socketPath}, {disableUserns: probe.disableUserns});
-		const shell = proxy ? throughProxy(proxy.socketPath, ['/bin/sh', '-c', command]) : ['/bin/sh', '-c', command];
-		return {file: probe.bwrap, args: [...argv, '--', ...shell], note};
+		const note = (output: string) => this.#refusalNote(output, proxy ? proxy.refusals().slice(before) : [], probe.filter !== null);
+		return {...sandboxCommand(probe, {...policy, socket: proxy?.socketPath}, ['/bin/sh', '-c', command]), note};
 	}
 
 	/** Stops the domain proxy, when one started. */
@@ -99,7 +97,7 @@ export class ShellSandbox {
 	}
 
 	/** What a sandboxed command's result adds when its output looks refused by the sandbox: the lines, what the proxy refused, and how to run it outside. */
-	#refusalNote(output: string, refusals: readonly string[]): string | null {
+	#refusalNote(output: string, refusals: readonly string[], filtered: boolean): string | null {
 		const lines = output.split('\n').filter(line => REFUSED.test(line));
 		if (lines.length === 0 && refusals.length === 0) return null;
 		const quoted = [...lines.slice(0, MAX_QUOTED_REFUSALS).map(line => `  ${line.trim()}`), ...refusals.slice(-MAX_QUOTED_REFUSALS).map(refusal => `  the network proxy refused ${refusal}`)];
@@ -107,7 +105,7 @@ export class ShellSandbox {
 		return [
 			'[sandbox] This command ran in i’s sandbox, which may have refused:',
 			...quoted,
-			`In the sandbox, writes are refused outside the workspace, the temporary folder and sandbox.allowWrite; ${network}; ~/.ssh, ~/.aws, ~/.gnupg and i’s config are hidden.`,
+			`In the sandbox, writes are refused outside the workspace, the temporary folder and sandbox.allowWrite; ${network}${filtered ? '; UNIX sockets cannot be opened' : ''}; ~/.ssh, ~/.aws, ~/.gnupg and i’s config are hidden.`,
 			'If the command needs more, call shell again with "sandbox": false; the person is asked before it runs.',
 		].join('\n');
 	}
