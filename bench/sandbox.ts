@@ -41,28 +41,40 @@ export async function benchSandbox(): Promise<void> {
 
 		const off = new ShellSandbox({workspace: root, configDir: join(root, '.no-config')}, () => {});
 		off.configure({enabled: false, off: 'bench', allowWrite: [], allowedDomains: []});
-		const tools = {sandboxed: createShellTool(undefined, sandbox), plain: createShellTool(undefined, off)};
+		// With an allowed domain the proxy's bridge runs first and the command in a second bubblewrap (sandbox-command.ts).
+		const proxied = new ShellSandbox({workspace: root, configDir: join(root, '.no-config')}, () => {});
+		proxied.configure({enabled: true, off: null, allowWrite: [], allowedDomains: ['example.com']});
+		const plain = createShellTool(undefined, off);
+		const rows = [
+			{name: '`true`', command: 'true', sandboxed: createShellTool(undefined, sandbox)},
+			{name: `\`git status --short\` in a ${FOLDERS * FILES_PER_FOLDER}-file repository`, command: 'git status --short', sandboxed: createShellTool(undefined, sandbox)},
+			{name: '`true` with `sandbox.allowedDomains` (the proxy bridge)', command: 'true', sandboxed: createShellTool(undefined, proxied)},
+		];
 		const context = {workspace: root, signal: new AbortController().signal, outputLimit: 64_000};
 		console.log('');
 		console.log(`| shell tool call (${RUNS} runs, alternated, medians) | sandboxed ms | unsandboxed ms (baseline) | added ms |`);
 		console.log('|---|---:|---:|---:|');
-		for (const command of ['true', 'git status --short']) {
-			const times = {sandboxed: [] as number[], plain: [] as number[]};
-			for (let run = 0; run < RUNS; run++) {
-				for (const kind of ['sandboxed', 'plain'] as const) {
-					times[kind].push(
-						await timeAsync(async () => {
-							const planned = await tools[kind].plan({command}, context);
-							const result = await planned.run();
-							if (result.isError) throw new Error(`${command} failed (${kind}): ${result.output}`);
-						}),
-					);
+		try {
+			for (const row of rows) {
+				const times = {sandboxed: [] as number[], plain: [] as number[]};
+				for (let run = 0; run < RUNS; run++) {
+					for (const kind of ['sandboxed', 'plain'] as const) {
+						const tool = kind === 'plain' ? plain : row.sandboxed;
+						times[kind].push(
+							await timeAsync(async () => {
+								const planned = await tool.plan({command: row.command}, context);
+								const result = await planned.run();
+								if (result.isError) throw new Error(`${row.command} failed (${kind}): ${result.output}`);
+							}),
+						);
+					}
 				}
-			}
 
-			const [sandboxed, plain] = [median(times.sandboxed), median(times.plain)];
-			const name = command === 'true' ? '`true`' : `\`${command}\` in a ${FOLDERS * FILES_PER_FOLDER}-file repository`;
-			console.log(`| ${name} | ${sandboxed.toFixed(1)} | ${plain.toFixed(1)} | ${(sandboxed - plain).toFixed(1)} |`);
+				const [sandboxed, unsandboxed] = [median(times.sandboxed), median(times.plain)];
+				console.log(`| ${row.name} | ${sandboxed.toFixed(1)} | ${unsandboxed.toFixed(1)} | ${(sandboxed - unsandboxed).toFixed(1)} |`);
+			}
+		} finally {
+			await proxied.close();
 		}
 	} finally {
 		rmSync(root, {recursive: true, force: true});
