@@ -2,8 +2,9 @@
 // DIR/test with --dist DIR, for a private build), and the examples' own
 // tests, which each example's build writes to examples/NAME/dist/test; other
 // arguments filter the files by name. Node 20's --test takes no globs, so
-// they are listed here.
-import {existsSync, readdirSync} from 'node:fs';
+// they are listed here, the longest first.
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import {availableParallelism} from 'node:os';
 import {join} from 'node:path';
 import {spawnSync} from 'node:child_process';
 
@@ -19,12 +20,12 @@ const args = process.argv.slice(2);
 const distFlag = args.indexOf('--dist');
 const dist = distFlag === -1 ? 'dist' : args.splice(distFlag, 2)[1];
 const filter = args;
-// Filters match the path below the test folder, so a private build's own name never matches.
+// Filters match the path below the test folder, so a private build's own name never matches; a compiled test's whole path (dist/test/cli/budget.test.js) names that file.
 const root = join(dist, 'test');
-const matches = (file, below) => filter.length === 0 || filter.some(f => file.slice(below.length).includes(f));
+const matches = (file, below) => filter.length === 0 || filter.some(f => f === file || file.slice(below.length).includes(f));
 const files = find(root).filter(file => matches(file, root));
 // An example is a package of its own, built by its own build script (which `npm run build` runs): its tests are matched by the path below examples/.
-for (const example of readdirSync('examples', {withFileTypes: true})) {
+for (const example of existsSync('examples') ? readdirSync('examples', {withFileTypes: true}) : []) {
 	const tests = join('examples', example.name, 'dist', 'test');
 	if (example.isDirectory() && existsSync(tests)) files.push(...find(tests).filter(file => matches(file, 'examples')));
 }
@@ -39,5 +40,27 @@ if (files.length === 0) {
 	process.exit(1);
 }
 
-const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', ...files], {stdio: 'inherit'});
+/** How much longer a file that starts processes is taken to run than an in-process file of the same size. */
+const PROCESS_WEIGHT = 10;
+
+/**
+ * A file's expected length, for the order: one that starts processes (i
+ * itself, a pseudo-terminal, npm, a worker) spends seconds a test where an
+ * in-process one spends milliseconds, and within each kind a larger file
+ * holds more tests.
+ */
+function weight(file) {
+	const text = readFileSync(file, 'utf8');
+	const startsProcesses = /helpers\/(cli|pty)\.js|tui-e2e\/chat\.js|\.\/chat\.js|node:child_process/.test(text);
+	return text.length * (startsProcesses ? PROCESS_WEIGHT : 1);
+}
+
+// node --test starts the files in the order given, so the longest go first:
+// a long file started last would run on alone while the other slots idle.
+const weights = new Map(files.map(file => [file, weight(file)]));
+files.sort((a, b) => weights.get(b) - weights.get(a));
+
+// Files side by side: one more than the cores, since many tests wait on real deadlines and sockets rather than the CPU; TEST_CONCURRENCY overrides.
+const concurrency = Number(process.env.TEST_CONCURRENCY) || availableParallelism() + 1;
+const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files], {stdio: 'inherit'});
 process.exit(result.status ?? 1);
