@@ -2,11 +2,12 @@
 // DIR/test with --dist DIR, for a private build), and the examples' own
 // tests, which each example's build writes to examples/NAME/dist/test; other
 // arguments filter the files by name. Node 20's --test takes no globs, so
-// they are listed here, the longest first.
+// the files are listed here and given to node:test's run(), the longest first.
 import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {availableParallelism} from 'node:os';
-import {join} from 'node:path';
-import {spawnSync} from 'node:child_process';
+import {join, resolve} from 'node:path';
+import {run} from 'node:test';
+import {spec} from 'node:test/reporters';
 
 function find(dir) {
 	return readdirSync(dir, {withFileTypes: true}).flatMap(entry => {
@@ -55,12 +56,16 @@ function weight(file) {
 	return text.length * (startsProcesses ? PROCESS_WEIGHT : 1);
 }
 
-// node --test starts the files in the order given, so the longest go first:
-// a long file started last would run on alone while the other slots idle.
+// The longest go first: a long file started last would run on alone while
+// the other slots idle. node:test's run() starts the files in the order
+// given (node --test sorts them by name).
 const weights = new Map(files.map(file => [file, weight(file)]));
 files.sort((a, b) => weights.get(b) - weights.get(a));
 
 // Files side by side: one more than the cores, since many tests wait on real deadlines and sockets rather than the CPU; TEST_CONCURRENCY overrides.
 const concurrency = Number(process.env.TEST_CONCURRENCY) || availableParallelism() + 1;
-const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files], {stdio: 'inherit'});
-process.exit(result.status ?? 1);
+const stream = run({files: files.map(file => resolve(file)), concurrency});
+stream.on('test:fail', () => {
+	process.exitCode = 1;
+});
+stream.compose(spec).pipe(process.stdout);
