@@ -2,12 +2,11 @@
 // DIR/test with --dist DIR, for a private build), and the examples' own
 // tests, which each example's build writes to examples/NAME/dist/test; other
 // arguments filter the files by name. Node 20's --test takes no globs, so
-// the files are listed here and given to node:test's run(), the longest first.
-import {existsSync, readdirSync, readFileSync} from 'node:fs';
+// they are listed here.
+import {existsSync, readdirSync} from 'node:fs';
 import {availableParallelism} from 'node:os';
-import {join, resolve} from 'node:path';
-import {run} from 'node:test';
-import {spec} from 'node:test/reporters';
+import {join} from 'node:path';
+import {spawnSync} from 'node:child_process';
 
 function find(dir) {
 	return readdirSync(dir, {withFileTypes: true}).flatMap(entry => {
@@ -41,31 +40,7 @@ if (files.length === 0) {
 	process.exit(1);
 }
 
-/** How much longer a file that starts processes is taken to run than an in-process file of the same size. */
-const PROCESS_WEIGHT = 10;
-
-/**
- * A file's expected length, for the order: one that starts processes (i
- * itself, a pseudo-terminal, npm, a worker) spends seconds a test where an
- * in-process one spends milliseconds, and within each kind a larger file
- * holds more tests.
- */
-function weight(file) {
-	const text = readFileSync(file, 'utf8');
-	const startsProcesses = /helpers\/(cli|pty)\.js|tui-e2e\/chat\.js|\.\/chat\.js|node:child_process/.test(text);
-	return text.length * (startsProcesses ? PROCESS_WEIGHT : 1);
-}
-
-// The longest go first: a long file started last would run on alone while
-// the other slots idle. node:test's run() starts the files in the order
-// given (node --test sorts them by name).
-const weights = new Map(files.map(file => [file, weight(file)]));
-files.sort((a, b) => weights.get(b) - weights.get(a));
-
 // Files side by side: one more than the cores, since many tests wait on real deadlines and sockets rather than the CPU; TEST_CONCURRENCY overrides.
 const concurrency = Number(process.env.TEST_CONCURRENCY) || availableParallelism() + 1;
-const stream = run({files: files.map(file => resolve(file)), concurrency});
-stream.on('test:fail', () => {
-	process.exitCode = 1;
-});
-stream.compose(spec).pipe(process.stdout);
+const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files], {stdio: 'inherit'});
+process.exit(result.status ?? 1);
