@@ -140,7 +140,7 @@ test('the tarball holds the program and its core, built, and nothing the install
 		// The provider package that ships with i, built.
 		'providers/package.json',
 		'providers/dist/src/index.js',
-		'providers/dist/src/client/stream-completion.js',
+		'providers/dist/src/modules/deepseek.js',
 	]) {
 		assert.ok(files.includes(needed), `${needed} is in the tarball`);
 	}
@@ -189,7 +189,7 @@ test('the installed i loads its provider package: --list-models lists its provid
 	const listed = await runCli(['--list-models', '--json', '-C', box.workspace], {env: {...box.env, PATH: cleanEnv.PATH}, entry: installedBin});
 	assert.equal(listed.code, 0, listed.stderr);
 	const providers = [...new Set((JSON.parse(listed.stdout) as Array<{provider: string}>).map(row => row.provider))];
-	assert.deepEqual(providers, ['openai', 'anthropic', 'deepseek', 'openrouter', 'llama-cpp']);
+	assert.deepEqual(providers, ['openai', 'anthropic', 'deepseek', 'openrouter', 'gemini', 'groq', 'mistral', 'xai', 'ollama', 'llama-cpp']);
 	const shown = await runCli(['extensions', '--json', '-C', box.workspace], {env: {...box.env, PATH: cleanEnv.PATH}, entry: installedBin});
 	const [extension] = JSON.parse(shown.stdout).loaded;
 	assert.equal(extension.path, realpathSync(join(prefix, 'lib', 'node_modules', 'i-agent', 'providers', 'dist', 'src', 'index.js')));
