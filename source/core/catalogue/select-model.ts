@@ -86,20 +86,8 @@ export async function selectModel(
 	const maxTokens = config.max_tokens === undefined ? {} : {maxTokens: config.max_tokens};
 	const label = `${provider.id}/${model.id} (${selection.origin})`;
 	// DeepSeek's model with the Files channel: the core's own DeepSeek wire, which refers to uploaded files, whoever serves the provider otherwise.
-	if (files?.applies({provider: provider.id, label, chosenByConfig: selection.origin.startsWith('config ')})) {
-		checkExtraBody('deepseek', config.extra_body, selection.origin);
-		const adapter = withBinding(
-			createAdapter('deepseek', {model: model.id, baseUrl: binding.baseUrl ?? '', ...maxTokens, useMaxTokens: config.use_max_tokens, extraBody: config.extra_body}),
-			binding.headers,
-			false,
-		);
-		const apiKey = credential.apiKey ?? '';
-		const endpoint = {baseUrl: binding.baseUrl ?? adapter.defaultBaseUrl, headers: adapter.headers(apiKey), keyName: binding.modelsJsonKeyEnv ?? binding.apiKeyEnv, maxRetries: config.max_retries};
-		const caller = createHttpCaller({adapter, apiKey, model: model.id, http: {maxRetries: config.max_retries}, files: files.open(endpoint)});
-		return {caller: {...caller, provider: provider.id, prices: {...model.cost}}, choice, credentialSource: credential.source, secrets};
-	}
-
-	if (extension !== undefined) {
+	const filesApply = files?.applies({provider: provider.id, label, chosenByConfig: selection.origin.startsWith('config ')}) === true;
+	if (extension !== undefined && !filesApply) {
 		if (!owned || owned.extension !== extension) throw new UsageError(`${selection.origin}: provider "${provider.id}" of extension ${extension} is not registered in this run`);
 		const {createExtensionProviderCaller} = await import('../extensions/extension-provider.js');
 		const make = (apiKey: string | null) =>
@@ -116,11 +104,20 @@ export async function selectModel(
 		return {caller: {...caller, prices: {...model.cost}}, choice, credentialSource: credential.source, secrets};
 	}
 
-	const protocol = builtinWires[model.api];
+	const protocol = filesApply ? 'deepseek' : builtinWires[model.api];
 	if (protocol === undefined) throw new UsageError(`${selection.origin}: model "${provider.id}/${model.id}" speaks "${model.api}", which no built-in adapter or loaded extension speaks`);
 	checkExtraBody(protocol, config.extra_body, selection.origin);
-	const adapter = createAdapter(protocol, {model: model.id, baseUrl: binding.baseUrl ?? '', ...maxTokens, useMaxTokens: config.use_max_tokens, extraBody: config.extra_body});
-	const caller = createHttpCaller({adapter: withBinding(adapter, binding.headers, credential.apiKey === null), apiKey: credential.apiKey ?? '', model: model.id, http: {maxRetries: config.max_retries}});
+	const adapter = withBinding(
+		createAdapter(protocol, {model: model.id, baseUrl: binding.baseUrl ?? '', ...maxTokens, useMaxTokens: config.use_max_tokens, extraBody: config.extra_body}),
+		binding.headers,
+		credential.apiKey === null,
+	);
+	const apiKey = credential.apiKey ?? '';
+	const channel =
+		filesApply && files
+			? {files: files.open({baseUrl: binding.baseUrl ?? adapter.defaultBaseUrl, headers: adapter.headers(apiKey), keyName: binding.modelsJsonKeyEnv ?? binding.apiKeyEnv, maxRetries: config.max_retries})}
+			: {};
+	const caller = createHttpCaller({adapter, apiKey, model: model.id, http: {maxRetries: config.max_retries}, ...channel});
 	return {caller: {...caller, provider: provider.id, prices: {...model.cost}}, choice, credentialSource: credential.source, secrets};
 }
 
